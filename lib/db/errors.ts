@@ -1,0 +1,80 @@
+import { AppError } from '../errors';
+
+/**
+ * The one place where PostgreSQL SQLSTATEs become domain errors. Everything else in the code base
+ * sees AppError codes, never SQLSTATEs.
+ */
+export const SQLSTATE = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  checkViolation: '23514',
+  exclusionViolation: '23P01',
+  insufficientPrivilege: '42501',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
+  illegalKeyTransition: 'UK001',
+  keyIdentityChanged: 'UK002',
+  auditAppendOnly: 'UA001',
+} as const;
+
+type DbErrorInfo = { sqlstate: string; constraint?: string; detail?: string; message?: string };
+
+/** Finds the SQLSTATE of a database error, whether it came from node-postgres or through Prisma's adapter. */
+export function dbErrorInfo(error: unknown): DbErrorInfo | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const record = current as Record<string, unknown>;
+    for (const field of ['originalCode', 'code']) {
+      const value = record[field];
+      if (typeof value === 'string' && /^[0-9A-Z]{5}$/.test(value) && !/^P\d{4}$/.test(value)) {
+        return {
+          sqlstate: value,
+          constraint: stringField(record, 'constraint') ?? stringField(record, 'constraint_name'),
+          detail: stringField(record, 'detail'),
+          message: stringField(record, 'originalMessage') ?? stringField(record, 'message'),
+        };
+      }
+    }
+    for (const key of ['cause', 'meta', 'driverAdapterError', 'error']) {
+      if (record[key]) queue.push(record[key]);
+    }
+  }
+  return null;
+}
+
+function stringField(record: Record<string, unknown>, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function hasSqlstate(error: unknown, sqlstate: string): boolean {
+  return dbErrorInfo(error)?.sqlstate === sqlstate;
+}
+
+/** Maps a database error to an AppError where the SQLSTATE has a domain meaning; otherwise returns it unchanged. */
+export function toDomainError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const info = dbErrorInfo(error);
+  if (!info) return error;
+  switch (info.sqlstate) {
+    case SQLSTATE.illegalKeyTransition: {
+      const match = /from=(\w+) to=(\w+)/.exec(info.detail ?? info.message ?? '');
+      return new AppError('illegal_transition', 'That key cannot move to the requested state.', {
+        from: match?.[1],
+        to: match?.[2],
+      }, { cause: error });
+    }
+    case SQLSTATE.exclusionViolation:
+      return new AppError('room_unavailable', 'The room is already booked for that time.', {}, { cause: error });
+    case SQLSTATE.uniqueViolation:
+      return new AppError('conflict', 'That already exists.', { constraint: info.constraint }, { cause: error });
+    case SQLSTATE.insufficientPrivilege:
+      return new AppError('forbidden', 'Not allowed.', {}, { cause: error });
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Prisma } from './generated/client';
+import { db } from './client';
+import { toDomainError } from './errors';
+
+export type Tx = Prisma.TransactionClient;
+export type DbRole = 'app_anon' | 'app_authenticated' | 'app_service';
+
+type Settings = { role: DbRole; tenantId?: string | null; userId?: string | null; guestTokenHash?: string | null };
+
+async function inRole<T>(settings: Settings, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db().$transaction(async (tx) => {
+      // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
+      await tx.$executeRaw`select set_config('role', ${settings.role}, true),
+        set_config('app.tenant_id', ${settings.tenantId ?? ''}, true),
+        set_config('app.user_id', ${settings.userId ?? ''}, true),
+        set_config('app.guest_token_hash', ${settings.guestTokenHash ?? ''}, true)`;
+      return fn(tx);
+    }, { timeout: 15_000, maxWait: 10_000 });
+  } catch (error) {
+    throw toDomainError(error);
+  }
+}
+
+/** Runs `fn` in one transaction as a tenant's staff: role app_authenticated, RLS scoped to `tenantId`. */
+export function withTenant<T>(scope: { tenantId: string; userId?: string | null }, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inRole({ role: 'app_authenticated', tenantId: scope.tenantId, userId: scope.userId }, fn);
+}
+
+/** Runs `fn` in one transaction as the service role (webhooks, worker, audit writes, secrets). */
+export function asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inRole({ role: 'app_service' }, fn);
+}
+
+/** Runs `fn` in one transaction as an anonymous guest holding one guest link (by its token hash, hex). */
+export function asGuest<T>(scope: { guestTokenHash: string }, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inRole({ role: 'app_anon', guestTokenHash: scope.guestTokenHash }, fn);
+}

@@ -1,0 +1,33 @@
+/** Every expected failure of the domain, as one code union; mapped to HTTP in lib/api/http-errors.ts only. */
+export type AppErrorCode =
+  | 'invalid_request'
+  | 'invalid_signature'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'room_unavailable'
+  | 'illegal_transition'
+  | 'reservation_not_ready'
+  | 'payment_intent_in_use'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'not_available'
+  | 'unavailable'
+  | 'internal';
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: AppErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
