@@ -1,0 +1,62 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../errors';
+import { adminClient, createTenantGraph, type TenantGraph } from '../testing/fixtures';
+import { db } from './client';
+import { asService, withTenant } from './tx';
+
+let admin: pg.Client;
+let a: TenantGraph;
+let b: TenantGraph;
+
+beforeAll(async () => {
+  admin = await adminClient();
+  a = await createTenantGraph(admin, 'Tx A');
+  b = await createTenantGraph(admin, 'Tx B');
+});
+afterAll(async () => {
+  await admin.end();
+});
+
+describe('withTenant and asService', () => {
+  it('switch role and settings for the transaction only', async () => {
+    const inside = await withTenant({ tenantId: a.tenantId, userId: a.userId }, (tx) =>
+      tx.$queryRaw<{ role: string; tenant: string; user_id: string }[]>`select current_user as role,
+        current_setting('app.tenant_id') as tenant, current_setting('app.user_id') as user_id`,
+    );
+    expect(inside).toEqual([{ role: 'app_authenticated', tenant: a.tenantId, user_id: a.userId }]);
+    expect(await asService((tx) => tx.$queryRaw<{ role: string }[]>`select current_user as role`)).toEqual([{ role: 'app_service' }]);
+    const after = await db().$queryRaw<{ role: string }[]>`select current_user as role`;
+    expect(after).toEqual([{ role: 'app_login' }]);
+  });
+
+  it("scope Prisma queries to the tenant even without a where clause", async () => {
+    const rooms = await withTenant({ tenantId: a.tenantId }, (tx) => tx.room.findMany());
+    expect(rooms.map((r) => r.tenantId)).toEqual([a.tenantId]);
+    expect(await withTenant({ tenantId: a.tenantId }, (tx) => tx.room.findMany({ where: { tenantId: b.tenantId } }))).toEqual([]);
+  });
+
+  it('turn SQLSTATEs into typed domain errors and roll everything back', async () => {
+    const attempt = withTenant({ tenantId: a.tenantId }, async (tx) => {
+      await tx.guest.create({ data: { tenantId: a.tenantId, name: 'Rolled back' } });
+      await tx.$executeRaw`update access_keys set status = 'pre_issued' where id = ${a.keyId}::uuid`;
+    });
+    await expect(attempt).rejects.toMatchObject({ code: 'illegal_transition', details: { from: 'active', to: 'pre_issued' } });
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
+    const { rows } = await admin.query(`select count(*)::int as n from guests where name = 'Rolled back'`);
+    expect(rows[0].n).toBe(0);
+
+    const overlap = withTenant({ tenantId: a.tenantId }, (tx) =>
+      tx.reservation.create({
+        data: {
+          tenantId: a.tenantId, roomId: a.roomId, startsAt: new Date(Date.now() + 3_600_000), endsAt: new Date(Date.now() + 7_200_000),
+          source: 'api', roomLabelSnapshot: '101', guestRefSnapshot: 'g',
+        },
+      }),
+    );
+    await expect(overlap).rejects.toMatchObject({ code: 'room_unavailable' });
+
+    const denied = withTenant({ tenantId: a.tenantId }, (tx) => tx.guest.create({ data: { tenantId: b.tenantId, name: 'Intruder' } }));
+    await expect(denied).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});

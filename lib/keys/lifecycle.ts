@@ -1,0 +1,23 @@
+import { AppError } from '../errors';
+
+/** The key lifecycle. The same table is enforced in SQL by the trigger access_keys_guard_transition. */
+export const KEY_STATES = ['pre_issued', 'active', 'revoked', 'expired'] as const;
+export type KeyState = (typeof KEY_STATES)[number];
+
+export const KEY_TRANSITIONS: Record<KeyState, readonly KeyState[]> = {
+  pre_issued: ['active', 'revoked', 'expired'],
+  active: ['revoked', 'expired'],
+  revoked: [],
+  expired: [],
+};
+
+export function canTransition(from: KeyState, to: KeyState): boolean {
+  return KEY_TRANSITIONS[from].includes(to);
+}
+
+/** Throws `illegal_transition` (with `from`, `to`) unless the lifecycle allows the move. */
+export function assertTransition(from: KeyState, to: KeyState): void {
+  if (!canTransition(from, to)) {
+    throw new AppError('illegal_transition', `A key cannot go from ${from} to ${to}.`, { from, to });
+  }
+}

@@ -1,0 +1,76 @@
+import { randomUUID, randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** A connection as the database owner (bypasses RLS): for arranging fixtures and reading state. */
+export async function adminClient(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: process.env.TEST_ADMIN_URL });
+  await client.connect();
+  return client;
+}
+
+/** A connection as the login role, to drive SQL-level tests (`set role`, settings) by hand. */
+export async function loginClient(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: process.env.APP_DATABASE_URL });
+  await client.connect();
+  return client;
+}
+
+export type TenantGraph = {
+  tenantId: string;
+  facilityId: string;
+  roomId: string;
+  userId: string;
+  guestId: string;
+  reservationId: string;
+  checkInId: string;
+  keyId: string;
+};
+
+/**
+ * A tenant with one row in every tenant-owned table, written as the owner. The cross-tenant test
+ * requires a row per table, so a new tenant table must be added here to pass.
+ */
+export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Promise<TenantGraph> {
+  const tag = randomBytes(4).toString('hex');
+  const ids = {
+    tenantId: randomUUID(), facilityId: randomUUID(), roomId: randomUUID(), userId: randomUUID(), guestId: randomUUID(),
+    reservationId: randomUUID(), checkInId: randomUUID(), keyId: randomUUID(),
+  };
+  const q = (sql: string, params: unknown[]) => admin.query(sql, params);
+  await q('insert into tenants (id, name) values ($1, $2)', [ids.tenantId, `${label} ${tag}`]);
+  await q('insert into facilities (tenant_id, id, name, time_zone) values ($1, $2, $3, $4)', [ids.tenantId, ids.facilityId, 'Main', 'Asia/Tokyo']);
+  await q('insert into rooms (tenant_id, id, facility_id, label) values ($1, $2, $3, $4)', [ids.tenantId, ids.roomId, ids.facilityId, '101']);
+  await q('insert into users (id, email, password_hash) values ($1, $2, $3)', [ids.userId, `staff-${tag}@example.com`, 'scrypt$x']);
+  await q(`insert into memberships (tenant_id, user_id, role) values ($1, $2, 'manager')`, [ids.tenantId, ids.userId]);
+  await q('insert into guests (tenant_id, id, name) values ($1, $2, $3)', [ids.tenantId, ids.guestId, 'Guest']);
+  const groupId = randomUUID();
+  await q('insert into booking_groups (tenant_id, id, payment_intent_id) values ($1, $2, $3)', [ids.tenantId, groupId, `pi_${tag}`]);
+  await q(
+    `insert into reservations (tenant_id, id, booking_group_id, room_id, guest_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
+     values ($1, $2, $3, $4, $5, now(), now() + interval '1 day', 'api', '101', 'guest_ref')`,
+    [ids.tenantId, ids.reservationId, groupId, ids.roomId, ids.guestId],
+  );
+  await q('insert into check_ins (tenant_id, id, reservation_id) values ($1, $2, $3)', [ids.tenantId, ids.checkInId, ids.reservationId]);
+  await q(`insert into guest_links (tenant_id, reservation_id, token_hash, expires_at) values ($1, $2, $3, now() + interval '2 days')`, [
+    ids.tenantId, ids.reservationId, randomBytes(32),
+  ]);
+  await q(
+    `insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
+     values ($1, $2, $3, $4, $5, 'active', '123456', now(), now() + interval '1 day')`,
+    [ids.tenantId, ids.keyId, ids.reservationId, ids.checkInId, ids.roomId],
+  );
+  await q(
+    `insert into audit_events (tenant_id, actor_type, actor_label, action, subject_type, subject_id) values ($1, 'system', 'fixture', 'key.issued', 'access_key', $2)`,
+    [ids.tenantId, ids.keyId],
+  );
+  await q('insert into api_keys (tenant_id, name, prefix, secret_hash) values ($1, $2, $3, $4)', [ids.tenantId, 'fixture', 'uok_fixture', randomBytes(32)]);
+  await q(`insert into provider_secrets (tenant_id, provider, ciphertext, key_version) values ($1, 'calendly', $2, 1)`, [ids.tenantId, randomBytes(16)]);
+  await q(`insert into subscriptions (tenant_id, stripe_subscription_id, status) values ($1, $2, 'active')`, [ids.tenantId, `sub_${tag}`]);
+  await q(`insert into billing_failures (tenant_id, kind, day) values ($1, 'invoice.payment_failed', current_date)`, [ids.tenantId]);
+  await q(`insert into incidents (tenant_id, condition_key, kind, summary) values ($1, 'fixture', 'fixture', 'fixture')`, [ids.tenantId]);
+  await q(`insert into booking_sources (tenant_id, provider, event_type, room_id) values ($1, 'calendly', $2, $3)`, [ids.tenantId, `et_${tag}`, ids.roomId]);
+  await q(`insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'cal', $2, 'BOOKING_CREATED', '{}')`, [
+    ids.tenantId, `uid_${tag}:BOOKING_CREATED`,
+  ]);
+  return ids;
+}

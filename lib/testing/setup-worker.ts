@@ -1,0 +1,30 @@
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { LOGIN_ROLE, withCredentials, withDatabase } from '../db/database';
+import { TEMPLATE_DB, TEST_APP_DB_PASSWORD, TEST_DB_PREFIX } from './cluster';
+
+// Each test worker works in its own clone of the migrated template, created on its first file.
+const maintenanceUrl = inject('maintenanceUrl');
+const database = `${TEST_DB_PREFIX}${process.env.VITEST_POOL_ID ?? '0'}`;
+const adminUrl = withDatabase(maintenanceUrl, database);
+
+if (!process.env.TEST_ADMIN_URL) {
+  const client = new pg.Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (!rowCount) await client.query(`create database ${client.escapeIdentifier(database)} template ${TEMPLATE_DB}`);
+  } finally {
+    await client.end();
+  }
+}
+process.env.TEST_MAINTENANCE_URL = maintenanceUrl;
+process.env.TEST_ADMIN_URL = adminUrl;
+process.env.APP_DATABASE_URL = withCredentials(adminUrl, LOGIN_ROLE, TEST_APP_DB_PASSWORD);
+process.env.NEXTAUTH_SECRET ??= 'test-nextauth-secret';
+process.env.APP_URL ??= 'http://localhost:3000';
+
+afterAll(async () => {
+  const { disconnectDb } = await import('../db/client');
+  await disconnectDb();
+});
