@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { GET as listRooms } from '@/app/api/v1/rooms/route';
+import { adminClient, createTenantGraph } from '../testing/fixtures';
+import { authenticateApiKey, createApiKey, hashApiKey } from './api-keys';
+
+const SYSTEM = { type: 'system' as const, id: null, label: 'test' };
+const noParams = { params: Promise.resolve({}) };
+
+describe('API keys', () => {
+  it('store only a hash and a visible prefix, and resolve to their own tenant', async () => {
+    const admin = await adminClient();
+    const a = await createTenantGraph(admin, 'Key A');
+    const created = await createApiKey({ tenantId: a.tenantId, name: 'integration', actor: SYSTEM });
+    expect(created.key.startsWith(created.prefix)).toBe(true);
+    const { rows } = await admin.query('select prefix, secret_hash from api_keys where id = $1', [created.id]);
+    expect(rows[0].prefix).toBe(created.prefix);
+    expect(Buffer.compare(rows[0].secret_hash, hashApiKey(created.key))).toBe(0);
+    const { rows: text } = await admin.query(`select count(*)::int as n from api_keys where row_to_json(api_keys)::text like '%' || $1 || '%'`, [created.key]);
+    expect(text[0].n).toBe(0);
+    const { rows: audit } = await admin.query(`select action, subject_id from audit_events where subject_id = $1`, [created.id]);
+    expect(audit).toEqual([{ action: 'api_key.created', subject_id: created.id }]);
+
+    expect(await authenticateApiKey(created.key)).toEqual({ apiKeyId: created.id, tenantId: a.tenantId, name: 'integration' });
+    expect(await authenticateApiKey(`${created.key}x`)).toBeNull();
+    await admin.query('update api_keys set revoked_at = now() where id = $1', [created.id]);
+    expect(await authenticateApiKey(created.key)).toBeNull();
+    await admin.end();
+  });
+
+  it('touch last_used_at at most once a minute', async () => {
+    const admin = await adminClient();
+    const a = await createTenantGraph(admin, 'Key touch');
+    const created = await createApiKey({ tenantId: a.tenantId, name: 'touch', actor: SYSTEM });
+    await authenticateApiKey(created.key);
+    const first = (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at;
+    expect(first).not.toBeNull();
+    await authenticateApiKey(created.key);
+    expect((await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at).toEqual(first);
+    await admin.query(`update api_keys set last_used_at = now() - interval '2 minutes' where id = $1`, [created.id]);
+    await authenticateApiKey(created.key);
+    const third = (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at;
+    expect(third.getTime()).toBeGreaterThan(first.getTime() - 1);
+    await admin.end();
+  });
+});
+
+describe('GET /api/v1/rooms', () => {
+  it("answers with the key's own tenant's rooms only, and 401 without a valid key", async () => {
+    const admin = await adminClient();
+    const a = await createTenantGraph(admin, 'Rooms A');
+    await createTenantGraph(admin, 'Rooms B');
+    await admin.end();
+    const { key } = await createApiKey({ tenantId: a.tenantId, name: 'rooms', actor: SYSTEM });
+
+    const ok = await listRooms(new Request('http://test/api/v1/rooms', { headers: { authorization: `Bearer ${key}` } }), noParams);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-request-id')).toBeTruthy();
+    expect(await ok.json()).toEqual({ data: [{ id: a.roomId, label: '101', facilityId: a.facilityId }], nextCursor: null });
+
+    for (const authorization of [undefined, 'Bearer uok_nope', `Basic ${key}`]) {
+      const denied = await listRooms(new Request('http://test/api/v1/rooms', { headers: authorization ? { authorization } : {} }), noParams);
+      expect(denied.status).toBe(401);
+      expect(await denied.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    }
+  });
+});

@@ -1,0 +1,31 @@
+/** Staff roles and what each may do: one typed map, checked by every guarded entry point. */
+export const ROLES = ['front_desk', 'manager'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  'desk.view',
+  'checkin.complete',
+  'bookings.create',
+  'keys.revoke',
+  'keys.reveal_pin',
+  'manage.view',
+  'audit.view',
+  'webhooks.view',
+  'webhooks.replay',
+  'incidents.view',
+  'api_keys.manage',
+  'secrets.manage',
+  'staff.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const FRONT_DESK: readonly Permission[] = ['desk.view', 'checkin.complete', 'bookings.create', 'keys.revoke', 'keys.reveal_pin'];
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  front_desk: FRONT_DESK,
+  manager: PERMISSIONS,
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}

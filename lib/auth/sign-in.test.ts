@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { adminClient } from '../testing/fixtures';
+import { createStaffUser, createTenant } from '../tenants/create-tenant';
+import { MAX_FAILED_SIGN_INS, signInWithPassword } from './sign-in';
+
+describe('signing in with a password', () => {
+  it('accepts the right password, answers every failure alike, and locks after repeated failures', async () => {
+    const tenant = await createTenant({ name: 'Sign-in' });
+    const email = `front-${Date.now()}@example.com`;
+    await createStaffUser({ tenantId: tenant.id, email, password: 'right password', role: 'front_desk' });
+
+    expect(await signInWithPassword({ email: email.toUpperCase(), password: 'right password' })).toMatchObject({ ok: true });
+    expect(await signInWithPassword({ email: 'nobody@example.com', password: 'x' })).toEqual({ ok: false });
+    for (let i = 0; i < MAX_FAILED_SIGN_INS; i++) {
+      expect(await signInWithPassword({ email, password: 'wrong' })).toEqual({ ok: false });
+    }
+    expect(await signInWithPassword({ email, password: 'right password' })).toEqual({ ok: false });
+    const admin = await adminClient();
+    const { rows } = await admin.query('select failed_sign_ins, locked_until > now() as locked from users where email = $1', [email]);
+    await admin.end();
+    expect(rows[0]).toEqual({ failed_sign_ins: MAX_FAILED_SIGN_INS, locked: true });
+  });
+});

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { asService } from '../db/tx';
+import { hashPassword } from '../auth/password';
+
+export const DEMO_PASSWORD = 'unlockos-demo';
+
+export const DEMO_SIGN_INS = [
+  { email: 'manager@sakura.example', role: 'manager', tenants: ['Sakura Inn Kyoto'] },
+  { email: 'desk@sakura.example', role: 'front_desk', tenants: ['Sakura Inn Kyoto'] },
+  { email: 'ops@harbor.example', role: 'manager', tenants: ['Harbor Cowork', 'Sakura Inn Kyoto (front desk)'] },
+] as const;
+
+// Fixed ids, so running the seed again finds the same rows instead of adding more.
+const ID = {
+  sakura: '5a0c0000-0000-4000-8000-000000000001',
+  harbor: '5a0c0000-0000-4000-8000-000000000002',
+  sakuraFacility: '5a0c0000-0000-4000-8000-000000000011',
+  harborFacility: '5a0c0000-0000-4000-8000-000000000012',
+  guestAiko: '5a0c0000-0000-4000-8000-000000000031',
+  guestBen: '5a0c0000-0000-4000-8000-000000000032',
+  resAiko: '5a0c0000-0000-4000-8000-000000000041',
+  resBen: '5a0c0000-0000-4000-8000-000000000042',
+} as const;
+
+const ROOMS = [
+  { id: '5a0c0000-0000-4000-8000-000000000021', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '101', lock: 'lock-sakura-101' },
+  { id: '5a0c0000-0000-4000-8000-000000000022', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '102', lock: 'lock-sakura-102' },
+  { id: '5a0c0000-0000-4000-8000-000000000023', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '201', lock: 'lock-sakura-201' },
+  { id: '5a0c0000-0000-4000-8000-000000000024', tenantId: ID.harbor, facilityId: ID.harborFacility, label: 'Meeting Room A', lock: 'lock-harbor-a' },
+  { id: '5a0c0000-0000-4000-8000-000000000025', tenantId: ID.harbor, facilityId: ID.harborFacility, label: 'Meeting Room B', lock: 'lock-harbor-b' },
+] as const;
+
+function guestRef(guestId: string): string {
+  return `guest_${createHash('sha256').update(guestId).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * Seeds the demo: two tenants, their facilities, rooms, staff and today's arrivals. Idempotent:
+ * every row has a fixed id or natural key and is inserted only when missing.
+ */
+export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; signIns: { email: string; password: string; role: string }[] }> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const at = (days: number, hours: number) => new Date(today.getTime() + days * 86_400_000 + hours * 3_600_000);
+
+  await asService(async (tx) => {
+    await tx.tenant.createMany({
+      data: [
+        { id: ID.sakura, name: 'Sakura Inn Kyoto', stripeAccountId: 'acct_demoSakura' },
+        { id: ID.harbor, name: 'Harbor Cowork', stripeAccountId: 'acct_demoHarbor' },
+      ],
+      skipDuplicates: true,
+    });
+    await tx.facility.createMany({
+      data: [
+        { id: ID.sakuraFacility, tenantId: ID.sakura, name: 'Sakura Inn — Gion', timeZone: 'Asia/Tokyo' },
+        { id: ID.harborFacility, tenantId: ID.harbor, name: 'Harbor Cowork — Pier 3', timeZone: 'Europe/Amsterdam' },
+      ],
+      skipDuplicates: true,
+    });
+    await tx.room.createMany({
+      data: ROOMS.map((r) => ({ id: r.id, tenantId: r.tenantId, facilityId: r.facilityId, label: r.label, lockDeviceRef: r.lock })),
+      skipDuplicates: true,
+    });
+    await tx.user.createMany({
+      data: DEMO_SIGN_INS.map((s) => ({ email: s.email, name: s.email.split('@')[0]!, passwordHash })),
+      skipDuplicates: true,
+    });
+    const users = await tx.user.findMany({ where: { email: { in: DEMO_SIGN_INS.map((s) => s.email) } } });
+    const userId = (email: string) => users.find((u) => u.email === email)!.id;
+    await tx.membership.createMany({
+      data: [
+        { tenantId: ID.sakura, userId: userId('manager@sakura.example'), role: 'manager' },
+        { tenantId: ID.sakura, userId: userId('desk@sakura.example'), role: 'front_desk' },
+        { tenantId: ID.harbor, userId: userId('ops@harbor.example'), role: 'manager' },
+        { tenantId: ID.sakura, userId: userId('ops@harbor.example'), role: 'front_desk' },
+      ],
+      skipDuplicates: true,
+    });
+    await tx.guest.createMany({
+      data: [
+        { id: ID.guestAiko, tenantId: ID.sakura, name: 'Aiko Tanaka', email: 'aiko@example.com' },
+        { id: ID.guestBen, tenantId: ID.harbor, name: 'Ben Visser', email: 'ben@example.com' },
+      ],
+      skipDuplicates: true,
+    });
+    const existing = await tx.reservation.count({ where: { id: { in: [ID.resAiko, ID.resBen] } } });
+    if (existing === 0) {
+      await tx.reservation.createMany({
+        data: [
+          {
+            id: ID.resAiko, tenantId: ID.sakura, roomId: ROOMS[0].id, guestId: ID.guestAiko, startsAt: at(0, 6), endsAt: at(2, 1),
+            status: 'confirmed', source: 'desk', roomLabelSnapshot: ROOMS[0].label, planNameSnapshot: 'Standard', guestRefSnapshot: guestRef(ID.guestAiko),
+          },
+          {
+            id: ID.resBen, tenantId: ID.harbor, roomId: ROOMS[3].id, guestId: ID.guestBen, startsAt: at(0, 8), endsAt: at(0, 10),
+            status: 'confirmed', source: 'desk', roomLabelSnapshot: ROOMS[3].label, planNameSnapshot: 'Hourly', guestRefSnapshot: guestRef(ID.guestBen),
+          },
+        ],
+        skipDuplicates: true,
+      });
+    }
+  });
+  return {
+    tenants: [ID.sakura, ID.harbor],
+    signIns: DEMO_SIGN_INS.map((s) => ({ email: s.email, password: DEMO_PASSWORD, role: s.role })),
+  };
+}
+
+/** True when the database has no tenant yet (a first start). */
+export async function isEmpty(): Promise<boolean> {
+  return (await asService((tx) => tx.tenant.count())) === 0;
+}
