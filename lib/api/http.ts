@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError, type AppErrorCode } from '../errors';
+import { toDomainError } from '../db/errors';
+import { requestLogger, type Logger } from '../log/logger';
+
+const STATUS: Record<AppErrorCode, number> = {
+  invalid_request: 400,
+  invalid_signature: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  room_unavailable: 409,
+  illegal_transition: 409,
+  reservation_not_ready: 409,
+  payment_intent_in_use: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  not_available: 501,
+  unavailable: 503,
+  internal: 500,
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** The request id set by proxy.ts (or by the caller, when well-formed), else a new one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export function json(body: unknown, init: { status?: number; requestId: string; headers?: Record<string, string> }): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': init.requestId, 'cache-control': 'no-store', ...init.headers },
+  });
+}
+
+/**
+ * The one mapping from errors to HTTP: AppErrors keep their code and details; anything else is a
+ * 500 `internal` with the request id and no stack or SQL (those go to the log).
+ */
+export function errorResponse(error: unknown, requestId: string, log: Logger): Response {
+  const domain = toDomainError(error);
+  if (domain instanceof AppError) {
+    const headers: Record<string, string> = {};
+    if (domain.code === 'rate_limited' && typeof domain.details.retryAfter === 'number') {
+      headers['retry-after'] = String(domain.details.retryAfter);
+    }
+    return json({ error: { code: domain.code, message: domain.message, ...domain.details } }, { status: STATUS[domain.code], requestId, headers });
+  }
+  log.error({ err: error }, 'unhandled error');
+  return json(
+    { error: { code: 'internal', message: 'Something went wrong on our side.', requestId } },
+    { status: 500, requestId },
+  );
+}
+
+export function invalidRequest(error: z.ZodError): AppError {
+  return new AppError('invalid_request', 'The request is not valid.', {
+    issues: error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message, code: issue.code })),
+  });
+}
+
+export type RequestContext = { request: Request; requestId: string; log: Logger };
+
+/** Wraps a route handler: request id on the response and the log, errors mapped in one place. */
+export function withRequest<P>(handler: (ctx: RequestContext, params: P) => Promise<Response>) {
+  return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
+    const requestId = requestIdOf(request);
+    const log = requestLogger(requestId);
+    try {
+      const response = await handler({ request, requestId, log }, await route.params);
+      response.headers.set('x-request-id', requestId);
+      return response;
+    } catch (error) {
+      return errorResponse(error, requestId, log);
+    }
+  };
+}

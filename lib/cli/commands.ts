@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { createApiKey } from '../auth/api-keys';
+import { ROLES } from '../auth/permissions';
+import { seedDemo } from '../seed/seed-demo';
+import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
+
+const uuid = z.uuid();
+const CLI_ACTOR = { type: 'system' as const, id: null, label: 'cli' };
+
+const isTimeZone = (value: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export type CliCommand = {
+  flags: z.ZodObject;
+  /** Runs with the database open and APP_DATABASE_URL set. */
+  run: (flags: never) => Promise<unknown>;
+};
+
+function command<S extends z.ZodObject>(flags: S, run: (flags: z.infer<S>) => Promise<unknown>): CliCommand {
+  return { flags, run: run as (flags: never) => Promise<unknown> };
+}
+
+/** The CLI of API.md, except `migrate`, which the entry point runs itself. Each prints one JSON object. */
+export const COMMANDS: Record<string, CliCommand | { notYet: string }> = {
+  'seed-demo': command(z.object({}).strict(), () => seedDemo()),
+  'tenant-create': command(
+    z.object({ name: z.string().trim().min(1).max(200), 'stripe-account': z.string().regex(/^acct_[A-Za-z0-9]+$/, 'must look like acct_…').optional() }).strict(),
+    (f) => createTenant({ name: f.name, stripeAccountId: f['stripe-account'] }),
+  ),
+  'facility-create': command(
+    z.object({ tenant: uuid, name: z.string().trim().min(1).max(200), timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC') }).strict(),
+    (f) => createFacility({ tenantId: f.tenant, name: f.name, timeZone: f.timezone }),
+  ),
+  'room-create': command(
+    z.object({ tenant: uuid, facility: uuid, label: z.string().trim().min(1).max(100), 'lock-device': z.string().min(1).max(200).optional() }).strict(),
+    (f) => createRoom({ tenantId: f.tenant, facilityId: f.facility, label: f.label, lockDeviceRef: f['lock-device'] }),
+  ),
+  'user-create': command(
+    z.object({ tenant: uuid, email: z.email(), password: z.string().min(8, 'must be at least 8 characters').max(1024), role: z.enum(ROLES) }).strict(),
+    (f) => createStaffUser({ tenantId: f.tenant, email: f.email, password: f.password, role: f.role }),
+  ),
+  'api-key-create': command(
+    z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(),
+    async (f) => {
+      const created = await createApiKey({ tenantId: f.tenant, name: f.name, actor: CLI_ACTOR });
+      return { id: created.id, key: created.key };
+    },
+  ),
+  'secret-set': { notYet: 'provider secrets arrive with the tenant-safety issue' },
+  'secrets-rotate': { notYet: 'secret rotation arrives with the tenant-safety issue' },
+  'booking-source-add': { notYet: 'booking sources arrive with the booking-providers issue' },
+  'webhooks-replay': { notYet: 'webhook replay arrives with the booking-providers issue' },
+};

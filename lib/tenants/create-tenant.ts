@@ -1,0 +1,50 @@
+import { asService } from '../db/tx';
+import { hashPassword } from '../auth/password';
+import type { Role } from '../auth/permissions';
+
+/** Creates a tenant (optionally bound to a Stripe Connect account). */
+export async function createTenant(input: { name: string; stripeAccountId?: string | null }): Promise<{ id: string }> {
+  return asService((tx) =>
+    tx.tenant.create({ data: { name: input.name, stripeAccountId: input.stripeAccountId ?? null }, select: { id: true } }),
+  );
+}
+
+/** Creates a facility of a tenant, with its IANA time zone. */
+export async function createFacility(input: { tenantId: string; name: string; timeZone: string }): Promise<{ id: string }> {
+  return asService((tx) =>
+    tx.facility.create({ data: { tenantId: input.tenantId, name: input.name, timeZone: input.timeZone }, select: { id: true } }),
+  );
+}
+
+/** Creates a room in one of the tenant's facilities (the composite foreign key refuses another tenant's facility). */
+export async function createRoom(input: { tenantId: string; facilityId: string; label: string; lockDeviceRef?: string | null }): Promise<{ id: string }> {
+  return asService((tx) =>
+    tx.room.create({
+      data: { tenantId: input.tenantId, facilityId: input.facilityId, label: input.label, lockDeviceRef: input.lockDeviceRef ?? null },
+      select: { id: true },
+    }),
+  );
+}
+
+/**
+ * Creates a staff user with a membership in a tenant; an existing user (same email) gains the
+ * membership instead, keeping their password.
+ */
+export async function createStaffUser(input: { tenantId: string; email: string; password: string; role: Role; name?: string }): Promise<{ id: string }> {
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  return asService(async (tx) => {
+    const user = await tx.user.upsert({
+      where: { email },
+      create: { email, name: input.name ?? '', passwordHash },
+      update: {},
+      select: { id: true },
+    });
+    await tx.membership.upsert({
+      where: { tenantId_userId: { tenantId: input.tenantId, userId: user.id } },
+      create: { tenantId: input.tenantId, userId: user.id, role: input.role },
+      update: { role: input.role },
+    });
+    return user;
+  });
+}

@@ -1,0 +1,133 @@
+// `npm start`: the database (embedded under .data/ unless DATABASE_URL is set), migrations, the demo
+// seed on first start, a production build when the sources changed, then Next.js, the worker and
+// the lock-vendor simulator. Ctrl-C stops all of them, the embedded database last.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { localSecrets } from '../lib/config/local-state';
+import { openDatabase, prepareDatabase } from '../lib/db/database';
+import { freePort } from '../lib/db/embedded';
+
+const root = process.cwd();
+const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry)
+    .filter((name) => name !== 'node_modules' && !name.startsWith('.'))
+    .reduce((newest, name) => Math.max(newest, newestMtime(path.join(entry, name))), stat.mtimeMs);
+}
+
+/** A build is needed when there is none, or a source file is newer than it. */
+function buildIsStale(distDir: string): boolean {
+  const buildId = path.join(distDir, 'BUILD_ID');
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = ['app', 'components', 'lib', 'public', 'proxy.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
+  return sources.some((source) => newestMtime(path.join(root, source)) > built);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit', env });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  const secrets = localSecrets();
+  say('UnlockOS: starting the database…');
+  const database = await openDatabase();
+  const { applied } = await prepareDatabase({ adminUrl: database.adminUrl });
+  say(`UnlockOS: database ready (${database.embedded ? 'embedded, data in .data/' : 'DATABASE_URL'}; ${applied} migration(s) applied)`);
+
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const appUrl = process.env.APP_URL ?? `http://localhost:${port}`;
+  const simulatorPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_DATABASE_URL: database.appUrl,
+    QUEUE_DATABASE_URL: database.adminUrl,
+    APP_URL: appUrl,
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? appUrl,
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? secrets.nextauthSecret,
+    APP_DATA_KEY: process.env.APP_DATA_KEY ?? secrets.appDataKey,
+    APP_DATA_KEY_VERSION: process.env.APP_DATA_KEY_VERSION ?? '1',
+    LOCK_VENDOR: process.env.LOCK_VENDOR ?? 'simulator',
+    LOCK_VENDOR_URL: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
+  };
+  delete env.DATABASE_URL;
+
+  process.env.APP_DATABASE_URL = database.appUrl;
+  const { isEmpty, seedDemo } = await import('../lib/seed/seed-demo');
+  const firstStart = await isEmpty();
+  const seeded = firstStart ? await seedDemo() : null;
+  const { disconnectDb } = await import('../lib/db/client');
+  await disconnectDb();
+
+  const distDir = process.env.NEXT_DIST_DIR ?? '.next';
+  if (buildIsStale(path.join(root, distDir))) {
+    say('UnlockOS: building the app (first start or changed sources)…');
+    await run(process.execPath, [NEXT_BIN, 'build'], { ...env, NEXT_TELEMETRY_DISABLED: '1' });
+  }
+
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const spawnChild = (name: string, args: string[], extra: NodeJS.ProcessEnv = {}) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, UNLOCKOS_PROCESS: name, ...extra } });
+    child.on('exit', (code, signal) => {
+      if (!stopping) {
+        say(`UnlockOS: ${name} stopped unexpectedly (${signal ?? code}); shutting down`);
+        void shutdown(1);
+      }
+    });
+    children.push(child);
+  };
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('UnlockOS: stopping…');
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await database.close();
+    say('UnlockOS: stopped.');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  spawnChild('simulator', ['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
+  spawnChild('worker', ['--import', 'tsx', 'scripts/worker.ts']);
+  spawnChild('web', [NEXT_BIN, 'start', '--port', String(port), '--hostname', host]);
+
+  say('');
+  say(`UnlockOS is running at ${appUrl}`);
+  say('Demo sign-ins (password for all: unlockos-demo):');
+  const { DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
+  for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
+  if (seeded) say(`(demo data seeded on this first start; password ${DEMO_PASSWORD})`);
+  say('Press Ctrl-C to stop.');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`UnlockOS failed to start: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+// The worker process: graphile-worker with the project's task list, crontab and heartbeat.
+import { disconnectDb } from '../lib/db/client';
+import { logger } from '../lib/log/logger';
+import { runWorker } from '../lib/worker/run-worker';
+
+const queueUrl = process.env.QUEUE_DATABASE_URL;
+if (!queueUrl || !process.env.APP_DATABASE_URL) {
+  process.stderr.write('QUEUE_DATABASE_URL and APP_DATABASE_URL must be set (npm start sets them)\n');
+  process.exit(2);
+}
+
+const worker = await runWorker({ queueUrl, concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4) });
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    worker
+      .stop()
+      .then(() => disconnectDb())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'worker did not stop cleanly');
+        process.exit(1);
+      });
+  });
+}
