@@ -78,7 +78,7 @@ async function main(): Promise<void> {
 
   const children: ChildProcess[] = [];
   let stopping = false;
-  const spawnChild = (name: string, args: string[], extra: NodeJS.ProcessEnv = {}) => {
+  const spawnChild = (name: string, args: string[], extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, UNLOCKOS_PROCESS: name, ...extra } });
     child.on('exit', (code, signal) => {
       if (!stopping) {

@@ -14,7 +14,7 @@ describe('API keys', () => {
     expect(created.key.startsWith(created.prefix)).toBe(true);
     const { rows } = await admin.query('select prefix, secret_hash from api_keys where id = $1', [created.id]);
     expect(rows[0].prefix).toBe(created.prefix);
-    expect(Buffer.compare(rows[0].secret_hash, hashApiKey(created.key))).toBe(0);
+    expect(Buffer.compare(rows[0].secret_hash, Buffer.from(hashApiKey(created.key)))).toBe(0);
     const { rows: text } = await admin.query(`select count(*)::int as n from api_keys where row_to_json(api_keys)::text like '%' || $1 || '%'`, [created.key]);
     expect(text[0].n).toBe(0);
     const { rows: audit } = await admin.query(`select action, subject_id from audit_events where subject_id = $1`, [created.id]);

@@ -5,12 +5,12 @@ const KEY_PREFIX = 'uok_';
 
 export type ApiKeyPrincipal = { apiKeyId: string; tenantId: string; name: string };
 
-export function hashApiKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+export function hashApiKey(key: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash('sha256').update(key).digest());
 }
 
 /** A new API key: `uok_` + 8 visible characters + 40 secret ones. Only its hash is stored. */
-export function generateApiKey(): { key: string; prefix: string; secretHash: Buffer } {
+export function generateApiKey(): { key: string; prefix: string; secretHash: Uint8Array<ArrayBuffer> } {
   const body = randomBytes(36).toString('base64url').replace(/[-_]/g, 'x');
   const key = `${KEY_PREFIX}${body}`;
   return { key, prefix: key.slice(0, KEY_PREFIX.length + 8), secretHash: hashApiKey(key) };

@@ -36,12 +36,12 @@ export function withDatabase(url: string, database: string): string {
  */
 export async function openDatabase(options: { onLog?: (line: string) => void } = {}): Promise<OpenDatabase> {
   const secrets = localSecrets();
-  const appDbPassword = process.env.APP_DB_PASSWORD ?? secrets.appDbPassword;
+  const appDbPassword = process.env.APP_DB_PASSWORD || secrets.appDbPassword;
   const external = process.env.DATABASE_URL;
   if (external) {
     return {
       adminUrl: external,
-      appUrl: process.env.APP_DATABASE_URL ?? withCredentials(external, LOGIN_ROLE, appDbPassword),
+      appUrl: process.env.APP_DATABASE_URL || withCredentials(external, LOGIN_ROLE, appDbPassword),
       embedded: false,
       close: async () => {},
     };

@@ -76,7 +76,7 @@ export async function ensureEmbeddedPostgres(options: {
 
   letPostgresUserReach(clusterDir);
   const port = await freePort();
-  const quiet = options.onLog ?? (() => {});
+  const quiet = (message: unknown) => options.onLog?.(String(message));
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: 'postgres',

@@ -1,0 +1,78 @@
+import { messages, type MessageKey } from './messages';
+
+export const LOCALES = ['en', 'ja'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+export type TranslationVars = Record<string, string | number>;
+export type Translate = (key: MessageKey, vars?: TranslationVars) => string;
+
+/** True when `value` is one of the supported locales (for cookies and form input). */
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * Picks the UI locale from an Accept-Language header: Japanese when the header prefers it over
+ * English (higher q-value, or the same q-value listed first), English otherwise — including for an
+ * empty, missing or malformed header. Pure: no I/O.
+ */
+export function negotiateLocale(acceptLanguage: string | null | undefined): Locale {
+  if (!acceptLanguage) return DEFAULT_LOCALE;
+  const best: Record<Locale, { q: number; index: number }> = {
+    en: { q: 0, index: Number.POSITIVE_INFINITY },
+    ja: { q: 0, index: Number.POSITIVE_INFINITY },
+  };
+  acceptLanguage.split(',').forEach((part, index) => {
+    const [rawTag, ...params] = part.split(';');
+    const tag = rawTag?.trim().toLowerCase() ?? '';
+    const locale = LOCALES.find((l) => tag === l || tag.startsWith(`${l}-`));
+    if (!locale) return;
+    const q = parseQuality(params);
+    const current = best[locale];
+    if (q > current.q) best[locale] = { q, index };
+  });
+  const { en, ja } = best;
+  if (ja.q > en.q) return 'ja';
+  if (ja.q > 0 && ja.q === en.q && ja.index < en.index) return 'ja';
+  return 'en';
+}
+
+// RFC 9110 §12.4.2: q is 0–1 with up to three decimals, default 1. A malformed weight makes the
+// range unusable (0) rather than silently preferred.
+function parseQuality(params: string[]): number {
+  for (const param of params) {
+    const [name, value] = param.split('=').map((s) => s.trim());
+    if (name?.toLowerCase() !== 'q') continue;
+    if (!value || !/^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value)) return 0;
+    return Number(value);
+  }
+  return 1;
+}
+
+/** Returns `t(key, vars)` for one locale; `{name}` placeholders are replaced from `vars`, unknown ones left as is. */
+export function translator(locale: Locale): Translate {
+  const catalog = messages[locale];
+  return (key, vars) => {
+    const template = catalog[key] ?? messages.en[key] ?? key;
+    if (!vars) return template;
+    return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+      Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : match,
+    );
+  };
+}
+
+/** BCP 47 tag used for Intl formatting of dates and numbers in a locale. */
+export function intlLocale(locale: Locale): string {
+  return locale === 'ja' ? 'ja-JP' : 'en-GB';
+}
+
+/** Formats an instant for display in a locale and IANA time zone (e.g. a facility's), e.g. "30 Nov 2026, 15:00". */
+export function formatDateTime(locale: Locale, date: Date, timeZone?: string): string {
+  try {
+    return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
+  } catch {
+    // An unknown time zone string must not break the page: fall back to the server's zone.
+    return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  }
+}

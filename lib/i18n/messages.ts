@@ -1,0 +1,226 @@
+/**
+ * Every user-visible string of the UI, in English and Japanese. Keys are dotted by screen
+ * (`signIn.title`); `{name}`-style placeholders are filled by `translator()` in ./locale.
+ */
+const en = {
+  'app.name': 'UnlockOS',
+  'app.tagline': 'Keyless door access for small hotels',
+  'a11y.skipToContent': 'Skip to main content',
+  'a11y.mainNav': 'Main',
+
+  'nav.home': 'UnlockOS home',
+  'nav.desk': 'Front desk',
+  'nav.manage': 'Manage',
+  'nav.signIn': 'Sign in',
+  'nav.signOut': 'Sign out',
+
+  'header.tenant': 'Tenant',
+  'header.role': 'Role',
+  'header.signedInAs': 'Signed in as {name}',
+
+  'role.front_desk': 'Front desk',
+  'role.manager': 'Manager',
+
+  'tenantSwitcher.label': 'Switch tenant',
+  'tenantSwitcher.submit': 'Switch',
+
+  'languageSwitcher.label': 'Language',
+  'languageSwitcher.submit': 'Change language',
+  'language.en': 'English',
+  'language.ja': '日本語',
+
+  'home.title': 'Keyless door access for small hotels',
+  'home.lead':
+    'UnlockOS sends each guest a door PIN that works only for their stay, keeps the front desk in step with bookings and payments, and records who opened what and why.',
+  'home.guestPoint': 'Guests open their room with a link on their phone: no key handover, no queue.',
+  'home.deskPoint': 'The front desk sees today’s arrivals, completes check-in and revokes a key in one step.',
+  'home.managerPoint': 'Managers review the audit log, webhooks, incidents, API keys and staff.',
+  'home.linksHeading': 'Get started',
+  'home.signIn': 'Sign in',
+  'home.desk': 'Open the front desk',
+  'home.manage': 'Open management',
+
+  'signIn.title': 'Sign in',
+  'signIn.intro': 'Sign in with your staff account.',
+  'signIn.email': 'Email',
+  'signIn.password': 'Password',
+  'signIn.submit': 'Sign in',
+  'signIn.pending': 'Signing in…',
+  'signIn.error': 'Email or password is incorrect, or the account is temporarily locked.',
+  'signIn.unavailable': 'Sign-in is unavailable right now. Please try again in a moment.',
+
+  'signOut.title': 'Sign out',
+  'signOut.confirm': 'Do you want to sign out of UnlockOS on this device?',
+  'signOut.submit': 'Sign out',
+  'signOut.pending': 'Signing out…',
+  'signOut.cancel': 'Stay signed in',
+
+  'forbidden.title': 'You don’t have access to this page',
+  'forbidden.body': 'Your role in the current tenant does not allow this. Ask a manager if you need access.',
+  'forbidden.back': 'Back to the home page',
+
+  'notFound.title': 'Page not found',
+  'notFound.body': 'The page you are looking for does not exist or has moved.',
+  'notFound.back': 'Back to the home page',
+
+  'desk.title': 'Today’s arrivals',
+  'desk.summary': 'Reservations in {tenant} that overlap today.',
+  'desk.empty': 'No arrivals today. New reservations will appear here.',
+  'desk.col.room': 'Room',
+  'desk.col.guest': 'Guest',
+  'desk.col.startsAt': 'Arrives',
+  'desk.col.endsAt': 'Departs',
+  'desk.col.status': 'Status',
+
+  'reservation.status.held': 'Held',
+  'reservation.status.confirmed': 'Confirmed',
+  'reservation.status.checked_in': 'Checked in',
+  'reservation.status.checked_out': 'Checked out',
+  'reservation.status.cancelled': 'Cancelled',
+
+  'guest.deletedAccount': 'Deleted account',
+
+  'manage.title': 'Manage',
+  'manage.summary': 'Facilities, rooms, staff and API keys of {tenant}.',
+  'manage.facilities.title': 'Facilities',
+  'manage.facilities.empty': 'No facilities yet. Create one with the CLI.',
+  'manage.facilities.col.name': 'Name',
+  'manage.facilities.col.timeZone': 'Time zone',
+  'manage.facilities.col.rooms': 'Rooms',
+  'manage.rooms.title': 'Rooms',
+  'manage.rooms.empty': 'No rooms yet. Create one with the CLI.',
+  'manage.rooms.col.label': 'Room',
+  'manage.rooms.col.facility': 'Facility',
+  'manage.rooms.col.lockDevice': 'Lock device',
+  'manage.rooms.noLockDevice': 'Not linked',
+  'manage.staff.title': 'Staff',
+  'manage.staff.empty': 'No staff members yet.',
+  'manage.staff.col.name': 'Name',
+  'manage.staff.col.email': 'Email',
+  'manage.staff.col.role': 'Role',
+  'manage.staff.noName': 'No name',
+  'manage.apiKeys.title': 'API keys',
+  'manage.apiKeys.empty': 'No API keys yet. Create one with the CLI.',
+  'manage.apiKeys.col.name': 'Name',
+  'manage.apiKeys.col.prefix': 'Prefix',
+  'manage.apiKeys.col.createdAt': 'Created',
+  'manage.apiKeys.col.lastUsedAt': 'Last used',
+  'manage.apiKeys.col.status': 'Status',
+  'manage.apiKeys.neverUsed': 'Never',
+  'manage.apiKeys.active': 'Active',
+  'manage.apiKeys.revoked': 'Revoked',
+} as const satisfies Record<string, string>;
+
+export type MessageKey = keyof typeof en;
+
+// Typed against the English keys: a missing or extra Japanese key is a compile error.
+const ja: Record<MessageKey, string> = {
+  'app.name': 'UnlockOS',
+  'app.tagline': '小規模ホテルのためのキーレス入室',
+  'a11y.skipToContent': 'メインコンテンツへスキップ',
+  'a11y.mainNav': 'メイン',
+
+  'nav.home': 'UnlockOS ホーム',
+  'nav.desk': 'フロント',
+  'nav.manage': '管理',
+  'nav.signIn': 'サインイン',
+  'nav.signOut': 'サインアウト',
+
+  'header.tenant': 'テナント',
+  'header.role': '役割',
+  'header.signedInAs': '{name} としてサインイン中',
+
+  'role.front_desk': 'フロント',
+  'role.manager': 'マネージャー',
+
+  'tenantSwitcher.label': 'テナントを切り替え',
+  'tenantSwitcher.submit': '切り替え',
+
+  'languageSwitcher.label': '言語',
+  'languageSwitcher.submit': '言語を変更',
+  'language.en': 'English',
+  'language.ja': '日本語',
+
+  'home.title': '小規模ホテルのためのキーレス入室',
+  'home.lead':
+    'UnlockOS は滞在中だけ使えるドア PIN をゲストに届け、予約と支払いをフロントと同期し、誰がいつ何のために開けたかを記録します。',
+  'home.guestPoint': 'ゲストはスマートフォンのリンクで客室を開けられます。鍵の受け渡しも行列もありません。',
+  'home.deskPoint': 'フロントは本日の到着を確認し、チェックインの完了や鍵の無効化をワンステップで行えます。',
+  'home.managerPoint': 'マネージャーは監査ログ、Webhook、インシデント、API キー、スタッフを確認できます。',
+  'home.linksHeading': 'はじめる',
+  'home.signIn': 'サインイン',
+  'home.desk': 'フロントを開く',
+  'home.manage': '管理画面を開く',
+
+  'signIn.title': 'サインイン',
+  'signIn.intro': 'スタッフアカウントでサインインしてください。',
+  'signIn.email': 'メールアドレス',
+  'signIn.password': 'パスワード',
+  'signIn.submit': 'サインイン',
+  'signIn.pending': 'サインインしています…',
+  'signIn.error': 'メールアドレスまたはパスワードが正しくないか、アカウントが一時的にロックされています。',
+  'signIn.unavailable': '現在サインインできません。しばらくしてからもう一度お試しください。',
+
+  'signOut.title': 'サインアウト',
+  'signOut.confirm': 'この端末で UnlockOS からサインアウトしますか？',
+  'signOut.submit': 'サインアウト',
+  'signOut.pending': 'サインアウトしています…',
+  'signOut.cancel': 'サインインしたままにする',
+
+  'forbidden.title': 'このページにアクセスする権限がありません',
+  'forbidden.body': '現在のテナントでのあなたの役割では、この操作は許可されていません。必要な場合はマネージャーに依頼してください。',
+  'forbidden.back': 'ホームページに戻る',
+
+  'notFound.title': 'ページが見つかりません',
+  'notFound.body': 'お探しのページは存在しないか、移動しました。',
+  'notFound.back': 'ホームページに戻る',
+
+  'desk.title': '本日の到着',
+  'desk.summary': '{tenant} の本日にかかる予約です。',
+  'desk.empty': '本日の到着はありません。新しい予約はここに表示されます。',
+  'desk.col.room': '客室',
+  'desk.col.guest': 'ゲスト',
+  'desk.col.startsAt': '到着',
+  'desk.col.endsAt': '出発',
+  'desk.col.status': 'ステータス',
+
+  'reservation.status.held': '仮押さえ',
+  'reservation.status.confirmed': '確定',
+  'reservation.status.checked_in': 'チェックイン済み',
+  'reservation.status.checked_out': 'チェックアウト済み',
+  'reservation.status.cancelled': 'キャンセル',
+
+  'guest.deletedAccount': '削除されたアカウント',
+
+  'manage.title': '管理',
+  'manage.summary': '{tenant} の施設、客室、スタッフ、API キーです。',
+  'manage.facilities.title': '施設',
+  'manage.facilities.empty': '施設はまだありません。CLI で作成してください。',
+  'manage.facilities.col.name': '名前',
+  'manage.facilities.col.timeZone': 'タイムゾーン',
+  'manage.facilities.col.rooms': '客室数',
+  'manage.rooms.title': '客室',
+  'manage.rooms.empty': '客室はまだありません。CLI で作成してください。',
+  'manage.rooms.col.label': '客室',
+  'manage.rooms.col.facility': '施設',
+  'manage.rooms.col.lockDevice': 'ロックデバイス',
+  'manage.rooms.noLockDevice': '未連携',
+  'manage.staff.title': 'スタッフ',
+  'manage.staff.empty': 'スタッフはまだいません。',
+  'manage.staff.col.name': '名前',
+  'manage.staff.col.email': 'メールアドレス',
+  'manage.staff.col.role': '役割',
+  'manage.staff.noName': '名前なし',
+  'manage.apiKeys.title': 'API キー',
+  'manage.apiKeys.empty': 'API キーはまだありません。CLI で作成してください。',
+  'manage.apiKeys.col.name': '名前',
+  'manage.apiKeys.col.prefix': 'プレフィックス',
+  'manage.apiKeys.col.createdAt': '作成日時',
+  'manage.apiKeys.col.lastUsedAt': '最終使用',
+  'manage.apiKeys.col.status': 'ステータス',
+  'manage.apiKeys.neverUsed': '未使用',
+  'manage.apiKeys.active': '有効',
+  'manage.apiKeys.revoked': '無効化済み',
+};
+
+export const messages: { en: Record<MessageKey, string>; ja: Record<MessageKey, string> } = { en, ja };

@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+// A port chosen at run time, once: worker processes inherit it through the environment.
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]).toString();
+}
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://localhost:${port}`;
+
+// Debian's Chromium where installed (Playwright cannot download its own browsers here), else Playwright's.
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: { baseURL, trace: 'retain-on-failure', launchOptions },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions }, testIgnore: /guest\..*spec\.ts/ },
+    { name: 'phone', use: { ...devices['Pixel 7'], launchOptions }, testMatch: /guest\..*spec\.ts/ },
+  ],
+  webServer: {
+    // A fresh embedded database for every run, seeded with the demo; the app in production mode.
+    command: 'rm -rf .data/e2e && node scripts/ensure-generated.mjs && tsx scripts/start.ts',
+    url: `${baseURL}/api/health`,
+    env: { PORT: String(port), UNLOCKOS_DATA_DIR: '.data/e2e', APP_URL: baseURL, LOG_LEVEL: 'warn' },
+    timeout: 600_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+  },
+});

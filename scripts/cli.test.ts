@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { adminClient } from '../lib/testing/fixtures';
+import { TEST_APP_DB_PASSWORD } from '../lib/testing/cluster';
+
+const run = promisify(execFile);
+
+/** Runs the real CLI in a child process against this worker's test database. */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: process.env.TEST_ADMIN_URL, APP_DB_PASSWORD: TEST_APP_DB_PASSWORD, APP_DATABASE_URL: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('the CLI', () => {
+  it('creates a tenant, facility, room, user and API key, printing one JSON object each', async () => {
+    const tenant = await cli('tenant-create', '--name', 'CLI Inn', '--stripe-account', 'acct_cli123');
+    expect(tenant.stderr).toBe('');
+    expect(tenant.code).toBe(0);
+    const { id: tenantId } = JSON.parse(tenant.stdout) as { id: string };
+    const facility = JSON.parse((await cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'Asia/Tokyo')).stdout) as { id: string };
+    const room = JSON.parse((await cli('room-create', '--tenant', tenantId, '--facility', facility.id, '--label', '301', '--lock-device', 'lock-301')).stdout) as { id: string };
+    const user = await cli('user-create', '--tenant', tenantId, '--email', 'Desk@CLI.example', '--password', 'long enough', '--role', 'front_desk');
+    const key = JSON.parse((await cli('api-key-create', '--tenant', tenantId, '--name', 'pms')).stdout) as { id: string; key: string };
+    expect(user.code).toBe(0);
+    expect(key.key).toMatch(/^uok_/);
+
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select t.name, t.stripe_account_id, f.time_zone, r.label, r.lock_device_ref, u.email, m.role::text, k.prefix
+       from tenants t join facilities f on f.tenant_id = t.id join rooms r on r.tenant_id = t.id
+       join memberships m on m.tenant_id = t.id join users u on u.id = m.user_id join api_keys k on k.tenant_id = t.id
+       where t.id = $1 and r.id = $2`,
+      [tenantId, room.id],
+    );
+    await admin.end();
+    expect(rows).toEqual([
+      { name: 'CLI Inn', stripe_account_id: 'acct_cli123', time_zone: 'Asia/Tokyo', label: '301', lock_device_ref: 'lock-301', email: 'desk@cli.example', role: 'front_desk', prefix: key.key.slice(0, 12) },
+    ]);
+  });
+
+  it('refuses bad flags with a message on stderr, a non-zero exit and nothing written', async () => {
+    const admin = await adminClient();
+    const before = (await admin.query('select count(*)::int as n from tenants')).rows[0].n;
+    for (const args of [
+      ['tenant-create'],
+      ['tenant-create', '--name'],
+      ['tenant-create', '--name', 'X', '--stripe-account', 'not-an-account'],
+      ['tenant-create', '--nme', 'X'],
+      ['room-create', '--tenant', 'not-a-uuid', '--facility', 'x', '--label', 'y'],
+      ['user-create', '--tenant', '00000000-0000-4000-8000-000000000000', '--email', 'a@b.c', '--password', 'long enough', '--role', 'owner'],
+      ['no-such-command'],
+    ]) {
+      const result = await cli(...args);
+      expect({ args, code: result.code !== 0, stdout: result.stdout, hasMessage: /error: \S/.test(result.stderr) }).toEqual({ args, code: true, stdout: '', hasMessage: true });
+    }
+    expect((await admin.query('select count(*)::int as n from tenants')).rows[0].n).toBe(before);
+    await admin.end();
+  });
+
+  it('answers commands of later issues with a clear "not available yet"', async () => {
+    const result = await cli('secrets-rotate');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/not available yet/);
+  });
+});
