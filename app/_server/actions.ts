@@ -1,0 +1,46 @@
+'use server';
+
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { safeReturnPath } from '@/lib/auth/safe-path';
+import { LOCALES } from '@/lib/i18n/locale';
+import { LOCALE_COOKIE } from './i18n';
+import { getStaff, TENANT_COOKIE } from './staff';
+
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+const ZSetLocaleSchema = z.object({ locale: z.enum(LOCALES), returnTo: z.unknown().transform((v) => safeReturnPath(v, '/')) });
+const ZSwitchTenantSchema = z.object({ tenantId: z.guid(), returnTo: z.unknown().transform((v) => safeReturnPath(v, '/desk')) });
+
+/** Remembers the chosen UI language for a year, then returns to the page the form was on. */
+export async function setLocale(formData: FormData): Promise<void> {
+  const parsed = ZSetLocaleSchema.safeParse({ locale: formData.get('locale'), returnTo: formData.get('returnTo') ?? '/' });
+  if (!parsed.success) redirect('/');
+  (await cookies()).set(LOCALE_COOKIE, parsed.data.locale, {
+    path: '/',
+    maxAge: ONE_YEAR_SECONDS,
+    sameSite: 'lax',
+    httpOnly: true,
+  });
+  redirect(parsed.data.returnTo);
+}
+
+/** Switches the working tenant, but only to one the signed-in staff member belongs to. */
+export async function switchTenant(formData: FormData): Promise<void> {
+  const staff = await getStaff();
+  if (!staff) redirect('/sign-in');
+  const parsed = ZSwitchTenantSchema.safeParse({ tenantId: formData.get('tenantId'), returnTo: formData.get('returnTo') ?? '/desk' });
+  if (!parsed.success) redirect('/desk');
+  const { tenantId, returnTo } = parsed.data;
+  // The cookie is only a preference: getStaff() re-checks membership on every request anyway.
+  if (staff.memberships.some((m) => m.tenantId === tenantId)) {
+    (await cookies()).set(TENANT_COOKIE, tenantId, {
+      path: '/',
+      maxAge: ONE_YEAR_SECONDS,
+      sameSite: 'lax',
+      httpOnly: true,
+    });
+  }
+  redirect(returnTo);
+}

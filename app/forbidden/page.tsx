@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { SiteHeader } from '@/components/site-header';
+import { getT } from '../_server/i18n';
+import { getStaff } from '../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('forbidden.title') };
+}
+
+/** Where a guard sends a signed-in user whose role does not allow the page (HTTP 403 in meaning). */
+export default async function ForbiddenPage() {
+  const [t, staff] = await Promise.all([getT(), getStaff()]);
+  return (
+    <>
+      <SiteHeader staff={staff} />
+      <main id="main" tabIndex={-1} className="page page--narrow">
+        <div className="card">
+          <h1>{t('forbidden.title')}</h1>
+          <p>{t('forbidden.body')}</p>
+          <Link href="/" className="button button--secondary">
+            {t('forbidden.back')}
+          </Link>
+        </div>
+      </main>
+    </>
+  );
+}

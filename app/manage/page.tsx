@@ -1,0 +1,162 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import { withTenant } from '@/lib/db/tx';
+import { formatDateTime } from '@/lib/i18n/locale';
+import { getLocale, getT } from '../_server/i18n';
+import { requireStaff } from '../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('manage.title') };
+}
+
+/** The tenant at a glance: facilities, rooms, staff and API keys (never their secrets). */
+export default async function ManagePage() {
+  // Layouts and pages render in parallel, so the page guards itself too.
+  const staff = await requireStaff('manage.view', '/manage');
+  const [t, locale] = await Promise.all([getT(), getLocale()]);
+  const { tenantId } = staff.current;
+
+  // One transaction, queries in sequence (an interactive transaction holds a single connection).
+  const { facilities, rooms, members, apiKeys } = await withTenant({ tenantId, userId: staff.user.id }, async (tx) => {
+    const facilities = await tx.facility.findMany({
+      where: { tenantId },
+      select: { id: true, name: true, timeZone: true, _count: { select: { rooms: true } } },
+      orderBy: { name: 'asc' },
+    });
+    const rooms = await tx.room.findMany({
+      where: { tenantId },
+      select: { id: true, label: true, lockDeviceRef: true, facility: { select: { name: true } } },
+      orderBy: [{ facility: { name: 'asc' } }, { label: 'asc' }],
+    });
+    // app_authenticated may read only id, email, name and created_at of users.
+    const members = await tx.membership.findMany({
+      where: { tenantId },
+      select: { role: true, user: { select: { id: true, email: true, name: true } } },
+      orderBy: { createdAt: 'asc' },
+    });
+    const apiKeys = await tx.apiKey.findMany({
+      where: { tenantId },
+      select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+      orderBy: { createdAt: 'desc' },
+    });
+    return { facilities, rooms, members, apiKeys };
+  });
+
+  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date)}</time>;
+
+  return (
+    <>
+      <header className="page__header">
+        <h1>{t('manage.title')}</h1>
+        <p className="page__lead">{t('manage.summary', { tenant: staff.current.tenantName })}</p>
+      </header>
+
+      <Section id="facilities" title={t('manage.facilities.title')} empty={facilities.length === 0 ? t('manage.facilities.empty') : null}>
+        <thead>
+          <tr>
+            <th scope="col">{t('manage.facilities.col.name')}</th>
+            <th scope="col">{t('manage.facilities.col.timeZone')}</th>
+            <th scope="col">{t('manage.facilities.col.rooms')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {facilities.map((f) => (
+            <tr key={f.id}>
+              <th scope="row">{f.name}</th>
+              <td>{f.timeZone}</td>
+              <td>{f._count.rooms}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Section>
+
+      <Section id="rooms" title={t('manage.rooms.title')} empty={rooms.length === 0 ? t('manage.rooms.empty') : null}>
+        <thead>
+          <tr>
+            <th scope="col">{t('manage.rooms.col.label')}</th>
+            <th scope="col">{t('manage.rooms.col.facility')}</th>
+            <th scope="col">{t('manage.rooms.col.lockDevice')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rooms.map((r) => (
+            <tr key={r.id}>
+              <th scope="row">{r.label}</th>
+              <td>{r.facility.name}</td>
+              <td>{r.lockDeviceRef ? <code>{r.lockDeviceRef}</code> : <span className="muted">{t('manage.rooms.noLockDevice')}</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Section>
+
+      <Section id="staff" title={t('manage.staff.title')} empty={members.length === 0 ? t('manage.staff.empty') : null}>
+        <thead>
+          <tr>
+            <th scope="col">{t('manage.staff.col.name')}</th>
+            <th scope="col">{t('manage.staff.col.email')}</th>
+            <th scope="col">{t('manage.staff.col.role')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr key={m.user.id}>
+              <th scope="row">{m.user.name || <span className="muted">{t('manage.staff.noName')}</span>}</th>
+              <td>{m.user.email}</td>
+              <td>{t(`role.${m.role}`)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Section>
+
+      <Section id="api-keys" title={t('manage.apiKeys.title')} empty={apiKeys.length === 0 ? t('manage.apiKeys.empty') : null}>
+        <thead>
+          <tr>
+            <th scope="col">{t('manage.apiKeys.col.name')}</th>
+            <th scope="col">{t('manage.apiKeys.col.prefix')}</th>
+            <th scope="col">{t('manage.apiKeys.col.createdAt')}</th>
+            <th scope="col">{t('manage.apiKeys.col.lastUsedAt')}</th>
+            <th scope="col">{t('manage.apiKeys.col.status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {apiKeys.map((k) => (
+            <tr key={k.id}>
+              <th scope="row">{k.name}</th>
+              <td>
+                <code>{k.prefix}</code>
+              </td>
+              <td>{when(k.createdAt)}</td>
+              <td>{k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}</td>
+              <td>
+                {k.revokedAt ? (
+                  <span className="badge badge--danger">{t('manage.apiKeys.revoked')}</span>
+                ) : (
+                  <span className="badge badge--success">{t('manage.apiKeys.active')}</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Section>
+    </>
+  );
+}
+
+/** A titled section holding one table, or its empty state. */
+function Section({ id, title, empty, children }: { id: string; title: string; empty: string | null; children: ReactNode }) {
+  const headingId = `${id}-title`;
+  return (
+    <section aria-labelledby={headingId} className="section">
+      <h2 id={headingId}>{title}</h2>
+      {empty !== null ? (
+        <p className="empty-state">{empty}</p>
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby={headingId} tabIndex={0}>
+          <table className="table">{children}</table>
+        </div>
+      )}
+    </section>
+  );
+}

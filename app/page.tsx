@@ -1,0 +1,44 @@
+import Link from 'next/link';
+import { SiteHeader } from '@/components/site-header';
+import { getT } from './_server/i18n';
+
+/** The public landing page: what UnlockOS is, and the ways in. */
+export default async function HomePage() {
+  const t = await getT();
+  return (
+    <>
+      <SiteHeader staff={null} />
+      <main id="main" tabIndex={-1} className="page">
+        <header className="page__header">
+          <h1>{t('home.title')}</h1>
+          <p className="page__lead">{t('home.lead')}</p>
+        </header>
+        <ul className="feature-list">
+          <li>{t('home.guestPoint')}</li>
+          <li>{t('home.deskPoint')}</li>
+          <li>{t('home.managerPoint')}</li>
+        </ul>
+        <section aria-labelledby="home-links">
+          <h2 id="home-links">{t('home.linksHeading')}</h2>
+          <ul className="actions">
+            <li>
+              <Link href="/sign-in" className="button button--primary">
+                {t('home.signIn')}
+              </Link>
+            </li>
+            <li>
+              <Link href="/desk" className="button button--secondary">
+                {t('home.desk')}
+              </Link>
+            </li>
+            <li>
+              <Link href="/manage" className="button button--secondary">
+                {t('home.manage')}
+              </Link>
+            </li>
+          </ul>
+        </section>
+      </main>
+    </>
+  );
+}

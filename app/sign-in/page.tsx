@@ -1,0 +1,39 @@
+import type { Metadata } from 'next';
+import { SignInForm } from '@/components/sign-in-form';
+import { SiteHeader } from '@/components/site-header';
+import { getT } from '../_server/i18n';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('signIn.title') };
+}
+
+type Props = { searchParams: Promise<{ callbackUrl?: string | string[] }> };
+
+/** Staff sign-in; the form returns to `callbackUrl` when it is a path on this site. */
+export default async function SignInPage({ searchParams }: Props) {
+  const [t, { callbackUrl }] = await Promise.all([getT(), searchParams]);
+  return (
+    <>
+      <SiteHeader staff={null} showAuthLink={false} />
+      <main id="main" tabIndex={-1} className="page page--narrow">
+        <div className="card">
+          <h1>{t('signIn.title')}</h1>
+          <p className="muted">{t('signIn.intro')}</p>
+          <SignInForm
+            callbackUrl={typeof callbackUrl === 'string' ? callbackUrl : undefined}
+            labels={{
+              email: t('signIn.email'),
+              password: t('signIn.password'),
+              submit: t('signIn.submit'),
+              pending: t('signIn.pending'),
+              error: t('signIn.error'),
+              unavailable: t('signIn.unavailable'),
+            }}
+          />
+        </div>
+      </main>
+    </>
+  );
+}

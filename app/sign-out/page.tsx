@@ -1,0 +1,33 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { SignOutButton } from '@/components/sign-out-button';
+import { SiteHeader } from '@/components/site-header';
+import { getT } from '../_server/i18n';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('signOut.title') };
+}
+
+/** Confirms before ending the session (a plain GET link must not sign anyone out). */
+export default async function SignOutPage() {
+  const t = await getT();
+  return (
+    <>
+      <SiteHeader staff={null} showAuthLink={false} />
+      <main id="main" tabIndex={-1} className="page page--narrow">
+        <div className="card">
+          <h1>{t('signOut.title')}</h1>
+          <p>{t('signOut.confirm')}</p>
+          <div className="actions">
+            <SignOutButton label={t('signOut.submit')} pendingLabel={t('signOut.pending')} />
+            <Link href="/desk" className="button button--secondary">
+              {t('signOut.cancel')}
+            </Link>
+          </div>
+        </div>
+      </main>
+    </>
+  );
+}
