@@ -121,9 +121,11 @@ async function main(): Promise<void> {
   say('');
   say(`UnlockOS is running at ${appUrl}`);
   say('Demo sign-ins (password for all: unlockos-demo):');
-  const { DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
+  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
   for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
   if (seeded) say(`(demo data seeded on this first start; password ${DEMO_PASSWORD})`);
+  const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
+  say(`Demo guest key page (phone): ${guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID))}`);
   say('Press Ctrl-C to stop.');
 }
 

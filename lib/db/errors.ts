@@ -15,6 +15,9 @@ export const SQLSTATE = {
   illegalKeyTransition: 'UK001',
   keyIdentityChanged: 'UK002',
   auditAppendOnly: 'UA001',
+  noFreePin: 'UK003',
+  keyNotAllowed: 'UK004',
+  notFound: 'UN404',
 } as const;
 
 type DbErrorInfo = { sqlstate: string; constraint?: string; detail?: string; message?: string };
@@ -68,6 +71,10 @@ export function toDomainError(error: unknown): unknown {
         to: match?.[2],
       }, { cause: error });
     }
+    case SQLSTATE.notFound:
+      return new AppError('not_found', 'Not found.', {}, { cause: error });
+    case SQLSTATE.keyNotAllowed:
+      return new AppError('reservation_not_ready', 'This reservation cannot have a key now (cancelled or over).', {}, { cause: error });
     case SQLSTATE.exclusionViolation:
       return new AppError('room_unavailable', 'The room is already booked for that time.', {}, { cause: error });
     case SQLSTATE.uniqueViolation:

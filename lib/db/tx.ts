@@ -27,9 +27,14 @@ export function withTenant<T>(scope: { tenantId: string; userId?: string | null 
   return inRole({ role: 'app_authenticated', tenantId: scope.tenantId, userId: scope.userId }, fn);
 }
 
-/** Runs `fn` in one transaction as the service role (webhooks, worker, audit writes, secrets). */
-export function asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inRole({ role: 'app_service' }, fn);
+/**
+ * Runs `fn` in one transaction as the service role (webhooks, worker, audit writes, secrets).
+ * With a `tenantId`, row-level security confines even the service role to that tenant.
+ */
+export function asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+export function asService<T>(scope: { tenantId: string }, fn: (tx: Tx) => Promise<T>): Promise<T>;
+export function asService<T>(a: { tenantId: string } | ((tx: Tx) => Promise<T>), b?: (tx: Tx) => Promise<T>): Promise<T> {
+  return typeof a === 'function' ? inRole({ role: 'app_service' }, a) : inRole({ role: 'app_service', tenantId: a.tenantId }, b!);
 }
 
 /** Runs `fn` in one transaction as an anonymous guest holding one guest link (by its token hash, hex). */

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
 import { asService } from '../db/tx';
+import { guestTokenFor, guestUrl, hashGuestToken } from '../auth/guest-links';
 import { hashPassword } from '../auth/password';
+import { guestRef } from '../bookings/create-booking-group';
 
 export const DEMO_PASSWORD = 'unlockos-demo';
 
@@ -20,7 +21,14 @@ const ID = {
   guestBen: '5a0c0000-0000-4000-8000-000000000032',
   resAiko: '5a0c0000-0000-4000-8000-000000000041',
   resBen: '5a0c0000-0000-4000-8000-000000000042',
+  linkAiko: '5a0c0000-0000-4000-8000-000000000051',
+  linkBen: '5a0c0000-0000-4000-8000-000000000052',
 } as const;
+
+const DEMO_RESERVATIONS = [
+  { tenantId: ID.sakura, reservationId: ID.resAiko, linkId: ID.linkAiko },
+  { tenantId: ID.harbor, reservationId: ID.resBen, linkId: ID.linkBen },
+] as const;
 
 const ROOMS = [
   { id: '5a0c0000-0000-4000-8000-000000000021', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '101', lock: 'lock-sakura-101' },
@@ -30,15 +38,11 @@ const ROOMS = [
   { id: '5a0c0000-0000-4000-8000-000000000025', tenantId: ID.harbor, facilityId: ID.harborFacility, label: 'Meeting Room B', lock: 'lock-harbor-b' },
 ] as const;
 
-function guestRef(guestId: string): string {
-  return `guest_${createHash('sha256').update(guestId).digest('hex').slice(0, 12)}`;
-}
-
 /**
  * Seeds the demo: two tenants, their facilities, rooms, staff and today's arrivals. Idempotent:
  * every row has a fixed id or natural key and is inserted only when missing.
  */
-export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; signIns: { email: string; password: string; role: string }[] }> {
+export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; guestLinks: string[]; signIns: { email: string; password: string; role: string }[] }> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const at = (days: number, hours: number) => new Date(today.getTime() + days * 86_400_000 + hours * 3_600_000);
@@ -100,9 +104,25 @@ export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; s
         skipDuplicates: true,
       });
     }
+    const reservations = await tx.reservation.findMany({ where: { id: { in: DEMO_RESERVATIONS.map((r) => r.reservationId) } } });
+    for (const demo of DEMO_RESERVATIONS) {
+      const reservation = reservations.find((r) => r.id === demo.reservationId)!;
+      await tx.guestLink.createMany({
+        data: [{
+          id: demo.linkId, tenantId: demo.tenantId, reservationId: demo.reservationId,
+          tokenHash: hashGuestToken(guestTokenFor(demo.linkId)), expiresAt: new Date(reservation.endsAt.getTime() + 86_400_000),
+        }],
+        skipDuplicates: true,
+      });
+      const keys = await tx.accessKey.count({ where: { reservationId: demo.reservationId } });
+      if (keys === 0 && reservation.status === 'confirmed' && reservation.endsAt > now) {
+        await tx.$queryRaw`select id from pre_issue_key(${demo.tenantId}::uuid, ${demo.reservationId}::uuid, 'system', null, 'demo seed')`;
+      }
+    }
   });
   return {
     tenants: [ID.sakura, ID.harbor],
+    guestLinks: DEMO_RESERVATIONS.map((r) => guestUrl(guestTokenFor(r.linkId))),
     signIns: DEMO_SIGN_INS.map((s) => ({ email: s.email, password: DEMO_PASSWORD, role: s.role })),
   };
 }
@@ -111,3 +131,6 @@ export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; s
 export async function isEmpty(): Promise<boolean> {
   return (await asService((tx) => tx.tenant.count())) === 0;
 }
+
+/** The demo guest link printed by `npm start` (Aiko Tanaka, room 101 at Sakura Inn). */
+export const DEMO_GUEST_LINK_ID = '5a0c0000-0000-4000-8000-000000000051';

@@ -1,5 +1,17 @@
-import type { TaskList } from 'graphile-worker';
+import type { JobHelpers, TaskList } from 'graphile-worker';
+import { z } from 'zod';
+import { expireDueKeys } from '../keys/expire-keys';
+import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
 import { beat } from './heartbeat';
+
+const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
+
+function keyJob(run: typeof programKeyOnLock) {
+  return async (payload: unknown, helpers: JobHelpers) => {
+    const { tenantId, keyId } = ZKeyJobSchema.parse(payload);
+    await run({ tenantId, keyId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+  };
+}
 
 /** Every job the worker runs, by name. Jobs are added from SQL inside the transaction they belong to. */
 export function taskList(workerId: string): TaskList {
@@ -7,8 +19,14 @@ export function taskList(workerId: string): TaskList {
     heartbeat: async () => {
       await beat(workerId);
     },
+    vendor_program_key: keyJob(programKeyOnLock),
+    vendor_remove_key: keyJob(removeKeyFromLock),
+    expire_keys: async (_payload, helpers) => {
+      const expired = await expireDueKeys();
+      if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
+    },
   };
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */
-export const crontab = ['* * * * * heartbeat ?max=1'].join('\n');
+export const crontab = ['* * * * * heartbeat ?max=1', '* * * * * expire_keys ?max=1'].join('\n');

@@ -1,0 +1,57 @@
+import type { Actor } from '../audit/actor';
+import { asService } from '../db/tx';
+import { AppError } from '../errors';
+import { toKeyView, type AccessKeyRow, type KeyView } from '../keys/key-view';
+
+export const SUPERSEDED_BY_CHECKIN = 'superseded_by_checkin';
+
+export type CheckInResult = { checkInId: string; key: KeyView; revokedKeyIds: string[] };
+
+/**
+ * The check-in hand-off, in one transaction: create the check-in, revoke every pre-issued key of
+ * the reservation (reason `superseded_by_checkin`, an audit row each), issue the stay key.
+ * Repeating it returns the same check-in, the same key and the same revoked keys.
+ */
+export async function completeCheckIn({ tenantId, reservationId, actor }: { tenantId: string; reservationId: string; actor: Actor }): Promise<CheckInResult> {
+  return asService({ tenantId }, async (tx) => {
+    // The row lock serializes concurrent check-ins of one reservation.
+    const reservations = await tx.$queryRaw<{ id: string; status: string; ends_at: Date; room_id: string }[]>`
+      select id, status, ends_at, room_id from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
+    if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
+    const reservation = reservations[0]!;
+
+    let checkIns = await tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } });
+    if (checkIns.length === 0) {
+      if (!['held', 'confirmed'].includes(reservation.status) || reservation.ends_at <= new Date()) {
+        throw new AppError('reservation_not_ready', `A ${reservation.status} reservation cannot be checked in.`, { status: reservation.status });
+      }
+      const created = await tx.checkIn.create({
+        data: { tenantId, reservationId, completedByUserId: actor.type === 'user' ? actor.id : null },
+        select: { id: true },
+      });
+      checkIns = [created];
+      await tx.reservation.update({ where: { id: reservationId }, data: { status: 'checked_in' } });
+      const preIssued = await tx.accessKey.findMany({ where: { tenantId, reservationId, status: 'pre_issued' }, select: { id: true } });
+      for (const key of preIssued) {
+        await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${SUPERSEDED_BY_CHECKIN},
+          ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+      }
+      await tx.auditEvent.create({
+        data: {
+          tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'checkin.completed',
+          subjectType: 'reservation', subjectId: reservationId, roomId: reservation.room_id,
+          metadata: { checkInId: created.id, revokedKeyIds: preIssued.map((k) => k.id) },
+        },
+      });
+    }
+    const checkInId = checkIns[0]!.id;
+    const keys = await tx.$queryRaw<AccessKeyRow[]>`select * from issue_checkin_key(${tenantId}::uuid, ${checkInId}::uuid,
+      ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+    const revoked = await tx.accessKey.findMany({
+      where: { tenantId, reservationId, status: 'revoked', revokedReason: SUPERSEDED_BY_CHECKIN },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    return { checkInId, key: toKeyView(keys[0]!), revokedKeyIds: revoked.map((k) => k.id) };
+  });
+}

@@ -1,0 +1,21 @@
+import type { Actor } from '../audit/actor';
+import { asService } from '../db/tx';
+import { AppError } from '../errors';
+import { assertTransition, type KeyState } from './lifecycle';
+import { toKeyView, type AccessKeyRow, type KeyView } from './key-view';
+
+/**
+ * Revokes one key of a tenant with a reason: audited `key.revoked`, and the vendor removal queued
+ * in the same transaction. From a terminal state it fails with `illegal_transition`.
+ */
+export async function revokeKey({ tenantId, keyId, reason, actor }: { tenantId: string; keyId: string; reason: string; actor: Actor }): Promise<KeyView> {
+  return asService({ tenantId }, async (tx) => {
+    const current = await tx.$queryRaw<{ status: KeyState }[]>`select status from access_keys
+      where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid for update`;
+    if (current.length !== 1) throw new AppError('not_found', 'No such key.');
+    assertTransition(current[0]!.status, 'revoked');
+    const rows = await tx.$queryRaw<AccessKeyRow[]>`select * from app_end_key(${tenantId}::uuid, ${keyId}::uuid, 'revoked',
+      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+    return toKeyView(rows[0]!);
+  });
+}

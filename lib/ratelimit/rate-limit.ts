@@ -1,0 +1,24 @@
+import { asService } from '../db/tx';
+import { AppError } from '../errors';
+
+export type RateLimitRule = { bucket: string; windowSeconds: number; limit: number };
+
+/**
+ * Counts one hit against each rule in PostgreSQL (so limits hold across processes) and throws
+ * `rate_limited` with `retryAfter` seconds when any is exceeded.
+ */
+export async function hitRateLimits(rules: RateLimitRule[]): Promise<void> {
+  const results = await asService(async (tx) => {
+    const out: { allowed: boolean; retry_after: number }[] = [];
+    for (const rule of rules) {
+      const rows = await tx.$queryRaw<{ allowed: boolean; retry_after: number }[]>`
+        select * from app_rate_limit_hit(${rule.bucket}, ${rule.windowSeconds}::int, ${rule.limit}::int)`;
+      out.push(rows[0]!);
+    }
+    return out;
+  });
+  const refused = results.filter((r) => !r.allowed);
+  if (refused.length > 0) {
+    throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused.map((r) => r.retry_after)) });
+  }
+}
