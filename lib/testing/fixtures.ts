@@ -74,3 +74,34 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
   ]);
   return ids;
 }
+
+/** A tenant built through the domain functions: a facility in Tokyo and `rooms` rooms with lock devices. */
+export async function createBookableTenant(options: { rooms?: number; lockDevices?: boolean; name?: string } = {}) {
+  const { createFacility, createRoom, createTenant } = await import('../tenants/create-tenant');
+  const tag = randomBytes(3).toString('hex');
+  const tenant = await createTenant({ name: `${options.name ?? 'Bookable'} ${tag}` });
+  const facility = await createFacility({ tenantId: tenant.id, name: 'Main', timeZone: 'Asia/Tokyo' });
+  const roomIds: string[] = [];
+  for (let i = 0; i < (options.rooms ?? 2); i++) {
+    const room = await createRoom({
+      tenantId: tenant.id, facilityId: facility.id, label: `${101 + i}`,
+      lockDeviceRef: options.lockDevices === false ? null : `lock-${tag}-${101 + i}`,
+    });
+    roomIds.push(room.id);
+  }
+  return { tenantId: tenant.id, facilityId: facility.id, roomIds };
+}
+
+export const TEST_ACTOR = { type: 'system' as const, id: null, label: 'test' };
+
+/** A confirmed reservation (with guest link and pre-issued key) in `roomId`, from `startsInHours` for `hours`. */
+export async function bookRoom(input: { tenantId: string; roomId: string; startsInHours?: number; hours?: number; guestName?: string }) {
+  const { createBookingGroup } = await import('../bookings/create-booking-group');
+  const startsAt = new Date(Date.now() + (input.startsInHours ?? 1) * 3_600_000);
+  const endsAt = new Date(startsAt.getTime() + (input.hours ?? 24) * 3_600_000);
+  const group = await createBookingGroup({
+    tenantId: input.tenantId, actor: TEST_ACTOR, guest: { name: input.guestName ?? 'Guest' }, source: 'api',
+    reservations: [{ roomId: input.roomId, startsAt, endsAt }],
+  });
+  return { bookingGroupId: group.id, guestId: group.guestId, reservationId: group.reservations[0]!.id, token: group.reservations[0]!.guestLinkToken };
+}

@@ -8,7 +8,8 @@ import http from 'node:http';
  *
  * Control API (tests and chaos runs):
  *   POST /_control/faults {latencyMs?, errorRate?, errorKind?: 'http500'|'busy'|'offline',
- *                          next?: {count, errcode?, httpStatus?}, tokenExpiresIn?}
+ *                          next?: {count, errcode?, httpStatus?, latencyMs?}, tokenExpiresIn?}
+ *   (`next` with only `latencyMs`: the next calls succeed, slowly — an answer the client may never see)
  *   POST /_control/reset            — forget codes, calls and faults
  *   GET  /_control/calls            — the call log
  *   GET  /_control/codes            — the codes currently set, per lock
@@ -31,7 +32,7 @@ type Faults = {
   latencyMs: number;
   errorRate: number;
   errorKind: 'http500' | 'busy' | 'offline';
-  next: { count: number; errcode?: number; httpStatus?: number } | null;
+  next: { count: number; errcode?: number; httpStatus?: number; latencyMs?: number } | null;
   tokenExpiresIn: number;
 };
 
@@ -103,6 +104,7 @@ export function createSimulator(options: { random?: () => number } = {}): http.S
 
   /** An injected fault for this call, if any: the next-N queue first, then the random error rate. */
   function injectedFault(): { status: number; body: Record<string, unknown> } | null {
+    if (faults.next && faults.next.count > 0 && faults.next.errcode === undefined && faults.next.httpStatus === undefined) return null;
     if (faults.next && faults.next.count > 0) {
       faults.next.count -= 1;
       const { errcode, httpStatus } = faults.next;
@@ -151,6 +153,13 @@ export function createSimulator(options: { random?: () => number } = {}): http.S
         return send(200, { faults });
       }
 
+      const slowNext = url.pathname !== '/oauth2/token' && faults.next && faults.next.count > 0 && faults.next.errcode === undefined && faults.next.httpStatus === undefined
+        ? faults.next : null;
+      if (slowNext) {
+        slowNext.count -= 1;
+        if (slowNext.count === 0) faults.next = null;
+      }
+      const delay = (slowNext?.latencyMs ?? 0) + faults.latencyMs;
       const respond = () => {
         const fault = url.pathname === '/oauth2/token' ? null : injectedFault();
         const result = fault ?? handleApi(url.pathname, body, request.headers.authorization);
@@ -169,7 +178,7 @@ export function createSimulator(options: { random?: () => number } = {}): http.S
         });
         send(result.status, result.body);
       };
-      if (faults.latencyMs > 0) setTimeout(respond, faults.latencyMs);
+      if (delay > 0) setTimeout(respond, delay);
       else respond();
     });
   });

@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeCheckIn } from '../checkin/complete-check-in';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { setVendorForTests } from '../vendor/get-vendor';
+import { createHttpVendor } from '../vendor/http-vendor';
+import { startSimulator, type SimulatorCall } from '../vendor/simulator';
+import { TokenCache } from '../vendor/token-cache';
+import { runWorker } from '../worker/run-worker';
+import { revokeKey } from './revoke-key';
+
+let sim: Awaited<ReturnType<typeof startSimulator>>;
+let worker: Awaited<ReturnType<typeof runWorker>>;
+let admin: pg.Client;
+
+const control = (path: string, body?: unknown) =>
+  fetch(`${sim.url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+
+async function callsFor(clientRef: string): Promise<SimulatorCall[]> {
+  const { calls } = (await control('/_control/calls')) as { calls: SimulatorCall[] };
+  return calls.filter((c) => c.clientRef === clientRef);
+}
+
+async function waitForKey(keyId: string, until: (row: { vendor_sync: string; status: string }) => boolean, timeoutMs = 40_000) {
+  const deadline = Date.now() + timeoutMs;
+  const seen: string[] = [];
+  for (;;) {
+    const { rows } = await admin.query(`select status, vendor_sync, vendor_key_id, vendor_error from access_keys where id = $1`, [keyId]);
+    const row = rows[0];
+    if (seen.at(-1) !== row.vendor_sync) seen.push(row.vendor_sync);
+    if (until(row)) return { row, seen };
+    if (Date.now() > deadline) throw new Error(`key ${keyId} stayed ${JSON.stringify(row)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  setVendorForTests(createHttpVendor({ baseUrl: sim.url, clientId: 'unlockos', clientSecret: 'simulator-secret', tokenCache: new TokenCache(), timeoutMs: 400 }));
+  admin = await adminClient();
+  worker = await runWorker({ queueUrl: process.env.TEST_ADMIN_URL!, concurrency: 4 });
+});
+afterAll(async () => {
+  await worker.stop();
+  setVendorForTests(null);
+  await admin.end();
+  await sim.close();
+});
+
+describe('vendor commands through the outbox', () => {
+  it('take a key from pending to synced through vendor errors, programming its code once', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    await control('/_control/faults', { next: { count: 2, httpStatus: 500 } });
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const { rows } = await admin.query(`select id, vendor_sync from access_keys where reservation_id = $1`, [reservationId]);
+    expect(rows[0].vendor_sync).toBe('pending');
+    const { row, seen } = await waitForKey(rows[0].id, (r) => r.vendor_sync === 'synced');
+    expect(seen).toEqual(['pending', 'synced']);
+    const adds = (await callsFor(rows[0].id)).filter((c) => c.endpoint === '/v3/keyboardPwd/add' && c.outcome === 'ok');
+    expect(adds).toHaveLength(1);
+    expect(adds[0]!.keyboardPwdId).toBe(row.vendor_key_id);
+  }, 60_000);
+
+  it('adopts a code whose answer was lost instead of programming it twice', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    await control('/_control/faults', { next: { count: 1, latencyMs: 1000 } });
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const { rows } = await admin.query(`select id from access_keys where reservation_id = $1`, [reservationId]);
+    const { row } = await waitForKey(rows[0].id, (r) => r.vendor_sync === 'synced');
+    const calls = await callsFor(rows[0].id);
+    expect(calls.filter((c) => c.endpoint === '/v3/keyboardPwd/add')).toHaveLength(1);
+    const { locks } = (await control('/_control/codes')) as { locks: Record<string, { keyboardPwdId: string; clientRef: string }[]> };
+    const onLock = Object.values(locks).flat().filter((c) => c.clientRef === rows[0].id);
+    expect(onLock).toEqual([{ keyboardPwdId: row.vendor_key_id, clientRef: rows[0].id, pinHash: expect.any(String) }]);
+  }, 60_000);
+
+  it('removes revoked keys from the lock, and a removal that cannot succeed fails loudly with an incident', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const { key, revokedKeyIds } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
+    await waitForKey(key.id, (r) => r.vendor_sync === 'synced');
+    await waitForKey(revokedKeyIds[0]!, (r) => r.vendor_sync === 'synced');
+
+    await control('/_control/faults', { next: { count: 1, errcode: 30006 } });
+    await revokeKey({ tenantId, keyId: key.id, reason: 'guest left early', actor: TEST_ACTOR });
+    const { row } = await waitForKey(key.id, (r) => r.vendor_sync !== 'pending');
+    expect(row).toMatchObject({ status: 'revoked', vendor_sync: 'failed', vendor_error: 'vendor_30006' });
+    const incidents = await admin.query(`select kind, severity, occurrences, resolved_at from incidents where tenant_id = $1`, [tenantId]);
+    expect(incidents.rows).toEqual([{ kind: 'vendor_remove_failed', severity: 'critical', occurrences: 1, resolved_at: null }]);
+    const { locks } = (await control('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
+    expect(Object.values(locks).flat().filter((c) => c.clientRef === revokedKeyIds[0])).toEqual([]);
+  }, 60_000);
+});
