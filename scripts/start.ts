@@ -2,9 +2,9 @@
 // seed on first start, a production build when the sources changed, then Next.js, the worker and
 // the lock-vendor simulator. Ctrl-C stops all of them, the embedded database last.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { localSecrets } from '../lib/config/local-state';
+import { dataDir, localSecrets } from '../lib/config/local-state';
 import { openDatabase, prepareDatabase } from '../lib/db/database';
 import { freePort } from '../lib/db/embedded';
 
@@ -115,6 +115,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   spawnChild('simulator', ['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
+  // Where the running services are, for tests and tools working on this data directory.
+  writeFileSync(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, simulatorUrl: env.LOCK_VENDOR_URL }, null, 2));
   spawnChild('worker', ['--import', 'tsx', 'scripts/worker.ts']);
   spawnChild('web', [NEXT_BIN, 'start', '--port', String(port), '--hostname', host]);
 

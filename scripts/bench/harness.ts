@@ -1,0 +1,52 @@
+import { cpus, totalmem } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type Measurement = { name: string; concurrency: number; ops: number; seconds: number; throughput: number; p50: number; p99: number };
+
+/** Runs `op` from `concurrency` callers for `seconds` (or until `maxOps`), timing each call. */
+export async function measure(name: string, concurrency: number, seconds: number, op: (i: number) => Promise<unknown>, maxOps = Infinity): Promise<Measurement> {
+  const latencies: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline && next < maxOps) {
+        const i = next++;
+        const t0 = performance.now();
+        await op(i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
+  return { name, concurrency, ops: latencies.length, seconds: elapsed, throughput: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99) };
+}
+
+export function machine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+export function table(rows: Measurement[]): string {
+  const lines = ['| measurement | clients | ops | ops/s | p50 ms | p99 ms |', '|---|---:|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.concurrency} | ${r.ops} | ${r.throughput.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+  return lines.join('\n');
+}
+
+/** Replaces (or appends) one `## section` of docs/PERFORMANCE.md, keeping the others. */
+export function writeSection(title: string, body: string): void {
+  const file = path.join(process.cwd(), 'docs', 'PERFORMANCE.md');
+  const header = '# Performance\n\nMeasured figures, each with the command that produced it. Targets are ratios to a baseline measured in the same run.\n';
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const marker = `## ${title}`;
+  const sections = current.split(/\n(?=## )/);
+  const next = `${marker}\n\n${body.trim()}\n`;
+  const index = sections.findIndex((s) => s.startsWith(marker));
+  if (index >= 0) sections[index] = next;
+  else sections.push(next);
+  writeFileSync(file, `${sections.map((s) => s.trimEnd()).join('\n\n')}\n`);
+}
