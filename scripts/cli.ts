@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { COMMANDS } from '../lib/cli/commands';
+import { localSecrets } from '../lib/config/local-state';
 import { openDatabase, prepareDatabase } from '../lib/db/database';
 import { migrate } from '../lib/db/migrator';
 import { AppError } from '../lib/errors';
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
       if (pending.length > 0) throw new UsageError(`the database has ${pending.length} pending migration(s): run \`npm run cli -- migrate\` first`);
     }
     process.env.APP_DATABASE_URL = database.appUrl;
+    // Guest links are derived from the same secret `npm start` uses in this folder.
+    process.env.NEXTAUTH_SECRET ||= localSecrets().nextauthSecret;
     const result = await (entry as { run: (f: never) => Promise<unknown> }).run(flags as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     const { disconnectDb } = await import('../lib/db/client');

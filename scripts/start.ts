@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   };
   delete env.DATABASE_URL;
 
-  process.env.APP_DATABASE_URL = database.appUrl;
+  // This process seeds and prints guest links, so it needs the same settings as its children.
+  Object.assign(process.env, { APP_DATABASE_URL: database.appUrl, NEXTAUTH_SECRET: env.NEXTAUTH_SECRET, APP_URL: appUrl });
   const { isEmpty, seedDemo } = await import('../lib/seed/seed-demo');
   const firstStart = await isEmpty();
   const seeded = firstStart ? await seedDemo() : null;
@@ -116,18 +117,20 @@ async function main(): Promise<void> {
 
   spawnChild('simulator', ['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
   // Where the running services are, for tests and tools working on this data directory.
-  writeFileSync(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, simulatorUrl: env.LOCK_VENDOR_URL }, null, 2));
+  const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
+  const { DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
+  const demoGuestUrl = guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID));
+  writeFileSync(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, simulatorUrl: env.LOCK_VENDOR_URL, demoGuestUrl }, null, 2));
   spawnChild('worker', ['--import', 'tsx', 'scripts/worker.ts']);
   spawnChild('web', [NEXT_BIN, 'start', '--port', String(port), '--hostname', host]);
 
   say('');
   say(`UnlockOS is running at ${appUrl}`);
   say('Demo sign-ins (password for all: unlockos-demo):');
-  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
+  const { DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
   for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
   if (seeded) say(`(demo data seeded on this first start; password ${DEMO_PASSWORD})`);
-  const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
-  say(`Demo guest key page (phone): ${guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID))}`);
+  say(`Demo guest key page (phone): ${demoGuestUrl}`);
   say('Press Ctrl-C to stop.');
 }
 
