@@ -59,3 +59,16 @@ export function pathId(value: string, name = 'id'): string {
   }
   return parsed.data;
 }
+
+/** Parses a URL's query string against a zod schema (repeated keys are refused). */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+  const params = new URL(request.url).searchParams;
+  const values: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in values) throw new AppError('invalid_request', `The query parameter ${key} is repeated.`, { issues: [{ path: key, message: 'repeated', code: 'repeated' }] });
+    values[key] = value;
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data;
+}

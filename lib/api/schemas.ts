@@ -5,3 +5,55 @@ export const ZReasonSchema = z.string().trim().min(1, 'a reason is required').ma
 
 export const ZRevokeKeyBodySchema = z.object({ reason: ZReasonSchema }).strict();
 export type TRevokeKeyBody = z.infer<typeof ZRevokeKeyBodySchema>;
+
+/** An RFC 3339 instant with an offset that names a real calendar date (no 30 February). */
+export const ZInstantSchema = z.iso
+  .datetime({ offset: true })
+  .transform((text) => new Date(text))
+  .refine((date) => !Number.isNaN(date.getTime()), 'not a real date');
+
+const ZRealDateTextSchema = z.string().refine((text) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}, 'not a real calendar date');
+
+export const ZTimestampSchema = ZRealDateTextSchema.pipe(ZInstantSchema);
+
+export const ZBookingItemSchema = z
+  .object({ roomId: z.uuid(), startsAt: ZTimestampSchema, endsAt: ZTimestampSchema })
+  .strict()
+  .refine((item) => item.endsAt > item.startsAt, { message: 'endsAt must be after startsAt', path: ['endsAt'] })
+  .refine((item) => item.endsAt.getTime() - item.startsAt.getTime() <= 366 * 86_400_000, { message: 'a stay is at most a year', path: ['endsAt'] });
+
+export const ZCreateBookingGroupBodySchema = z
+  .object({
+    guest: z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        email: z.email().max(320).optional(),
+        phone: z.string().trim().regex(/^[+0-9 ()-]{3,40}$/, 'not a phone number').optional(),
+      })
+      .strict(),
+    reservations: z.array(ZBookingItemSchema).min(1).max(50),
+    preIssueKeys: z.boolean().default(true),
+    paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'must be a PaymentIntent id (pi_…)').optional(),
+  })
+  .strict();
+export type TCreateBookingGroupBody = z.infer<typeof ZCreateBookingGroupBodySchema>;
+
+export const ZCancelBodySchema = z.object({ reason: ZReasonSchema }).strict();
+
+export const ZListReservationsQuerySchema = z
+  .object({
+    roomId: z.uuid().optional(),
+    from: ZTimestampSchema.optional(),
+    to: ZTimestampSchema.optional(),
+    status: z.enum(['held', 'confirmed', 'checked_in', 'checked_out', 'cancelled']).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict()
+  .refine((q) => !q.from || !q.to || q.to > q.from, { message: 'to must be after from', path: ['to'] });

@@ -18,7 +18,18 @@ export const SQLSTATE = {
   noFreePin: 'UK003',
   keyNotAllowed: 'UK004',
   notFound: 'UN404',
+  roomsUnavailable: 'UB001',
+  unknownRooms: 'UB002',
 } as const;
+
+function jsonList(text: string | undefined): string[] {
+  try {
+    const value: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(value) ? value.map(String).sort() : [];
+  } catch {
+    return [];
+  }
+}
 
 type DbErrorInfo = { sqlstate: string; constraint?: string; detail?: string; message?: string };
 
@@ -73,12 +84,19 @@ export function toDomainError(error: unknown): unknown {
     }
     case SQLSTATE.notFound:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
+    case SQLSTATE.roomsUnavailable:
+      return new AppError('room_unavailable', 'Some rooms are not available for those dates; nothing was held.', { roomIds: jsonList(info.detail) }, { cause: error });
+    case SQLSTATE.unknownRooms:
+      return new AppError('not_found', 'One or more rooms do not exist.', { roomIds: jsonList(info.detail) }, { cause: error });
     case SQLSTATE.keyNotAllowed:
       return new AppError('reservation_not_ready', 'This reservation cannot have a key now (cancelled or over).', {}, { cause: error });
     case SQLSTATE.exclusionViolation:
       return new AppError('room_unavailable', 'The room is already booked for that time.', {}, { cause: error });
     case SQLSTATE.uniqueViolation:
-      return new AppError('conflict', 'That already exists.', { constraint: info.constraint }, { cause: error });
+      if (info.constraint === 'booking_groups_payment_intent_id_key' || /payment_intent_id/.test(info.message ?? '')) {
+        return new AppError('payment_intent_in_use', 'That PaymentIntent already belongs to another booking group.', {}, { cause: error });
+      }
+      return new AppError('conflict', 'That already exists.', {}, { cause: error });
     case SQLSTATE.insufficientPrivilege:
       return new AppError('forbidden', 'Not allowed.', {}, { cause: error });
     default:

@@ -2,6 +2,7 @@ import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { expireDueKeys } from '../keys/expire-keys';
 import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
+import { processWebhookEvent } from '../webhooks/process-event';
 import { beat } from './heartbeat';
 
 const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
@@ -21,6 +22,10 @@ export function taskList(workerId: string): TaskList {
     },
     vendor_program_key: keyJob(programKeyOnLock),
     vendor_remove_key: keyJob(removeKeyFromLock),
+    process_webhook_event: async (payload, helpers) => {
+      const { eventId } = z.object({ eventId: z.uuid() }).parse(payload);
+      await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+    },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);

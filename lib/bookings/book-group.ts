@@ -1,0 +1,30 @@
+import type { Actor } from '../audit/actor';
+import { withTenant } from '../db/tx';
+import { createGroupPaymentIntent } from '../payments/create-group-payment-intent';
+import { createBookingGroup, type BookingItem } from './create-booking-group';
+import { groupStatus, loadReservationViews, type GroupStatus, type ReservationView } from './reservation-view';
+import type { ReservationSource } from '../db/generated/enums';
+
+export type BookedGroup = { id: string; status: GroupStatus; paymentIntentId: string | null; reservations: ReservationView[] };
+
+/**
+ * Books a group end to end: holds every room or none, then — outside the transaction, once the
+ * hold has committed — creates its PaymentIntent unless the caller attached its own.
+ */
+export async function bookGroup(input: {
+  tenantId: string;
+  actor: Actor;
+  guest: { name: string; email?: string | null; phone?: string | null };
+  reservations: BookingItem[];
+  preIssueKeys?: boolean;
+  paymentIntentId?: string | null;
+  source: ReservationSource;
+}): Promise<BookedGroup> {
+  const created = await createBookingGroup(input);
+  const paymentIntentId = input.paymentIntentId ?? (await createGroupPaymentIntent({ tenantId: input.tenantId, bookingGroupId: created.id }));
+  return withTenant({ tenantId: input.tenantId }, async (tx) => {
+    const ids = created.reservations.map((r) => r.id);
+    const rows = await tx.reservation.findMany({ where: { tenantId: input.tenantId, id: { in: ids } }, select: { status: true, paidAt: true, refundedAt: true } });
+    return { id: created.id, status: groupStatus(rows), paymentIntentId, reservations: await loadReservationViews(tx, input.tenantId, ids) };
+  });
+}

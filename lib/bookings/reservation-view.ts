@@ -1,0 +1,65 @@
+import { guestTokenFor, guestUrl } from '../auth/guest-links';
+import type { Tx } from '../db/tx';
+import type { Prisma } from '../db/generated/client';
+
+/** What a deleted guest reads as, wherever a guest is shown. */
+export const DELETED_GUEST_DISPLAY = 'Deleted account';
+
+export type ReservationView = {
+  id: string;
+  bookingGroupId: string | null;
+  roomId: string;
+  roomLabel: string;
+  startsAt: string;
+  endsAt: string;
+  status: string;
+  paid: boolean;
+  source: string;
+  externalRef: string | null;
+  guest: { id: string; name: string } | null;
+  guestDisplay: string;
+  guestUrl: string | null;
+};
+
+export const RESERVATION_INCLUDE = {
+  guest: { select: { id: true, name: true } },
+  guestLinks: { select: { id: true, expiresAt: true, createdAt: true }, orderBy: { createdAt: 'desc' } },
+} satisfies Prisma.ReservationInclude;
+
+type Row = Prisma.ReservationGetPayload<{ include: typeof RESERVATION_INCLUDE }>;
+
+/** The `reservation` of API.md. */
+export function toReservationView(row: Row): ReservationView {
+  const link = row.guestLinks[0];
+  return {
+    id: row.id,
+    bookingGroupId: row.bookingGroupId,
+    roomId: row.roomId,
+    roomLabel: row.roomLabelSnapshot,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    status: row.status,
+    paid: row.paidAt !== null && row.refundedAt === null,
+    source: row.source,
+    externalRef: row.externalRef,
+    guest: row.guest ? { id: row.guest.id, name: row.guest.name } : null,
+    guestDisplay: row.guest ? row.guest.name : DELETED_GUEST_DISPLAY,
+    guestUrl: link ? guestUrl(guestTokenFor(link.id)) : null,
+  };
+}
+
+/** Reservations of one tenant by id, in the order given (missing ids are left out). */
+export async function loadReservationViews(tx: Tx, tenantId: string, ids: string[]): Promise<ReservationView[]> {
+  const rows = await tx.reservation.findMany({ where: { tenantId, id: { in: ids } }, include: RESERVATION_INCLUDE });
+  return ids.flatMap((id) => rows.filter((r) => r.id === id).map(toReservationView));
+}
+
+export type GroupStatus = 'unpaid' | 'paid' | 'refunded' | 'cancelled';
+
+/** A booking group's payment state from its reservations. */
+export function groupStatus(reservations: { status: string; paidAt: Date | null; refundedAt: Date | null }[]): GroupStatus {
+  if (reservations.length > 0 && reservations.every((r) => r.status === 'cancelled')) return 'cancelled';
+  if (reservations.some((r) => r.refundedAt !== null)) return 'refunded';
+  if (reservations.length > 0 && reservations.every((r) => r.paidAt !== null)) return 'paid';
+  return 'unpaid';
+}

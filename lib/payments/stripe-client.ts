@@ -1,0 +1,34 @@
+import Stripe from 'stripe';
+
+let client: Stripe | null | undefined;
+
+/**
+ * The Stripe client, or null when `STRIPE_SECRET_KEY` is not set (payments not configured).
+ * `STRIPE_API_BASE` points it at another host (tests use a local stub).
+ */
+export function stripeClient(): Stripe | null {
+  if (client !== undefined) return client;
+  const key = process.env.STRIPE_SECRET_KEY;
+  if (!key) return (client = null);
+  const base = process.env.STRIPE_API_BASE ? new URL(process.env.STRIPE_API_BASE) : null;
+  client = new Stripe(key, {
+    maxNetworkRetries: 2,
+    timeout: 10_000,
+    ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
+  });
+  return client;
+}
+
+/** A Stripe instance for verifying webhook signatures, which needs no API key. */
+export function stripeWebhooks(): Stripe['webhooks'] {
+  return (stripeClient() ?? new Stripe('sk_unconfigured')).webhooks;
+}
+
+export function paymentsConfigured(): boolean {
+  return Boolean(process.env.STRIPE_SECRET_KEY);
+}
+
+/** For tests: forget the cached client after changing the environment. */
+export function resetStripeClientForTests(): void {
+  client = undefined;
+}

@@ -1,0 +1,44 @@
+import { asService } from '../db/tx';
+import { logger } from '../log/logger';
+import { handlerFor } from './registry';
+import type { StoredWebhookEvent, WebhookOutcome } from './types';
+
+/**
+ * Processes one stored event (the job `process_webhook_event`): runs its handler and records the
+ * outcome, reason and attempt. A thrown error is recorded as `failed` and rethrown so the queue
+ * retries with backoff; on the last attempt the event becomes `dead`. Handlers converge, so a
+ * retry or a replay changes nothing twice.
+ */
+export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { eventId: string; attempt: number; maxAttempts: number }): Promise<void> {
+  const rows = await asService((tx) => tx.webhookEvent.findMany({ where: { id: eventId } }));
+  const row = rows[0];
+  if (!row) return;
+  const event: StoredWebhookEvent = {
+    id: row.id, provider: row.provider, type: row.type, tenantId: row.tenantId, payload: row.payload,
+    providerCreatedAt: row.providerCreatedAt, receivedAt: row.receivedAt,
+  };
+  const handler = handlerFor(event.provider, event.type);
+  let outcome: WebhookOutcome;
+  try {
+    outcome = handler ? await handler(event) : { status: 'ignored', reason: 'unhandled_event_type' };
+  } catch (error) {
+    const final = attempt >= maxAttempts;
+    const reason = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
+    logger.warn({ eventId, provider: event.provider, type: event.type, attempt, reason }, 'webhook processing failed');
+    await record(eventId, { status: final ? 'dead' : 'failed', reason: `${reason}` }, attempt);
+    if (!final) throw error;
+    return;
+  }
+  if (outcome.status === 'rejected' || outcome.status === 'failed') {
+    logger.warn({ eventId, provider: event.provider, type: event.type, status: outcome.status, reason: outcome.reason }, 'webhook event not applied');
+  }
+  await record(eventId, outcome, attempt);
+}
+
+async function record(eventId: string, outcome: { status: string; reason?: string }, attempt: number): Promise<void> {
+  await asService((tx) =>
+    tx.$executeRaw`update webhook_events set status = ${outcome.status}::webhook_status, reason = ${outcome.reason ?? null},
+      attempts = greatest(attempts, ${attempt}::int), processed_at = case when ${outcome.status} in ('failed') then processed_at else now() end
+      where id = ${eventId}::uuid`,
+  );
+}

@@ -1,0 +1,24 @@
+import type { WebhookProvider } from '../db/generated/enums';
+import type { WebhookHandler } from './types';
+import { handleChargeRefunded } from './stripe/charge-refunded';
+import { handleCustomerSubscription } from './stripe/customer-subscription';
+import { handleInvoicePaymentFailed } from './stripe/invoice-payment-failed';
+import { handlePaymentIntentPaymentFailed } from './stripe/payment-intent-payment-failed';
+import { handlePaymentIntentSucceeded } from './stripe/payment-intent-succeeded';
+
+/** One handler per provider and event type; anything else is stored and ignored. */
+const HANDLERS: Partial<Record<WebhookProvider, Record<string, WebhookHandler>>> = {
+  stripe: {
+    'payment_intent.succeeded': handlePaymentIntentSucceeded,
+    'payment_intent.payment_failed': handlePaymentIntentPaymentFailed,
+    'charge.refunded': handleChargeRefunded,
+    'customer.subscription.created': handleCustomerSubscription,
+    'customer.subscription.updated': handleCustomerSubscription,
+    'customer.subscription.deleted': handleCustomerSubscription,
+    'invoice.payment_failed': handleInvoicePaymentFailed,
+  },
+};
+
+export function handlerFor(provider: WebhookProvider, type: string): WebhookHandler | null {
+  return HANDLERS[provider]?.[type] ?? null;
+}

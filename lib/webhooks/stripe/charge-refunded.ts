@@ -1,0 +1,29 @@
+import { asService } from '../../db/tx';
+import type { StoredWebhookEvent, WebhookOutcome } from '../types';
+import { eventTime, ZStripeEventSchema } from './event-fields';
+import { isOutcome, resolveGroupReservations } from './resolve-group-reservations';
+
+/** `charge.refunded`: a fully refunded charge marks its group's reservations refunded, once, audited. */
+export async function handleChargeRefunded(stored: StoredWebhookEvent): Promise<WebhookOutcome> {
+  const event = ZStripeEventSchema.parse(stored.payload);
+  const charge = event.data.object;
+  const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : null;
+  if (!intentId) return { status: 'ignored', reason: 'no_payment_intent' };
+  if (charge.refunded !== true) return { status: 'ignored', reason: 'partial_refund' };
+  const resolved = await resolveGroupReservations({ paymentIntentId: intentId, account: event.account ?? null, eventId: stored.id });
+  if (isOutcome(resolved)) return resolved;
+  const { tenantId, reservationIds } = resolved;
+  await asService({ tenantId }, async (tx) => {
+    const refunded = await tx.$queryRaw<{ id: string; room_id: string }[]>`update reservations set refunded_at = ${eventTime(event)}
+      where tenant_id = ${tenantId}::uuid and id = any(${reservationIds}::uuid[]) and refunded_at is null returning id, room_id`;
+    for (const row of refunded) {
+      await tx.auditEvent.create({
+        data: {
+          tenantId, actorType: 'provider', actorId: event.id, actorLabel: 'Stripe', action: 'reservation.refunded',
+          subjectType: 'reservation', subjectId: row.id, roomId: row.room_id, metadata: { paymentIntentId: intentId, stripeEventId: event.id },
+        },
+      });
+    }
+  });
+  return { status: 'processed' };
+}
