@@ -22,11 +22,16 @@ const ZRealDateTextSchema = z.string().refine((text) => {
 
 export const ZTimestampSchema = ZRealDateTextSchema.pipe(ZInstantSchema);
 
+function bothDates(item: { startsAt: unknown; endsAt: unknown }): item is { startsAt: Date; endsAt: Date } {
+  return item.startsAt instanceof Date && item.endsAt instanceof Date;
+}
+
 export const ZBookingItemSchema = z
   .object({ roomId: z.uuid(), startsAt: ZTimestampSchema, endsAt: ZTimestampSchema })
   .strict()
-  .refine((item) => item.endsAt > item.startsAt, { message: 'endsAt must be after startsAt', path: ['endsAt'] })
-  .refine((item) => item.endsAt.getTime() - item.startsAt.getTime() <= 366 * 86_400_000, { message: 'a stay is at most a year', path: ['endsAt'] });
+  // zod runs object refinements even when a field failed: check the shapes before comparing.
+  .refine((item) => !bothDates(item) || item.endsAt > item.startsAt, { message: 'endsAt must be after startsAt', path: ['endsAt'] })
+  .refine((item) => !bothDates(item) || item.endsAt.getTime() - item.startsAt.getTime() <= 366 * 86_400_000, { message: 'a stay is at most a year', path: ['endsAt'] });
 
 export const ZCreateBookingGroupBodySchema = z
   .object({
@@ -56,4 +61,4 @@ export const ZListReservationsQuerySchema = z
     cursor: z.string().max(500).optional(),
   })
   .strict()
-  .refine((q) => !q.from || !q.to || q.to > q.from, { message: 'to must be after from', path: ['to'] });
+  .refine((q) => !(q.from instanceof Date) || !(q.to instanceof Date) || q.to > q.from, { message: 'to must be after from', path: ['to'] });
