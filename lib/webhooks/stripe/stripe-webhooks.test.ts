@@ -31,7 +31,7 @@ async function eventRow(stripeId: string) {
 }
 
 /** Delivers and then processes the event the way the worker would. */
-async function deliverAndProcess(event: { id: string }) {
+async function deliverAndProcess(event: { id: string; type?: string }) {
   const response = await deliver(event);
   expect(response.status).toBe(200);
   const row = await eventRow(event.id);
