@@ -1,6 +1,11 @@
 import type { Metadata } from 'next';
-import { listArrivals } from '@/lib/bookings/list-arrivals';
-import { formatDateTime } from '@/lib/i18n/locale';
+import Link from 'next/link';
+import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
+import { KeyBadges } from '@/components/desk-key-badges';
+import { can } from '@/lib/auth/permissions';
+import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
+import { withTenant } from '@/lib/db/tx';
+import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
 
@@ -18,7 +23,105 @@ const STATUS_BADGE = {
   cancelled: 'badge--danger',
 } as const;
 
-/** Today's arrivals: the current tenant's non-cancelled reservations that overlap today. */
+type LiveKey = { id: string; reservationId: string; status: 'pre_issued' | 'active'; vendorSync: 'pending' | 'synced' | 'failed' };
+
+/** The newest live (pre-issued or active) key of each reservation; the PIN is not read here. */
+async function liveKeysOf(tenantId: string, userId: string, reservationIds: string[]): Promise<Map<string, LiveKey>> {
+  if (reservationIds.length === 0) return new Map();
+  const keys = await withTenant({ tenantId, userId }, (tx) =>
+    tx.accessKey.findMany({
+      where: { tenantId, reservationId: { in: reservationIds }, status: { in: ['pre_issued', 'active'] } },
+      select: { id: true, reservationId: true, status: true, vendorSync: true },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    }),
+  );
+  const byReservation = new Map<string, LiveKey>();
+  for (const key of keys) {
+    if (byReservation.has(key.reservationId)) continue;
+    if (key.status === 'pre_issued' || key.status === 'active') byReservation.set(key.reservationId, { ...key, status: key.status });
+  }
+  return byReservation;
+}
+
+type TableProps = {
+  id: string;
+  rows: Arrival[];
+  keys: Map<string, LiveKey>;
+  canCheckIn: boolean;
+  t: Translate;
+  locale: Locale;
+};
+
+function ArrivalsTable({ id, rows, keys, canCheckIn, t, locale }: TableProps) {
+  const showActions = canCheckIn && rows.some((r) => r.status === 'held' || r.status === 'confirmed');
+  return (
+    <div className="table-wrap" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
+      <table className="table" data-testid={`${id}-table`}>
+        <thead>
+          <tr>
+            <th scope="col">{t('desk.col.room')}</th>
+            <th scope="col">{t('desk.col.guest')}</th>
+            <th scope="col">{t('desk.col.startsAt')}</th>
+            <th scope="col">{t('desk.col.endsAt')}</th>
+            <th scope="col">{t('desk.col.status')}</th>
+            <th scope="col">{t('desk.col.key')}</th>
+            {showActions && <th scope="col">{t('desk.col.actions')}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const { timeZone } = r;
+            const key = keys.get(r.id);
+            const roomCellId = `room-${r.id}`;
+            return (
+              <tr key={r.id} data-reservation-id={r.id}>
+                <th scope="row" id={roomCellId}>
+                  <Link href={`/desk/reservations/${r.id}`} className="table-link">
+                    {r.roomLabel}
+                  </Link>
+                </th>
+                <td className="wrap">
+                  {r.guestName !== null ? r.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
+                </td>
+                <td>
+                  <time dateTime={r.startsAt.toISOString()}>{formatDateTime(locale, r.startsAt, timeZone)}</time>
+                </td>
+                <td>
+                  <time dateTime={r.endsAt.toISOString()}>{formatDateTime(locale, r.endsAt, timeZone)}</time>
+                </td>
+                <td>
+                  <span className={`badge ${STATUS_BADGE[r.status]}`}>{t(`reservation.status.${r.status}`)}</span>
+                </td>
+                <td>
+                  {key ? (
+                    <span className="key-cell">
+                      <KeyBadges status={key.status} vendorSync={key.vendorSync} t={t} />
+                      <span className="pin-mask" role="img" aria-label={t('key.pinHidden')}>
+                        ••••••
+                      </span>
+                    </span>
+                  ) : (
+                    <span className="muted">{t('desk.noKey')}</span>
+                  )}
+                </td>
+                {showActions && (
+                  <td>
+                    {(r.status === 'held' || r.status === 'confirmed') && <CheckInButton reservationId={r.id} describedBy={roomCellId} />}
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * Today's arrivals, split into those still to check in and those in house, each with its live key
+ * (masked) and, for arrivals, "Complete check-in".
+ */
 export default async function DeskPage() {
   // Layouts and pages render in parallel, so the page guards itself too.
   const staff = await requireStaff('desk.view', '/desk');
@@ -26,6 +129,12 @@ export default async function DeskPage() {
   const { tenantId } = staff.current;
 
   const reservations = await listArrivals({ tenantId, userId: staff.user.id });
+  const keys = await liveKeysOf(tenantId, staff.user.id, reservations.map((r) => r.id));
+  const arriving = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed');
+  const inHouse = reservations.filter((r) => r.status === 'checked_in');
+  const departed = reservations.filter((r) => r.status === 'checked_out');
+  const canCheckIn = can(staff.current.role, 'checkin.complete');
+  const tableProps = { keys, canCheckIn, t, locale };
 
   return (
     <>
@@ -36,41 +145,49 @@ export default async function DeskPage() {
       {reservations.length === 0 ? (
         <p className="empty-state">{t('desk.empty')}</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="desk-title" tabIndex={0}>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('desk.col.room')}</th>
-                <th scope="col">{t('desk.col.guest')}</th>
-                <th scope="col">{t('desk.col.startsAt')}</th>
-                <th scope="col">{t('desk.col.endsAt')}</th>
-                <th scope="col">{t('desk.col.status')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reservations.map((r) => {
-                const { timeZone } = r;
-                return (
-                  <tr key={r.id}>
-                    <th scope="row">{r.roomLabel}</th>
-                    <td className="wrap">
-                      {r.guestName !== null ? r.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
-                    </td>
-                    <td>
-                      <time dateTime={r.startsAt.toISOString()}>{formatDateTime(locale, r.startsAt, timeZone)}</time>
-                    </td>
-                    <td>
-                      <time dateTime={r.endsAt.toISOString()}>{formatDateTime(locale, r.endsAt, timeZone)}</time>
-                    </td>
-                    <td>
-                      <span className={`badge ${STATUS_BADGE[r.status]}`}>{t(`reservation.status.${r.status}`)}</span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <CheckInProvider
+          roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}
+          labels={{
+            submit: t('checkIn.submit'),
+            pending: t('checkIn.pending'),
+            resultTitle: t('checkIn.resultTitle'),
+            room: t('checkIn.room'),
+            newPin: t('checkIn.newPin'),
+            revoked: t('checkIn.revoked'),
+            noneRevoked: t('checkIn.noneRevoked'),
+            handOver: t('checkIn.handOver'),
+            dismiss: t('checkIn.dismiss'),
+          }}
+        >
+          <section className="desk-section" aria-labelledby="arriving-title">
+            <h2 id="arriving-title">
+              {t('desk.section.arriving')} <span className="count">{arriving.length}</span>
+            </h2>
+            {arriving.length === 0 ? (
+              <p className="empty-state">{t('desk.arriving.empty')}</p>
+            ) : (
+              <ArrivalsTable id="arriving" rows={arriving} {...tableProps} />
+            )}
+          </section>
+          <section className="desk-section" aria-labelledby="in-house-title">
+            <h2 id="in-house-title">
+              {t('desk.section.inHouse')} <span className="count">{inHouse.length}</span>
+            </h2>
+            {inHouse.length === 0 ? (
+              <p className="empty-state">{t('desk.inHouse.empty')}</p>
+            ) : (
+              <ArrivalsTable id="in-house" rows={inHouse} {...tableProps} />
+            )}
+          </section>
+          {departed.length > 0 && (
+            <section className="desk-section" aria-labelledby="departed-title">
+              <h2 id="departed-title">
+                {t('desk.section.departed')} <span className="count">{departed.length}</span>
+              </h2>
+              <ArrivalsTable id="departed" rows={departed} {...tableProps} />
+            </section>
+          )}
+        </CheckInProvider>
       )}
     </>
   );

@@ -1,0 +1,266 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
+import { KeyBadges } from '@/components/desk-key-badges';
+import { KeyPin } from '@/components/desk-key-pin';
+import { RevokeKeyForm } from '@/components/desk-revoke-key';
+import { can } from '@/lib/auth/permissions';
+import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
+import type { StaffContext } from '@/lib/auth/staff';
+import { withTenant } from '@/lib/db/tx';
+import { formatDateTime, type Translate } from '@/lib/i18n/locale';
+import { getLocale, getT } from '../../../_server/i18n';
+import { requireStaff } from '../../../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ id: string }> };
+
+const ZReservationIdSchema = z.uuid();
+
+const STATUS_BADGE = {
+  held: 'badge--warning',
+  confirmed: 'badge--info',
+  checked_in: 'badge--success',
+  checked_out: '',
+  cancelled: 'badge--danger',
+} as const;
+
+/** One reservation of the staff member's current tenant, read under RLS; the PINs are not read. Once per request. */
+const loadReservation = cache(async (staff: StaffContext, id: string) => {
+  const { tenantId } = staff.current;
+  const now = new Date();
+  const rows = await withTenant({ tenantId, userId: staff.user.id }, (tx) =>
+    tx.reservation.findMany({
+      where: { tenantId, id },
+      select: {
+        id: true,
+        status: true,
+        startsAt: true,
+        endsAt: true,
+        roomLabelSnapshot: true,
+        room: { select: { facility: { select: { name: true, timeZone: true } } } },
+        guest: { select: { name: true, email: true, phone: true } },
+        checkIn: { select: { createdAt: true } },
+        accessKeys: {
+          select: { id: true, status: true, vendorSync: true, validFrom: true, expiresAt: true, revokedReason: true, revokedAt: true },
+          orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        },
+        guestLinks: { where: { tenantId, expiresAt: { gt: now } }, select: { id: true, expiresAt: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] },
+      },
+    }),
+  );
+  // Plural by default: anything but exactly one row is "not found".
+  return rows.length === 1 ? rows[0]! : null;
+});
+
+function reasonText(reason: string, t: Translate): string {
+  return reason === 'superseded_by_checkin' ? t('key.reason.superseded_by_checkin') : reason;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const [{ id }, t] = await Promise.all([params, getT()]);
+  const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
+  const reservation = ZReservationIdSchema.safeParse(id).success ? await loadReservation(staff, id) : null;
+  return { title: reservation ? t('reservation.title', { room: reservation.roomLabelSnapshot }) : t('notFound.title') };
+}
+
+/** A reservation at the desk: stay, guest, keys (reveal PIN, revoke), check-in and the guest link with its QR code. */
+export default async function ReservationPage({ params }: Props) {
+  const { id } = await params;
+  const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
+  if (!ZReservationIdSchema.safeParse(id).success) notFound();
+  const [t, locale, reservation] = await Promise.all([getT(), getLocale(), loadReservation(staff, id)]);
+  if (!reservation) notFound();
+
+  const { role } = staff.current;
+  const { timeZone } = reservation.room.facility;
+  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
+  const canCheckIn = can(role, 'checkin.complete') && !reservation.checkIn && (reservation.status === 'held' || reservation.status === 'confirmed');
+  const canRevoke = can(role, 'keys.revoke');
+  const canReveal = can(role, 'keys.reveal_pin');
+
+  const link = reservation.guestLinks[0];
+  const linkUrl = link ? guestUrl(guestTokenFor(link.id)) : null;
+  const qrSvg = linkUrl ? await QRCode.toString(linkUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : null;
+
+  return (
+    <CheckInProvider
+      roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}
+      labels={{
+        submit: t('checkIn.submit'),
+        pending: t('checkIn.pending'),
+        resultTitle: t('checkIn.resultTitle'),
+        room: t('checkIn.room'),
+        newPin: t('checkIn.newPin'),
+        revoked: t('checkIn.revoked'),
+        noneRevoked: t('checkIn.noneRevoked'),
+        handOver: t('checkIn.handOver'),
+        dismiss: t('checkIn.dismiss'),
+      }}
+    >
+      <p className="back-link">
+        <Link href="/desk">← {t('reservation.back')}</Link>
+      </p>
+      <header className="page__header page__header--split">
+        <div>
+          <h1>{t('reservation.title', { room: reservation.roomLabelSnapshot })}</h1>
+          <p className="page__lead">
+            {reservation.guest ? reservation.guest.name : <span className="tombstone">{t('guest.deletedAccount')}</span>}
+          </p>
+        </div>
+        {canCheckIn && <CheckInButton reservationId={reservation.id} />}
+      </header>
+
+      <div className="detail-grid">
+        <section className="card" aria-labelledby="reservation-details-title">
+          <h2 id="reservation-details-title">{t('reservation.details')}</h2>
+          <dl className="facts">
+            <div>
+              <dt>{t('reservation.room')}</dt>
+              <dd>{reservation.roomLabelSnapshot}</dd>
+            </div>
+            <div>
+              <dt>{t('reservation.facility')}</dt>
+              <dd>{reservation.room.facility.name}</dd>
+            </div>
+            <div>
+              <dt>{t('reservation.guest')}</dt>
+              <dd>
+                {reservation.guest ? (
+                  <>
+                    {reservation.guest.name}
+                    {reservation.guest.email && <span className="facts__sub">{reservation.guest.email}</span>}
+                    {reservation.guest.phone && <span className="facts__sub">{reservation.guest.phone}</span>}
+                  </>
+                ) : (
+                  <span className="tombstone">{t('guest.deletedAccount')}</span>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('reservation.arrives')}</dt>
+              <dd>{when(reservation.startsAt)}</dd>
+            </div>
+            <div>
+              <dt>{t('reservation.departs')}</dt>
+              <dd>{when(reservation.endsAt)}</dd>
+            </div>
+            <div>
+              <dt>{t('reservation.timeZone')}</dt>
+              <dd>{timeZone}</dd>
+            </div>
+            <div>
+              <dt>{t('reservation.status')}</dt>
+              <dd>
+                <span className={`badge ${STATUS_BADGE[reservation.status]}`} data-testid="reservation-status">
+                  {t(`reservation.status.${reservation.status}`)}
+                </span>
+              </dd>
+            </div>
+            <div>
+              <dt>{t('reservation.checkedInAt')}</dt>
+              <dd>{reservation.checkIn ? when(reservation.checkIn.createdAt) : <span className="muted">{t('reservation.notCheckedIn')}</span>}</dd>
+            </div>
+          </dl>
+        </section>
+
+        <section className="card" aria-labelledby="guest-link-title">
+          <h2 id="guest-link-title">{t('reservation.guestLink.title')}</h2>
+          {linkUrl && qrSvg && link ? (
+            <>
+              <p className="muted">{t('reservation.guestLink.intro')}</p>
+              <figure className="qr">
+                {/* The SVG is produced by the qrcode library from our own URL, never from user input. */}
+                <div className="qr__code" role="img" aria-labelledby="guest-link-caption" dangerouslySetInnerHTML={{ __html: qrSvg }} />
+                <figcaption id="guest-link-caption" className="qr__caption">{t('reservation.guestLink.caption')}</figcaption>
+              </figure>
+              <p className="guest-url">
+                <code data-testid="guest-url">{linkUrl}</code>
+              </p>
+              <p className="muted small">{t('reservation.guestLink.expires', { time: formatDateTime(locale, link.expiresAt, timeZone) })}</p>
+              <a href={linkUrl} className="button button--secondary" target="_blank" rel="noopener noreferrer">
+                {t('reservation.guestLink.open')}
+              </a>
+            </>
+          ) : (
+            <p className="empty-state">{t('reservation.guestLink.none')}</p>
+          )}
+        </section>
+      </div>
+
+      <section className="section" aria-labelledby="keys-title">
+        <h2 id="keys-title">{t('reservation.keys.title')}</h2>
+        {reservation.accessKeys.length === 0 ? (
+          <p className="empty-state">{t('reservation.keys.empty')}</p>
+        ) : (
+          <ul className="key-list">
+            {reservation.accessKeys.map((key) => {
+              const live = key.status === 'pre_issued' || key.status === 'active';
+              return (
+                <li key={key.id} className="card key-card" data-testid="key-card" data-key-id={key.id} data-key-status={key.status}>
+                  <div className="key-card__head">
+                    <KeyBadges status={key.status} vendorSync={key.vendorSync} t={t} />
+                  </div>
+                  <dl className="facts">
+                    <div>
+                      <dt>{t('key.pin')}</dt>
+                      <dd>
+                        <KeyPin
+                          keyId={key.id}
+                          canReveal={canReveal}
+                          labels={{
+                            hidden: t('key.pinHidden'),
+                            reveal: t('key.reveal.submit'),
+                            pending: t('key.reveal.pending'),
+                            note: t('key.reveal.note'),
+                          }}
+                        />
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('key.lock')}</dt>
+                      <dd>{live ? t(`key.sync.${key.vendorSync}`) : t(`key.syncEnded.${key.vendorSync}`)}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('key.validFrom')}</dt>
+                      <dd>{when(key.validFrom)}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('key.validUntil')}</dt>
+                      <dd>{when(key.expiresAt)}</dd>
+                    </div>
+                    {key.revokedReason !== null && (
+                      <div>
+                        <dt>{t('key.revokedReason')}</dt>
+                        <dd className="wrap-anywhere">{reasonText(key.revokedReason, t)}</dd>
+                      </div>
+                    )}
+                  </dl>
+                  {canRevoke && (
+                    <RevokeKeyForm
+                      keyId={key.id}
+                      live={live}
+                      labels={{
+                        title: t('key.revoke.title'),
+                        reason: t('key.revoke.reason'),
+                        hint: t('key.revoke.reasonHint'),
+                        submit: t('key.revoke.submit'),
+                        pending: t('key.revoke.pending'),
+                        done: t('key.revoke.done'),
+                      }}
+                    />
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </CheckInProvider>
+  );
+}

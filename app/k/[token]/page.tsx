@@ -1,0 +1,92 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { GuestKey } from '@/components/guest-key';
+import { LanguageSwitcher } from '@/components/language-switcher';
+import { QueryProvider } from '@/components/query-provider';
+import { getGuestStay } from '@/lib/guest/get-guest-key';
+import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
+import { getLocale, getT } from '../../_server/i18n';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getT();
+  // The URL itself is the credential: keep it out of search engines and link previews.
+  return { title: t('guest.title'), robots: { index: false, follow: false, nocache: true } };
+}
+
+type Props = { params: Promise<{ token: string }> };
+
+/** The guest's key page (phone first): room, stay window in the facility's time zone, and the live key. */
+export default async function GuestKeyPage({ params }: Props) {
+  const [{ token }, t, locale] = await Promise.all([params, getT(), getLocale()]);
+  const stay = await getGuestStay(token);
+  if (!stay) notFound();
+  const { timeZone } = stay;
+
+  return (
+    <main id="main" tabIndex={-1} className="guest-page">
+      <header className="guest-bar">
+        <p className="guest-bar__facility">{stay.facilityName}</p>
+        <LanguageSwitcher
+          current={locale}
+          label={t('languageSwitcher.label')}
+          submitLabel={t('languageSwitcher.submit')}
+          options={LOCALES.map((l) => ({ value: l, label: t(`language.${l}`), lang: l }))}
+        />
+      </header>
+
+      <section className="guest-card" aria-labelledby="guest-room">
+        <h1 id="guest-room" className="guest-room">
+          <span className="guest-room__label">{t('guest.room')}</span> {stay.roomLabel}
+        </h1>
+        <dl className="guest-facts guest-facts--stay">
+          <div>
+            <dt>{t('guest.checkIn')}</dt>
+            <dd>
+              <time dateTime={stay.startsAt.toISOString()}>{formatDateTime(locale, stay.startsAt, timeZone)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('guest.checkOut')}</dt>
+            <dd>
+              <time dateTime={stay.endsAt.toISOString()}>{formatDateTime(locale, stay.endsAt, timeZone)}</time>
+            </dd>
+          </div>
+        </dl>
+        <p className="guest-tz">{t('guest.timeZone', { zone: timeZone })}</p>
+
+        <QueryProvider>
+          <GuestKey
+            token={token}
+            locale={locale}
+            timeZone={timeZone}
+            labels={{
+              loading: t('guest.loading'),
+              activating: t('guest.activating'),
+              activatingHint: t('guest.activatingHint'),
+              ready: t('guest.ready'),
+              pinLabel: t('guest.pinLabel'),
+              pinAria: t('guest.pinAria'),
+              howTo: t('guest.howTo'),
+              validFrom: t('guest.validFrom'),
+              validUntil: t('guest.validUntil'),
+              worksFrom: t('guest.worksFrom'),
+              failed: t('guest.failed'),
+              revoked: t('guest.revoked'),
+              expired: t('guest.expired'),
+              notFound: t('guest.notFound'),
+              notReady: t('guest.notReady'),
+              notReadyHint: t('guest.notReadyHint'),
+              error: t('guest.error'),
+              refresh: t('guest.refresh'),
+              refreshing: t('guest.refreshing'),
+            }}
+          />
+        </QueryProvider>
+      </section>
+
+      <p className="guest-private">{t('guest.private')}</p>
+    </main>
+  );
+}

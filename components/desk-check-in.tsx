@@ -1,0 +1,121 @@
+'use client';
+
+import { createContext, use, useActionState, useEffect, useRef, useState, type ReactNode } from 'react';
+import { completeCheckInAction, type CheckInState } from '@/app/desk/actions';
+
+export type CheckInLabels = {
+  submit: string;
+  pending: string;
+  resultTitle: string;
+  /** Contains `{room}`. */
+  room: string;
+  newPin: string;
+  /** Contains `{count}`. */
+  revoked: string;
+  noneRevoked: string;
+  handOver: string;
+  dismiss: string;
+};
+
+type Context = {
+  action: (formData: FormData) => void;
+  pending: boolean;
+  target: string | null;
+  setTarget: (reservationId: string) => void;
+  labels: CheckInLabels;
+};
+
+const CheckInContext = createContext<Context | null>(null);
+
+function fill(template: string, vars: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+}
+
+type ProviderProps = {
+  labels: CheckInLabels;
+  /** Room label of every reservation a button on the page can check in, for the result panel. */
+  roomLabels: Record<string, string>;
+  children: ReactNode;
+};
+
+/**
+ * Holds the outcome of the last "Complete check-in" on the page and shows it above `children`.
+ * The state lives here, not in the row's button, because a checked-in row moves to another
+ * section (and its button disappears) when the page revalidates.
+ */
+export function CheckInProvider({ labels, roomLabels, children }: ProviderProps) {
+  const [state, action, pending] = useActionState(completeCheckInAction, null);
+  const [target, setTarget] = useState<string | null>(null);
+  const [dismissed, setDismissed] = useState<CheckInState>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const visible = state !== null && state !== dismissed;
+
+  // The button that was pressed is gone after a successful check-in: move focus to the outcome.
+  useEffect(() => {
+    if (state?.ok) panelRef.current?.focus();
+  }, [state]);
+
+  const room = state?.reservationId ? roomLabels[state.reservationId] : undefined;
+
+  return (
+    <CheckInContext value={{ action, pending, target, setTarget, labels }}>
+      <div aria-live="polite" className="result-slot">
+        {visible && (
+          <div
+            ref={panelRef}
+            tabIndex={-1}
+            className={`result-panel ${state.ok ? 'result-panel--success' : 'result-panel--danger'}`}
+            data-testid="checkin-result"
+            aria-labelledby="checkin-result-title"
+          >
+            <div className="result-panel__body">
+              <p id="checkin-result-title" className="result-panel__title">
+                {state.ok ? labels.resultTitle : state.message}
+                {room !== undefined && <span className="result-panel__room"> · {fill(labels.room, { room })}</span>}
+              </p>
+              {state.ok && (
+                <>
+                  <p className="result-panel__pin" data-testid="checkin-result-pin-line">
+                    {labels.newPin}{' '}
+                    <strong className="pin-inline" data-testid="checkin-new-pin">
+                      {state.pin}
+                    </strong>
+                  </p>
+                  <p className="result-panel__line" data-testid="checkin-revoked">
+                    {state.revokedCount > 0 ? fill(labels.revoked, { count: state.revokedCount }) : labels.noneRevoked}
+                  </p>
+                  <p className="result-panel__line muted">{labels.handOver}</p>
+                </>
+              )}
+            </div>
+            <button type="button" className="button button--ghost button--compact" onClick={() => setDismissed(state)}>
+              {labels.dismiss}
+            </button>
+          </div>
+        )}
+      </div>
+      {children}
+    </CheckInContext>
+  );
+}
+
+type ButtonProps = {
+  reservationId: string;
+  /** Id of the element naming the reservation (its room), read as the button's description. */
+  describedBy?: string;
+};
+
+/** "Complete check-in" for one reservation; the outcome shows in the surrounding CheckInProvider. */
+export function CheckInButton({ reservationId, describedBy }: ButtonProps) {
+  const context = use(CheckInContext);
+  if (!context) throw new Error('CheckInButton must be rendered inside CheckInProvider');
+  const { action, pending, target, setTarget, labels } = context;
+  return (
+    <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
+      <input type="hidden" name="reservationId" value={reservationId} />
+      <button type="submit" className="button button--primary button--compact" disabled={pending} aria-describedby={describedBy}>
+        {pending && target === reservationId ? labels.pending : labels.submit}
+      </button>
+    </form>
+  );
+}

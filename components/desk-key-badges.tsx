@@ -1,0 +1,34 @@
+import type { Translate } from '@/lib/i18n/locale';
+
+type KeyStatus = 'pre_issued' | 'active' | 'revoked' | 'expired';
+type VendorSync = 'pending' | 'synced' | 'failed';
+
+const STATUS_BADGE: Record<KeyStatus, string> = {
+  pre_issued: 'badge--info',
+  active: 'badge--success',
+  revoked: 'badge--danger',
+  expired: '',
+};
+
+const SYNC_BADGE: Record<VendorSync, string> = {
+  pending: 'badge--warning',
+  synced: 'badge--success',
+  failed: 'badge--danger',
+};
+
+/** A key's lifecycle status and, for a live key, whether the lock has it ("Activating…", "Active on lock", "Lock error"). */
+export function KeyBadges({ status, vendorSync, t }: { status: KeyStatus; vendorSync: VendorSync; t: Translate }) {
+  const live = status === 'pre_issued' || status === 'active';
+  return (
+    <span className="badge-row">
+      <span className={`badge ${STATUS_BADGE[status]}`} data-testid="key-status">
+        {t(`key.status.${status}`)}
+      </span>
+      {live && (
+        <span className={`badge ${SYNC_BADGE[vendorSync]}`} data-testid="key-sync">
+          {t(`key.sync.${vendorSync}`)}
+        </span>
+      )}
+    </span>
+  );
+}

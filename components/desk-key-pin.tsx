@@ -1,0 +1,57 @@
+'use client';
+
+import { useActionState, useEffect, useRef } from 'react';
+import { revealPinAction } from '@/app/desk/actions';
+
+export type KeyPinLabels = { hidden: string; reveal: string; pending: string; note: string };
+
+type Props = {
+  keyId: string;
+  /** False when the staff member may not reveal PINs: the mask is shown alone. */
+  canReveal: boolean;
+  labels: KeyPinLabels;
+};
+
+const MASK = '••••••';
+
+/** A key's PIN, masked; "Reveal PIN" asks the server (audited) and shows it for this page view only. */
+export function KeyPin({ keyId, canReveal, labels }: Props) {
+  const [state, action, pending] = useActionState(revealPinAction, null);
+  const revealedRef = useRef<HTMLSpanElement>(null);
+
+  // The button is replaced by the PIN: keep keyboard focus on what took its place.
+  useEffect(() => {
+    if (state?.ok) revealedRef.current?.focus();
+  }, [state]);
+
+  if (state?.ok) {
+    return (
+      <span className="key-pin" role="status">
+        <span ref={revealedRef} tabIndex={-1} className="pin-inline" data-testid="revealed-pin">
+          {state.pin}
+        </span>
+        <span className="key-pin__note">{labels.note}</span>
+      </span>
+    );
+  }
+  return (
+    <span className="key-pin">
+      <span className="pin-mask" role="img" aria-label={labels.hidden}>
+        {MASK}
+      </span>
+      {canReveal && (
+        <form action={action} className="inline-action">
+          <input type="hidden" name="keyId" value={keyId} />
+          <button type="submit" className="button button--secondary button--compact" disabled={pending}>
+            {pending ? labels.pending : labels.reveal}
+          </button>
+        </form>
+      )}
+      {state && !state.ok && (
+        <span role="alert" className="inline-error">
+          {state.message}
+        </span>
+      )}
+    </span>
+  );
+}

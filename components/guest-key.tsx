@@ -1,0 +1,266 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatDateTime, type Locale } from '@/lib/i18n/locale';
+
+export type GuestKeyLabels = {
+  loading: string;
+  activating: string;
+  activatingHint: string;
+  ready: string;
+  pinLabel: string;
+  /** Contains `{digits}`. */
+  pinAria: string;
+  howTo: string;
+  validFrom: string;
+  validUntil: string;
+  /** Contains `{time}`. */
+  worksFrom: string;
+  failed: string;
+  revoked: string;
+  expired: string;
+  notFound: string;
+  notReady: string;
+  notReadyHint: string;
+  error: string;
+  refresh: string;
+  refreshing: string;
+};
+
+type Props = {
+  token: string;
+  labels: GuestKeyLabels;
+  locale: Locale;
+  /** The facility's IANA time zone: every time on the page is shown in it. */
+  timeZone: string;
+};
+
+/** `POST /api/guest/{token}/key` → `data` (API.md, "Guest"). */
+type GuestKeyData = {
+  id: string;
+  status: 'pre_issued' | 'active' | 'revoked' | 'expired';
+  pin: string;
+  validFrom: string;
+  expiresAt: string;
+  vendorSync: 'pending' | 'synced' | 'failed';
+  revokedReason: string | null;
+  roomLabel: string;
+};
+
+/** A non-2xx answer of the key endpoint, with what the retry policy needs. */
+class GuestKeyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(`guest key request failed with ${status}${code ? ` (${code})` : ''}`);
+    this.name = 'GuestKeyError';
+  }
+}
+
+const POLL_WHILE_ACTIVATING_MS = 2_000;
+const POLL_WHILE_NOT_READY_MS = 30_000;
+const MAX_RATE_LIMIT_RETRIES = 5;
+
+function isLive(status: GuestKeyData['status']): boolean {
+  return status === 'pre_issued' || status === 'active';
+}
+
+function isGuestKeyData(value: unknown): value is GuestKeyData {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.id === 'string' &&
+    typeof v.pin === 'string' &&
+    typeof v.validFrom === 'string' &&
+    typeof v.expiresAt === 'string' &&
+    ['pre_issued', 'active', 'revoked', 'expired'].includes(v.status as string) &&
+    ['pending', 'synced', 'failed'].includes(v.vendorSync as string)
+  );
+}
+
+async function fetchGuestKey(token: string, signal: AbortSignal): Promise<GuestKeyData> {
+  const response = await fetch(`/api/guest/${encodeURIComponent(token)}/key`, {
+    method: 'POST',
+    cache: 'no-store',
+    headers: { accept: 'application/json' },
+    signal,
+  });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (body as { error?: { code?: unknown } } | null)?.error;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new GuestKeyError(
+      response.status,
+      typeof error?.code === 'string' ? error.code : null,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
+  }
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!isGuestKeyData(data)) throw new GuestKeyError(response.status, 'invalid_response', null);
+  return data;
+}
+
+function fill(template: string, vars: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match);
+}
+
+type View =
+  | { kind: 'loading' }
+  | { kind: 'activating' | 'ready' | 'failed' | 'revoked' | 'expired'; key: GuestKeyData }
+  | { kind: 'notFound' | 'notReady' | 'error'; key?: GuestKeyData };
+
+/** What to show; `fetchedAt` is when the key was read, so a key past its end reads as expired. */
+function viewOf(data: GuestKeyData | undefined, error: Error | null, fetchedAt: number): View {
+  // A link that stopped working wins over a key fetched earlier: the guest must not keep a stale PIN.
+  if (error instanceof GuestKeyError && error.status === 404) return { kind: 'notFound' };
+  if (!data) {
+    if (!error) return { kind: 'loading' };
+    if (error instanceof GuestKeyError && error.status === 409) return { kind: 'notReady' };
+    return { kind: 'error' };
+  }
+  if (data.status === 'revoked') return { kind: 'revoked', key: data };
+  // The expiry sweep runs periodically; past its end a key no longer opens the door anyway.
+  if (data.status === 'expired' || Date.parse(data.expiresAt) <= fetchedAt) return { kind: 'expired', key: data };
+  if (data.vendorSync === 'failed') return { kind: 'failed', key: data };
+  if (data.vendorSync === 'pending') return { kind: 'activating', key: data };
+  return { kind: 'ready', key: data };
+}
+
+const TONE: Record<View['kind'], string> = {
+  loading: 'info',
+  activating: 'info',
+  ready: 'success',
+  failed: 'danger',
+  revoked: 'danger',
+  expired: 'neutral',
+  notFound: 'danger',
+  notReady: 'info',
+  error: 'danger',
+};
+
+/**
+ * The guest's door key, fetched from the key endpoint and polled every two seconds while the lock
+ * is being programmed. The PIN is shown only once the lock has confirmed it (vendor sync `synced`).
+ */
+export function GuestKey({ token, labels, locale, timeZone }: Props) {
+  const [manualRefresh, setManualRefresh] = useState(false);
+  const query = useQuery({
+    queryKey: ['guest-key', token],
+    queryFn: ({ signal }) => fetchGuestKey(token, signal),
+    refetchInterval: (q) => {
+      const { data, error } = q.state;
+      if (error instanceof GuestKeyError && error.status === 404) return false;
+      if (!data && error instanceof GuestKeyError && error.status === 409) return POLL_WHILE_NOT_READY_MS;
+      return data && isLive(data.status) && data.vendorSync === 'pending' ? POLL_WHILE_ACTIVATING_MS : false;
+    },
+    retry: (failureCount, error) => {
+      if (error instanceof GuestKeyError) {
+        if (error.status === 429) return failureCount < MAX_RATE_LIMIT_RETRIES;
+        if (error.status >= 400 && error.status < 500) return false;
+      }
+      return failureCount < 3;
+    },
+    retryDelay: (attempt, error) => {
+      if (error instanceof GuestKeyError && error.status === 429) {
+        return Math.min(Math.max((error.retryAfterSeconds ?? 2) * 1000, 1000), 60_000);
+      }
+      return Math.min(1000 * 2 ** attempt, 10_000);
+    },
+  });
+
+  const view = viewOf(query.data, query.error, query.dataUpdatedAt);
+  const format = (iso: string) => formatDateTime(locale, new Date(iso), timeZone);
+
+  const message: Record<View['kind'], string> = {
+    loading: labels.loading,
+    activating: labels.activating,
+    ready: labels.ready,
+    failed: labels.failed,
+    revoked: labels.revoked,
+    expired: labels.expired,
+    notFound: labels.notFound,
+    notReady: labels.notReady,
+    error: labels.error,
+  };
+  const busy = view.kind === 'loading' || view.kind === 'activating';
+  const key = view.kind === 'ready' ? view.key : null;
+
+  const refresh = () => {
+    if (query.isFetching) return;
+    setManualRefresh(true);
+    // cancelRefetch: false — a second tap joins the request in flight instead of replacing it.
+    void query.refetch({ cancelRefetch: false }).finally(() => setManualRefresh(false));
+  };
+
+  return (
+    <div className="guest-key" aria-busy={busy || undefined}>
+      <div
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        className={`guest-status guest-status--${TONE[view.kind]}`}
+        data-testid="guest-key-status"
+        data-state={view.kind}
+      >
+        {busy && <span className="spinner" aria-hidden="true" />}
+        <span className="guest-status__text">{message[view.kind]}</span>
+      </div>
+
+      {view.kind === 'loading' && <div className="guest-pin-skeleton" aria-hidden="true" />}
+      {view.kind === 'activating' && <p className="guest-hint">{labels.activatingHint}</p>}
+      {view.kind === 'notReady' && <p className="guest-hint">{labels.notReadyHint}</p>}
+
+      {key && (
+        <div className="guest-pin-block">
+          <p className="guest-pin-block__label" id="guest-pin-label">
+            {labels.pinLabel}
+          </p>
+          <p
+            className="guest-pin"
+            data-testid="guest-pin"
+            role="img"
+            aria-label={fill(labels.pinAria, { digits: key.pin.split('').join(' ') })}
+          >
+            {key.pin.split('').map((digit, index) => (
+              <span key={index} className="guest-pin__digit">
+                {digit}
+              </span>
+            ))}
+          </p>
+          <p className="guest-hint">{labels.howTo}</p>
+          {key.status === 'pre_issued' && (
+            <p className="guest-note">{fill(labels.worksFrom, { time: format(key.validFrom) })}</p>
+          )}
+          <dl className="guest-facts">
+            <div>
+              <dt>{labels.validFrom}</dt>
+              <dd>
+                <time dateTime={key.validFrom}>{format(key.validFrom)}</time>
+              </dd>
+            </div>
+            <div>
+              <dt>{labels.validUntil}</dt>
+              <dd>
+                <time dateTime={key.expiresAt}>{format(key.expiresAt)}</time>
+              </dd>
+            </div>
+          </dl>
+        </div>
+      )}
+
+      {view.kind !== 'notFound' && (
+        <button
+          type="button"
+          className="button button--secondary button--block button--large"
+          onClick={refresh}
+          disabled={query.isFetching}
+        >
+          {manualRefresh ? labels.refreshing : labels.refresh}
+        </button>
+      )}
+    </div>
+  );
+}
