@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'unlockos-demo';
@@ -11,4 +12,19 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByLabel(/password/i).fill(password);
   await page.getByRole('button', { name: /sign in/i }).click();
   await expect(page).toHaveURL(new RegExp(`${next.replace(/\//g, '\\/')}$`));
+}
+
+/** Where the launcher under test runs its services (written by scripts/start.ts). */
+export function services(): { appUrl: string; simulatorUrl: string; demoGuestUrl: string } {
+  return JSON.parse(readFileSync('.data/e2e/services.json', 'utf8'));
+}
+
+/** Sets the lock-vendor simulator's faults (latency, errors) for the running app. */
+export async function simulatorFaults(faults: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${services().simulatorUrl}/_control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  if (!response.ok) throw new Error(`simulator answered ${response.status}`);
 }

@@ -1,0 +1,52 @@
+import { devices, expect, test } from '@playwright/test';
+import { FRONT_DESK, services, signIn, simulatorFaults } from './helpers';
+
+// Runs in the "phone" project (Pixel 7): the guest's own device.
+test.describe.configure({ mode: 'serial' });
+
+test.afterEach(async () => {
+  await simulatorFaults({});
+});
+
+test('the front desk checks a guest in; the guest sees "Activating…", then the new PIN, and the old one is revoked', async ({ page, browser }) => {
+  const guestPath = new URL(services().demoGuestUrl).pathname;
+
+  // Before check-in the guest's phone shows the pre-issued key.
+  await page.goto(guestPath);
+  await expect(page.getByTestId('guest-key-status')).toHaveText(/Your key is ready/, { timeout: 20_000 });
+  const preIssuedPin = (await page.getByTestId('guest-pin').textContent())?.replace(/\D/g, '');
+  expect(preIssuedPin).toMatch(/^\d{6}$/);
+
+  // The lock is slow today: programming takes a few seconds.
+  await simulatorFaults({ latencyMs: 3000 });
+
+  const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
+  const desk = await browser.newContext(desktop);
+  const deskPage = await desk.newPage();
+  await signIn(deskPage, FRONT_DESK, undefined, '/desk');
+  await deskPage.getByRole('button', { name: 'Complete check-in' }).first().click();
+  await expect(deskPage.getByTestId('checkin-result')).toContainText('Checked in. New PIN:');
+  const newPin = (await deskPage.getByTestId('checkin-new-pin').textContent())?.replace(/\D/g, '');
+  expect(newPin).toMatch(/^\d{6}$/);
+  expect(newPin).not.toBe(preIssuedPin);
+
+  // The guest refreshes: activating while the lock is programmed, then the new PIN.
+  await page.reload();
+  await expect(page.getByTestId('guest-key-status')).toHaveText(/Activating your key…/, { timeout: 10_000 });
+  await expect(page.getByTestId('guest-pin')).toHaveCount(0);
+  await expect(page.getByTestId('guest-key-status')).toHaveText(/Your key is ready/, { timeout: 30_000 });
+  await expect(page.getByTestId('guest-pin')).toHaveText(new RegExp(newPin!.split('').join('\\s*')));
+
+  // The desk sees the pre-issued key revoked because of the check-in.
+  await deskPage.getByRole('link', { name: '101' }).first().click();
+  const revoked = deskPage.locator('[data-testid="key-card"][data-key-status="revoked"]');
+  await expect(revoked).toHaveCount(1);
+  await expect(revoked).toContainText('Replaced by the check-in key');
+  await desk.close();
+});
+
+test('an unknown guest link says so, without staff navigation', async ({ page }) => {
+  await page.goto('/k/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  await expect(page.getByRole('heading', { name: 'This link is not valid or has expired.' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+});
