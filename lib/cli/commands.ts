@@ -34,8 +34,13 @@ export const COMMANDS: Record<string, CliCommand | { notYet: string }> = {
     (f) => createTenant({ name: f.name, stripeAccountId: f['stripe-account'] }),
   ),
   'facility-create': command(
-    z.object({ tenant: uuid, name: z.string().trim().min(1).max(200), timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC') }).strict(),
-    (f) => createFacility({ tenantId: f.tenant, name: f.name, timeZone: f.timezone }),
+    z.object({
+      tenant: uuid,
+      name: z.string().trim().min(1).max(200),
+      timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
+      'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
+    }).strict(),
+    (f) => createFacility({ tenantId: f.tenant, name: f.name, timeZone: f.timezone, keyLeadMinutes: f['key-lead-minutes'] }),
   ),
   'room-create': command(
     z.object({ tenant: uuid, facility: uuid, label: z.string().trim().min(1).max(100), 'lock-device': z.string().min(1).max(200).optional() }).strict(),

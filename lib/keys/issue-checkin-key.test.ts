@@ -68,3 +68,21 @@ describe('issuing the key of a check-in', () => {
     await admin.end();
   });
 });
+
+describe('pre-issued keys', () => {
+  it('are valid from the facility’s lead time before the stay until its end', async () => {
+    const { createFacility, createRoom, createTenant } = await import('../tenants/create-tenant');
+    const tenant = await createTenant({ name: 'Lead time' });
+    const facility = await createFacility({ tenantId: tenant.id, name: 'Early', timeZone: 'UTC', keyLeadMinutes: 45 });
+    const room = await createRoom({ tenantId: tenant.id, facilityId: facility.id, label: '1' });
+    const { reservationId } = await bookRoom({ tenantId: tenant.id, roomId: room.id, startsInHours: 10, hours: 5 });
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select extract(epoch from (r.starts_at - k.valid_from))::int as lead, k.expires_at = r.ends_at as until_end
+       from access_keys k join reservations r on r.id = k.reservation_id where r.id = $1`,
+      [reservationId],
+    );
+    expect(rows).toEqual([{ lead: 45 * 60, until_end: true }]);
+    await admin.end();
+  });
+});

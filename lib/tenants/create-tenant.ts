@@ -9,10 +9,16 @@ export async function createTenant(input: { name: string; stripeAccountId?: stri
   );
 }
 
-/** Creates a facility of a tenant, with its IANA time zone. */
-export async function createFacility(input: { tenantId: string; name: string; timeZone: string }): Promise<{ id: string }> {
-  return asService((tx) =>
-    tx.facility.create({ data: { tenantId: input.tenantId, name: input.name, timeZone: input.timeZone }, select: { id: true } }),
+/**
+ * Creates a facility of a tenant, with its IANA time zone and how long before a stay its
+ * pre-issued keys start working (default 120 minutes).
+ */
+export async function createFacility(input: { tenantId: string; name: string; timeZone: string; keyLeadMinutes?: number }): Promise<{ id: string }> {
+  return asService({ tenantId: input.tenantId }, (tx) =>
+    tx.facility.create({
+      data: { tenantId: input.tenantId, name: input.name, timeZone: input.timeZone, ...(input.keyLeadMinutes === undefined ? {} : { keyLeadMinutes: input.keyLeadMinutes }) },
+      select: { id: true },
+    }),
   );
 }
 
