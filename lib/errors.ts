@@ -14,6 +14,7 @@ export type AppErrorCode =
   | 'rate_limited'
   | 'not_available'
   | 'unavailable'
+  | 'data_key_mismatch'
   | 'internal';
 
 export class AppError extends Error {

@@ -66,7 +66,7 @@ describe('the CLI', () => {
   });
 
   it('answers commands of later issues with a clear "not available yet"', async () => {
-    const result = await cli('secrets-rotate');
+    const result = await cli('webhooks-replay');
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/not available yet/);
   });

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     process.env.APP_DATABASE_URL = database.appUrl;
     // Guest links are derived from the same secret `npm start` uses in this folder.
     process.env.NEXTAUTH_SECRET ||= localSecrets().nextauthSecret;
+    // Provider secrets use the same data key as `npm start` in this folder.
+    process.env.APP_DATA_KEY ||= localSecrets().appDataKey;
     const result = await (entry as { run: (f: never) => Promise<unknown> }).run(flags as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     const { disconnectDb } = await import('../lib/db/client');

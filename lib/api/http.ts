@@ -19,6 +19,7 @@ const STATUS: Record<AppErrorCode, number> = {
   rate_limited: 429,
   not_available: 501,
   unavailable: 503,
+  data_key_mismatch: 500,
   internal: 500,
 };
 

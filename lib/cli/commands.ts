@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createApiKey } from '../auth/api-keys';
 import { ROLES } from '../auth/permissions';
+import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../secrets/provider-secrets';
 import { seedDemo } from '../seed/seed-demo';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
 
@@ -57,8 +58,11 @@ export const COMMANDS: Record<string, CliCommand | { notYet: string }> = {
       return { id: created.id, key: created.key };
     },
   ),
-  'secret-set': { notYet: 'provider secrets arrive with the tenant-safety issue' },
-  'secrets-rotate': { notYet: 'secret rotation arrives with the tenant-safety issue' },
+  'secret-set': command(
+    z.object({ tenant: uuid, provider: z.enum(SECRET_PROVIDERS), value: z.string().min(1).max(4096) }).strict(),
+    (f) => setProviderSecret({ tenantId: f.tenant, provider: f.provider, value: f.value, actor: CLI_ACTOR }),
+  ),
+  'secrets-rotate': command(z.object({}).strict(), () => rotateProviderSecrets({ actor: CLI_ACTOR })),
   'booking-source-add': { notYet: 'booking sources arrive with the booking-providers issue' },
   'webhooks-replay': { notYet: 'webhook replay arrives with the booking-providers issue' },
 };

@@ -20,6 +20,9 @@ export const SQLSTATE = {
   notFound: 'UN404',
   roomsUnavailable: 'UB001',
   unknownRooms: 'UB002',
+  dataKeyMissing: 'US001',
+  secretInvalid: 'US002',
+  dataKeyMismatch: 'US003',
 } as const;
 
 function jsonList(text: string | undefined): string[] {
@@ -84,6 +87,12 @@ export function toDomainError(error: unknown): unknown {
     }
     case SQLSTATE.notFound:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
+    case SQLSTATE.dataKeyMissing:
+      return new AppError('data_key_mismatch', 'APP_DATA_KEY is missing or too short (at least 16 characters).', {}, { cause: error });
+    case SQLSTATE.secretInvalid:
+      return new AppError('invalid_request', 'A secret must be 1 to 4096 characters.', { issues: [{ path: 'value', message: '1 to 4096 characters', code: 'too_big' }] }, { cause: error });
+    case SQLSTATE.dataKeyMismatch:
+      return new AppError('data_key_mismatch', info.message ?? 'A secret cannot be decrypted with the data key given; nothing was changed.', {}, { cause: error });
     case SQLSTATE.roomsUnavailable:
       return new AppError('room_unavailable', 'Some rooms are not available for those dates; nothing was held.', { roomIds: jsonList(info.detail) }, { cause: error });
     case SQLSTATE.unknownRooms:

@@ -64,7 +64,8 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     [ids.tenantId, ids.keyId],
   );
   await q('insert into api_keys (tenant_id, name, prefix, secret_hash) values ($1, $2, $3, $4)', [ids.tenantId, 'fixture', 'uok_fixture', randomBytes(32)]);
-  await q(`insert into provider_secrets (tenant_id, provider, ciphertext, key_version) values ($1, 'calendly', $2, 1)`, [ids.tenantId, randomBytes(16)]);
+  // Version 1000: random bytes on a key no rotation test will ever try to read.
+  await q(`insert into provider_secrets (tenant_id, provider, ciphertext, key_version) values ($1, 'calendly', $2, 1000)`, [ids.tenantId, randomBytes(16)]);
   await q(`insert into subscriptions (tenant_id, stripe_subscription_id, status) values ($1, $2, 'active')`, [ids.tenantId, `sub_${tag}`]);
   await q(`insert into billing_failures (tenant_id, kind, day) values ($1, 'invoice.payment_failed', current_date)`, [ids.tenantId]);
   await q(`insert into incidents (tenant_id, condition_key, kind, summary) values ($1, 'fixture', 'fixture', 'fixture')`, [ids.tenantId]);

@@ -1,0 +1,64 @@
+import type { Actor } from '../audit/actor';
+import { asService, withTenant } from '../db/tx';
+import type { SecretProvider } from '../db/generated/enums';
+import { currentDataKey, previousDataKey } from './data-key';
+
+export const SECRET_PROVIDERS = ['calendly', 'cal', 'lock_vendor'] as const satisfies readonly SecretProvider[];
+
+/** Stores a tenant's provider secret encrypted with the current data key (pgcrypto), audited `secret.set`. */
+export async function setProviderSecret(input: { tenantId: string; provider: SecretProvider; value: string; actor: Actor }): Promise<{ keyVersion: number }> {
+  const { key, version } = currentDataKey();
+  const { tenantId, actor } = input;
+  return asService({ tenantId }, async (tx) => {
+    await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
+    await tx.auditEvent.create({
+      data: {
+        tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'secret.set',
+        subjectType: 'provider_secret', metadata: { provider: input.provider, keyVersion: version },
+      },
+    });
+    return { keyVersion: version };
+  });
+}
+
+/** A tenant's provider secret in clear, for the service role only; null when none is set. */
+export async function getProviderSecret({ tenantId, provider }: { tenantId: string; provider: SecretProvider }): Promise<string | null> {
+  const { key } = currentDataKey();
+  const rows = await asService({ tenantId }, (tx) =>
+    tx.$queryRaw<{ value: string | null }[]>`select app_secret_get(${tenantId}::uuid, ${provider}::secret_provider, ${key}) as value`,
+  );
+  return rows[0]?.value ?? null;
+}
+
+/**
+ * Re-encrypts every secret on an older key version with the current key (reading the old one with
+ * `APP_DATA_KEY_PREVIOUS`), audited `secret.rotated` per secret, all in one transaction. A wrong
+ * previous key fails closed: nothing changes.
+ */
+export async function rotateProviderSecrets({ actor }: { actor: Actor }): Promise<{ rotated: number }> {
+  const { key, version } = currentDataKey();
+  const previous = previousDataKey();
+  return asService(async (tx) => {
+    const rows = await tx.$queryRaw<{ tenant_id: string; provider: SecretProvider; old_version: number }[]>`
+      select * from app_secret_rotate(${previous}, ${key}, ${version}::int)`;
+    for (const row of rows) {
+      await tx.auditEvent.create({
+        data: {
+          tenantId: row.tenant_id, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'secret.rotated',
+          subjectType: 'provider_secret', metadata: { provider: row.provider, fromVersion: row.old_version, toVersion: version },
+        },
+      });
+    }
+    return { rotated: rows.length };
+  });
+}
+
+export type ProviderSecretSummary = { provider: SecretProvider; keyVersion: number; rotatedAt: Date };
+
+/** Which providers have a secret for a tenant, with key version and rotation date — never the value. */
+export async function listProviderSecrets({ tenantId }: { tenantId: string }): Promise<ProviderSecretSummary[]> {
+  const rows = await withTenant({ tenantId }, (tx) =>
+    tx.providerSecret.findMany({ where: { tenantId }, select: { provider: true, keyVersion: true, rotatedAt: true }, orderBy: { provider: 'asc' } }),
+  );
+  return rows;
+}
