@@ -64,3 +64,40 @@ describe('GET /api/v1/rooms', () => {
     }
   });
 });
+
+describe('the API rate limit', () => {
+  it('is a token bucket allowing a burst of 300, then refusing until it refills at 100 a second', async () => {
+    const admin = await adminClient();
+    const bucket = `test:${Date.now()}`;
+    const burst = await admin.query(
+      `select count(*) filter (where t.allowed)::int as allowed, count(*) filter (where not t.allowed)::int as refused
+       from generate_series(1, 400) g, lateral app_rate_take($1 || repeat('', g), 300, 100) t`,
+      [bucket],
+    );
+    expect(burst.rows[0].allowed).toBeGreaterThanOrEqual(300);
+    expect(burst.rows[0].allowed).toBeLessThan(330);
+    expect(burst.rows[0].refused).toBeGreaterThan(70);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await admin.query(
+      `select count(*) filter (where t.allowed)::int as allowed from generate_series(1, 150) g, lateral app_rate_take($1 || repeat('', g), 300, 100) t`,
+      [bucket],
+    );
+    expect(later.rows[0].allowed).toBeGreaterThanOrEqual(100);
+    expect(later.rows[0].allowed).toBeLessThan(140);
+    await admin.end();
+  });
+
+  it('answers 429 with retry-after once a key has spent its bucket', async () => {
+    const admin = await adminClient();
+    const a = await createTenantGraph(admin, 'Burst');
+    const { id, key } = await createApiKey({ tenantId: a.tenantId, name: 'burst', actor: SYSTEM });
+    const request = () => listRooms(new Request('http://test/api/v1/rooms', { headers: { authorization: `Bearer ${key}` } }), noParams);
+    expect((await request()).status).toBe(200);
+    await admin.query(`update rate_buckets set tokens = -50, updated_at = clock_timestamp() where bucket = $1`, [`api:${id}`]);
+    const limited = await request();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await limited.json()).error.code).toBe('rate_limited');
+    await admin.end();
+  });
+});

@@ -17,10 +17,13 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: 'Email',
       credentials: { email: { type: 'email' }, password: { type: 'password' } },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
         const parsed = ZCredentialsSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        const result = await signInWithPassword(parsed.data);
+        const headers = (request?.headers ?? {}) as Record<string, string | string[] | undefined>;
+        const forwarded = headers['x-forwarded-for'];
+        const address = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() ?? 'unknown';
+        const result = await signInWithPassword({ ...parsed.data, address });
         return result.ok ? { id: result.user.id, email: result.user.email, name: result.user.name } : null;
       },
     }),

@@ -22,3 +22,25 @@ export async function hitRateLimits(rules: RateLimitRule[]): Promise<void> {
     throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused.map((r) => r.retry_after)) });
   }
 }
+
+export type BucketRule = { bucket: string; capacity: number; perSecond: number };
+
+/**
+ * Takes one token from each bucket (PostgreSQL token buckets: bursts up to `capacity`, refilled at
+ * `perSecond`) and throws `rate_limited` with `retryAfter` when any is empty.
+ */
+export async function takeTokens(rules: BucketRule[]): Promise<void> {
+  const refused = await asService(async (tx) => {
+    const out: number[] = [];
+    for (const rule of rules) {
+      const rows = await tx.$queryRaw<{ allowed: boolean; retry_after: number }[]>`
+        select * from app_rate_take(${rule.bucket}, ${rule.capacity}::int, ${rule.perSecond}::float8)`;
+      if (!rows[0]!.allowed) out.push(rows[0]!.retry_after);
+    }
+    return out;
+  });
+  if (refused.length > 0) throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused) });
+}
+
+/** The API's limit per key: bursts of 300 requests, 100 a second sustained. */
+export const API_KEY_LIMIT = { capacity: 300, perSecond: 100 } as const;
