@@ -62,3 +62,25 @@ export const ZListReservationsQuerySchema = z
   })
   .strict()
   .refine((q) => !(q.from instanceof Date) || !(q.to instanceof Date) || q.to > q.from, { message: 'to must be after from', path: ['to'] });
+
+export const ZListAuditEventsQuerySchema = z
+  .object({
+    subjectId: z.uuid().optional(),
+    action: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'an action like key.revoked').optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+
+export const ZListWebhookEventsQuerySchema = z
+  .object({
+    provider: z.enum(['stripe', 'calendly', 'cal']).optional(),
+    status: z.enum(['received', 'processed', 'ignored', 'rejected', 'failed', 'dead']).optional(),
+    from: ZTimestampSchema.optional(),
+    to: ZTimestampSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(100),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+
+export const ZEmptyQuerySchema = z.object({}).strict();

@@ -1,23 +1,8 @@
 import { withTenant } from '../db/tx';
+import { decodeCursor, encodeCursor } from '../api/cursor';
 import { AppError } from '../errors';
 import type { ReservationStatus } from '../db/generated/enums';
 import { RESERVATION_INCLUDE, toReservationView, type ReservationView } from './reservation-view';
-
-type Cursor = { s: string; id: string };
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
-function decodeCursor(text: string): Cursor {
-  try {
-    const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (typeof value.s !== 'string' || typeof value.id !== 'string' || Number.isNaN(Date.parse(value.s))) throw new Error('shape');
-    return value;
-  } catch {
-    throw new AppError('invalid_request', 'The cursor is not valid.', { issues: [{ path: 'cursor', message: 'malformed cursor', code: 'invalid_cursor' }] });
-  }
-}
 
 /**
  * A tenant's reservations overlapping `[from, to)`, by start then id, one page at a time
@@ -43,7 +28,7 @@ export async function listReservations(input: {
         ...(input.to ? { startsAt: { lt: input.to } } : {}),
         ...(input.from ? { endsAt: { gt: input.from } } : {}),
         ...(after
-          ? { OR: [{ startsAt: { gt: new Date(after.s) } }, { startsAt: new Date(after.s), id: { gt: after.id } }] }
+          ? { OR: [{ startsAt: { gt: after.at } }, { startsAt: after.at, id: { gt: after.id } }] }
           : {}),
       },
       include: RESERVATION_INCLUDE,
@@ -55,7 +40,7 @@ export async function listReservations(input: {
   const last = page.at(-1);
   return {
     data: page.map(toReservationView),
-    nextCursor: rows.length > input.limit && last ? encodeCursor({ s: last.startsAt.toISOString(), id: last.id }) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(last.startsAt, last.id) : null,
   };
 }
 

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+// The shapes the API answers with (API.md). Used for the OpenAPI document; the domain's view
+// functions produce exactly these.
+
+const instant = z.string().describe('RFC 3339 time in UTC');
+
+export const ZErrorSchema = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), requestId: z.string().optional(), issues: z.array(z.object({ path: z.string(), message: z.string(), code: z.string() })).optional() }).loose(),
+  })
+  .meta({ id: 'Error' });
+
+export const ZRoomSchema = z.object({ id: z.uuid(), label: z.string(), facilityId: z.uuid() }).meta({ id: 'Room' });
+
+export const ZKeySchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(['pre_issued', 'active', 'revoked', 'expired']),
+    pin: z.string(),
+    validFrom: instant,
+    expiresAt: instant,
+    vendorSync: z.enum(['pending', 'synced', 'failed']),
+    revokedReason: z.string().nullable(),
+  })
+  .meta({ id: 'Key' });
+
+export const ZReservationSchema = z
+  .object({
+    id: z.uuid(),
+    bookingGroupId: z.uuid().nullable(),
+    roomId: z.uuid(),
+    roomLabel: z.string(),
+    startsAt: instant,
+    endsAt: instant,
+    status: z.enum(['held', 'confirmed', 'checked_in', 'checked_out', 'cancelled']),
+    paid: z.boolean(),
+    source: z.enum(['api', 'desk', 'calendly', 'cal']),
+    externalRef: z.string().nullable(),
+    guest: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    guestDisplay: z.string().describe('The guest’s name, or "Deleted account" once the guest is deleted'),
+    guestUrl: z.string().nullable().describe('Absolute link to the guest’s key page'),
+  })
+  .meta({ id: 'Reservation' });
+
+export const ZBookingGroupSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(['unpaid', 'paid', 'refunded', 'cancelled']),
+    paymentIntentId: z.string().nullable(),
+    reservations: z.array(ZReservationSchema),
+  })
+  .meta({ id: 'BookingGroup' });
+
+export const ZCheckInResultSchema = z.object({ checkInId: z.uuid(), key: ZKeySchema, revokedKeyIds: z.array(z.uuid()) }).meta({ id: 'CheckInResult' });
+
+export const ZAuditEventSchema = z
+  .object({
+    id: z.uuid(),
+    occurredAt: instant,
+    actor: z.object({ type: z.string(), id: z.string().nullable(), label: z.string() }),
+    action: z.string(),
+    subject: z.object({ type: z.string(), id: z.string().nullable() }),
+    reason: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AuditEvent' });
+
+export const ZApiKeySchema = z
+  .object({ id: z.uuid(), name: z.string(), prefix: z.string(), createdAt: instant, lastUsedAt: instant.nullable() })
+  .meta({ id: 'ApiKey' });
+
+export const ZWebhookEventSchema = z
+  .object({
+    id: z.uuid(),
+    provider: z.enum(['stripe', 'calendly', 'cal']),
+    type: z.string(),
+    status: z.enum(['received', 'processed', 'ignored', 'rejected', 'failed', 'dead']),
+    reason: z.string().nullable(),
+    receivedAt: instant,
+    attempts: z.number().int(),
+  })
+  .meta({ id: 'WebhookEvent' });
+
+export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+export const listOf = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), nextCursor: z.string().nullable() });
