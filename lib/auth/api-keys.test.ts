@@ -101,3 +101,21 @@ describe('the API rate limit', () => {
     await admin.end();
   });
 });
+
+describe('revoking an API key', () => {
+  it('stops it at once, is audited, and cannot touch another tenant’s key', async () => {
+    const admin = await adminClient();
+    const a = await createTenantGraph(admin, 'Revoke A');
+    const b = await createTenantGraph(admin, 'Revoke B');
+    const { revokeApiKey } = await import('./api-keys');
+    const created = await createApiKey({ tenantId: a.tenantId, name: 'old integration', actor: SYSTEM });
+    await expect(revokeApiKey({ tenantId: b.tenantId, apiKeyId: created.id, actor: SYSTEM })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await authenticateApiKey(created.key)).not.toBeNull();
+    await revokeApiKey({ tenantId: a.tenantId, apiKeyId: created.id, actor: SYSTEM });
+    await revokeApiKey({ tenantId: a.tenantId, apiKeyId: created.id, actor: SYSTEM });
+    expect(await authenticateApiKey(created.key)).toBeNull();
+    const { rows } = await admin.query(`select count(*)::int as n from audit_events where subject_id = $1 and action = 'api_key.revoked'`, [created.id]);
+    expect(rows[0].n).toBe(1);
+    await admin.end();
+  });
+});

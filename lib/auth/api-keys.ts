@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { asService } from '../db/tx';
+import { AppError } from '../errors';
 
 const KEY_PREFIX = 'uok_';
 
@@ -23,7 +24,7 @@ export async function createApiKey(input: {
   actor: { type: 'user' | 'system'; id: string | null; label: string };
 }): Promise<{ id: string; key: string; prefix: string }> {
   const generated = generateApiKey();
-  return asService(async (tx) => {
+  return asService({ tenantId: input.tenantId }, async (tx) => {
     const row = await tx.apiKey.create({
       data: {
         tenantId: input.tenantId,
@@ -63,5 +64,21 @@ export async function authenticateApiKey(presented: string): Promise<ApiKeyPrinc
     await tx.$executeRaw`update api_keys set last_used_at = now()
       where id = ${row.id}::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
     return { apiKeyId: row.id, tenantId: row.tenantId, name: row.name };
+  });
+}
+
+/** Revokes one of a tenant's API keys (it stops working at once), audited `api_key.revoked`. */
+export async function revokeApiKey(input: { tenantId: string; apiKeyId: string; actor: { type: 'user' | 'system'; id: string | null; label: string } }): Promise<void> {
+  const { tenantId, actor } = input;
+  await asService({ tenantId }, async (tx) => {
+    const updated = await tx.apiKey.updateMany({ where: { tenantId, id: input.apiKeyId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (updated.count === 0) {
+      const exists = await tx.apiKey.count({ where: { tenantId, id: input.apiKeyId } });
+      if (exists === 0) throw new AppError('not_found', 'No such API key.');
+      return;
+    }
+    await tx.auditEvent.create({
+      data: { tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'api_key.revoked', subjectType: 'api_key', subjectId: input.apiKeyId },
+    });
   });
 }

@@ -13,11 +13,15 @@ export const REDACT_PATHS = SENSITIVE.flatMap((field) => {
 });
 
 /** The process-wide logger: JSON lines with sensitive fields replaced by "[redacted]". */
-export const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: { service: process.env.UNLOCKOS_PROCESS ?? 'app' },
-  redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-});
+export const logger = pino(
+  {
+    level: process.env.LOG_LEVEL ?? 'info',
+    base: { service: process.env.UNLOCKOS_PROCESS ?? 'app' },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  },
+  // UNLOCKOS_LOG_FILE sends the lines to a file instead of stdout (the leak test reads it).
+  process.env.UNLOCKOS_LOG_FILE ? pino.destination({ dest: process.env.UNLOCKOS_LOG_FILE, sync: true }) : undefined,
+);
 
 export type Logger = pino.Logger;
 
