@@ -24,3 +24,32 @@ export async function resolveIncident(tx: Tx, input: { tenantId: string; conditi
   await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
     where tenant_id = ${input.tenantId}::uuid and condition_key = ${input.conditionKey} and resolved_at is null`;
 }
+
+/** The moments a run of failures is reported again: the incident opens at 1 and is raised at 5 and 20. */
+export const FAILURE_MILESTONES = [1, 5, 20] as const;
+
+/**
+ * Counts one more consecutive processing failure of a source (provider + tenant) on its single open
+ * incident: opened at the first failure, raised (severity, summary, updated_at) at 5 and at 20.
+ */
+export async function recordSourceFailure(tx: Tx, input: { tenantId: string; source: string; label: string; reason: string }): Promise<number> {
+  const rows = await tx.$queryRaw<{ occurrences: number }[]>`
+    insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
+    values (${input.tenantId}::uuid, ${`webhook_processing:${input.source}`}, 'webhook_processing_failed', 'warning',
+            ${`Processing ${input.label} webhooks failed (${input.reason}).`}, ${JSON.stringify({ lastReason: input.reason })}::jsonb)
+    on conflict (tenant_id, condition_key) where resolved_at is null do update set
+      occurrences = incidents.occurrences + 1,
+      severity = case when incidents.occurrences + 1 >= 5 then 'critical' else incidents.severity end,
+      summary = case when incidents.occurrences + 1 in (5, 20)
+                     then ${`${input.label} webhooks have failed `} || (incidents.occurrences + 1) || ' times in a row (last: ' || ${input.reason} || ').'
+                     else incidents.summary end,
+      detail = excluded.detail,
+      updated_at = case when incidents.occurrences + 1 in (5, 20) then now() else incidents.updated_at end
+    returning occurrences`;
+  return rows[0]?.occurrences ?? 0;
+}
+
+/** A success of the source ends its run of failures: the open incident, if any, is resolved. */
+export async function recordSourceSuccess(tx: Tx, input: { tenantId: string; source: string }): Promise<void> {
+  await resolveIncident(tx, { tenantId: input.tenantId, conditionKey: `webhook_processing:${input.source}` });
+}

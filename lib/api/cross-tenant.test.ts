@@ -64,7 +64,7 @@ describe("tenant A's API key against tenant B", () => {
           headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         }),
-        { params: Promise.resolve(id ? { id } : {}) },
+        { params: Promise.resolve((id ? { id } : {}) as Record<string, string>) },
       );
       const text = await response.text();
       if (route.idKind || route.method !== 'GET') {

@@ -3,6 +3,9 @@ import { createApiKey } from '../auth/api-keys';
 import { ROLES } from '../auth/permissions';
 import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../secrets/provider-secrets';
 import { seedDemo } from '../seed/seed-demo';
+import { ZTimestampSchema } from '../api/schemas';
+import { addBookingSource } from '../bookings/booking-sources';
+import { replayWebhookEvents } from '../webhooks/replay';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
 
 const uuid = z.uuid();
@@ -63,6 +66,15 @@ export const COMMANDS: Record<string, CliCommand | { notYet: string }> = {
     (f) => setProviderSecret({ tenantId: f.tenant, provider: f.provider, value: f.value, actor: CLI_ACTOR }),
   ),
   'secrets-rotate': command(z.object({}).strict(), () => rotateProviderSecrets({ actor: CLI_ACTOR })),
-  'booking-source-add': { notYet: 'booking sources arrive with the booking-providers issue' },
-  'webhooks-replay': { notYet: 'webhook replay arrives with the booking-providers issue' },
+  'booking-source-add': command(
+    z.object({ tenant: uuid, provider: z.enum(['calendly', 'cal']), 'event-type': z.string().trim().min(1).max(500), room: uuid }).strict(),
+    (f) => addBookingSource({ tenantId: f.tenant, provider: f.provider, eventType: f['event-type'], roomId: f.room }),
+  ),
+  'webhooks-replay': command(
+    z
+      .object({ provider: z.enum(['stripe', 'calendly', 'cal']), tenant: uuid.optional(), from: ZTimestampSchema, to: ZTimestampSchema })
+      .strict()
+      .refine((f) => !(f.from instanceof Date) || !(f.to instanceof Date) || f.to > f.from, { message: '--to must be after --from', path: ['to'] }),
+    (f) => replayWebhookEvents({ provider: f.provider, tenantId: f.tenant, from: f.from, to: f.to, actor: CLI_ACTOR }),
+  ),
 };

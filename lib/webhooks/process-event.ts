@@ -1,3 +1,4 @@
+import { recordSourceFailure, recordSourceSuccess } from '../alerts/incidents';
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
 import { handlerFor } from './registry';
@@ -26,6 +27,11 @@ export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { e
     const reason = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
     logger.warn({ eventId, provider: event.provider, type: event.type, attempt, reason }, 'webhook processing failed');
     await record(eventId, { status: final ? 'dead' : 'failed', reason: `${reason}` }, attempt);
+    if (event.tenantId) {
+      await asService({ tenantId: event.tenantId }, (tx) =>
+        recordSourceFailure(tx, { tenantId: event.tenantId!, source: event.provider, label: PROVIDER_LABEL[event.provider], reason: String(reason) }),
+      );
+    }
     if (!final) throw error;
     return;
   }
@@ -33,7 +39,10 @@ export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { e
     logger.warn({ eventId, provider: event.provider, type: event.type, status: outcome.status, reason: outcome.reason }, 'webhook event not applied');
   }
   await record(eventId, outcome, attempt);
+  if (event.tenantId) await asService({ tenantId: event.tenantId }, (tx) => recordSourceSuccess(tx, { tenantId: event.tenantId!, source: event.provider }));
 }
+
+const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com' } as const;
 
 async function record(eventId: string, outcome: { status: string; reason?: string }, attempt: number): Promise<void> {
   await asService((tx) =>

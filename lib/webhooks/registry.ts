@@ -1,5 +1,7 @@
 import type { WebhookProvider } from '../db/generated/enums';
 import type { WebhookHandler } from './types';
+import { handleBookingCancelled, handleBookingCreated, handleBookingRescheduled } from './cal/handlers';
+import { handleInviteeCanceled, handleInviteeCreated } from './calendly/handlers';
 import { handleChargeRefunded } from './stripe/charge-refunded';
 import { handleCustomerSubscription } from './stripe/customer-subscription';
 import { handleInvoicePaymentFailed } from './stripe/invoice-payment-failed';
@@ -16,6 +18,15 @@ const HANDLERS: Partial<Record<WebhookProvider, Record<string, WebhookHandler>>>
     'customer.subscription.updated': handleCustomerSubscription,
     'customer.subscription.deleted': handleCustomerSubscription,
     'invoice.payment_failed': handleInvoicePaymentFailed,
+  },
+  calendly: {
+    'invitee.created': handleInviteeCreated,
+    'invitee.canceled': handleInviteeCanceled,
+  },
+  cal: {
+    BOOKING_CREATED: handleBookingCreated,
+    BOOKING_CANCELLED: handleBookingCancelled,
+    BOOKING_RESCHEDULED: handleBookingRescheduled,
   },
 };
 

@@ -1,0 +1,11 @@
+import { readRawBody } from '@/lib/api/body';
+import { json, withRequest } from '@/lib/api/http';
+import { receiveCalendlyWebhook } from '@/lib/webhooks/receive-booking-provider';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = withRequest<{ tenantId: string }>(async ({ request, requestId }, { tenantId }) => {
+  const raw = await readRawBody(request);
+  const { duplicate } = await receiveCalendlyWebhook({ tenantIdParam: tenantId, raw, signature: request.headers.get('calendly-webhook-signature') });
+  return json({ received: true, duplicate }, { requestId });
+});

@@ -1,0 +1,112 @@
+import { openIncident } from '../../alerts/incidents';
+import { cancelReservation } from '../../bookings/cancel-reservation';
+import { createBookingGroup } from '../../bookings/create-booking-group';
+import { asService } from '../../db/tx';
+import { isAppError } from '../../errors';
+import { hasSqlstate, SQLSTATE } from '../../db/errors';
+import { logger } from '../../log/logger';
+import type { WebhookOutcome } from '../types';
+
+type Provider = 'calendly' | 'cal';
+
+const actorFor = (provider: Provider, eventId: string) => ({
+  type: 'provider' as const,
+  id: eventId,
+  label: provider === 'calendly' ? 'Calendly' : 'Cal.com',
+});
+
+/** Whether a cancellation of this booking is known that the provider made at or after `eventTime`. */
+async function cancelledAtOrAfter(input: { tenantId: string; provider: Provider; externalRef: string; cancelDedupeKey: string; eventTime: Date }): Promise<boolean> {
+  return asService({ tenantId: input.tenantId }, async (tx) => {
+    const cancels = await tx.webhookEvent.findMany({
+      where: { tenantId: input.tenantId, provider: input.provider, dedupeKey: input.cancelDedupeKey, providerCreatedAt: { gte: input.eventTime } },
+      select: { id: true },
+    });
+    if (cancels.length > 0) return true;
+    const cancelled = await tx.reservation.findMany({
+      where: { tenantId: input.tenantId, source: input.provider, externalRef: input.externalRef, status: 'cancelled', externalUpdatedAt: { gte: input.eventTime } },
+      select: { id: true },
+    });
+    return cancelled.length > 0;
+  });
+}
+
+/**
+ * A provider's "booking created": a reservation of the booking source's room at `[startsAt, endsAt)`
+ * with a pre-issued key. Refused (`rejected`) when the provider already cancelled this booking at a
+ * later time — it never reactivates a booking or issues a key — or when the slot is taken.
+ */
+export async function createProviderBooking(input: {
+  tenantId: string;
+  provider: Provider;
+  eventId: string;
+  eventType: string;
+  externalRef: string;
+  cancelDedupeKey: string;
+  startsAt: Date;
+  endsAt: Date;
+  eventTime: Date;
+  guest: { name: string; email?: string | null };
+}): Promise<WebhookOutcome> {
+  const { tenantId, provider } = input;
+  if (!(input.endsAt > input.startsAt)) return { status: 'rejected', reason: 'invalid_time_window' };
+  if (await cancelledAtOrAfter(input)) {
+    logger.warn({ provider, tenantId, externalRef: input.externalRef, eventId: input.eventId }, 'REFUSED: booking created after the provider cancelled it; no reservation, no key');
+    return { status: 'rejected', reason: 'created_after_cancel' };
+  }
+  const sources = await asService({ tenantId }, (tx) =>
+    tx.bookingSource.findMany({ where: { tenantId, provider, eventType: input.eventType }, select: { roomId: true } }),
+  );
+  if (sources.length !== 1) return { status: 'ignored', reason: 'unmapped_event_type' };
+  const existing = await asService({ tenantId }, (tx) =>
+    tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true } }),
+  );
+  if (existing.length > 0) return { status: 'processed' };
+  try {
+    await createBookingGroup({
+      tenantId, actor: actorFor(provider, input.eventId), source: provider, guest: input.guest, preIssueKeys: true,
+      externalRef: input.externalRef, externalUpdatedAt: input.eventTime,
+      reservations: [{ roomId: sources[0]!.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
+    });
+    return { status: 'processed' };
+  } catch (error) {
+    if (hasSqlstate(error, SQLSTATE.uniqueViolation) || (isAppError(error) && error.code === 'conflict')) return { status: 'processed' };
+    if (isAppError(error) && error.code === 'room_unavailable') {
+      await asService({ tenantId }, (tx) =>
+        openIncident(tx, {
+          tenantId, conditionKey: `slot_unavailable:${provider}:${input.externalRef}`, kind: 'slot_unavailable', severity: 'warning',
+          summary: `A ${actorFor(provider, '').label} booking asks for a room that is already booked for that time; it was not created.`,
+          detail: { externalRef: input.externalRef, startsAt: input.startsAt.toISOString(), endsAt: input.endsAt.toISOString(), webhookEventId: input.eventId },
+        }),
+      );
+      return { status: 'rejected', reason: 'slot_unavailable' };
+    }
+    throw error;
+  }
+}
+
+/** A provider's cancellation: cancels the booking's reservation and revokes its keys (`booking_canceled`). */
+export async function cancelProviderBooking(input: {
+  tenantId: string;
+  provider: Provider;
+  eventId: string;
+  externalRef: string;
+  eventTime: Date;
+  reason: string;
+}): Promise<WebhookOutcome> {
+  const { tenantId, provider } = input;
+  const reservations = await asService({ tenantId }, (tx) =>
+    tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true, status: true } }),
+  );
+  if (reservations.length === 0) return { status: 'processed' };
+  for (const reservation of reservations) {
+    await cancelReservation({ tenantId, reservationId: reservation.id, reason: input.reason, keyReason: 'booking_canceled', actor: actorFor(provider, input.eventId) });
+    await asService({ tenantId }, (tx) =>
+      tx.reservation.updateMany({
+        where: { tenantId, id: reservation.id, OR: [{ externalUpdatedAt: null }, { externalUpdatedAt: { lt: input.eventTime } }] },
+        data: { externalUpdatedAt: input.eventTime },
+      }),
+    );
+  }
+  return { status: 'processed' };
+}
