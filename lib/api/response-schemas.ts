@@ -61,6 +61,7 @@ export const ZAuditEventSchema = z
     actor: z.object({ type: z.string(), id: z.string().nullable(), label: z.string() }),
     action: z.string(),
     subject: z.object({ type: z.string(), id: z.string().nullable() }),
+    roomId: z.string().nullable(),
     reason: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
   })

@@ -1,5 +1,7 @@
 import { decodeCursor, encodeCursor } from '../api/cursor';
 import { withTenant } from '../db/tx';
+import type { Prisma } from '../db/generated/client';
+import type { ActorType } from '../db/generated/enums';
 
 export type AuditEventView = {
   id: string;
@@ -7,21 +9,58 @@ export type AuditEventView = {
   actor: { type: string; id: string | null; label: string };
   action: string;
   subject: { type: string; id: string | null };
+  roomId: string | null;
   reason: string | null;
   metadata: Record<string, unknown>;
 };
 
-/** A tenant's audit events, newest first, one keyset page at a time. */
-export async function listAuditEvents(input: { tenantId: string; subjectId?: string; action?: string; limit: number; cursor?: string }): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
+export type AuditFilters = {
+  action?: string;
+  actorType?: ActorType;
+  /** Matches the actor's label or id (case-insensitive substring). */
+  actor?: string;
+  subjectId?: string;
+  roomId?: string;
+  from?: Date;
+  to?: Date;
+};
+
+function where(tenantId: string, f: AuditFilters): Prisma.AuditEventWhereInput {
+  return {
+    tenantId,
+    ...(f.action ? { action: f.action } : {}),
+    ...(f.actorType ? { actorType: f.actorType } : {}),
+    ...(f.actor ? { OR: [{ actorLabel: { contains: f.actor, mode: 'insensitive' } }, { actorId: f.actor }] } : {}),
+    ...(f.subjectId ? { subjectId: f.subjectId } : {}),
+    ...(f.roomId ? { roomId: f.roomId } : {}),
+    ...(f.from || f.to ? { occurredAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: f.to } : {}) } } : {}),
+  };
+}
+
+function view(e: Prisma.AuditEventGetPayload<object>): AuditEventView {
+  return {
+    id: e.id,
+    occurredAt: e.occurredAt.toISOString(),
+    actor: { type: e.actorType, id: e.actorId, label: e.actorLabel },
+    action: e.action,
+    subject: { type: e.subjectType, id: e.subjectId },
+    roomId: e.roomId,
+    reason: e.reason,
+    metadata: (e.metadata ?? {}) as Record<string, unknown>,
+  };
+}
+
+/** A tenant's audit events matching the filters, newest first, one keyset page at a time. */
+export async function listAuditEvents(input: AuditFilters & { tenantId: string; limit: number; cursor?: string }): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
   const { tenantId } = input;
   const before = input.cursor ? decodeCursor(input.cursor) : null;
   const rows = await withTenant({ tenantId }, (tx) =>
     tx.auditEvent.findMany({
       where: {
-        tenantId,
-        ...(input.subjectId ? { subjectId: input.subjectId } : {}),
-        ...(input.action ? { action: input.action } : {}),
-        ...(before ? { OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] } : {}),
+        AND: [
+          where(tenantId, input),
+          ...(before ? [{ OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] }] : []),
+        ],
       },
       orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
       take: input.limit + 1,
@@ -29,16 +68,27 @@ export async function listAuditEvents(input: { tenantId: string; subjectId?: str
   );
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  return {
-    data: page.map((e) => ({
-      id: e.id,
-      occurredAt: e.occurredAt.toISOString(),
-      actor: { type: e.actorType, id: e.actorId, label: e.actorLabel },
-      action: e.action,
-      subject: { type: e.subjectType, id: e.subjectId },
-      reason: e.reason,
-      metadata: (e.metadata ?? {}) as Record<string, unknown>,
-    })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(last.occurredAt, last.id) : null,
-  };
+  return { data: page.map(view), nextCursor: rows.length > input.limit && last ? encodeCursor(last.occurredAt, last.id) : null };
+}
+
+const CSV_COLUMNS = ['occurred_at', 'action', 'actor_type', 'actor_id', 'actor_label', 'subject_type', 'subject_id', 'room_id', 'reason', 'metadata'] as const;
+
+/** One CSV field: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
+export function csvField(value: unknown): string {
+  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** The audit events matching the filters as CSV, newest first, produced page by page (for a streamed download). */
+export async function* auditCsv(input: AuditFilters & { tenantId: string }): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\n`;
+  let cursor: string | undefined;
+  do {
+    const page = await listAuditEvents({ ...input, limit: 500, cursor });
+    yield page.data
+      .map((e) => [e.occurredAt, e.action, e.actor.type, e.actor.id, e.actor.label, e.subject.type, e.subject.id, e.roomId, e.reason, e.metadata].map(csvField).join(',') + '\n')
+      .join('');
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
 }
