@@ -6,7 +6,7 @@ import { LOCALES } from '@/lib/i18n/locale';
 import { LanguageSwitcher } from './language-switcher';
 import { TenantSwitcher } from './tenant-switcher';
 
-type Section = 'desk' | 'manage';
+type Section = 'desk' | 'bookings' | 'manage';
 
 type Props = {
   /** The signed-in staff member, or null on public pages. */
@@ -17,7 +17,7 @@ type Props = {
   showAuthLink?: boolean;
 };
 
-const SECTION_PATHS: Record<Section, string> = { desk: '/desk', manage: '/manage' };
+const SECTION_PATHS: Record<Section, string> = { desk: '/desk', bookings: '/desk/bookings', manage: '/manage' };
 
 /** The top bar: product name, the sections the current role may open, tenant and language switchers, sign-in/out. */
 export async function SiteHeader({ staff, section, showAuthLink = true }: Props) {
@@ -26,6 +26,7 @@ export async function SiteHeader({ staff, section, showAuthLink = true }: Props)
   const links = (
     [
       { section: 'desk', label: t('nav.desk'), allowed: role !== undefined && can(role, 'desk.view') },
+      { section: 'bookings', label: t('nav.bookings'), allowed: role !== undefined && can(role, 'desk.view') },
       { section: 'manage', label: t('nav.manage'), allowed: role !== undefined && can(role, 'manage.view') },
     ] as const
   ).filter((link) => link.allowed);

@@ -10,7 +10,8 @@ export type BookingGroupSummary = {
   currency: string | null;
   /** The guest's name, or null once the guest is deleted (show the tombstone). */
   guestName: string | null;
-  reservations: { id: string; roomLabel: string; startsAt: Date; endsAt: Date; status: string; paid: boolean }[];
+  /** `timeZone`: the IANA zone of the room's facility, for showing the stay in local time. */
+  reservations: { id: string; roomLabel: string; startsAt: Date; endsAt: Date; status: string; paid: boolean; timeZone: string }[];
 };
 
 export { DELETED_GUEST_DISPLAY };
@@ -20,7 +21,12 @@ export async function listBookingGroups({ tenantId, limit = 50 }: { tenantId: st
   const groups = await withTenant({ tenantId }, (tx) =>
     tx.bookingGroup.findMany({
       where: { tenantId },
-      include: { reservations: { include: { guest: { select: { name: true } } }, orderBy: [{ startsAt: 'asc' }, { id: 'asc' }] } },
+      include: {
+        reservations: {
+          include: { guest: { select: { name: true } }, room: { select: { facility: { select: { timeZone: true } } } } },
+          orderBy: [{ startsAt: 'asc' }, { id: 'asc' }],
+        },
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
       take: limit,
     }),
@@ -35,6 +41,7 @@ export async function listBookingGroups({ tenantId, limit = 50 }: { tenantId: st
     guestName: g.reservations.find((r) => r.guest)?.guest?.name ?? null,
     reservations: g.reservations.map((r) => ({
       id: r.id, roomLabel: r.roomLabelSnapshot, startsAt: r.startsAt, endsAt: r.endsAt, status: r.status, paid: r.paidAt !== null && r.refundedAt === null,
+      timeZone: r.room.facility.timeZone,
     })),
   }));
 }

@@ -1,5 +1,5 @@
-/** Minutes the wall clock in `timeZone` is ahead of UTC at `at`. */
-function offsetMs(at: Date, timeZone: string): number {
+/** Milliseconds the wall clock in `timeZone` is ahead of UTC at `at` (whole seconds). */
+export function offsetMs(at: Date, timeZone: string): number {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
       .formatToParts(at)

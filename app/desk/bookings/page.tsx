@@ -1,0 +1,151 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { z } from 'zod';
+import { listBookingGroups, type BookingGroupSummary } from '@/lib/bookings/list-booking-groups';
+import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
+import { formatMoney } from '@/lib/i18n/money';
+import { paymentsConfigured } from '@/lib/payments/stripe-client';
+import { getLocale, getT } from '../../_server/i18n';
+import { requireStaff } from '../../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('bookings.title') };
+}
+
+const PAYMENT_BADGE = {
+  paid: 'badge--success',
+  unpaid: 'badge--warning',
+  refunded: 'badge--info',
+  cancelled: 'badge--danger',
+} as const;
+
+const ZCreatedSchema = z.uuid();
+
+/** A group's rooms by stay, then by label as people read them (101 before 1001). */
+function byStayThenRoom(reservations: BookingGroupSummary['reservations']): BookingGroupSummary['reservations'] {
+  return [...reservations].sort(
+    (a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.roomLabel.localeCompare(b.roomLabel, undefined, { numeric: true }),
+  );
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The tenant's booking groups, newest first: guest, rooms and dates in facility time, payment state and amount. */
+export default async function BookingsPage({ searchParams }: Props) {
+  const staff = await requireStaff('desk.view', '/desk/bookings');
+  const [t, locale, query] = await Promise.all([getT(), getLocale(), searchParams]);
+  const groups = await listBookingGroups({ tenantId: staff.current.tenantId });
+  const createdId = ZCreatedSchema.safeParse(query.created);
+  const created = createdId.success ? groups.find((g) => g.id === createdId.data) : undefined;
+
+  return (
+    <>
+      <header className="page__header page__header--split">
+        <div>
+          <h1>{t('bookings.title')}</h1>
+          <p className="page__lead">{t('bookings.summary', { tenant: staff.current.tenantName })}</p>
+        </div>
+        <Link href="/desk/bookings/new" className="button button--primary">
+          {t('bookings.new')}
+        </Link>
+      </header>
+
+      {created && <CreatedBanner group={created} t={t} />}
+
+      {!paymentsConfigured() && (
+        <p className="notice" data-testid="payments-off">
+          {t('bookings.paymentsOff')}
+        </p>
+      )}
+
+      {groups.length === 0 ? (
+        <p className="empty-state">{t('bookings.empty')}</p>
+      ) : (
+        <div className="table-wrap" role="region" aria-label={t('bookings.title')} tabIndex={0}>
+          <table className="table" data-testid="bookings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('bookings.col.created')}</th>
+                <th scope="col">{t('bookings.col.guest')}</th>
+                <th scope="col">{t('bookings.col.rooms')}</th>
+                <th scope="col">{t('bookings.col.payment')}</th>
+                <th scope="col">{t('bookings.col.amount')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.map((g) => (
+                <GroupRow key={g.id} group={g} t={t} locale={locale} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+function GroupRow({ group, t, locale }: { group: BookingGroupSummary; t: Translate; locale: Locale }) {
+  // A group's rooms are normally in one facility: its zone is the one the desk thinks in.
+  const timeZone = group.reservations[0]?.timeZone;
+  const when = (date: Date, zone: string | undefined) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, zone)}</time>;
+  return (
+    <tr data-booking-group-id={group.id}>
+      <td>{when(group.createdAt, timeZone)}</td>
+      <th scope="row" className="wrap">
+        {group.guestName !== null ? group.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
+      </th>
+      <td>
+        <ul className="stay-list">
+          {byStayThenRoom(group.reservations).map((r) => (
+            <li key={r.id}>
+              <Link href={`/desk/reservations/${r.id}`} className="stay-list__room">
+                {r.roomLabel}
+              </Link>{' '}
+              <span className={r.status === 'cancelled' ? 'muted stay-list__cancelled' : undefined}>
+                {when(r.startsAt, r.timeZone)}
+                {t('bookings.rangeSeparator')}
+                {when(r.endsAt, r.timeZone)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </td>
+      <td>
+        <span className={`badge ${PAYMENT_BADGE[group.status]}`}>{t(`bookings.payment.${group.status}`)}</span>
+      </td>
+      <td>
+        {group.amountCents !== null && group.currency ? (
+          formatMoney(locale, group.amountCents, group.currency)
+        ) : (
+          <span className="muted">{t('bookings.noAmount')}</span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** After a booking: what was booked, with a link to each reservation (its guest link lives there). */
+function CreatedBanner({ group, t }: { group: BookingGroupSummary; t: Translate }) {
+  const guest = group.guestName ?? t('guest.deletedAccount');
+  const count = group.reservations.length;
+  return (
+    <div className="result-panel result-panel--success result-slot" role="status" data-testid="booking-created">
+      <div className="result-panel__body">
+        <p className="result-panel__title">{t('bookings.created.title')}</p>
+        <p>{count === 1 ? t('bookings.created.one', { guest }) : t('bookings.created.many', { guest, count })}</p>
+        <p>{t('bookings.created.links')}</p>
+        <ul className="actions">
+          {byStayThenRoom(group.reservations).map((r) => (
+            <li key={r.id}>
+              <Link href={`/desk/reservations/${r.id}`} className="button button--secondary button--compact">
+                {t('bookings.roomLink', { room: r.roomLabel })}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+'use client';
+
+import { useActionState, useId, useState } from 'react';
+import { bookGroupAction, type BookGroupState } from '@/app/desk/bookings/actions';
+
+export type BookingRoomOption = { id: string; label: string; available: boolean; rate: string };
+
+export type BookingGroupFormLabels = {
+  guest: string;
+  name: string;
+  email: string;
+  phone: string;
+  rooms: string;
+  roomsHint: string;
+  booked: string;
+  failed: string;
+  /** "Rooms taken: {rooms}" */
+  conflictRooms: string;
+  submitNone: string;
+  submitOne: string;
+  /** "Book {count} rooms" */
+  submitMany: string;
+  pending: string;
+};
+
+type Props = {
+  /** The stay every chosen room is booked for, as ISO instants (posted back and re-checked by the server). */
+  startsAt: string;
+  endsAt: string;
+  rooms: BookingRoomOption[];
+  labels: BookingGroupFormLabels;
+};
+
+/**
+ * Step 2 of a group booking: the guest and the rooms. Posts to `bookGroupAction`; when rooms were
+ * taken meanwhile, exactly those are marked in the list (nothing was held) and the rest of the
+ * selection and the guest fields are kept. Works before hydration too (a plain form post).
+ */
+export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
+  const [state, action, pending] = useActionState(bookGroupAction, null);
+  const id = useId();
+  const messageId = `${id}-message`;
+  const failedLabels = rooms.filter((r) => state?.failedRoomIds.includes(r.id)).map((r) => r.label);
+  return (
+    // noValidate: the server's messages (translated, inline) are the ones the user sees.
+    <form action={action} noValidate className="form booking-form">
+      <input type="hidden" name="startsAt" value={startsAt} />
+      <input type="hidden" name="endsAt" value={endsAt} />
+      <div id={messageId} role="alert" className="form__error">
+        {state?.message && <p className="booking-form__message">{state.message}</p>}
+        {failedLabels.length > 0 && <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>}
+      </div>
+      {/* Remounted with every answer so the echoed values become the fields' defaults again. */}
+      <BookingFields key={state?.attempt ?? 0} state={state} rooms={rooms} labels={labels} pending={pending} messageId={messageId} />
+    </form>
+  );
+}
+
+type FieldsProps = { state: BookGroupState; rooms: BookingRoomOption[]; labels: BookingGroupFormLabels; pending: boolean; messageId: string };
+
+function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps) {
+  const id = useId();
+  const failed = new Set(state?.failedRoomIds ?? []);
+  const bookable = (room: BookingRoomOption) => room.available && !failed.has(room.id);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(
+    () => new Set((state?.values.roomIds ?? []).filter((roomId) => rooms.some((r) => r.id === roomId && bookable(r)))),
+  );
+  const count = rooms.filter((r) => bookable(r) && selected.has(r.id)).length;
+  const errors = state?.fieldErrors ?? {};
+  const toggle = (roomId: string, checked: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (checked) next.add(roomId);
+      else next.delete(roomId);
+      return next;
+    });
+  const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
+  const submitLabel = pending ? labels.pending : count === 0 ? labels.submitNone : count === 1 ? labels.submitOne : labels.submitMany.replace('{count}', String(count));
+
+  return (
+    <>
+      <fieldset className="fieldset">
+        <legend>{labels.guest}</legend>
+        <div className="field-row">
+          <TextField id={`${id}-name`} name="name" label={labels.name} defaultValue={state?.values.name} error={errors.name} required autoComplete="off" />
+          <TextField id={`${id}-email`} name="email" type="email" label={labels.email} defaultValue={state?.values.email} error={errors.email} autoComplete="off" />
+          <TextField id={`${id}-phone`} name="phone" type="tel" label={labels.phone} defaultValue={state?.values.phone} error={errors.phone} autoComplete="off" />
+        </div>
+      </fieldset>
+
+      <fieldset className="fieldset" aria-describedby={describedBy(`${id}-rooms-hint`, errors.roomIds && `${id}-rooms-error`)}>
+        <legend>{labels.rooms}</legend>
+        <p id={`${id}-rooms-hint`} className="field__hint">
+          {labels.roomsHint}
+        </p>
+        {errors.roomIds && (
+          <p id={`${id}-rooms-error`} className="inline-error">
+            {errors.roomIds}
+          </p>
+        )}
+        <ul className="room-choices">
+          {rooms.map((room) => {
+            const isFailed = failed.has(room.id);
+            const statusId = `${id}-room-${room.id}-status`;
+            const disabled = !bookable(room);
+            return (
+              <li key={room.id}>
+                <label className={`room-choice${isFailed ? ' room-choice--failed' : disabled ? ' room-choice--disabled' : ''}`} data-room-id={room.id}>
+                  <input
+                    type="checkbox"
+                    name="roomIds"
+                    value={room.id}
+                    checked={!disabled && selected.has(room.id)}
+                    disabled={disabled}
+                    onChange={(event) => toggle(room.id, event.target.checked)}
+                    aria-describedby={describedBy(`${statusId}-rate`, disabled && statusId, isFailed && messageId)}
+                  />
+                  <span className="room-choice__body">
+                    <span className="room-choice__label">{room.label}</span>
+                    <span id={`${statusId}-rate`} className="room-choice__rate">
+                      {room.rate}
+                    </span>
+                  </span>
+                  {isFailed ? (
+                    <span id={statusId} className="badge badge--danger">
+                      {labels.failed}
+                    </span>
+                  ) : (
+                    !room.available && (
+                      <span id={statusId} className="badge">
+                        {labels.booked}
+                      </span>
+                    )
+                  )}
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
+
+      <div>
+        <button type="submit" className="button button--primary" disabled={pending}>
+          {submitLabel}
+        </button>
+      </div>
+    </>
+  );
+}
+
+type TextFieldProps = {
+  id: string;
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'tel';
+  defaultValue: string | undefined;
+  error: string | undefined;
+  required?: boolean;
+  autoComplete: string;
+};
+
+function TextField({ id, name, label, type = 'text', defaultValue, error, required, autoComplete }: TextFieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        required={required}
+        autoComplete={autoComplete}
+        defaultValue={defaultValue ?? ''}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error && (
+        <p id={`${id}-error`} className="inline-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
