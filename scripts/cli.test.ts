@@ -64,10 +64,39 @@ describe('the CLI', () => {
     expect((await admin.query('select count(*)::int as n from tenants')).rows[0].n).toBe(before);
     await admin.end();
   });
+});
 
-  it('answers commands of later issues with a clear "not available yet"', async () => {
-    const result = await cli('webhooks-replay');
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/not available yet/);
-  });
+describe('cli migrate --target', () => {
+  it('prints the plan, applies on an empty database, applies nothing the second time, and refuses a mismatched target', async () => {
+    const pg = (await import('pg')).default;
+    const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
+    await maintenance.connect();
+    const name = `unlockos_test_scratch_gate_${process.pid}`;
+    await maintenance.query(`drop database if exists ${name} with (force)`);
+    await maintenance.query(`create database ${name}`);
+    await maintenance.end();
+    const url = new URL(process.env.TEST_MAINTENANCE_URL!);
+    url.pathname = `/${name}`;
+    const env = { DATABASE_URL_CI: url.toString(), MIGRATE_CI_HOST: url.hostname, MIGRATE_CI_DATABASE: name };
+    const runWith = async (args: string[], extra: Record<string, string>) => {
+      try {
+        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], { env: { ...process.env, ...extra, DATABASE_URL: '' } });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const e = error as { code: number; stdout: string; stderr: string };
+        return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+      }
+    };
+    const dry = await runWith(['migrate', '--target', 'ci', '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toMatch(/plan for target "ci" .*pending migration/);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, applied: 0 });
+    const first = await runWith(['migrate', '--target', 'ci'], env);
+    expect(JSON.parse(first.stdout).applied).toBeGreaterThan(0);
+    const second = await runWith(['migrate', '--target', 'ci'], env);
+    expect(JSON.parse(second.stdout)).toMatchObject({ applied: 0, plan: [] });
+    const refused = await runWith(['migrate', '--target', 'ci'], { ...env, MIGRATE_CI_DATABASE: 'unlockos_production' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/Refusing/);
+  }, 60_000);
 });

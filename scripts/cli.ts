@@ -4,6 +4,7 @@ import { COMMANDS } from '../lib/cli/commands';
 import { localSecrets } from '../lib/config/local-state';
 import { openDatabase, prepareDatabase } from '../lib/db/database';
 import { migrate } from '../lib/db/migrator';
+import { resolveMigrationTarget } from '../lib/db/migration-target';
 import { AppError } from '../lib/errors';
 import { toDomainError } from '../lib/db/errors';
 
@@ -20,23 +21,25 @@ async function main(): Promise<void> {
   if (!name || name === '--help' || name === 'help') fail(usage);
   const entry = name === 'migrate' ? null : COMMANDS[name];
   if (name !== 'migrate' && !entry) fail(`unknown command "${name}"\n${usage}`);
-  if (entry && 'notYet' in entry) fail(`"${name}" is not available yet: ${entry.notYet}`);
 
-  const known = entry && !('notYet' in entry) ? Object.keys(entry.flags.shape) : [];
+  const known = entry ? Object.keys(entry.flags.shape) : ['target'];
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: Object.fromEntries(known.map((flag) => [flag, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(known.map((flag) => [flag, { type: 'string' as const }])),
+        ...(name === 'migrate' ? { 'dry-run': { type: 'boolean' as const } } : {}),
+      },
     }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
 
   let flags: unknown = values;
-  if (entry && !('notYet' in entry)) {
+  if (entry) {
     const parsed = entry.flags.safeParse(values);
     if (!parsed.success) {
       throw new UsageError(parsed.error.issues.map((i) => (i.path.length ? `--${i.path.join('.')}: ${i.message}` : i.message)).join('; '));
@@ -44,9 +47,18 @@ async function main(): Promise<void> {
     flags = parsed.data;
   }
 
+  if (name === 'migrate' && typeof values.target === 'string') {
+    await migrateTarget(values.target, values['dry-run'] === true);
+    return;
+  }
   const database = await openDatabase();
   try {
     if (name === 'migrate') {
+      if (values['dry-run'] === true) {
+        const { pending } = await migrate({ databaseUrl: database.adminUrl, dryRun: true });
+        process.stdout.write(`${JSON.stringify({ dryRun: true, plan: pending, applied: 0 })}\n`);
+        return;
+      }
       const { applied } = await prepareDatabase({ adminUrl: database.adminUrl });
       process.stdout.write(`${JSON.stringify({ applied })}\n`);
       return;
@@ -68,6 +80,19 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** `migrate --target <env>`: resolve the target from flags and environment only, print the plan, then apply. */
+async function migrateTarget(targetName: string, dryRun: boolean): Promise<void> {
+  const target = resolveMigrationTarget(targetName);
+  const { pending } = await migrate({ databaseUrl: target.url, dryRun: true });
+  process.stderr.write(`plan for target "${target.name}" (host ${target.host}, database ${target.database}): ${pending.length} pending migration(s)${pending.length ? `: ${pending.join(', ')}` : ''}\n`);
+  if (dryRun) {
+    process.stdout.write(`${JSON.stringify({ target: target.name, dryRun: true, plan: pending, applied: 0 })}\n`);
+    return;
+  }
+  const { applied } = await prepareDatabase({ adminUrl: target.url, appDbPassword: target.appDbPassword });
+  process.stdout.write(`${JSON.stringify({ target: target.name, plan: pending, applied })}\n`);
 }
 
 main().then(

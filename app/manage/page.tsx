@@ -1,5 +1,8 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { ManageNav } from '@/components/manage-nav';
+import { can } from '@/lib/auth/permissions';
 import { withTenant } from '@/lib/db/tx';
 import { formatDateTime } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
@@ -46,8 +49,12 @@ export default async function ManagePage() {
 
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date)}</time>;
 
+  const canManageKeys = can(staff.current.role, 'api_keys.manage');
+  const canManageSecrets = can(staff.current.role, 'secrets.manage');
+
   return (
     <>
+      <ManageNav staff={staff} current="overview" />
       <header className="page__header">
         <h1>{t('manage.title')}</h1>
         <p className="page__lead">{t('manage.summary', { tenant: staff.current.tenantName })}</p>
@@ -110,7 +117,18 @@ export default async function ManagePage() {
         </tbody>
       </Section>
 
-      <Section id="api-keys" title={t('manage.apiKeys.title')} empty={apiKeys.length === 0 ? t('manage.apiKeys.empty') : null}>
+      <Section
+        id="api-keys"
+        title={t('manage.apiKeys.title')}
+        empty={apiKeys.length === 0 ? t('manage.apiKeys.empty') : null}
+        action={
+          canManageKeys ? (
+            <Link href="/manage/api-keys" data-testid="manage-api-keys-link">
+              {t('manage.apiKeys.manageLink')}
+            </Link>
+          ) : null
+        }
+      >
         <thead>
           <tr>
             <th scope="col">{t('manage.apiKeys.col.name')}</th>
@@ -140,16 +158,57 @@ export default async function ManagePage() {
           ))}
         </tbody>
       </Section>
+
+      <section aria-labelledby="integrations-title" className="section">
+        <h2 id="integrations-title">{t('manage.integrations.title')}</h2>
+        <p className="muted">{t('manage.integrations.lead')}</p>
+        <ul className="actions">
+          {canManageKeys && (
+            <li>
+              <Link href="/manage/api-keys" className="button button--secondary">
+                {t('manage.nav.apiKeys')}
+              </Link>
+            </li>
+          )}
+          {canManageSecrets && (
+            <li>
+              <Link href="/manage/secrets" className="button button--secondary" data-testid="manage-secrets-link">
+                {t('manage.integrations.secrets')}
+              </Link>
+            </li>
+          )}
+          {can(staff.current.role, 'webhooks.view') && (
+            <li>
+              <Link href="/manage/webhooks" className="button button--secondary" data-testid="manage-webhooks-link">
+                {t('manage.nav.webhooks')}
+              </Link>
+            </li>
+          )}
+          {can(staff.current.role, 'incidents.view') && (
+            <li>
+              <Link href="/manage/incidents" className="button button--secondary" data-testid="manage-incidents-link">
+                {t('manage.nav.incidents')}
+              </Link>
+            </li>
+          )}
+          <li>
+            <Link href="/docs/api" className="button button--secondary" data-testid="manage-docs-link">
+              {t('manage.integrations.docs')}
+            </Link>
+          </li>
+        </ul>
+      </section>
     </>
   );
 }
 
 /** A titled section holding one table, or its empty state. */
-function Section({ id, title, empty, children }: { id: string; title: string; empty: string | null; children: ReactNode }) {
+function Section({ id, title, empty, action = null, children }: { id: string; title: string; empty: string | null; action?: ReactNode; children: ReactNode }) {
   const headingId = `${id}-title`;
   return (
     <section aria-labelledby={headingId} className="section">
       <h2 id={headingId}>{title}</h2>
+      {action && <p>{action}</p>}
       {empty !== null ? (
         <p className="empty-state">{empty}</p>
       ) : (

@@ -32,9 +32,13 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       '401': { description: 'Missing or invalid API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       '429': { description: 'Rate limited (see retry-after)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     };
+    const byStatus = new Map<string, string[]>();
     for (const code of route.errors) {
       const status = ERROR_STATUS[code];
-      if (status) responses[status] = { description: `Error: ${code}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      if (status) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+    for (const [status, codes] of byStatus) {
+      responses[status] = { description: `Error: ${codes.join(' | ')}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {

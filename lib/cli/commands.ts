@@ -31,7 +31,7 @@ function command<S extends z.ZodObject>(flags: S, run: (flags: z.infer<S>) => Pr
 }
 
 /** The CLI of API.md, except `migrate`, which the entry point runs itself. Each prints one JSON object. */
-export const COMMANDS: Record<string, CliCommand | { notYet: string }> = {
+export const COMMANDS: Record<string, CliCommand> = {
   'seed-demo': command(z.object({}).strict(), () => seedDemo()),
   'tenant-create': command(
     z.object({ name: z.string().trim().min(1).max(200), 'stripe-account': z.string().regex(/^acct_[A-Za-z0-9]+$/, 'must look like acct_…').optional() }).strict(),

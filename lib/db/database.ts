@@ -79,10 +79,12 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
  * Migrates (ours, then graphile-worker's own schema), then gives the login role its password,
  * which is never stored in a migration. Safe to run on every start.
  */
-export async function prepareDatabase(options: { adminUrl: string; appDbPassword?: string }): Promise<{ applied: number }> {
+export async function prepareDatabase(options: { adminUrl: string; appDbPassword?: string | null }): Promise<{ applied: number }> {
   const result = await migrate({ databaseUrl: options.adminUrl });
   const { runMigrations } = await import('graphile-worker');
   await runMigrations({ connectionString: options.adminUrl, logger: await silentWorkerLogger() });
+  // null: leave the login role's password as it is (a remote target sets it out of band).
+  if (options.appDbPassword === null) return result;
   const client = new pg.Client({ connectionString: options.adminUrl });
   await client.connect();
   try {

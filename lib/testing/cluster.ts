@@ -4,8 +4,9 @@ import { dataDir, localSecrets } from '../config/local-state';
 import { ensureEmbeddedPostgres, type EmbeddedCluster } from '../db/embedded';
 import { withDatabase } from '../db/database';
 
-export const TEMPLATE_DB = 'unlockos_test_template';
-export const TEST_DB_PREFIX = 'unlockos_test_w';
+/** Databases of one test run carry the run's process id, so concurrent runs never drop each other's. */
+export const templateDb = (runId: number) => `unlockos_test_${runId}_template`;
+export const workerDb = (runId: number, worker: string) => `unlockos_test_${runId}_w${worker}`;
 export const TEST_APP_DB_PASSWORD = 'unlockos-test-login';
 
 /**

@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { LOGIN_ROLE, withCredentials, withDatabase } from '../db/database';
-import { TEMPLATE_DB, TEST_APP_DB_PASSWORD, TEST_DB_PREFIX } from './cluster';
+import { TEST_APP_DB_PASSWORD, templateDb, workerDb } from './cluster';
 
 // Each test worker works in its own clone of the migrated template, created on its first file.
 const maintenanceUrl = inject('maintenanceUrl');
-const database = `${TEST_DB_PREFIX}${process.env.VITEST_POOL_ID ?? '0'}`;
+const runId = inject('runId');
+const database = workerDb(runId, process.env.VITEST_POOL_ID ?? '0');
 const adminUrl = withDatabase(maintenanceUrl, database);
 
 if (!process.env.TEST_ADMIN_URL) {
@@ -13,7 +14,7 @@ if (!process.env.TEST_ADMIN_URL) {
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (!rowCount) await client.query(`create database ${client.escapeIdentifier(database)} template ${TEMPLATE_DB}`);
+    if (!rowCount) await client.query(`create database ${client.escapeIdentifier(database)} template ${templateDb(runId)}`);
   } finally {
     await client.end();
   }

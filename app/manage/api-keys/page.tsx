@@ -1,0 +1,114 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { CreateApiKeyForm } from '@/components/manage-api-key-create';
+import { RevokeApiKeyButton } from '@/components/manage-api-key-revoke';
+import { ManageNav } from '@/components/manage-nav';
+import { listApiKeys } from '@/lib/auth/list-api-keys';
+import { formatDateTime } from '@/lib/i18n/locale';
+import { getLocale, getT } from '../../_server/i18n';
+import { requireStaff } from '../../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('apiKeys.title') };
+}
+
+/** The tenant's API keys: create one (its secret shown once), revoke one; secrets are never read. */
+export default async function ApiKeysPage() {
+  const staff = await requireStaff('api_keys.manage', '/manage/api-keys');
+  const [t, locale, keys] = await Promise.all([getT(), getLocale(), listApiKeys({ tenantId: staff.current.tenantId })]);
+  const when = (iso: string) => <time dateTime={iso}>{formatDateTime(locale, new Date(iso))}</time>;
+  const copy = { copy: t('copy.copy'), copied: t('copy.copied'), selected: t('copy.selected') };
+
+  return (
+    <>
+      <ManageNav staff={staff} current="api-keys" />
+      <header className="page__header">
+        <h1>{t('apiKeys.title')}</h1>
+        <p className="page__lead">{t('apiKeys.lead', { tenant: staff.current.tenantName })}</p>
+        <p>
+          <Link href="/docs/api">{t('apiKeys.docsLink')}</Link>
+        </p>
+      </header>
+
+      <CreateApiKeyForm
+        labels={{
+          title: t('apiKeys.create.title'),
+          name: t('apiKeys.create.name'),
+          nameHint: t('apiKeys.create.nameHint'),
+          submit: t('apiKeys.create.submit'),
+          pending: t('apiKeys.create.pending'),
+          createdTitle: t('apiKeys.created.title'),
+          warning: t('apiKeys.created.warning'),
+          keyLabel: t('apiKeys.created.keyLabel'),
+          dismiss: t('apiKeys.created.dismiss'),
+          copy,
+          copyKey: t('apiKeys.created.copyKey'),
+        }}
+      />
+
+      <section aria-labelledby="api-keys-list-title" className="section">
+        <h2 id="api-keys-list-title">{t('apiKeys.list.title')}</h2>
+        {keys.length === 0 ? (
+          <p className="empty-state" data-testid="api-keys-empty">
+            {t('apiKeys.list.empty')}
+          </p>
+        ) : (
+          <div className="table-wrap" role="region" aria-labelledby="api-keys-list-title" tabIndex={0}>
+            <table className="table" data-testid="api-keys-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('manage.apiKeys.col.name')}</th>
+                  <th scope="col">{t('manage.apiKeys.col.prefix')}</th>
+                  <th scope="col">{t('manage.apiKeys.col.createdAt')}</th>
+                  <th scope="col">{t('manage.apiKeys.col.lastUsedAt')}</th>
+                  <th scope="col">{t('manage.apiKeys.col.status')}</th>
+                  <th scope="col">{t('apiKeys.col.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id} data-testid="api-key-row" data-api-key-id={k.id} data-status={k.revokedAt ? 'revoked' : 'active'}>
+                    <th scope="row" className="wrap-anywhere">
+                      {k.name}
+                    </th>
+                    <td>
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td>{when(k.createdAt)}</td>
+                    <td>{k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}</td>
+                    <td>
+                      {k.revokedAt ? (
+                        <>
+                          <span className="badge badge--danger">{t('manage.apiKeys.revoked')}</span>
+                          <span className="facts__sub">{when(k.revokedAt)}</span>
+                        </>
+                      ) : (
+                        <span className="badge badge--success">{t('manage.apiKeys.active')}</span>
+                      )}
+                    </td>
+                    <td className="wrap">
+                      <RevokeApiKeyButton
+                        apiKeyId={k.id}
+                        live={!k.revokedAt}
+                        labels={{
+                          revoke: t('apiKeys.revoke.submit'),
+                          confirm: t('apiKeys.revoke.confirm'),
+                          cancel: t('apiKeys.revoke.cancel'),
+                          pending: t('apiKeys.revoke.pending'),
+                          warning: t('apiKeys.revoke.warning', { name: k.name }),
+                          done: t('apiKeys.revoke.done'),
+                        }}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import type { Metadata } from 'next';
+import { CopyButton } from '@/components/manage-copy-button';
+import { ManageNav } from '@/components/manage-nav';
+import { SecretForm } from '@/components/manage-secret-form';
+import { formatDateTime } from '@/lib/i18n/locale';
+import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-secrets';
+import { getLocale, getT } from '../../_server/i18n';
+import { requireStaff } from '../../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+/** Providers that call us: the URL each must be given for this tenant. */
+const WEBHOOK_PATHS = { calendly: 'calendly', cal: 'cal', lock_vendor: null } as const;
+
+/** The public base URL the providers reach us at (as guest links use it). */
+function appUrl(): string {
+  return (process.env.APP_URL || `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
+}
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('secrets.title') };
+}
+
+/** The tenant's provider secrets: which are set, key version and date — never a value — and a form to set each. */
+export default async function SecretsPage() {
+  const staff = await requireStaff('secrets.manage', '/manage/secrets');
+  const { tenantId } = staff.current;
+  const [t, locale, stored] = await Promise.all([getT(), getLocale(), listProviderSecrets({ tenantId })]);
+  const copy = { copy: t('copy.copy'), copied: t('copy.copied'), selected: t('copy.selected') };
+
+  return (
+    <>
+      <ManageNav staff={staff} current="secrets" />
+      <header className="page__header">
+        <h1>{t('secrets.title')}</h1>
+        <p className="page__lead">{t('secrets.lead', { tenant: staff.current.tenantName })}</p>
+        <p className="notice notice--info" data-testid="secrets-encrypted-note">
+          {t('secrets.encrypted')}
+        </p>
+      </header>
+
+      <ul className="secret-list">
+        {SECRET_PROVIDERS.map((provider) => {
+          const secret = stored.find((s) => s.provider === provider);
+          const headingId = `secret-${provider}-title`;
+          const webhookPath = WEBHOOK_PATHS[provider];
+          const webhookUrl = webhookPath ? `${appUrl()}/api/webhooks/${webhookPath}/${tenantId}` : null;
+          const urlId = `secret-${provider}-url`;
+          return (
+            <li key={provider}>
+              <section className="card secret-card" aria-labelledby={headingId} data-testid={`secret-card-${provider}`}>
+                <div className="secret-card__head">
+                  <h2 id={headingId}>{t(`secrets.provider.${provider}`)}</h2>
+                  {secret ? (
+                    <span className="badge badge--success" data-testid={`secret-status-${provider}`} data-set="true">
+                      {t('secrets.status.set')}
+                    </span>
+                  ) : (
+                    <span className="badge" data-testid={`secret-status-${provider}`} data-set="false">
+                      {t('secrets.status.notSet')}
+                    </span>
+                  )}
+                </div>
+                {secret && (
+                  <dl className="facts secret-card__facts">
+                    <div>
+                      <dt>{t('secrets.keyVersion')}</dt>
+                      <dd data-testid={`secret-key-version-${provider}`}>{secret.keyVersion}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('secrets.rotatedAt')}</dt>
+                      <dd>
+                        <time dateTime={secret.rotatedAt.toISOString()}>{formatDateTime(locale, secret.rotatedAt)}</time>
+                      </dd>
+                    </div>
+                  </dl>
+                )}
+                <SecretForm
+                  provider={provider}
+                  labels={{
+                    field: t(`secrets.field.${provider}`),
+                    hint: t(`secrets.hint.${provider}`),
+                    submit: secret ? t('secrets.submit.replace') : t('secrets.submit.set'),
+                    pending: t('secrets.pending'),
+                    saved: t('secrets.saved'),
+                  }}
+                />
+                {webhookUrl && (
+                  <div className="webhook-url">
+                    <p className="field__label">{t('secrets.webhookUrl')}</p>
+                    <div className="secret-panel__value">
+                      <code id={urlId} className="webhook-url__code" data-testid={`webhook-url-${provider}`}>
+                        {webhookUrl}
+                      </code>
+                      <CopyButton
+                        text={webhookUrl}
+                        targetId={urlId}
+                        labels={copy}
+                        accessibleLabel={t('secrets.copyWebhookUrl', { provider: t(`secrets.provider.${provider}`) })}
+                        testId={`webhook-url-copy-${provider}`}
+                      />
+                    </div>
+                    <p className="field__hint">{t('secrets.webhookUrlHint', { provider: t(`secrets.provider.${provider}`) })}</p>
+                  </div>
+                )}
+              </section>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}

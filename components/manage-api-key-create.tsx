@@ -1,0 +1,110 @@
+'use client';
+
+import { useActionState, useEffect, useId, useRef, useState } from 'react';
+import { createApiKeyAction } from '@/app/manage/api-keys/actions';
+import { CopyButton, type CopyLabels } from './manage-copy-button';
+
+export type CreateApiKeyLabels = {
+  title: string;
+  name: string;
+  nameHint: string;
+  submit: string;
+  pending: string;
+  createdTitle: string;
+  warning: string;
+  keyLabel: string;
+  dismiss: string;
+  copy: CopyLabels;
+  copyKey: string;
+};
+
+/**
+ * "Create API key": the new secret is shown once, in a panel above the form, from the action's
+ * answer only (kept in memory by useActionState) until dismissed or the page is left.
+ */
+export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
+  const [state, action, pending] = useActionState(createApiKeyAction, null);
+  const [dismissedId, setDismissedId] = useState<string | null>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const id = useId();
+
+  const created = state?.ok && state.id !== dismissedId ? state : null;
+  const error = state && !state.ok ? state : null;
+
+  // The secret takes the user's attention: move focus to it so screen readers announce it.
+  useEffect(() => {
+    if (state?.ok) panelRef.current?.focus();
+  }, [state]);
+
+  return (
+    <>
+      {created && (
+        <div
+          ref={panelRef}
+          tabIndex={-1}
+          role="region"
+          aria-labelledby={`${id}-created`}
+          className="result-panel result-panel--success secret-panel"
+          data-testid="api-key-secret-panel"
+        >
+          <div className="result-panel__body secret-panel__body">
+            <p id={`${id}-created`} className="result-panel__title">
+              {labels.createdTitle.replace('{name}', created.name)}
+            </p>
+            <p className="secret-panel__warning" data-testid="api-key-secret-warning">
+              <strong>{labels.warning}</strong>
+            </p>
+            <p className="secret-panel__label">{labels.keyLabel}</p>
+            <div className="secret-panel__value">
+              <code id={`${id}-key`} className="secret-panel__code" data-testid="api-key-secret">
+                {created.key}
+              </code>
+              <CopyButton text={created.key} targetId={`${id}-key`} labels={labels.copy} accessibleLabel={labels.copyKey} testId="api-key-copy" />
+            </div>
+          </div>
+          <button type="button" className="button button--secondary" onClick={() => setDismissedId(created.id)} data-testid="api-key-secret-dismiss">
+            {labels.dismiss}
+          </button>
+        </div>
+      )}
+
+      <section className="card" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{labels.title}</h2>
+        {/* noValidate: the server's message (translated, inline) is the one the user sees. */}
+        <form action={action} noValidate className="form form--inline" data-testid="api-key-create-form">
+          <div className="field">
+            <label htmlFor={`${id}-name`} className="field__label">
+              {labels.name}
+            </label>
+            <input
+              id={`${id}-name`}
+              name="name"
+              type="text"
+              required
+              maxLength={100}
+              autoComplete="off"
+              className="input"
+              // React resets a form after its action: keep what was typed when it comes back with an error.
+              defaultValue={error?.name ?? ''}
+              key={error ? `error-${error.message}-${error.name ?? ''}` : `fresh-${state?.ok ? state.id : ''}`}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`${id}-hint ${id}-error`}
+              data-testid="api-key-name"
+            />
+            <p id={`${id}-hint`} className="field__hint">
+              {labels.nameHint}
+            </p>
+          </div>
+          <p id={`${id}-error`} role="alert" className="form__error">
+            {error?.message}
+          </p>
+          <div>
+            <button type="submit" className="button button--primary" disabled={pending} data-testid="api-key-create">
+              {pending ? labels.pending : labels.submit}
+            </button>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}

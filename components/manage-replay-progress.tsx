@@ -1,0 +1,75 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+
+export type ReplayProgressLabels = {
+  title: string;
+  /** Contains `{done}` and `{total}`. */
+  count: string;
+  complete: string;
+  loading: string;
+  error: string;
+  status: Record<'received' | 'processed' | 'ignored' | 'rejected' | 'failed' | 'dead', string>;
+};
+
+type Progress = { counts: Record<keyof ReplayProgressLabels['status'], number>; total: number; settled: number; pending: number };
+
+export const REPLAY_POLL_MS = 1500;
+
+async function fetchProgress(query: { provider: string; from: string; to: string }, signal: AbortSignal): Promise<Progress> {
+  const response = await fetch(`/manage/webhooks/progress?${new URLSearchParams(query)}`, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`progress answered ${response.status}`);
+  return ((await response.json()) as { data: Progress }).data;
+}
+
+/** A replayed window's progress: settled events over all, polled every 1.5 s until none is queued or retrying. */
+export function ReplayProgress({ provider, from, to, replayedAt, labels }: { provider: string; from: string; to: string; replayedAt: string; labels: ReplayProgressLabels }) {
+  const id = useId();
+  const query = useQuery({
+    queryKey: ['webhook-replay-progress', provider, from, to, replayedAt],
+    queryFn: ({ signal }) => fetchProgress({ provider, from, to }, signal),
+    refetchInterval: (q) => (q.state.data && q.state.data.pending === 0 ? false : REPLAY_POLL_MS),
+    retry: 2,
+  });
+  const data = query.data;
+  const text = data ? labels.count.replace('{done}', String(data.settled)).replace('{total}', String(data.total)) : labels.loading;
+  const done = data !== undefined && data.pending === 0;
+  return (
+    <div className="replay-progress" data-testid="webhook-replay-progress" data-complete={done ? 'true' : 'false'}>
+      <p id={`${id}-label`} className="replay-progress__title">
+        {labels.title}
+      </p>
+      <progress
+        className="replay-progress__bar"
+        aria-labelledby={`${id}-label`}
+        aria-describedby={`${id}-text`}
+        max={data ? Math.max(data.total, 1) : undefined}
+        value={data ? data.settled : undefined}
+        aria-valuenow={data ? data.settled : undefined}
+        aria-valuetext={data ? text : undefined}
+        data-testid="webhook-replay-progress-bar"
+      />
+      <p id={`${id}-text`} role="status" className="replay-progress__text" data-testid="webhook-replay-progress-text">
+        {text}
+        {done ? ` — ${labels.complete}` : ''}
+      </p>
+      {data && data.total > 0 && (
+        <ul className="badge-row replay-progress__counts" aria-label={labels.title}>
+          {(Object.keys(labels.status) as (keyof Progress['counts'])[])
+            .filter((status) => data.counts[status] > 0)
+            .map((status) => (
+              <li key={status} className="badge">
+                {labels.status[status]}: {data.counts[status]}
+              </li>
+            ))}
+        </ul>
+      )}
+      {query.isError && !data && (
+        <p role="alert" className="inline-error">
+          {labels.error}
+        </p>
+      )}
+    </div>
+  );
+}
