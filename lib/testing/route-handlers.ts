@@ -8,8 +8,8 @@ type Handler = (request: Request, route: { params: Promise<Record<string, string
 export async function handlerOf(spec: RouteSpec): Promise<Handler> {
   const file = path.resolve(routeFile(spec));
   if (!existsSync(file)) throw new Error(`route file missing for ${spec.method} ${spec.path}: ${file}`);
-  const module = (await import(file)) as Record<string, Handler>;
-  const handler = module[spec.method];
+  const routeModule = (await import(file)) as Record<string, Handler>;
+  const handler = routeModule[spec.method];
   if (!handler) throw new Error(`${file} exports no ${spec.method}`);
   return handler;
 }
@@ -24,8 +24,8 @@ export async function routeFilesOnDisk(): Promise<string[]> {
       if (statSync(full).isDirectory()) await walk(full);
       else if (entry === 'route.ts') {
         const routePath = path.relative(root, dir).split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'));
-        const module = (await import(full)) as Record<string, unknown>;
-        for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) if (module[method]) found.push(`${method} /${routePath.join('/')}`);
+        const routeModule = (await import(full)) as Record<string, unknown>;
+        for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) if (routeModule[method]) found.push(`${method} /${routePath.join('/')}`);
       }
     }
   };
