@@ -24,6 +24,7 @@ process.env.TEST_ADMIN_URL = adminUrl;
 process.env.APP_DATABASE_URL = withCredentials(adminUrl, LOGIN_ROLE, TEST_APP_DB_PASSWORD);
 process.env.NEXTAUTH_SECRET ??= 'test-nextauth-secret';
 process.env.APP_URL ??= 'http://localhost:3000';
+process.env.APP_DATA_KEY ??= 'test-data-key-0123456789abcdef';
 
 afterAll(async () => {
   const { disconnectDb } = await import('../db/client');

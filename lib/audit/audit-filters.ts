@@ -1,0 +1,129 @@
+import { offsetMs, zonedDayBounds } from '../time/zoned-day';
+
+/** Every action the application writes to the audit log, in the order the filter lists them. */
+export const AUDIT_ACTIONS = [
+  'key.pre_issued',
+  'key.issued',
+  'key.revoked',
+  'key.expired',
+  'key.pin_revealed',
+  'checkin.completed',
+  'reservation.created',
+  'reservation.cancelled',
+  'reservation.paid',
+  'reservation.refunded',
+  'reservation.payment_failed',
+  'guest.deleted',
+  'webhook.replayed',
+  'secret.set',
+  'secret.rotated',
+  'api_key.created',
+  'api_key.revoked',
+  'user.sign_in_failed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Reason codes written by the system (as opposed to free text typed by staff), shown translated. */
+export const AUDIT_REASON_CODES = ['superseded_by_checkin', 'guest_deleted', 'stay_ended', 'reservation_cancelled', 'booking_canceled'] as const;
+export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
+
+export function isAuditAction(value: unknown): value is AuditAction {
+  return typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+export function isAuditReasonCode(value: unknown): value is AuditReasonCode {
+  return typeof value === 'string' && (AUDIT_REASON_CODES as readonly string[]).includes(value);
+}
+
+/** The audit page's filters as they live in its URL: dates are calendar days (YYYY-MM-DD) in the facility's zone. */
+export type AuditUrlFilters = {
+  action: AuditAction | '';
+  actor: string;
+  subjectId: string;
+  roomId: string;
+  from: string;
+  to: string;
+};
+
+export const EMPTY_AUDIT_FILTERS: AuditUrlFilters = { action: '', actor: '', subjectId: '', roomId: '', from: '', to: '' };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ACTOR_MAX = 200;
+
+function one(value: string | string[] | null | undefined): string {
+  return ((Array.isArray(value) ? value[0] : value) ?? '').trim();
+}
+
+function isDay(value: string): boolean {
+  const m = DAY.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * Reads the filters from URL search params, dropping anything malformed (an unknown action, an id
+ * that is not a UUID, a date that is not a calendar day) rather than failing the page.
+ */
+export function parseAuditUrlFilters(params: Record<string, string | string[] | undefined> | URLSearchParams): AuditUrlFilters {
+  const get = (name: string) => one(params instanceof URLSearchParams ? params.get(name) : params[name]);
+  const action = get('action');
+  const subjectId = get('subjectId').toLowerCase();
+  const roomId = get('roomId').toLowerCase();
+  const from = get('from');
+  const to = get('to');
+  return {
+    action: isAuditAction(action) ? action : '',
+    actor: get('actor').slice(0, ACTOR_MAX),
+    subjectId: UUID.test(subjectId) ? subjectId : '',
+    roomId: UUID.test(roomId) ? roomId : '',
+    from: isDay(from) ? from : '',
+    to: isDay(to) ? to : '',
+  };
+}
+
+/** The filters as page URL search params, empty ones left out (so a clean URL means "no filter"). */
+export function auditUrlSearch(filters: AuditUrlFilters): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  return params.toString();
+}
+
+/** The instant that begins calendar day `day` (YYYY-MM-DD) in `timeZone`. */
+export function zonedDayStart(day: string, timeZone: string): Date {
+  const m = DAY.exec(day);
+  if (!m) throw new RangeError(`not a calendar day: ${day}`);
+  // Local noon of that day is inside it whatever the offset or a DST change; its day's bounds follow.
+  const noonWall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12);
+  const noon = new Date(noonWall - offsetMs(new Date(noonWall), timeZone));
+  return zonedDayBounds(noon, timeZone).start;
+}
+
+/**
+ * The half-open instant range `[from, to)` the date inputs mean in the facility's time zone: from the
+ * start of the first day to the end of the last one (both inclusive as days).
+ */
+export function auditDayRange(filters: Pick<AuditUrlFilters, 'from' | 'to'>, timeZone: string): { from?: Date; to?: Date } {
+  const range: { from?: Date; to?: Date } = {};
+  if (filters.from) range.from = zonedDayStart(filters.from, timeZone);
+  if (filters.to) {
+    const start = zonedDayStart(filters.to, timeZone);
+    range.to = zonedDayBounds(new Date(start.getTime() + 12 * 3_600_000), timeZone).end;
+  }
+  return range;
+}
+
+/** The query string of the events and export endpoints for these filters: dates become ISO instants. */
+export function auditApiSearch(filters: AuditUrlFilters, timeZone: string, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  if (filters.action) params.set('action', filters.action);
+  if (filters.actor) params.set('actor', filters.actor);
+  if (filters.subjectId) params.set('subjectId', filters.subjectId);
+  if (filters.roomId) params.set('roomId', filters.roomId);
+  const range = auditDayRange(filters, timeZone);
+  if (range.from) params.set('from', range.from.toISOString());
+  if (range.to) params.set('to', range.to.toISOString());
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
+  return params.toString();
+}

@@ -1,0 +1,30 @@
+import { withTenant } from '../db/tx';
+import type { AuditEventView } from './list-audit-events';
+
+/** Most rows one reservation's timeline shows; a stay produces a handful, so this is a safety net. */
+export const TIMELINE_LIMIT = 200;
+
+/**
+ * The audit events of one reservation and of its access keys (subject is the reservation or one of
+ * its keys), oldest first. A reservation of another tenant yields no rows.
+ */
+export async function reservationTimeline({ tenantId, reservationId }: { tenantId: string; reservationId: string }): Promise<AuditEventView[]> {
+  const rows = await withTenant({ tenantId }, async (tx) => {
+    const keys = await tx.accessKey.findMany({ where: { tenantId, reservationId }, select: { id: true } });
+    return tx.auditEvent.findMany({
+      where: { tenantId, subjectId: { in: [reservationId, ...keys.map((k) => k.id)] } },
+      orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }],
+      take: TIMELINE_LIMIT,
+    });
+  });
+  return rows.map((e) => ({
+    id: e.id,
+    occurredAt: e.occurredAt.toISOString(),
+    actor: { type: e.actorType, id: e.actorId, label: e.actorLabel },
+    action: e.action,
+    subject: { type: e.subjectType, id: e.subjectId },
+    roomId: e.roomId,
+    reason: e.reason,
+    metadata: (e.metadata ?? {}) as Record<string, unknown>,
+  }));
+}
