@@ -95,7 +95,7 @@ describe('malformed input on every route', () => {
     for (const [name, load, params] of publicRoutes) {
       const { POST } = await load();
       for (const [label, type, body] of BODIES) {
-        for (const headers of [{}, { 'stripe-signature': 't=1,v1=00', 'calendly-webhook-signature': 't=1,v1=' + '0'.repeat(64), 'x-cal-signature-256': '0'.repeat(64) }]) {
+        for (const headers of [{} as Record<string, string>, { 'stripe-signature': 't=1,v1=00', 'calendly-webhook-signature': 't=1,v1=' + '0'.repeat(64), 'x-cal-signature-256': '0'.repeat(64) }]) {
           await check(`${name} ${label}`, await POST(new Request('http://t/x', { method: 'POST', headers: { 'content-type': type, ...headers }, body }), { params: Promise.resolve(params) }));
         }
       }
