@@ -39,6 +39,7 @@ export type AuditLogLabels = {
   end: string;
   /** Contains `{count}`. */
   shown: string;
+  shownOne: string;
   noReason: string;
   openReservation: string;
   subjectTypes: Record<string, string>;
@@ -162,6 +163,7 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
   const subjectIdInvalid = form.subjectId.trim() !== '' && !UUID.test(form.subjectId.trim());
   const isFiltered = auditUrlSearch(form) !== '';
   const format = (iso: string) => formatDateTime(locale, new Date(iso), timeZone);
+  const shown = events.length === 1 ? labels.shownOne : labels.shown.replace('{count}', String(events.length));
 
   return (
     <>
@@ -291,10 +293,10 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
 
       <section className="section" aria-labelledby={`${id}-results`} aria-busy={isPending || isFetchingNextPage || undefined}>
         <h2 id={`${id}-results`} className="visually-hidden">
-          {labels.shown.replace('{count}', String(events.length))}
+          {shown}
         </h2>
         <p role="status" aria-live="polite" className="muted small" data-testid="audit-count" data-count={isPending ? undefined : events.length}>
-          {isPending ? labels.loading : isError && events.length === 0 ? '' : labels.shown.replace('{count}', String(events.length))}
+          {isPending ? labels.loading : isError && events.length === 0 ? '' : shown}
         </p>
 
         {isPending ? (
@@ -420,20 +422,14 @@ function AuditSubject({ event, labels }: { event: AuditEventView; labels: AuditL
   const typeLabel = labels.subjectTypes[type] ?? type;
   const shortId = id ? <code className="audit-code">{id.slice(0, 8)}</code> : null;
   const keyReservation = typeof event.metadata.reservationId === 'string' && UUID.test(event.metadata.reservationId) ? event.metadata.reservationId : null;
-  if (type === 'reservation' && id) {
-    return (
-      <Link href={`/desk/reservations/${id}`} className="table-link" data-testid="audit-subject-link">
-        {typeLabel} {shortId}
-      </Link>
-    );
-  }
-  if (type === 'access_key' && keyReservation) {
+  const reservationId = type === 'reservation' && id ? id : type === 'access_key' ? keyReservation : null;
+  if (reservationId) {
     return (
       <>
         <span>
           {typeLabel} {shortId}
         </span>
-        <Link href={`/desk/reservations/${keyReservation}`} className="facts__sub table-link" data-testid="audit-subject-link">
+        <Link href={`/desk/reservations/${reservationId}`} className="facts__sub" data-testid="audit-subject-link">
           {labels.openReservation}
         </Link>
       </>

@@ -8,6 +8,10 @@ import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
 import { KeyBadges } from '@/components/desk-key-badges';
 import { KeyPin } from '@/components/desk-key-pin';
 import { RevokeKeyForm } from '@/components/desk-revoke-key';
+import { DeleteGuestForm } from '@/components/desk-delete-guest';
+import { ReservationTimeline } from '@/components/desk-reservation-timeline';
+import { isAuditReasonCode } from '@/lib/audit/audit-filters';
+import { reservationTimeline } from '@/lib/audit/reservation-timeline';
 import { can } from '@/lib/auth/permissions';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
@@ -44,7 +48,7 @@ const loadReservation = cache(async (staff: StaffContext, id: string) => {
         endsAt: true,
         roomLabelSnapshot: true,
         room: { select: { facility: { select: { name: true, timeZone: true } } } },
-        guest: { select: { name: true, email: true, phone: true } },
+        guest: { select: { id: true, name: true, email: true, phone: true } },
         checkIn: { select: { createdAt: true } },
         accessKeys: {
           select: { id: true, status: true, vendorSync: true, validFrom: true, expiresAt: true, revokedReason: true, revokedAt: true },
@@ -59,7 +63,7 @@ const loadReservation = cache(async (staff: StaffContext, id: string) => {
 });
 
 function reasonText(reason: string, t: Translate): string {
-  return reason === 'superseded_by_checkin' ? t('key.reason.superseded_by_checkin') : reason;
+  return isAuditReasonCode(reason) ? t(`audit.reason.${reason}`) : reason;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -83,6 +87,8 @@ export default async function ReservationPage({ params }: Props) {
   const canCheckIn = can(role, 'checkin.complete') && !reservation.checkIn && (reservation.status === 'held' || reservation.status === 'confirmed');
   const canRevoke = can(role, 'keys.revoke');
   const canReveal = can(role, 'keys.reveal_pin');
+  const canDeleteGuest = can(role, 'staff.manage');
+  const timeline = await reservationTimeline({ tenantId: staff.current.tenantId, reservationId: reservation.id });
 
   const link = reservation.guestLinks[0];
   const linkUrl = link ? guestUrl(guestTokenFor(link.id)) : null;
@@ -261,6 +267,25 @@ export default async function ReservationPage({ params }: Props) {
           </ul>
         )}
       </section>
+
+      <ReservationTimeline reservationId={reservation.id} events={timeline} timeZone={timeZone} locale={locale} t={t} linkToAuditLog={can(role, 'audit.view')} />
+
+      {canDeleteGuest && reservation.guest && (
+        <section className="section card danger-zone" aria-label={t('guestDelete.title')}>
+          <DeleteGuestForm
+            reservationId={reservation.id}
+            guestName={reservation.guest.name}
+            labels={{
+              title: t('guestDelete.title'),
+              lead: t('guestDelete.lead'),
+              confirm: t('guestDelete.confirm'),
+              confirmHint: t('guestDelete.confirmHint', { name: reservation.guest.name }),
+              submit: t('guestDelete.submit'),
+              pending: t('guestDelete.pending'),
+            }}
+          />
+        </section>
+      )}
     </CheckInProvider>
   );
 }
