@@ -46,7 +46,7 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
   const domain = toDomainError(error);
   if (domain instanceof AppError) {
     const headers: Record<string, string> = {};
-    if (domain.code === 'rate_limited' && typeof domain.details.retryAfter === 'number') {
+    if ((domain.code === 'rate_limited' || domain.code === 'unavailable') && typeof domain.details.retryAfter === 'number') {
       headers['retry-after'] = String(domain.details.retryAfter);
     }
     return json({ error: { code: domain.code, message: domain.message, ...domain.details } }, { status: STATUS[domain.code], requestId, headers });

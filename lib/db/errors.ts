@@ -72,9 +72,32 @@ export function hasSqlstate(error: unknown, sqlstate: string): boolean {
   return dbErrorInfo(error)?.sqlstate === sqlstate;
 }
 
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'P1001', 'P1002', 'P1017', 'P2024']);
+
+/** Whether the database could not be reached at all (down, restarting, connection lost). */
+export function isConnectionError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const record = current as Record<string, unknown>;
+    const code = typeof record.code === 'string' ? record.code : typeof record.originalCode === 'string' ? record.originalCode : '';
+    if (CONNECTION_CODES.has(code) || /^(08|57P0)/.test(code)) return true;
+    const kind = typeof record.kind === 'string' ? record.kind : '';
+    if (/DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections/i.test(kind)) return true;
+    const message = typeof record.message === 'string' ? record.message : '';
+    if (/Connection terminated|connect ECONNREFUSED|Can't reach database server|server closed the connection|the database system is (starting up|shutting down)/i.test(message)) return true;
+    for (const key of ['cause', 'meta', 'driverAdapterError', 'error']) if (record[key]) queue.push(record[key]);
+  }
+  return false;
+}
+
 /** Maps a database error to an AppError where the SQLSTATE has a domain meaning; otherwise returns it unchanged. */
 export function toDomainError(error: unknown): unknown {
   if (error instanceof AppError) return error;
+  if (isConnectionError(error)) return new AppError('unavailable', 'The service is briefly unavailable; try again.', { retryAfter: 5 }, { cause: error });
   const info = dbErrorInfo(error);
   if (!info) return error;
   switch (info.sqlstate) {

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
-import { run, Logger, type Runner } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { makeWorkerUtils, run, Logger, type Runner, type WorkerEvents } from 'graphile-worker';
 import { logger } from '../log/logger';
-import { beat } from './heartbeat';
+import { beat, reapDeadWorkers } from './heartbeat';
 import { crontab, taskList } from './tasks';
 
 const HEARTBEAT_MS = 10_000;
@@ -17,6 +18,9 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[method]({ scope: { label: scope.label, taskIdentifier: scope.taskIdentifier, jobId: scope.jobId } }, message);
   });
+  const events: WorkerEvents = new EventEmitter();
+  const queueWorkerIds: string[] = [];
+  events.on('worker:create', ({ worker }) => queueWorkerIds.push(worker.workerId));
   const runner: Runner = await run({
     connectionString: options.queueUrl,
     concurrency: options.concurrency ?? 4,
@@ -24,10 +28,21 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
     crontab,
     noHandleSignals: true,
     logger: workerLogger,
+    events,
   });
-  await beat(workerId);
+  const utils = await makeWorkerUtils({ connectionString: options.queueUrl, logger: workerLogger });
+  // Each tick: say we are alive, and release the jobs of worker processes that died holding them.
+  const tick = async () => {
+    await beat(workerId, queueWorkerIds);
+    const dead = await reapDeadWorkers();
+    if (dead.length > 0) {
+      await utils.forceUnlockWorkers(dead);
+      log.warn({ deadQueueWorkers: dead.length }, 'released the jobs of dead workers');
+    }
+  };
+  await tick();
   const timer = setInterval(() => {
-    beat(workerId).catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
+    tick().catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
   }, HEARTBEAT_MS);
   log.info('worker started');
   return {
@@ -35,6 +50,7 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
     stop: async () => {
       clearInterval(timer);
       await runner.stop();
+      await utils.release();
       log.info('worker stopped');
     },
   };
