@@ -1,7 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useRouter } from 'next/navigation';
+import { useEffect, useId } from 'react';
 
 export type ReplayProgressLabels = {
   title: string;
@@ -35,6 +36,11 @@ export function ReplayProgress({ provider, from, to, replayedAt, labels }: { pro
   const data = query.data;
   const text = data ? labels.count.replace('{done}', String(data.settled)).replace('{total}', String(data.total)) : labels.loading;
   const done = data !== undefined && data.pending === 0;
+  const router = useRouter();
+  // Once everything has settled, the log above shows the new outcomes without a manual reload.
+  useEffect(() => {
+    if (done) router.refresh();
+  }, [done, router]);
   return (
     <div className="replay-progress" data-testid="webhook-replay-progress" data-complete={done ? 'true' : 'false'}>
       <p id={`${id}-label`} className="replay-progress__title">

@@ -1,0 +1,159 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import { ResolveIncidentButton } from '@/components/manage-incident-resolve';
+import { ManageNav } from '@/components/manage-nav';
+import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/alerts/list-incidents';
+import type { MessageKey } from '@/lib/i18n/messages';
+import { formatDateTime, intlLocale, type Translate } from '@/lib/i18n/locale';
+import { listFacilities } from '@/lib/rooms/list-facilities';
+import { getLocale, getT } from '../../_server/i18n';
+import { requireStaff } from '../../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+const SEVERITY_BADGE: Record<string, string> = { info: 'badge--info', warning: 'badge--warning', critical: 'badge--danger' };
+const SEVERITIES = ['info', 'warning', 'critical'] as const;
+const KNOWN_KINDS = ['webhook_processing_failed', 'slot_unavailable', 'tenant_integrity', 'tenant_mismatch', 'vendor_program_failed', 'vendor_remove_failed'] as const;
+const KNOWN_BILLING_KINDS = ['invoice.payment_failed'] as const;
+
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('incidents.title') };
+}
+
+/** Open incidents (with "Mark resolved"), the recently resolved ones, then billing failures. */
+export default async function IncidentsPage() {
+  const staff = await requireStaff('incidents.view', '/manage/incidents');
+  const { tenantId } = staff.current;
+  const [t, locale, facilities, incidents, billing] = await Promise.all([getT(), getLocale(), listFacilities({ tenantId }), listIncidents({ tenantId }), listBillingFailures({ tenantId })]);
+  const timeZone = facilities[0]?.timeZone ?? 'UTC';
+  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
+  // A billing day is a calendar date, not an instant: shown as stored.
+  const day = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeZone: 'UTC' });
+
+  return (
+    <>
+      <ManageNav staff={staff} current="incidents" />
+      <header className="page__header">
+        <h1>{t('incidents.title')}</h1>
+        <p className="page__lead">{t('incidents.lead', { tenant: staff.current.tenantName })}</p>
+        <p className="muted small">{t('manage.timesIn', { timeZone })}</p>
+      </header>
+
+      <Section id="incidents-open" title={t('incidents.open.title')} empty={incidents.open.length === 0 ? t('incidents.open.empty') : null}>
+        <IncidentHead t={t} last={t('incidents.col.actions')} />
+        <tbody>
+          {incidents.open.map((incident) => (
+            <IncidentRow key={incident.id} incident={incident} t={t} when={when}>
+              <ResolveIncidentButton
+                incidentId={incident.id}
+                labels={{ submit: t('incidents.resolve.submit'), pending: t('incidents.resolve.pending'), accessible: t('incidents.resolve.label', { summary: incident.summary }) }}
+              />
+            </IncidentRow>
+          ))}
+        </tbody>
+      </Section>
+
+      <Section id="incidents-resolved" title={t('incidents.resolved.title')} empty={incidents.resolved.length === 0 ? t('incidents.resolved.empty') : null}>
+        <IncidentHead t={t} last={t('incidents.col.resolvedAt')} />
+        <tbody>
+          {incidents.resolved.map((incident) => (
+            <IncidentRow key={incident.id} incident={incident} t={t} when={when}>
+              {incident.resolvedAt && when(incident.resolvedAt)}
+            </IncidentRow>
+          ))}
+        </tbody>
+      </Section>
+
+      <Section id="billing-failures" title={t('incidents.billing.title')} empty={billing.length === 0 ? t('incidents.billing.empty') : null}>
+        <thead>
+          <tr>
+            <th scope="col">{t('incidents.billing.col.day')}</th>
+            <th scope="col">{t('incidents.billing.col.kind')}</th>
+            <th scope="col">{t('incidents.billing.col.invoice')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {billing.map((failure) => {
+            const invoiceId = typeof failure.detail.invoiceId === 'string' ? failure.detail.invoiceId : null;
+            return (
+              <tr key={failure.id} data-testid="billing-failure-row">
+                <th scope="row">
+                  <time dateTime={failure.day.toISOString().slice(0, 10)}>{day.format(failure.day)}</time>
+                </th>
+                <td>
+                  {isOneOf(KNOWN_BILLING_KINDS, failure.kind) ? t(`incidents.billing.kind.${failure.kind}`) : null}
+                  <code className={isOneOf(KNOWN_BILLING_KINDS, failure.kind) ? 'incident-kind' : 'mono'}>{failure.kind}</code>
+                </td>
+                <td>{invoiceId ? <code className="mono">{invoiceId}</code> : <span className="muted">{t('incidents.billing.noInvoice')}</span>}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </Section>
+    </>
+  );
+}
+
+function IncidentHead({ t, last }: { t: Translate; last: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{t('incidents.col.severity')}</th>
+        <th scope="col">{t('incidents.col.summary')}</th>
+        <th scope="col" className="numeric">
+          {t('incidents.col.occurrences')}
+        </th>
+        <th scope="col">{t('incidents.col.openedAt')}</th>
+        <th scope="col">{t('incidents.col.updatedAt')}</th>
+        <th scope="col">{last}</th>
+      </tr>
+    </thead>
+  );
+}
+
+/** One incident: severity badge, summary with its kind (translated when known, the code always), counts and times. */
+function IncidentRow({ incident, t, when, children }: { incident: IncidentView; t: Translate; when: (date: Date) => ReactNode; children: ReactNode }) {
+  const severity = isOneOf(SEVERITIES, incident.severity) ? t(`incidents.severity.${incident.severity}`) : incident.severity;
+  const kindLabel: MessageKey | null = isOneOf(KNOWN_KINDS, incident.kind) ? `incidents.kind.${incident.kind}` : null;
+  return (
+    <tr data-testid="incident-row" data-incident-id={incident.id} data-kind={incident.kind} data-severity={incident.severity}>
+      <td>
+        <span className={`badge ${SEVERITY_BADGE[incident.severity] ?? ''}`.trim()} data-testid="incident-severity">
+          {severity}
+        </span>
+      </td>
+      <th scope="row" className="wrap incident-summary">
+        {incident.summary}
+        <span className="incident-kind">
+          {kindLabel ? `${t(kindLabel)} · ` : ''}
+          <code>{incident.kind}</code>
+        </span>
+      </th>
+      <td className="numeric">{incident.occurrences}</td>
+      <td>{when(incident.openedAt)}</td>
+      <td>{when(incident.updatedAt)}</td>
+      <td>{children}</td>
+    </tr>
+  );
+}
+
+/** A titled section holding one table, or its empty state. */
+function Section({ id, title, empty, children }: { id: string; title: string; empty: string | null; children: ReactNode }) {
+  const headingId = `${id}-title`;
+  return (
+    <section aria-labelledby={headingId} className="section" data-testid={id}>
+      <h2 id={headingId}>{title}</h2>
+      {empty !== null ? (
+        <p className="empty-state" data-testid={`${id}-empty`}>
+          {empty}
+        </p>
+      ) : (
+        <div className="table-wrap" role="region" aria-labelledby={headingId} tabIndex={0}>
+          <table className="table">{children}</table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ManageNav } from '@/components/manage-nav';
+import { WebhookReplayForm } from '@/components/manage-webhook-replay';
+import { can } from '@/lib/auth/permissions';
+import { isAppError } from '@/lib/errors';
+import { formatDateTime } from '@/lib/i18n/locale';
+import { listFacilities } from '@/lib/rooms/list-facilities';
+import { instantToZonedLocal, zonedDaysRange } from '@/lib/time/zoned-local';
+import { listWebhookEvents } from '@/lib/webhooks/list-webhook-events';
+import {
+  isWebhookReasonCode,
+  parseWebhookLogUrlFilters,
+  REPLAY_MAX_DAYS,
+  WEBHOOK_PROVIDERS,
+  WEBHOOK_STATUSES,
+  webhookLogHref,
+} from '@/lib/webhooks/webhook-log-filters';
+import { getLocale, getT } from '../../_server/i18n';
+import { requireStaff } from '../../_server/staff';
+
+export const dynamic = 'force-dynamic';
+
+const PAGE_SIZE = 50;
+
+/** The badge each outcome wears: the words always say it, the colour only reinforces. */
+const STATUS_BADGE = {
+  received: 'badge--info',
+  processed: 'badge--success',
+  ignored: '',
+  rejected: 'badge--warning',
+  failed: 'badge--danger',
+  dead: 'badge--danger',
+} as const;
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('webhooks.title') };
+}
+
+/** The tenant's webhook log ("did the cancel arrive?"), filterable in the URL, and a replay of a window. */
+export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const staff = await requireStaff('webhooks.view', '/manage/webhooks');
+  const { tenantId } = staff.current;
+  const [t, locale, facilities, params] = await Promise.all([getT(), getLocale(), listFacilities({ tenantId }), searchParams]);
+  const timeZone = facilities[0]?.timeZone ?? 'UTC';
+  const filters = parseWebhookLogUrlFilters(params);
+  const range = zonedDaysRange({ fromDay: filters.from, toDay: filters.to, timeZone });
+  const query = { tenantId, limit: PAGE_SIZE, ...range, ...(filters.provider ? { provider: filters.provider } : {}), ...(filters.status ? { status: filters.status } : {}) };
+  const page = await listWebhookEvents({ ...query, ...(filters.cursor ? { cursor: filters.cursor } : {}) }).catch((error: unknown) => {
+    // A stale or hand-edited cursor: show the newest page rather than an error.
+    if (filters.cursor && isAppError(error) && error.code === 'invalid_request') return listWebhookEvents(query);
+    throw error;
+  });
+  const filtered = Boolean(filters.provider || filters.status || filters.from || filters.to);
+  const canReplay = can(staff.current.role, 'webhooks.replay');
+
+  const now = new Date().getTime();
+  const replayDefaults = {
+    provider: filters.provider || 'calendly',
+    from: instantToZonedLocal(new Date(now - 86_400_000), timeZone),
+    // The end is exclusive: round up to the next minute so what arrived just now is included.
+    to: instantToZonedLocal(new Date(Math.ceil((now + 1) / 60_000) * 60_000), timeZone),
+  };
+  const statusLabels = Object.fromEntries(WEBHOOK_STATUSES.map((s) => [s, t(`webhooks.status.${s}`)])) as Record<(typeof WEBHOOK_STATUSES)[number], string>;
+
+  return (
+    <>
+      <ManageNav staff={staff} current="webhooks" />
+      <header className="page__header">
+        <h1>{t('webhooks.title')}</h1>
+        <p className="page__lead">{t('webhooks.lead', { tenant: staff.current.tenantName })}</p>
+        <p className="muted small" data-testid="webhooks-time-zone">
+          {t('manage.timesIn', { timeZone })}
+        </p>
+      </header>
+
+      <section aria-labelledby="webhook-filters-title">
+        <h2 id="webhook-filters-title" className="visually-hidden">
+          {t('webhooks.filters.title')}
+        </h2>
+        <form method="get" action="/manage/webhooks" role="search" aria-labelledby="webhook-filters-title" className="card filter-bar" data-testid="webhook-filters">
+          <div className="field">
+            <label htmlFor="webhook-filter-provider" className="field__label">
+              {t('webhooks.filters.provider')}
+            </label>
+            <select id="webhook-filter-provider" name="provider" className="select" defaultValue={filters.provider} data-testid="webhook-filter-provider">
+              <option value="">{t('webhooks.filters.anyProvider')}</option>
+              {WEBHOOK_PROVIDERS.map((p) => (
+                <option key={p} value={p}>
+                  {t(`webhooks.provider.${p}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="webhook-filter-status" className="field__label">
+              {t('webhooks.filters.status')}
+            </label>
+            <select id="webhook-filter-status" name="status" className="select" defaultValue={filters.status} data-testid="webhook-filter-status">
+              <option value="">{t('webhooks.filters.anyStatus')}</option>
+              {WEBHOOK_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabels[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="webhook-filter-from" className="field__label">
+              {t('webhooks.filters.from')}
+            </label>
+            <input id="webhook-filter-from" name="from" type="date" className="input" defaultValue={filters.from} data-testid="webhook-filter-from" />
+          </div>
+          <div className="field">
+            <label htmlFor="webhook-filter-to" className="field__label">
+              {t('webhooks.filters.to')}
+            </label>
+            <input id="webhook-filter-to" name="to" type="date" className="input" defaultValue={filters.to} data-testid="webhook-filter-to" />
+          </div>
+          <div className="filter-bar__actions">
+            <button type="submit" className="button button--primary" data-testid="webhook-filter-apply">
+              {t('webhooks.filters.apply')}
+            </button>
+            {filtered && (
+              <Link href="/manage/webhooks" className="button button--ghost" data-testid="webhook-filter-clear">
+                {t('webhooks.filters.clear')}
+              </Link>
+            )}
+          </div>
+        </form>
+      </section>
+
+      <section aria-labelledby="webhook-events-title" className="section">
+        <h2 id="webhook-events-title">{t('webhooks.list.title')}</h2>
+        {page.data.length === 0 ? (
+          <p className="empty-state" data-testid="webhook-events-empty">
+            {filtered ? t('webhooks.emptyFiltered') : t('webhooks.empty')}
+          </p>
+        ) : (
+          <div className="table-wrap" role="region" aria-labelledby="webhook-events-title" tabIndex={0}>
+            <table className="table" data-testid="webhook-events">
+              <thead>
+                <tr>
+                  <th scope="col">{t('webhooks.col.receivedAt')}</th>
+                  <th scope="col">{t('webhooks.col.provider')}</th>
+                  <th scope="col">{t('webhooks.col.type')}</th>
+                  <th scope="col">{t('webhooks.col.status')}</th>
+                  <th scope="col">{t('webhooks.col.reason')}</th>
+                  <th scope="col" className="numeric">
+                    {t('webhooks.col.attempts')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((event) => (
+                  <tr key={event.id} data-testid="webhook-event-row" data-event-id={event.id} data-provider={event.provider} data-type={event.type} data-status={event.status} data-reason={event.reason ?? ''}>
+                    <th scope="row">
+                      <time dateTime={event.receivedAt}>{formatDateTime(locale, new Date(event.receivedAt), timeZone)}</time>
+                    </th>
+                    <td>{t(`webhooks.provider.${event.provider}`)}</td>
+                    <td>
+                      <code className="mono" data-testid="webhook-event-type">
+                        {event.type}
+                      </code>
+                    </td>
+                    <td>
+                      <span className={`badge ${STATUS_BADGE[event.status]}`.trim()} data-testid="webhook-event-status">
+                        {statusLabels[event.status]}
+                      </span>
+                    </td>
+                    <td className="wrap webhook-reason">
+                      {event.reason ? (
+                        <>
+                          <code className="mono" data-testid="webhook-event-reason">
+                            {event.reason}
+                          </code>
+                          {isWebhookReasonCode(event.reason) && <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>}
+                        </>
+                      ) : (
+                        <span className="muted">{t('webhooks.noReason')}</span>
+                      )}
+                    </td>
+                    <td className="numeric">{event.attempts}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {(filters.cursor || page.nextCursor) && (
+          <nav aria-label={t('webhooks.pagination.label')} className="pager">
+            {filters.cursor && (
+              <Link href={webhookLogHref({ ...filters, cursor: '' })} className="button button--secondary" data-testid="webhook-events-newest">
+                {t('webhooks.pagination.newest')}
+              </Link>
+            )}
+            {page.nextCursor && (
+              <Link href={webhookLogHref({ ...filters, cursor: page.nextCursor })} className="button button--secondary" data-testid="webhook-events-older">
+                {t('webhooks.pagination.older')}
+              </Link>
+            )}
+          </nav>
+        )}
+      </section>
+
+      {canReplay && (
+        <section aria-labelledby="webhook-replay-title" className="section">
+          <h2 id="webhook-replay-title">{t('webhooks.replay.title')}</h2>
+          <div className="card">
+            <p className="replay-lead">{t('webhooks.replay.lead')}</p>
+            <WebhookReplayForm
+              defaults={replayDefaults}
+              labels={{
+                provider: t('webhooks.replay.provider'),
+                providers: { stripe: t('webhooks.provider.stripe'), calendly: t('webhooks.provider.calendly'), cal: t('webhooks.provider.cal') },
+                from: t('webhooks.replay.from'),
+                to: t('webhooks.replay.to'),
+                hint: t('webhooks.replay.hint', { timeZone, days: REPLAY_MAX_DAYS }),
+                submit: t('webhooks.replay.submit'),
+                pending: t('webhooks.replay.pending'),
+                requeuedOne: t('webhooks.replay.requeued.one'),
+                requeuedOther: t('webhooks.replay.requeued.other'),
+                progress: {
+                  title: t('webhooks.progress.title'),
+                  count: t('webhooks.progress.count'),
+                  complete: t('webhooks.progress.complete'),
+                  loading: t('webhooks.progress.loading'),
+                  error: t('webhooks.progress.error'),
+                  status: statusLabels,
+                },
+              }}
+            />
+          </div>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signCalendly } from '../lib/webhooks/calendly/verify';
+import { MANAGER, signIn } from './helpers';
+
+// The Sakura demo tenant and its room 101 have fixed ids in the seed.
+const TENANT_ID = '5a0c0000-0000-4000-8000-000000000001';
+const ROOM_101 = '5a0c0000-0000-4000-8000-000000000021';
+const SIGNING_KEY = 'e2e-calendly-key';
+
+/** Runs the project CLI against the e2e server's database (it reads the data key from .data/e2e/secrets.json). */
+function cli(...args: string[]): unknown {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
+}
+
+type Invitee = { uri: string; eventType: string; startsAt: Date };
+
+function calendlyBody(event: 'invitee.created' | 'invitee.canceled', invitee: Invitee, createdAt: Date): string {
+  return JSON.stringify({
+    event,
+    created_at: createdAt.toISOString(),
+    payload: {
+      uri: invitee.uri,
+      name: 'E2E Guest',
+      email: 'e2e-guest@example.com',
+      ...(event === 'invitee.canceled' ? { cancellation: { reason: 'guest changed plans' } } : {}),
+      scheduled_event: {
+        start_time: invitee.startsAt.toISOString(),
+        end_time: new Date(invitee.startsAt.getTime() + 2 * 3_600_000).toISOString(),
+        event_type: invitee.eventType,
+      },
+    },
+  });
+}
+
+/** Delivers one signed Calendly event as Calendly would and expects it stored once. */
+async function deliver(request: APIRequestContext, event: 'invitee.created' | 'invitee.canceled', invitee: Invitee, createdAt: Date): Promise<void> {
+  const raw = calendlyBody(event, invitee, createdAt);
+  const response = await request.post(`/api/webhooks/calendly/${TENANT_ID}`, {
+    data: raw,
+    headers: { 'content-type': 'application/json', 'calendly-webhook-signature': signCalendly(raw, SIGNING_KEY) },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  expect(await response.json()).toEqual({ received: true, duplicate: false });
+}
+
+/** Reloads the log until `rows` shows `count` rows: the worker processes each event within seconds. */
+async function waitForRows(page: Page, selector: string, count: number): Promise<void> {
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator(selector)).toHaveCount(count, { timeout: 1_000 });
+  }).toPass({ timeout: 45_000, intervals: [500, 1_000, 2_000] });
+}
+
+test.describe('webhook log', () => {
+  test('shows that a Calendly cancellation arrived and was processed, and a late "created" refused', async ({ page, request }) => {
+    test.setTimeout(180_000);
+    // Unique per run, so a retry against the same server never collides with an earlier attempt.
+    const run = randomUUID();
+    const eventType = `https://api.calendly.com/event_types/E2E-${run}`;
+    cli('secret-set', '--tenant', TENANT_ID, '--provider', 'calendly', '--value', SIGNING_KEY);
+    cli('booking-source-add', '--tenant', TENANT_ID, '--provider', 'calendly', '--event-type', eventType, '--room', ROOM_101);
+
+    // A slot far ahead that nothing else books.
+    const startsAt = new Date(Date.UTC(2031, 0, 1, 6) + Math.floor(Math.random() * 3_000) * 86_400_000);
+    const booked: Invitee = { uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/BOOKED`, eventType, startsAt };
+    const t0 = Date.now();
+
+    await signIn(page, MANAGER, undefined, '/manage/webhooks');
+    await page.goto('/manage/webhooks?provider=calendly');
+    await expect(page.getByRole('heading', { level: 1, name: 'Webhook log' })).toBeVisible();
+
+    // 1. A booking, then its cancellation: the log answers "did the cancel arrive?".
+    await deliver(request, 'invitee.created', booked, new Date(t0 - 60_000));
+    await waitForRows(page, '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="processed"]', 1);
+    await deliver(request, 'invitee.canceled', booked, new Date(t0 - 30_000));
+    await waitForRows(page, '[data-testid="webhook-event-row"][data-type="invitee.canceled"][data-status="processed"]', 1);
+    const cancelRow = page.locator('[data-testid="webhook-event-row"][data-type="invitee.canceled"]');
+    await expect(cancelRow.getByTestId('webhook-event-type')).toHaveText('invitee.canceled');
+    await expect(cancelRow.getByTestId('webhook-event-status')).toHaveText(/processed/i);
+    await expect(cancelRow).toContainText('Calendly');
+
+    // 2. The cancellation (made later at Calendly) arrives before its booking: the booking is refused, loudly.
+    const late: Invitee = { uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/LATE`, eventType, startsAt: new Date(startsAt.getTime() + 86_400_000) };
+    await deliver(request, 'invitee.canceled', late, new Date(t0 - 5_000));
+    await deliver(request, 'invitee.created', late, new Date(t0 - 10_000));
+    await waitForRows(page, '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]', 1);
+    const refused = page.locator('[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]');
+    await expect(refused.getByTestId('webhook-event-status')).toHaveText(/rejected/i);
+    await expect(refused.getByTestId('webhook-event-reason')).toHaveText('created_after_cancel');
+    await expect(refused).toContainText('already cancelled');
+
+    // The outcome filter keeps to the URL.
+    await page.getByTestId('webhook-filter-status').selectOption('rejected');
+    await page.getByTestId('webhook-filter-apply').click();
+    await expect(page).toHaveURL(/[?&]status=rejected/);
+    await expect(page).toHaveURL(/[?&]provider=calendly/);
+    await expect(page.getByTestId('webhook-event-row')).toHaveCount(1);
+  });
+});

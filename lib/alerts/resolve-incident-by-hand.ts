@@ -1,0 +1,14 @@
+import { asService } from '../db/tx';
+
+/**
+ * Resolves one open incident of a tenant by hand (a manager acknowledging it); an already resolved
+ * or unknown id changes nothing. Runs as the service role confined to the tenant by row-level
+ * security: `app_authenticated` may read incidents but not update them, so `resolveIncidentById`
+ * (a `withTenant` update) is refused with 42501 — the caller has checked `incidents.view`.
+ */
+export async function resolveIncidentByHand({ tenantId, incidentId }: { tenantId: string; incidentId: string }): Promise<{ resolved: number }> {
+  const { count } = await asService({ tenantId }, (tx) =>
+    tx.incident.updateMany({ where: { tenantId, id: incidentId, resolvedAt: null }, data: { resolvedAt: new Date(), updatedAt: new Date() } }),
+  );
+  return { resolved: count };
+}
