@@ -30,8 +30,3 @@ export async function listBillingFailures({ tenantId, limit = 90 }: { tenantId: 
   const rows = await withTenant({ tenantId }, (tx) => tx.billingFailure.findMany({ where: { tenantId }, orderBy: [{ day: 'desc' }, { kind: 'asc' }], take: limit }));
   return rows.map((r) => ({ id: r.id, kind: r.kind, day: r.day, detail: (r.detail ?? {}) as Record<string, unknown>, createdAt: r.createdAt }));
 }
-
-/** Resolves one open incident by hand (a manager acknowledging it). */
-export async function resolveIncidentById({ tenantId, incidentId }: { tenantId: string; incidentId: string }): Promise<void> {
-  await withTenant({ tenantId }, (tx) => tx.incident.updateMany({ where: { tenantId, id: incidentId, resolvedAt: null }, data: { resolvedAt: new Date(), updatedAt: new Date() } }));
-}

@@ -3,8 +3,8 @@ import { asService } from '../db/tx';
 /**
  * Resolves one open incident of a tenant by hand (a manager acknowledging it); an already resolved
  * or unknown id changes nothing. Runs as the service role confined to the tenant by row-level
- * security: `app_authenticated` may read incidents but not update them, so `resolveIncidentById`
- * (a `withTenant` update) is refused with 42501 — the caller has checked `incidents.view`.
+ * security, because `app_authenticated` may read incidents but not change them (42501); the
+ * caller has checked the staff member's permission.
  */
 export async function resolveIncidentByHand({ tenantId, incidentId }: { tenantId: string; incidentId: string }): Promise<{ resolved: number }> {
   const { count } = await asService({ tenantId }, (tx) =>
