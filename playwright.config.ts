@@ -36,7 +36,8 @@ export default defineConfig({
     // A fresh embedded database for every run, seeded with the demo; the app in production mode.
     command: 'rm -rf .data/e2e && node scripts/ensure-generated.mjs && tsx scripts/start.ts',
     url: `${baseURL}/api/health`,
-    env: { PORT: String(port), UNLOCKOS_DATA_DIR: '.data/e2e', APP_URL: baseURL, LOG_LEVEL: 'warn' },
+    // Two web processes and two workers on one database, so nothing relies on process memory.
+    env: { PORT: String(port), UNLOCKOS_DATA_DIR: '.data/e2e', APP_URL: baseURL, LOG_LEVEL: 'warn', WEB_PROCESSES: '2', WORKER_PROCESSES: '2' },
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'pipe',

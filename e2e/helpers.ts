@@ -15,7 +15,7 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 }
 
 /** Where the launcher under test runs its services (written by scripts/start.ts). */
-export function services(): { appUrl: string; simulatorUrl: string; demoGuestUrl: string } {
+export function services(): { appUrl: string; webUrls: string[]; simulatorUrl: string; demoGuestUrl: string } {
   return JSON.parse(readFileSync('.data/e2e/services.json', 'utf8'));
 }
 

@@ -79,13 +79,24 @@ async function main(): Promise<void> {
 
   const children: ChildProcess[] = [];
   let stopping = false;
+  // A child that dies on its own is restarted (at most 5 times a minute), as a supervisor would.
+  const restarts: Record<string, number[]> = {};
   const spawnChild = (name: string, args: string[], extra: Record<string, string> = {}) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, UNLOCKOS_PROCESS: name, ...extra } });
     child.on('exit', (code, signal) => {
-      if (!stopping) {
-        say(`UnlockOS: ${name} stopped unexpectedly (${signal ?? code}); shutting down`);
+      children.splice(children.indexOf(child), 1);
+      if (stopping) return;
+      const recent = (restarts[name] = (restarts[name] ?? []).filter((t) => t > Date.now() - 60_000));
+      if (recent.length >= 5) {
+        say(`UnlockOS: ${name} keeps stopping (${signal ?? code}); shutting down`);
         void shutdown(1);
+        return;
       }
+      recent.push(Date.now());
+      say(`UnlockOS: ${name} stopped unexpectedly (${signal ?? code}); restarting it`);
+      setTimeout(() => {
+        if (!stopping) spawnChild(name, args, extra);
+      }, 1000);
     });
     children.push(child);
   };
@@ -116,16 +127,23 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown(0));
 
   spawnChild('simulator', ['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
+  // Several web and worker processes on one database (WEB_PROCESSES, WORKER_PROCESSES): nothing
+  // that correctness depends on lives in process memory, and the tests run it this way.
+  const webCount = Math.max(1, Number(process.env.WEB_PROCESSES ?? 1));
+  const workerCount = Math.max(1, Number(process.env.WORKER_PROCESSES ?? 1));
+  for (let i = 0; i < workerCount; i++) spawnChild(`worker-${i + 1}`, ['--import', 'tsx', 'scripts/worker.ts']);
+  const webPorts = [port];
+  for (let i = 1; i < webCount; i++) webPorts.push(await freePort());
+  webPorts.forEach((webPort, i) => spawnChild(`web-${i + 1}`, [NEXT_BIN, 'start', '--port', String(webPort), '--hostname', host]));
+  const webUrls = webPorts.map((p) => `http://localhost:${p}`);
   // Where the running services are, for tests and tools working on this data directory.
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
   const { DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
   const demoGuestUrl = guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID));
-  writeFileSync(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, simulatorUrl: env.LOCK_VENDOR_URL, demoGuestUrl }, null, 2));
-  spawnChild('worker', ['--import', 'tsx', 'scripts/worker.ts']);
-  spawnChild('web', [NEXT_BIN, 'start', '--port', String(port), '--hostname', host]);
+  writeFileSync(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, webUrls, simulatorUrl: env.LOCK_VENDOR_URL, demoGuestUrl }, null, 2));
 
   say('');
-  say(`UnlockOS is running at ${appUrl}`);
+  say(`UnlockOS is running at ${appUrl}${webUrls.length > 1 ? ` (and ${webUrls.slice(1).join(', ')})` : ''}`);
   say('Demo sign-ins (password for all: unlockos-demo):');
   const { DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
   for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);

@@ -65,6 +65,8 @@ export async function ensureEmbeddedPostgres(options: {
   clusterDir: string;
   password: string;
   persistent?: boolean;
+  /** A fixed port (a restart that clients must find again); default a free one. */
+  port?: number;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedCluster> {
   const { clusterDir, password } = options;
@@ -75,7 +77,7 @@ export async function ensureEmbeddedPostgres(options: {
   if (existing) return { adminUrl: urlFor(existing), started: false, stop: async () => {} };
 
   letPostgresUserReach(clusterDir);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const quiet = (message: unknown) => options.onLog?.(String(message));
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,

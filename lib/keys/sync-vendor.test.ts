@@ -90,4 +90,22 @@ describe('vendor commands through the outbox', () => {
     const { locks } = (await control('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
     expect(Object.values(locks).flat().filter((c) => c.clientRef === revokedKeyIds[0])).toEqual([]);
   }, 60_000);
+
+  it('removes a key revoked while its code was being programmed (the removal is not skipped)', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    await control('/_control/faults', { latencyMs: 300 });
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const { rows } = await admin.query(`select id from access_keys where reservation_id = $1`, [reservationId]);
+    const preIssued = rows[0].id as string;
+    // Let the program job start, then revoke the key underneath it (the check-in supersedes it).
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const { key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
+    await waitForKey(preIssued, (r) => r.vendor_sync === 'synced' && r.status === 'revoked');
+    await waitForKey(key.id, (r) => r.vendor_sync === 'synced');
+    await control('/_control/faults', {});
+    const { locks } = (await control('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
+    const onLock = Object.values(locks).flat().map((c) => c.clientRef);
+    expect(onLock).not.toContain(preIssued);
+    expect(onLock).toContain(key.id);
+  }, 60_000);
 });

@@ -25,7 +25,16 @@ async function settle(job: JobAttempt, result: VendorResult<unknown>, kind: 'pro
   const conditionKey = `vendor_${kind}_failed:${keyId}`;
   if (result.ok) {
     await asService({ tenantId }, async (tx) => {
-      await tx.accessKey.update({ where: { id: keyId }, data: { ...onSuccess, vendorError: null } });
+      if (kind === 'program') {
+        // The key may have ended while the lock was being programmed: then its removal job comes
+        // next and must still see `pending`, so only a live key becomes `synced` here.
+        await tx.$executeRaw`update access_keys set
+            vendor_key_id = coalesce(${(onSuccess.vendorKeyId as string | undefined) ?? null}, vendor_key_id), vendor_error = null,
+            vendor_sync = case when status in ('pre_issued', 'active') then 'synced'::vendor_sync else vendor_sync end
+          where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid`;
+      } else {
+        await tx.accessKey.update({ where: { id: keyId }, data: { ...onSuccess, vendorError: null } });
+      }
       await resolveIncident(tx, { tenantId, conditionKey });
     });
     return;

@@ -20,6 +20,8 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
   });
   const events: WorkerEvents = new EventEmitter();
   const queueWorkerIds: string[] = [];
+  // Jobs are locked by the pool (batched fetch) or by a worker: remember both.
+  events.on('pool:create', ({ workerPool }) => queueWorkerIds.push(workerPool.id));
   events.on('worker:create', ({ worker }) => queueWorkerIds.push(worker.workerId));
   const runner: Runner = await run({
     connectionString: options.queueUrl,

@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, withCredentials, withDatabase } from '../../lib/db/database';
+import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../lib/db/embedded';
+
+const ROOT = process.cwd();
+const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const DIST = process.env.NEXT_DIST_DIR ?? '.next';
+
+export const CHAOS_SECRETS = {
+  nextauth: 'chaos-nextauth-secret-0123456789',
+  dataKey: 'chaos-data-key-0123456789abcdef',
+  appDbPassword: 'chaos-login-password',
+  stripeWebhook: 'whsec_chaos',
+};
+
+/** A whole UnlockOS (PostgreSQL, simulator, workers, web processes) whose parts a test can kill and restart. */
+export class System {
+  cluster!: EmbeddedCluster;
+  adminUrl = '';
+  appUrl = '';
+  simulatorUrl = '';
+  readonly webs: { port: number; child: ChildProcess | null }[] = [];
+  readonly workers: (ChildProcess | null)[] = [];
+  private simulatorProcess: ChildProcess | null = null;
+  private readonly children = new Set<ChildProcess>();
+
+  constructor(private readonly name: string) {}
+
+  get clusterDir(): string {
+    return path.join(ROOT, '.data', `chaos-${this.name}`, 'pg');
+  }
+
+  async start(options: { webs: number; workers: number }): Promise<void> {
+    rmSync(path.dirname(this.clusterDir), { recursive: true, force: true });
+    mkdirSync(path.dirname(this.clusterDir), { recursive: true });
+    await this.startDatabase();
+    await createDatabaseIfMissing(this.cluster.adminUrl('postgres'), 'unlockos');
+    this.adminUrl = this.cluster.adminUrl('unlockos');
+    this.appUrl = withCredentials(this.adminUrl, LOGIN_ROLE, CHAOS_SECRETS.appDbPassword);
+    await prepareDatabase({ adminUrl: this.adminUrl, appDbPassword: CHAOS_SECRETS.appDbPassword });
+    Object.assign(process.env, this.env());
+    const simulatorPort = await freePort();
+    this.simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
+    process.env.LOCK_VENDOR_URL = this.simulatorUrl;
+    this.simulatorProcess = this.spawn(['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
+    for (let i = 0; i < options.workers; i++) this.workers.push(this.startWorkerProcess(i));
+    if (options.webs > 0 && !existsSync(path.join(ROOT, DIST, 'BUILD_ID'))) {
+      throw new Error(`no production build in ${DIST}: run \`npm run build\` (npm test builds it for the end-to-end run)`);
+    }
+    for (let i = 0; i < options.webs; i++) {
+      const port = await freePort();
+      this.webs.push({ port, child: null });
+      await this.startWeb(i);
+    }
+    await waitFor(async () => (await fetch(`${this.simulatorUrl}/health`).catch(() => null))?.ok === true, 20_000, 'simulator');
+  }
+
+  private dbPort = 0;
+
+  /** Starts PostgreSQL, on the same port as before when it is a restart. */
+  async startDatabase(): Promise<void> {
+    this.dbPort ||= await freePort();
+    this.cluster = await ensureEmbeddedPostgres({ clusterDir: this.clusterDir, password: `${CHAOS_SECRETS.appDbPassword}-owner`, port: this.dbPort });
+  }
+
+  async stopDatabase(): Promise<void> {
+    await this.cluster.stop();
+  }
+
+  env(): Record<string, string> {
+    return {
+      APP_DATABASE_URL: this.appUrl,
+      QUEUE_DATABASE_URL: this.adminUrl,
+      NEXTAUTH_SECRET: CHAOS_SECRETS.nextauth,
+      APP_DATA_KEY: CHAOS_SECRETS.dataKey,
+      STRIPE_WEBHOOK_SECRET: CHAOS_SECRETS.stripeWebhook,
+      LOCK_VENDOR: 'simulator',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ...(this.simulatorUrl ? { LOCK_VENDOR_URL: this.simulatorUrl } : {}),
+    };
+  }
+
+  private spawn(args: string[], extra: Record<string, string> = {}): ChildProcess {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...this.env(), ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+    this.children.add(child);
+    child.on('exit', () => this.children.delete(child));
+    return child;
+  }
+
+  private stopping = false;
+
+  /** A worker process, restarted by this supervisor when it dies on its own (as the launcher does). */
+  startWorkerProcess(slot = this.workers.length): ChildProcess {
+    const child = this.spawn(['--import', 'tsx', 'scripts/worker.ts'], { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' });
+    child.on('exit', (_code, signal) => {
+      if (this.stopping || signal === 'SIGKILL' || this.workers[slot] !== child) return;
+      setTimeout(() => {
+        if (!this.stopping) this.workers[slot] = this.startWorkerProcess(slot);
+      }, 1000);
+    });
+    return child;
+  }
+
+  async startWeb(index: number): Promise<void> {
+    const web = this.webs[index]!;
+    const url = this.webUrl(index);
+    web.child = this.spawn([NEXT_BIN, 'start', '--port', String(web.port), '--hostname', '127.0.0.1'], {
+      NEXT_DIST_DIR: DIST, APP_URL: url, NEXTAUTH_URL: url, UNLOCKOS_PROCESS: `web-${index + 1}`,
+    });
+    await waitFor(async () => (await fetch(`${url}/api/v1/openapi.json`).catch(() => null))?.ok === true, 60_000, `web ${index + 1}`);
+  }
+
+  webUrl(index: number): string {
+    return `http://127.0.0.1:${this.webs[index]!.port}`;
+  }
+
+  async kill(child: ChildProcess | null | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
+
+  async simulator(pathname: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${this.simulatorUrl}${pathname}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return response.json();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.children].map((child) => this.kill(child, 'SIGTERM')));
+    const { disconnectDb } = await import('../../lib/db/client');
+    await disconnectDb();
+    await this.cluster?.stop();
+  }
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export { withDatabase };
