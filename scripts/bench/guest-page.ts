@@ -1,0 +1,70 @@
+// `npm run bench:guest`: the guest key page's server response time and first-load JavaScript, each
+// against a minimal App Router page of the same build (/minimal). Each figure twice; writes docs/PERFORMANCE.md.
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+import { System } from '../chaos/harness';
+import { machine, writeSection } from './harness';
+
+const REQUESTS = 200;
+const system = new System('bench-guest');
+await system.start({ webs: 1, workers: 1 });
+process.env.TEST_ADMIN_URL = system.adminUrl;
+const { bookRoom, createBookableTenant } = await import('../../lib/testing/fixtures');
+const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
+const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+const base = system.webUrl(0);
+
+async function serverTimes(path: string): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    const response = await fetch(`${base}${path}`);
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+}
+
+const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+
+/** Bytes of JavaScript a first visit downloads (decoded), from the browser's own resource timings. */
+async function firstLoadJs(path: string): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let bytes = 0;
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') bytes += (await response.body().catch(() => Buffer.alloc(0))).length;
+  });
+  await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+  await context.close();
+  return bytes;
+}
+
+const rows: string[] = ['| run | /k/{token} p50 ms | p99 ms | /minimal p50 ms | p99 ms | guest JS bytes | minimal JS bytes | JS ratio |', '|---:|---:|---:|---:|---:|---:|---:|---:|'];
+const ratios: number[] = [];
+for (let run = 1; run <= 2; run++) {
+  const guest = await serverTimes(`/k/${token}`);
+  const minimal = await serverTimes('/minimal');
+  const guestJs = await firstLoadJs(`/k/${token}`);
+  const minimalJs = await firstLoadJs('/minimal');
+  ratios.push(guestJs / minimalJs);
+  rows.push(`| ${run} | ${guest.p50.toFixed(1)} | ${guest.p99.toFixed(1)} | ${minimal.p50.toFixed(1)} | ${minimal.p99.toFixed(1)} | ${guestJs} | ${minimalJs} | ${(guestJs / minimalJs).toFixed(3)} |`);
+}
+await browser.close();
+await system.stop();
+
+const missed = ratios.every((r) => r > 1.15);
+const body = `
+Command: \`npm run bench:guest\` (${REQUESTS} sequential requests per page for server time; first-load JavaScript summed from the scripts Chromium downloads on a first visit; each figure twice).
+Machine: ${machine()}. Run: ${new Date().toISOString()}.
+
+${rows.join('\n')}
+
+- Guest page first-load JavaScript ≤ 1.15× the minimal page: ${missed ? 'MISSED (both runs)' : 'met'}.
+- Lighthouse mobile (performance ≥ 95, accessibility 100): not measured yet — lighthouse is not installed in this project.
+`;
+writeSection('Guest key page', body);
+process.stdout.write(body);
+process.exit(0);
