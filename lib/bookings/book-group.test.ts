@@ -136,3 +136,27 @@ describe('group booking', () => {
     expect(again.reservationId).toBeTruthy();
   });
 });
+
+describe('cancelling a booking group', () => {
+  it('cancels every reservation, frees every room and revokes every key', async () => {
+    const { cancelBookingGroup } = await import('./cancel-reservation');
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
+    const group = await bookGroup({
+      tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Whole group' },
+      reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(200), endsAt: at(220) })),
+    });
+    expect(await cancelBookingGroup({ tenantId, bookingGroupId: group.id, reason: 'event cancelled', actor: TEST_ACTOR })).toEqual({ id: group.id, cancelled: 2 });
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select r.status, k.status as key_status, k.revoked_reason from reservations r join access_keys k on k.reservation_id = r.id where r.booking_group_id = $1`,
+      [group.id],
+    );
+    expect(rows).toEqual([
+      { status: 'cancelled', key_status: 'revoked', revoked_reason: 'reservation_cancelled' },
+      { status: 'cancelled', key_status: 'revoked', revoked_reason: 'reservation_cancelled' },
+    ]);
+    await admin.end();
+    const again = await bookGroup({ tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Next' }, reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(200), endsAt: at(220) })) });
+    expect(again.reservations).toHaveLength(2);
+  });
+});
