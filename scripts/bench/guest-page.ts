@@ -1,6 +1,9 @@
 // `npm run bench:guest`: the guest key page's server response time and first-load JavaScript, each
 // against a minimal App Router page of the same build (/minimal). Each figure twice; writes docs/PERFORMANCE.md.
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { System } from '../chaos/harness';
 import { machine, writeSection } from './harness';
@@ -42,15 +45,29 @@ async function firstLoadJs(path: string): Promise<number> {
   return bytes;
 }
 
-const rows: string[] = ['| run | /k/{token} p50 ms | p99 ms | /minimal p50 ms | p99 ms | guest JS bytes | minimal JS bytes | JS ratio |', '|---:|---:|---:|---:|---:|---:|---:|---:|'];
+/** A Lighthouse mobile run (lighthouse 12.2.3, the system Chromium): performance and accessibility scores. */
+function lighthouse(url: string): { performance: number; accessibility: number } {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'lighthouse-')), 'report.json');
+  execFileSync(process.execPath, ['node_modules/lighthouse/cli/index.js', url, '--quiet', '--only-categories=performance,accessibility', '--output=json', `--output-path=${out}`,
+    '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync'], {
+    env: { ...process.env, CHROME_PATH: executablePath ?? '' }, stdio: 'ignore', timeout: 180_000,
+  });
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { categories: Record<string, { score: number }> };
+  return { performance: Math.round(report.categories.performance!.score * 100), accessibility: Math.round(report.categories.accessibility!.score * 100) };
+}
+
+const rows: string[] = ['| run | /k/{token} p50 ms | p99 ms | /minimal p50 ms | p99 ms | guest JS bytes | minimal JS bytes | JS ratio | Lighthouse perf | a11y |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
 const ratios: number[] = [];
+const scores: { performance: number; accessibility: number }[] = [];
 for (let run = 1; run <= 2; run++) {
   const guest = await serverTimes(`/k/${token}`);
   const minimal = await serverTimes('/minimal');
   const guestJs = await firstLoadJs(`/k/${token}`);
   const minimalJs = await firstLoadJs('/minimal');
   ratios.push(guestJs / minimalJs);
-  rows.push(`| ${run} | ${guest.p50.toFixed(1)} | ${guest.p99.toFixed(1)} | ${minimal.p50.toFixed(1)} | ${minimal.p99.toFixed(1)} | ${guestJs} | ${minimalJs} | ${(guestJs / minimalJs).toFixed(3)} |`);
+  const score = lighthouse(`${base}/k/${token}`);
+  scores.push(score);
+  rows.push(`| ${run} | ${guest.p50.toFixed(1)} | ${guest.p99.toFixed(1)} | ${minimal.p50.toFixed(1)} | ${minimal.p99.toFixed(1)} | ${guestJs} | ${minimalJs} | ${(guestJs / minimalJs).toFixed(3)} | ${score.performance} | ${score.accessibility} |`);
 }
 await browser.close();
 await system.stop();
@@ -63,7 +80,7 @@ Machine: ${machine()}. Run: ${new Date().toISOString()}.
 ${rows.join('\n')}
 
 - Guest page first-load JavaScript ≤ 1.15× the minimal page: ${missed ? 'MISSED (both runs)' : 'met'}.
-- Lighthouse mobile (performance ≥ 95, accessibility 100): not measured yet — lighthouse is not installed in this project.
+- Lighthouse mobile performance ≥ 95: ${scores.every((s) => s.performance < 95) ? 'MISSED (both runs)' : 'met'}; accessibility 100: ${scores.every((s) => s.accessibility < 100) ? 'MISSED (both runs)' : 'met'}.
 `;
 writeSection('Guest key page', body);
 process.stdout.write(body);

@@ -1,0 +1,33 @@
+import { expect, test } from '@playwright/test';
+import { MANAGER, signIn } from './helpers';
+
+// Runs in the "desktop" project with its own booking.
+test('a manager deletes a guest’s personal data; the reservation stays and every page shows “Deleted account”', async ({ page }) => {
+  await signIn(page, MANAGER, undefined, '/desk');
+  const guestName = `Deletable Guest ${Date.now()}`;
+  await page.goto('/desk/bookings/new');
+  await page.getByRole('button', { name: 'Show available rooms' }).click();
+  const freeRoom = page.locator('input[name="roomIds"]:not([disabled])').first();
+  await freeRoom.check();
+  await page.getByLabel('Guest name').fill(guestName);
+  await page.getByRole('button', { name: 'Book 1 room' }).click();
+  await expect(page).toHaveURL(/\/desk\/bookings\?created=/);
+  await page.getByTestId('booking-created').getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/desk\/reservations\//);
+  const reservationUrl = page.url();
+  await expect(page.getByText(guestName).first()).toBeVisible();
+
+  const form = page.getByTestId('delete-guest-form');
+  await form.getByLabel('Type the guest’s name to confirm').fill(guestName);
+  await form.getByRole('button', { name: 'Delete personal data' }).click();
+
+  await expect(page.getByText('Deleted account').first()).toBeVisible();
+  await page.goto(reservationUrl);
+  await expect(page.getByText('Deleted account').first()).toBeVisible();
+  await expect(page.getByText(guestName)).toHaveCount(0);
+  // The reservation is still there, and the bookings list shows the tombstone, never a blank.
+  await expect(page.getByTestId('reservation-status')).toBeVisible();
+  await page.goto('/desk/bookings');
+  await expect(page.getByTestId('bookings-table')).toContainText('Deleted account');
+  await expect(page.getByTestId('bookings-table')).not.toContainText(guestName);
+});
