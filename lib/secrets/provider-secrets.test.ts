@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { disconnectDb } from '../db/client';
+import { withDatabase } from '../db/database';
+import { templateDb } from '../testing/cluster';
 import { adminClient, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
 import { getProviderSecret, listProviderSecrets, rotateProviderSecrets, setProviderSecret } from './provider-secrets';
 
@@ -11,6 +15,29 @@ function useKey(key: string, version: number, previous?: string) {
   if (previous) process.env.APP_DATA_KEY_PREVIOUS = previous;
   else delete process.env.APP_DATA_KEY_PREVIOUS;
 }
+
+// Rotation re-encrypts every secret of the database, so this file works in a database of its own:
+// other files' secrets (on other keys) would make it fail closed, as it should.
+const ownDatabase = `unlockos_test_${inject('runId')}_secrets`;
+const sharedAppUrl = process.env.APP_DATABASE_URL!;
+const sharedAdminUrl = process.env.TEST_ADMIN_URL!;
+
+beforeAll(async () => {
+  const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
+  await maintenance.connect();
+  await maintenance.query(`drop database if exists ${ownDatabase} with (force)`);
+  await maintenance.query(`create database ${ownDatabase} template ${templateDb(inject('runId'))}`);
+  await maintenance.end();
+  await disconnectDb();
+  process.env.APP_DATABASE_URL = withDatabase(sharedAppUrl, ownDatabase);
+  process.env.TEST_ADMIN_URL = withDatabase(sharedAdminUrl, ownDatabase);
+});
+
+afterAll(async () => {
+  await disconnectDb();
+  process.env.APP_DATABASE_URL = sharedAppUrl;
+  process.env.TEST_ADMIN_URL = sharedAdminUrl;
+});
 
 afterEach(() => {
   delete process.env.APP_DATA_KEY;
