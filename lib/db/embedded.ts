@@ -100,5 +100,7 @@ export async function ensureEmbeddedPostgres(options: {
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  return { adminUrl: urlFor(port), started: true, stop: () => pg.stop() };
+  // The server may already be gone (Ctrl-C reaches the whole process group): don't wait forever.
+  const stop = () => Promise.race([pg.stop(), new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref())]);
+  return { adminUrl: urlFor(port), started: true, stop };
 }
