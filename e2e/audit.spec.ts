@@ -10,6 +10,8 @@ async function bookFreshReservation(page: Page): Promise<string> {
   const guestName = `Audit Guest ${Date.now()}`;
   await page.goto('/desk/bookings/new');
   await page.getByRole('button', { name: 'Show available rooms' }).click();
+  // The room list is a client component: let it hydrate before ticking, or the tick is lost.
+  await page.waitForLoadState('networkidle');
   const freeRoom = page.locator('input[name="roomIds"]:not([disabled])').first();
   await expect(freeRoom).toBeVisible();
   await freeRoom.check();

@@ -7,6 +7,8 @@ test('a manager deletes a guest’s personal data; the reservation stays and eve
   const guestName = `Deletable Guest ${Date.now()}`;
   await page.goto('/desk/bookings/new');
   await page.getByRole('button', { name: 'Show available rooms' }).click();
+  // The room list is a client component: let it hydrate before ticking, or the tick is lost.
+  await page.waitForLoadState('networkidle');
   const freeRoom = page.locator('input[name="roomIds"]:not([disabled])').first();
   await freeRoom.check();
   await page.getByLabel('Guest name').fill(guestName);

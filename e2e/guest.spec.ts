@@ -13,12 +13,13 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
 
   // Before check-in the guest's phone shows the pre-issued key.
   await page.goto(guestPath);
+  await page.waitForLoadState('networkidle');
   await expect(page.getByTestId('guest-key-status')).toHaveText(/Your key is ready/, { timeout: 20_000 });
   const preIssuedPin = (await page.getByTestId('guest-pin').textContent())?.replace(/\D/g, '');
   expect(preIssuedPin).toMatch(/^\d{6}$/);
 
-  // The lock is slow today: programming takes a few seconds.
-  await simulatorFaults({ latencyMs: 3000 });
+  // The lock is slow today: programming takes several seconds (under the vendor client's 10 s timeout).
+  await simulatorFaults({ latencyMs: 8000 });
 
   const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
   const desk = await browser.newContext(desktop);
