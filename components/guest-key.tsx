@@ -34,10 +34,12 @@ type Props = {
   locale: Locale;
   /** The facility's IANA time zone: every time on the page is shown in it. */
   timeZone: string;
+  /** The key as the server read it while rendering, so the PIN is in the first HTML (no wait for a fetch). */
+  initialKey?: GuestKeyData | null;
 };
 
 /** `POST /api/guest/{token}/key` → `data` (API.md, "Guest"). */
-type GuestKeyData = {
+export type GuestKeyData = {
   id: string;
   status: 'pre_issued' | 'active' | 'revoked' | 'expired';
   pin: string;
@@ -145,11 +147,12 @@ const TONE: Record<View['kind'], string> = {
  * The guest's door key, fetched from the key endpoint and polled every two seconds while the lock
  * is being programmed. The PIN is shown only once the lock has confirmed it (vendor sync `synced`).
  */
-export function GuestKey({ token, labels, locale, timeZone }: Props) {
+export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props) {
   const [manualRefresh, setManualRefresh] = useState(false);
   const query = useQuery({
     queryKey: ['guest-key', token],
     queryFn: ({ signal }) => fetchGuestKey(token, signal),
+    ...(initialKey ? { initialData: initialKey } : {}),
     refetchInterval: (q) => {
       const { data, error } = q.state;
       if (error instanceof GuestKeyError && error.status === 404) return false;

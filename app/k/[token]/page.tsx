@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { GuestKey } from '@/components/guest-key';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { QueryProvider } from '@/components/query-provider';
-import { getGuestStay } from '@/lib/guest/get-guest-key';
+import { getGuestKey, getGuestStay } from '@/lib/guest/get-guest-key';
+import { limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
 import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';
 
@@ -23,6 +25,12 @@ export default async function GuestKeyPage({ params }: Props) {
   const stay = await getGuestStay(token);
   if (!stay) notFound();
   const { timeZone } = stay;
+  // The key is read while rendering (same rules and rate limit as the key endpoint), so the PIN is
+  // in the first HTML; when that is not possible the client fetches it.
+  const address = (await headers()).get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+  const initialKey = await limitGuestKeyRequest(token, address)
+    .then(() => getGuestKey(token))
+    .catch(() => null);
 
   return (
     <main id="main" tabIndex={-1} className="guest-page">
@@ -59,6 +67,7 @@ export default async function GuestKeyPage({ params }: Props) {
         <QueryProvider>
           <GuestKey
             token={token}
+            initialKey={initialKey}
             locale={locale}
             timeZone={timeZone}
             labels={{

@@ -1,7 +1,6 @@
 import { AppError } from '../../errors';
 import { stripeWebhooks } from '../../payments/stripe-client';
 import { storeWebhookEvent } from '../inbox';
-import { tenantOfAccount } from './customer-subscription';
 import { ZStripeEventSchema } from './event-fields';
 
 /**
@@ -25,7 +24,8 @@ export async function receiveStripeWebhook(raw: Uint8Array, signature: string | 
     provider: 'stripe',
     dedupeKey: event.id,
     type: event.type,
-    tenantId: await tenantOfAccount(event.account),
+    tenantId: null,
+    stripeAccount: event.account ?? null,
     payload: verified,
     providerCreatedAt: new Date(event.created * 1000),
   });
