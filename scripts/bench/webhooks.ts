@@ -63,8 +63,9 @@ const pct = (samples: Sample[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 };
 
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 const system = new System('bench-webhooks');
-await system.start({ webs: 1, workers: 1 });
+await system.start({ webs: 1, workers: WORKERS });
 const base = system.webUrl(0);
 const ping = () => request(`${base}/api/ping`, 'GET', {});
 // Warm up both routes.
@@ -94,7 +95,7 @@ verdicts.push(`- Fixed 250/s, p99 < 50 ms and no non-2xx: ${rateMissed ? 'MISSED
 verdicts.push(`- Saturation ≥ 0.5× the empty route handler (${CONCURRENCY} connections): ${satMissed ? 'MISSED (both runs)' : 'met'}.`);
 
 const body = `
-Command: \`npm run bench:webhooks\` (${SECONDS} s per measurement, each measured twice; one web process in production mode, one worker, embedded PostgreSQL, all on this machine; the load generator runs in the same machine's Node process).
+Command: \`${WORKERS === 1 ? '' : `BENCH_WORKERS=${WORKERS} `}npm run bench:webhooks\` (${SECONDS} s per measurement, each measured twice; one web process in production mode, ${WORKERS} worker(s) processing the events meanwhile, embedded PostgreSQL, all on this machine; the load generator runs in the same machine's Node process).
 Machine: ${machine()}. Run: ${new Date().toISOString()}.
 
 ${lines.join('\n')}
