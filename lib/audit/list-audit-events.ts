@@ -37,7 +37,8 @@ function where(tenantId: string, f: AuditFilters): Prisma.AuditEventWhereInput {
   };
 }
 
-function view(e: Prisma.AuditEventGetPayload<object>): AuditEventView {
+/** An audit_events row as the API and the pages show it. */
+export function toAuditEventView(e: Prisma.AuditEventGetPayload<object>): AuditEventView {
   return {
     id: e.id,
     occurredAt: e.occurredAt.toISOString(),
@@ -68,7 +69,7 @@ export async function listAuditEvents(input: AuditFilters & { tenantId: string; 
   );
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  return { data: page.map(view), nextCursor: rows.length > input.limit && last ? encodeCursor(last.occurredAt, last.id) : null };
+  return { data: page.map(toAuditEventView), nextCursor: rows.length > input.limit && last ? encodeCursor(last.occurredAt, last.id) : null };
 }
 
 const CSV_COLUMNS = ['occurred_at', 'action', 'actor_type', 'actor_id', 'actor_label', 'subject_type', 'subject_id', 'room_id', 'reason', 'metadata'] as const;

@@ -1,5 +1,5 @@
 import { withTenant } from '../db/tx';
-import type { AuditEventView } from './list-audit-events';
+import { toAuditEventView, type AuditEventView } from './list-audit-events';
 
 /** Most rows one reservation's timeline shows; a stay produces a handful, so this is a safety net. */
 export const TIMELINE_LIMIT = 200;
@@ -17,14 +17,5 @@ export async function reservationTimeline({ tenantId, reservationId }: { tenantI
       take: TIMELINE_LIMIT,
     });
   });
-  return rows.map((e) => ({
-    id: e.id,
-    occurredAt: e.occurredAt.toISOString(),
-    actor: { type: e.actorType, id: e.actorId, label: e.actorLabel },
-    action: e.action,
-    subject: { type: e.subjectType, id: e.subjectId },
-    roomId: e.roomId,
-    reason: e.reason,
-    metadata: (e.metadata ?? {}) as Record<string, unknown>,
-  }));
+  return rows.map(toAuditEventView);
 }
