@@ -8,6 +8,7 @@ import { withTenant } from '@/lib/db/tx';
 import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
+import { checkInLabels } from './check-in-labels';
 
 export const dynamic = 'force-dynamic';
 
@@ -147,17 +148,7 @@ export default async function DeskPage() {
       ) : (
         <CheckInProvider
           roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}
-          labels={{
-            submit: t('checkIn.submit'),
-            pending: t('checkIn.pending'),
-            resultTitle: t('checkIn.resultTitle'),
-            room: t('checkIn.room'),
-            newPin: t('checkIn.newPin'),
-            revoked: t('checkIn.revoked'),
-            noneRevoked: t('checkIn.noneRevoked'),
-            handOver: t('checkIn.handOver'),
-            dismiss: t('checkIn.dismiss'),
-          }}
+          labels={checkInLabels(t)}
         >
           <section className="desk-section" aria-labelledby="arriving-title">
             <h2 id="arriving-title">

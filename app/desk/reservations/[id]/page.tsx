@@ -19,6 +19,7 @@ import { withTenant } from '@/lib/db/tx';
 import { formatDateTime, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
+import { checkInLabels } from '../../check-in-labels';
 
 export const dynamic = 'force-dynamic';
 
@@ -97,17 +98,7 @@ export default async function ReservationPage({ params }: Props) {
   return (
     <CheckInProvider
       roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}
-      labels={{
-        submit: t('checkIn.submit'),
-        pending: t('checkIn.pending'),
-        resultTitle: t('checkIn.resultTitle'),
-        room: t('checkIn.room'),
-        newPin: t('checkIn.newPin'),
-        revoked: t('checkIn.revoked'),
-        noneRevoked: t('checkIn.noneRevoked'),
-        handOver: t('checkIn.handOver'),
-        dismiss: t('checkIn.dismiss'),
-      }}
+      labels={checkInLabels(t)}
     >
       <p className="back-link">
         <Link href="/desk">← {t('reservation.back')}</Link>
