@@ -77,7 +77,9 @@ describe('cli migrate --target', () => {
     await maintenance.end();
     const url = new URL(process.env.TEST_MAINTENANCE_URL!);
     url.pathname = `/${name}`;
-    const env = { DATABASE_URL_CI: url.toString(), MIGRATE_CI_HOST: url.hostname, MIGRATE_CI_DATABASE: name };
+    // The host the client really uses: the embedded server's socket directory when the URL names one.
+    const host = url.searchParams.get('host') ?? url.hostname;
+    const env = { DATABASE_URL_CI: url.toString(), MIGRATE_CI_HOST: host, MIGRATE_CI_DATABASE: name };
     const runWith = async (args: string[], extra: Record<string, string>) => {
       try {
         const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], { env: { ...process.env, ...extra, DATABASE_URL: '' } });
@@ -98,5 +100,8 @@ describe('cli migrate --target', () => {
     const refused = await runWith(['migrate', '--target', 'ci'], { ...env, MIGRATE_CI_DATABASE: 'unlockos_production' });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/Refusing/);
+    const elsewhere = await runWith(['migrate', '--target', 'ci'], { ...env, MIGRATE_CI_HOST: 'db.prod.internal' });
+    expect(elsewhere.code).not.toBe(0);
+    expect(elsewhere.stderr).toMatch(/Refusing: .* points at host/);
   }, 60_000);
 });

@@ -72,7 +72,8 @@ export function hasSqlstate(error: unknown, sqlstate: string): boolean {
   return dbErrorInfo(error)?.sqlstate === sqlstate;
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'P1001', 'P1002', 'P1017', 'P2024']);
+// ENOENT: the server's Unix socket is gone (it is stopped).
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'P1001', 'P1002', 'P1017', 'P2024']);
 
 /** Whether the database could not be reached at all (down, restarting, connection lost). */
 export function isConnectionError(error: unknown): boolean {
@@ -88,7 +89,7 @@ export function isConnectionError(error: unknown): boolean {
     const kind = typeof record.kind === 'string' ? record.kind : '';
     if (/DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections/i.test(kind)) return true;
     const message = typeof record.message === 'string' ? record.message : '';
-    if (/Connection terminated|connect ECONNREFUSED|Can't reach database server|server closed the connection|the database system is (starting up|shutting down)/i.test(message)) return true;
+    if (/Connection terminated|connect (ECONNREFUSED|ENOENT)|Can't reach database server|server closed the connection|the database system is (starting up|shutting down)/i.test(message)) return true;
     for (const key of ['cause', 'meta', 'driverAdapterError', 'error']) if (record[key]) queue.push(record[key]);
   }
   return false;

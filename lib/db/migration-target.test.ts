@@ -20,4 +20,11 @@ describe('migration targets', () => {
     expect(resolveMigrationTarget('local', { DATABASE_URL_LOCAL: 'postgresql://127.0.0.1:5432/unlockos' })).toMatchObject({ host: '127.0.0.1' });
     expect(() => resolveMigrationTarget('Prod;drop', {})).toThrow(/not a target name/);
   });
+
+  it('check the host the client really uses: a `host` parameter overrides the URL host', () => {
+    const base = { MIGRATE_PRODUCTION_HOST: 'db.prod.internal', MIGRATE_PRODUCTION_DATABASE: 'unlockos' };
+    expect(() => resolveMigrationTarget('local', { DATABASE_URL_LOCAL: 'postgresql://127.0.0.1:5432/unlockos?host=db.prod.internal' })).toThrow(/host "db.prod.internal"/);
+    expect(() => resolveMigrationTarget('production', { ...base, DATABASE_URL_PRODUCTION: 'postgresql://db.prod.internal/unlockos?host=db.staging.internal' })).toThrow(/host "db.staging.internal"/);
+    expect(resolveMigrationTarget('local', { DATABASE_URL_LOCAL: 'postgresql://127.0.0.1:5432/unlockos?host=%2Fwork%2F.data%2Fpg' })).toMatchObject({ host: '/work/.data/pg' });
+  });
 });

@@ -2,6 +2,11 @@ import { AppError } from '../errors';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
+/** Loopback, or a Unix socket directory (a socket is always on this machine). */
+export function isLocalHost(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('/');
+}
+
 export type MigrationTarget = { name: string; url: string; host: string; database: string; appDbPassword: string | null };
 
 /**
@@ -22,14 +27,16 @@ export function resolveMigrationTarget(name: string, env: Record<string, string 
     throw new AppError('invalid_request', `DATABASE_URL_${key} is not a URL.`);
   }
   if (!/^postgres(ql)?:$/.test(url.protocol)) throw new AppError('invalid_request', `DATABASE_URL_${key} is not a postgresql:// URL.`);
-  const host = url.hostname;
+  // libpq and node-postgres let a `host` parameter override the URL's host (a Unix socket directory
+  // when it starts with "/"): the gate checks the host the client will really use.
+  const host = url.searchParams.get('host') ?? url.hostname;
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
   const expectedHost = env[`MIGRATE_${key}_HOST`];
   const expectedDatabase = env[`MIGRATE_${key}_DATABASE`];
   if (name !== 'local' && (!expectedHost || !expectedDatabase)) {
     throw new AppError('invalid_request', `Set MIGRATE_${key}_HOST and MIGRATE_${key}_DATABASE: the "${name}" target must say where it may point.`);
   }
-  if (expectedHost ? host !== expectedHost : !LOOPBACK.has(host)) {
+  if (expectedHost ? host !== expectedHost : !isLocalHost(host)) {
     throw new AppError('forbidden', `Refusing: DATABASE_URL_${key} points at host "${host}", but the "${name}" target is ${expectedHost ? `"${expectedHost}"` : 'a loopback host'}.`);
   }
   if (expectedDatabase && database !== expectedDatabase) {

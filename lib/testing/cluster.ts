@@ -3,6 +3,7 @@ import pg from 'pg';
 import { dataDir, localSecrets } from '../config/local-state';
 import { ensureEmbeddedPostgres, type EmbeddedCluster } from '../db/embedded';
 import { withDatabase } from '../db/database';
+import { isLocalHost } from '../db/migration-target';
 
 /** Databases of one test run carry the run's process id, so concurrent runs never drop each other's. */
 export const templateDb = (runId: number) => `unlockos_test_${runId}_template`;
@@ -25,8 +26,9 @@ export async function testServer(): Promise<{ maintenanceUrl: string; cluster: E
 
 /** Refuses to run tests against anything but a loopback server. */
 export function assertLocalDatabase(url: string): void {
-  const host = new URL(url).hostname;
-  if (!['localhost', '127.0.0.1', '::1', '[::1]'].includes(host) && process.env.ALLOW_NONLOCAL_TEST_DB !== '1') {
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get('host') ?? parsed.hostname;
+  if (!isLocalHost(host) && process.env.ALLOW_NONLOCAL_TEST_DB !== '1') {
     throw new Error(`tests refuse to run against a non-local database (${host}); set ALLOW_NONLOCAL_TEST_DB=1 to override`);
   }
 }
