@@ -1,9 +1,10 @@
+import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/client';
 
 export type Db = PrismaClient;
 
-const globalForDb = globalThis as unknown as { unlockosDb?: PrismaClient };
+const globalForDb = globalThis as unknown as { unlockosDb?: PrismaClient; unlockosPool?: pg.Pool; unlockosServicePool?: pg.Pool };
 
 /** The application's URL: the login role, which can do nothing until a transaction picks a role. */
 export function appDatabaseUrl(): string {
@@ -12,16 +13,39 @@ export function appDatabaseUrl(): string {
   return url;
 }
 
+function newPool(max: number, options?: string): pg.Pool {
+  const created = new pg.Pool({ connectionString: appDatabaseUrl(), max, ...(options ? { options } : {}) });
+  // An idle connection dropped by the server (a restart) is not an error of any request.
+  created.on('error', () => {});
+  return created;
+}
+
 /** The one Prisma client of the process, logged in as the login role. */
 export function db(): PrismaClient {
   if (!globalForDb.unlockosDb) {
-    const adapter = new PrismaPg({ connectionString: appDatabaseUrl(), max: Number(process.env.DB_POOL_MAX ?? 10) });
-    globalForDb.unlockosDb = new PrismaClient({ adapter });
+    globalForDb.unlockosPool = newPool(Number(process.env.DB_POOL_MAX ?? 10));
+    globalForDb.unlockosDb = new PrismaClient({ adapter: new PrismaPg(globalForDb.unlockosPool) });
   }
   return globalForDb.unlockosDb;
 }
 
+/**
+ * A small pool of the login role's connections that are the service role for their whole session
+ * (startup option `role=app_service`, no tenant, no user). Only `serviceStatement` uses it, for
+ * single statements on the hot paths — the webhook inbox and the worker's bookkeeping of events —
+ * where BEGIN / SET LOCAL ROLE / COMMIT would cost more round trips than the statement itself.
+ * Staff and guest work never touches these connections.
+ */
+export function servicePool(): pg.Pool {
+  globalForDb.unlockosServicePool ??= newPool(Number(process.env.DB_SERVICE_POOL_MAX ?? 5), '-c role=app_service');
+  return globalForDb.unlockosServicePool;
+}
+
 export async function disconnectDb(): Promise<void> {
-  await globalForDb.unlockosDb?.$disconnect();
+  const { unlockosDb: client, unlockosPool: shared, unlockosServicePool: service } = globalForDb;
   globalForDb.unlockosDb = undefined;
+  globalForDb.unlockosPool = undefined;
+  globalForDb.unlockosServicePool = undefined;
+  await client?.$disconnect();
+  await Promise.all([shared?.end(), service?.end()]);
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { adminClient, createTenantGraph, type TenantGraph } from '../testing/fixtures';
 import { db } from './client';
-import { asService, withTenant } from './tx';
+import { asService, serviceStatement, withTenant } from './tx';
 
 let admin: pg.Client;
 let a: TenantGraph;
@@ -28,6 +28,21 @@ describe('withTenant and asService', () => {
     expect(await asService((tx) => tx.$queryRaw<{ role: string }[]>`select current_user as role`)).toEqual([{ role: 'app_service' }]);
     const after = await db().$queryRaw<{ role: string }[]>`select current_user as role`;
     expect(after).toEqual([{ role: 'app_login' }]);
+  });
+
+  it('serviceStatement runs as the service role with no tenant, on connections the staff paths never get', async () => {
+    const [row] = await serviceStatement<{ role: string; login: string; tenant: string | null }>(
+      `select current_user as role, session_user as login, nullif(current_setting('app.tenant_id', true), '') as tenant`, []);
+    expect(row).toEqual({ role: 'app_service', login: 'app_login', tenant: null });
+    // The shared pool's connections are still the login role, which can read nothing alone.
+    expect(await db().$queryRaw<{ role: string }[]>`select current_user as role`).toEqual([{ role: 'app_login' }]);
+    await expect(db().$queryRaw`select count(*) from rooms`).rejects.toThrow();
+    // A failing statement rolls back and maps its SQLSTATE like every other path.
+    const before = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1`, [a.tenantId]);
+    expect(before.rows[0].n).toBeGreaterThan(0);
+    await expect(serviceStatement(`update audit_events set action = 'x' where tenant_id = $1::uuid`, [a.tenantId])).rejects.toBeInstanceOf(AppError);
+    const unchanged = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1 and action = 'x'`, [a.tenantId]);
+    expect(unchanged.rows[0].n).toBe(0);
   });
 
   it("scope Prisma queries to the tenant even without a where clause", async () => {

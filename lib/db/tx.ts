@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Prisma } from './generated/client';
-import { db } from './client';
+import { db, servicePool } from './client';
 import { toDomainError } from './errors';
 
 export type Tx = Prisma.TransactionClient;
@@ -40,4 +41,26 @@ export function asService<T>(a: { tenantId: string } | ((tx: Tx) => Promise<T>),
 /** Runs `fn` in one transaction as an anonymous guest holding one guest link (by its token hash, hex). */
 export function asGuest<T>(scope: { guestTokenHash: string }, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return inRole({ role: 'app_anon', guestTokenHash: scope.guestTokenHash }, fn);
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs one statement as the service role, in its own transaction (autocommit), in one round trip
+ * on `servicePool()`. For the hot paths only; anything that needs a tenant scope, several
+ * statements or a user goes through `asService` / `withTenant`. Statements are prepared once per
+ * connection (named by their text's hash): planning was half their server time.
+ */
+export async function serviceStatement<R>(text: string, values: unknown[]): Promise<R[]> {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  try {
+    const result = await servicePool().query({ name, text, values });
+    return result.rows as R[];
+  } catch (error) {
+    throw toDomainError(error);
+  }
 }

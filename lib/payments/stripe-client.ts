@@ -19,9 +19,12 @@ export function stripeClient(): Stripe | null {
   return client;
 }
 
-/** A Stripe instance for verifying webhook signatures, which needs no API key. */
+let verifier: Stripe['webhooks'] | undefined;
+
+/** The SDK's webhook verifier, which needs no API key (built once: a Stripe instance is costly). */
 export function stripeWebhooks(): Stripe['webhooks'] {
-  return (stripeClient() ?? new Stripe('sk_unconfigured')).webhooks;
+  verifier ??= new Stripe('sk_unconfigured').webhooks;
+  return verifier;
 }
 
 export function paymentsConfigured(): boolean {

@@ -6,6 +6,7 @@ import { processWebhookEvent } from '../webhooks/process-event';
 import { beat } from './heartbeat';
 
 const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
+const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -23,7 +24,7 @@ export function taskList(workerId: string): TaskList {
     vendor_program_key: keyJob(programKeyOnLock),
     vendor_remove_key: keyJob(removeKeyFromLock),
     process_webhook_event: async (payload, helpers) => {
-      const { eventId } = z.object({ eventId: z.uuid() }).parse(payload);
+      const { eventId } = ZWebhookJobSchema.parse(payload);
       await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
     },
     expire_keys: async (_payload, helpers) => {
