@@ -1,4 +1,4 @@
-import { asService } from '../db/tx';
+import { serviceStatement } from '../db/tx';
 import type { WebhookProvider } from '../db/generated/enums';
 
 export const PROCESS_WEBHOOK_TASK = 'process_webhook_event';
@@ -18,9 +18,9 @@ export async function storeWebhookEvent(input: {
   payload: unknown;
   providerCreatedAt: Date | null;
 }): Promise<{ id: string | null; duplicate: boolean }> {
-  const rows = await asService((tx) =>
-    tx.$queryRaw<{ id: string | null; duplicate: boolean }[]>`select * from app_webhook_store(${input.provider}::webhook_provider, ${input.dedupeKey},
-      ${input.type}, ${JSON.stringify(input.payload)}::jsonb, ${input.providerCreatedAt}::timestamptz, ${input.tenantId}::uuid, ${input.stripeAccount ?? null})`,
+  const rows = await serviceStatement<{ id: string | null; duplicate: boolean }>(
+    'select * from app_webhook_store($1::webhook_provider, $2, $3, $4::jsonb, $5::timestamptz, $6::uuid, $7)',
+    [input.provider, input.dedupeKey, input.type, JSON.stringify(input.payload), input.providerCreatedAt, input.tenantId, input.stripeAccount ?? null],
   );
   return rows[0] ?? { id: null, duplicate: true };
 }

@@ -1,5 +1,5 @@
 import { recordSourceFailure, recordSourceSuccess } from '../alerts/incidents';
-import { asService } from '../db/tx';
+import { asService, serviceStatement } from '../db/tx';
 import { logger } from '../log/logger';
 import { handlerFor } from './registry';
 import type { StoredWebhookEvent, WebhookOutcome } from './types';
@@ -11,13 +11,12 @@ import type { StoredWebhookEvent, WebhookOutcome } from './types';
  * retry or a replay changes nothing twice.
  */
 export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { eventId: string; attempt: number; maxAttempts: number }): Promise<void> {
-  const rows = await asService((tx) => tx.webhookEvent.findMany({ where: { id: eventId } }));
-  const row = rows[0];
-  if (!row) return;
-  const event: StoredWebhookEvent = {
-    id: row.id, provider: row.provider, type: row.type, tenantId: row.tenantId, payload: row.payload,
-    providerCreatedAt: row.providerCreatedAt, receivedAt: row.receivedAt,
-  };
+  const [event] = await serviceStatement<StoredWebhookEvent>(
+    `select id, provider, type, tenant_id as "tenantId", payload, provider_created_at as "providerCreatedAt", received_at as "receivedAt"
+       from webhook_events where id = $1::uuid`,
+    [eventId],
+  );
+  if (!event) return;
   const handler = handlerFor(event.provider, event.type);
   let outcome: WebhookOutcome;
   try {
@@ -45,9 +44,10 @@ export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { e
 const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com' } as const;
 
 async function record(eventId: string, outcome: { status: string; reason?: string }, attempt: number): Promise<void> {
-  await asService((tx) =>
-    tx.$executeRaw`update webhook_events set status = ${outcome.status}::webhook_status, reason = ${outcome.reason ?? null},
-      attempts = greatest(attempts, ${attempt}::int), processed_at = case when ${outcome.status} in ('failed') then processed_at else now() end
-      where id = ${eventId}::uuid`,
+  await serviceStatement(
+    `update webhook_events set status = $1::webhook_status, reason = $2, attempts = greatest(attempts, $3::int),
+       processed_at = case when $1::webhook_status = 'failed' then processed_at else now() end
+     where id = $4::uuid`,
+    [outcome.status, outcome.reason ?? null, attempt, eventId],
   );
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
 import { makeWorkerUtils, run, Logger, type Runner, type WorkerEvents } from 'graphile-worker';
 import { logger } from '../log/logger';
+import { startWebhookRelay } from '../webhooks/relay';
 import { beat, reapDeadWorkers } from './heartbeat';
 import { crontab, taskList } from './tasks';
 
@@ -31,6 +32,17 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
     noHandleSignals: true,
     logger: workerLogger,
     events,
+    preset: {
+      worker: {
+        // Fetch jobs in batches and complete them in batches: under a burst of webhooks this takes
+        // most of the queue's round trips away (docs/PERFORMANCE.md). Jobs waiting in the local
+        // queue are locked by the pool, whose id the heartbeat reports, so a dead worker's batch
+        // is released like its running jobs (decision 005).
+        localQueue: { size: Number(process.env.WORKER_LOCAL_QUEUE ?? 16) },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
   });
   const utils = await makeWorkerUtils({ connectionString: options.queueUrl, logger: workerLogger });
   // Each tick: say we are alive, and release the jobs of worker processes that died holding them.
@@ -46,11 +58,17 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
   const timer = setInterval(() => {
     tick().catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
   }, HEARTBEAT_MS);
+  // Stored webhook events reach the queue through this relay (migration 20261130070000).
+  const relay = startWebhookRelay({
+    idleMs: Number(process.env.WEBHOOK_RELAY_IDLE_MS ?? 100),
+    onError: (error) => log.warn({ err: error }, 'webhook relay failed'),
+  });
   log.info('worker started');
   return {
     workerId,
     stop: async () => {
       clearInterval(timer);
+      await relay.stop();
       await runner.stop();
       await utils.release();
       log.info('worker stopped');
