@@ -34,6 +34,9 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// API route handlers set their own request id (withRequest) and answer JSON, which a CSP does not
+// protect: they skip the proxy, which would otherwise copy every request body once more
+// (docs/PERFORMANCE.md). next-auth's routes are not wrapped, so they keep it.
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico).*)' }],
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico|api/).*)' }, { source: '/api/auth/:path*' }],
 };

@@ -1,6 +1,10 @@
-// The emptiest route handler: the baseline the webhook benchmark compares its throughput with.
+import { json, withRequest } from '@/lib/api/http';
+
+// The emptiest route handlers, wrapped like every API route: the baselines the webhook benchmark
+// compares its throughput with.
 export const dynamic = 'force-dynamic';
 
-export function GET(): Response {
-  return new Response('{}', { headers: { 'content-type': 'application/json' } });
-}
+export const GET = withRequest(async ({ requestId }) => json({}, { requestId }));
+
+/** Answers without reading the body: what any POST costs in this server before the handler's own work. */
+export const POST = GET;
