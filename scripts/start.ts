@@ -7,6 +7,7 @@ import path from 'node:path';
 import { dataDir, localSecrets } from '../lib/config/local-state';
 import { openDatabase, prepareDatabase } from '../lib/db/database';
 import { freePort } from '../lib/db/embedded';
+import { WEB_NODE_FLAGS } from '../lib/config/web-process';
 
 const root = process.cwd();
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < workerCount; i++) spawnChild(`worker-${i + 1}`, ['--import', 'tsx', 'scripts/worker.ts']);
   const webPorts = [port];
   for (let i = 1; i < webCount; i++) webPorts.push(await freePort());
-  webPorts.forEach((webPort, i) => spawnChild(`web-${i + 1}`, [NEXT_BIN, 'start', '--port', String(webPort), '--hostname', host]));
+  webPorts.forEach((webPort, i) => spawnChild(`web-${i + 1}`, [...WEB_NODE_FLAGS, NEXT_BIN, 'start', '--port', String(webPort), '--hostname', host]));
   const webUrls = webPorts.map((p) => `http://localhost:${p}`);
   // Where the running services are, for tests and tools working on this data directory.
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, withCredentials, withDatabase } from '../../lib/db/database';
 import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../lib/db/embedded';
+import { WEB_NODE_FLAGS } from '../../lib/config/web-process';
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -94,7 +95,7 @@ export class System {
 
   /** A worker process, restarted by this supervisor when it dies on its own (as the launcher does). */
   startWorkerProcess(slot = this.workers.length): ChildProcess {
-    const child = this.spawn(['--import', 'tsx', 'scripts/worker.ts'], { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' });
+    const child = this.spawn([...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/worker.ts'], { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' });
     child.on('exit', (_code, signal) => {
       if (this.stopping || signal === 'SIGKILL' || this.workers[slot] !== child) return;
       setTimeout(() => {
@@ -107,7 +108,7 @@ export class System {
   async startWeb(index: number): Promise<void> {
     const web = this.webs[index]!;
     const url = this.webUrl(index);
-    web.child = this.spawn([NEXT_BIN, 'start', '--port', String(web.port), '--hostname', '127.0.0.1'], {
+    web.child = this.spawn([...WEB_NODE_FLAGS, ...(process.env.WEB_NODE_ARGS?.split(' ').filter(Boolean) ?? []), NEXT_BIN, 'start', '--port', String(web.port), '--hostname', '127.0.0.1'], {
       NEXT_DIST_DIR: DIST, APP_URL: url, NEXTAUTH_URL: url, UNLOCKOS_PROCESS: `web-${index + 1}`,
     });
     await waitFor(async () => (await fetch(`${url}/api/v1/openapi.json`).catch(() => null))?.ok === true, 60_000, `web ${index + 1}`);
