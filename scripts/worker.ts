@@ -1,4 +1,5 @@
 // The worker process: graphile-worker with the project's task list, crontab and heartbeat.
+import { setPriority } from 'node:os';
 import { disconnectDb } from '../lib/db/client';
 import { logger } from '../lib/log/logger';
 import { runWorker } from '../lib/worker/run-worker';
@@ -7,6 +8,14 @@ const queueUrl = process.env.QUEUE_DATABASE_URL;
 if (!queueUrl || !process.env.APP_DATABASE_URL) {
   process.stderr.write('QUEUE_DATABASE_URL and APP_DATABASE_URL must be set (npm start sets them)\n');
   process.exit(2);
+}
+
+// Background work yields the CPU to the web processes: a webhook must be acknowledged in
+// milliseconds, and its processing can use the slack (docs/PERFORMANCE.md). WORKER_NICE=0 turns it off.
+try {
+  setPriority(Number(process.env.WORKER_NICE ?? 10));
+} catch {
+  // Not allowed here: run at the normal priority.
 }
 
 const worker = await runWorker({ queueUrl, concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4) });

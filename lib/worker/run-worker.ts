@@ -60,7 +60,7 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
   }, HEARTBEAT_MS);
   // Stored webhook events reach the queue through this relay (migration 20261130070000).
   const relay = startWebhookRelay({
-    idleMs: Number(process.env.WEBHOOK_RELAY_IDLE_MS ?? 100),
+    idleMs: Number(process.env.WEBHOOK_RELAY_IDLE_MS ?? 250),
     onError: (error) => log.warn({ err: error }, 'webhook relay failed'),
   });
   log.info('worker started');
