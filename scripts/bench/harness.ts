@@ -1,5 +1,5 @@
 import { cpus, totalmem } from 'node:os';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type Measurement = { name: string; concurrency: number; ops: number; seconds: number; throughput: number; p50: number; p99: number };
@@ -49,4 +49,40 @@ export function writeSection(title: string, body: string): void {
   if (index >= 0) sections[index] = next;
   else sections.push(next);
   writeFileSync(file, `${sections.map((s) => s.trimEnd()).join('\n\n')}\n`);
+}
+
+/**
+ * CPU time (ms, user + system) used so far by this machine's processes, grouped by part of the
+ * system — from /proc, so it sees PostgreSQL's backends, the workers and the kernel's own threads.
+ * `self` is the calling process (the load generator in the benches).
+ */
+export function cpuByPart(): Map<string, number> {
+  const parts = new Map<string, number>();
+  if (!existsSync('/proc/self/stat')) return parts;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const part = Number(pid) === process.pid ? 'load generator'
+        : comm === 'postgres' ? 'PostgreSQL'
+        : cmdline.includes('worker.ts') ? 'worker'
+        : cmdline.includes('simulator.ts') ? 'lock simulator'
+        : comm.startsWith('next') || cmdline.includes('next\0start') ? 'web'
+        : comm.startsWith('kworker') ? 'kernel workers'
+        : 'other';
+      // utime and stime, in clock ticks (100 per second on Linux).
+      parts.set(part, (parts.get(part) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return parts;
+}
+
+/** CPU ms per operation for each part, between two `cpuByPart()` readings. */
+export function cpuPerOp(before: Map<string, number>, after: Map<string, number>, ops: number): { part: string; ms: number }[] {
+  return [...after].map(([part, ms]) => ({ part, ms: (ms - (before.get(part) ?? 0)) / ops }))
+    .filter((row) => row.ms >= 0.01).sort((a, b) => b.ms - a.ms);
 }
