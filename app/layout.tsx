@@ -1,7 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import '@fontsource/inter/400.css';
-import '@fontsource/inter/600.css';
+import './fonts.css';
 import './globals.css';
 import { getLocale, getT } from './_server/i18n';
 
