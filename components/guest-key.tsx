@@ -1,7 +1,6 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatDateTime, type Locale } from '@/lib/i18n/locale';
 
 export type GuestKeyLabels = {
@@ -143,38 +142,110 @@ const TONE: Record<View['kind'], string> = {
   error: 'danger',
 };
 
+/** How long to wait before polling again after an answer, or null to stop (until focus, reconnect or a tap). */
+function pollDelay(data: GuestKeyData | undefined, error: Error | null): number | null {
+  if (error instanceof GuestKeyError && error.status === 404) return null;
+  if (!data && error instanceof GuestKeyError && error.status === 409) return POLL_WHILE_NOT_READY_MS;
+  return data && isLive(data.status) && data.vendorSync === 'pending' ? POLL_WHILE_ACTIVATING_MS : null;
+}
+
+/** After the n-th failure in a row: how long to wait before retrying, or null to give up. */
+function retryDelay(failures: number, error: unknown): number | null {
+  if (error instanceof GuestKeyError) {
+    if (error.status === 429) {
+      return failures <= MAX_RATE_LIMIT_RETRIES ? Math.min(Math.max((error.retryAfterSeconds ?? 2) * 1000, 1000), 60_000) : null;
+    }
+    if (error.status >= 400 && error.status < 500) return null;
+  }
+  return failures <= 3 ? Math.min(1000 * 2 ** failures, 10_000) : null;
+}
+
+type KeyState = { data: GuestKeyData | undefined; error: Error | null; updatedAt: number; fetching: boolean };
+
+/**
+ * The key, polled while the lock is being programmed and refreshed when the page becomes visible
+ * again or the phone reconnects. A dozen lines of state instead of a query library: this is the
+ * page a guest opens on a phone, and every kilobyte of script delays it (docs/PERFORMANCE.md).
+ * A second refresh while one is in flight joins it.
+ */
+function useGuestKey(token: string, initialKey: GuestKeyData | null | undefined) {
+  const [state, setState] = useState<KeyState>(() => ({ data: initialKey ?? undefined, error: null, updatedAt: Date.now(), fetching: !initialKey }));
+  const inFlight = useRef<Promise<void> | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const controller = useRef<AbortController | null>(null);
+  const latest = useRef(state);
+  latest.current = state;
+
+  const load = useCallback((): Promise<void> => {
+    if (inFlight.current) return inFlight.current;
+    clearTimeout(timer.current);
+    setState((s) => ({ ...s, fetching: true }));
+    const run = async () => {
+      for (let failures = 1; ; failures++) {
+        const abort = new AbortController();
+        controller.current = abort;
+        try {
+          const data = await fetchGuestKey(token, abort.signal);
+          setState({ data, error: null, updatedAt: Date.now(), fetching: false });
+          return { data, error: null };
+        } catch (error) {
+          if (abort.signal.aborted) return null;
+          const wait = retryDelay(failures, error);
+          if (wait === null) {
+            setState((s) => ({ ...s, error: error as Error, fetching: false }));
+            return { data: latest.current.data, error: error as Error };
+          }
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          if (abort.signal.aborted) return null;
+        }
+      }
+    };
+    const done = run().then((outcome) => {
+      inFlight.current = null;
+      if (!outcome) return;
+      const delay = pollDelay(outcome.data, outcome.error);
+      if (delay !== null) timer.current = setTimeout(() => void (document.hidden ? undefined : load()), delay);
+    });
+    inFlight.current = done;
+    return done;
+  }, [token]);
+
+  useEffect(() => {
+    // The server rendered the key a moment ago: fetch only when it could not, or to keep polling.
+    if (!initialKey) void load();
+    else {
+      const delay = pollDelay(initialKey, null);
+      if (delay !== null) timer.current = setTimeout(() => void load(), delay);
+    }
+    const onVisible = () => {
+      if (!document.hidden) void load();
+    };
+    const onOnline = () => void load();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('online', onOnline);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', onOnline);
+      clearTimeout(timer.current);
+      controller.current?.abort();
+      inFlight.current = null;
+    };
+    // initialKey is the first render's value only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [load]);
+
+  return { ...state, refetch: load };
+}
+
 /**
  * The guest's door key, fetched from the key endpoint and polled every two seconds while the lock
  * is being programmed. The PIN is shown only once the lock has confirmed it (vendor sync `synced`).
  */
 export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props) {
   const [manualRefresh, setManualRefresh] = useState(false);
-  const query = useQuery({
-    queryKey: ['guest-key', token],
-    queryFn: ({ signal }) => fetchGuestKey(token, signal),
-    ...(initialKey ? { initialData: initialKey } : {}),
-    refetchInterval: (q) => {
-      const { data, error } = q.state;
-      if (error instanceof GuestKeyError && error.status === 404) return false;
-      if (!data && error instanceof GuestKeyError && error.status === 409) return POLL_WHILE_NOT_READY_MS;
-      return data && isLive(data.status) && data.vendorSync === 'pending' ? POLL_WHILE_ACTIVATING_MS : false;
-    },
-    retry: (failureCount, error) => {
-      if (error instanceof GuestKeyError) {
-        if (error.status === 429) return failureCount < MAX_RATE_LIMIT_RETRIES;
-        if (error.status >= 400 && error.status < 500) return false;
-      }
-      return failureCount < 3;
-    },
-    retryDelay: (attempt, error) => {
-      if (error instanceof GuestKeyError && error.status === 429) {
-        return Math.min(Math.max((error.retryAfterSeconds ?? 2) * 1000, 1000), 60_000);
-      }
-      return Math.min(1000 * 2 ** attempt, 10_000);
-    },
-  });
+  const query = useGuestKey(token, initialKey);
 
-  const view = viewOf(query.data, query.error, query.dataUpdatedAt);
+  const view = viewOf(query.data, query.error, query.updatedAt);
   const format = (iso: string) => formatDateTime(locale, new Date(iso), timeZone);
 
   const message: Record<View['kind'], string> = {
@@ -192,10 +263,9 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
   const key = view.kind === 'ready' ? view.key : null;
 
   const refresh = () => {
-    if (query.isFetching) return;
+    if (query.fetching) return;
     setManualRefresh(true);
-    // cancelRefetch: false — a second tap joins the request in flight instead of replacing it.
-    void query.refetch({ cancelRefetch: false }).finally(() => setManualRefresh(false));
+    void query.refetch().finally(() => setManualRefresh(false));
   };
 
   return (
@@ -259,7 +329,7 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
           type="button"
           className="button button--secondary button--block button--large"
           onClick={refresh}
-          disabled={query.isFetching}
+          disabled={query.fetching}
         >
           {manualRefresh ? labels.refreshing : labels.refresh}
         </button>

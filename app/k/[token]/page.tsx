@@ -3,7 +3,6 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { GuestKey } from '@/components/guest-key';
 import { LanguageSwitcher } from '@/components/language-switcher';
-import { QueryProvider } from '@/components/query-provider';
 import { getGuestKey, getGuestStay } from '@/lib/guest/get-guest-key';
 import { limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
 import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
@@ -64,35 +63,33 @@ export default async function GuestKeyPage({ params }: Props) {
         </dl>
         <p className="guest-tz">{t('guest.timeZone', { zone: timeZone })}</p>
 
-        <QueryProvider>
-          <GuestKey
-            token={token}
-            initialKey={initialKey}
-            locale={locale}
-            timeZone={timeZone}
-            labels={{
-              loading: t('guest.loading'),
-              activating: t('guest.activating'),
-              activatingHint: t('guest.activatingHint'),
-              ready: t('guest.ready'),
-              pinLabel: t('guest.pinLabel'),
-              pinAria: t('guest.pinAria'),
-              howTo: t('guest.howTo'),
-              validFrom: t('guest.validFrom'),
-              validUntil: t('guest.validUntil'),
-              worksFrom: t('guest.worksFrom'),
-              failed: t('guest.failed'),
-              revoked: t('guest.revoked'),
-              expired: t('guest.expired'),
-              notFound: t('guest.notFound'),
-              notReady: t('guest.notReady'),
-              notReadyHint: t('guest.notReadyHint'),
-              error: t('guest.error'),
-              refresh: t('guest.refresh'),
-              refreshing: t('guest.refreshing'),
-            }}
-          />
-        </QueryProvider>
+        <GuestKey
+          token={token}
+          initialKey={initialKey}
+          locale={locale}
+          timeZone={timeZone}
+          labels={{
+            loading: t('guest.loading'),
+            activating: t('guest.activating'),
+            activatingHint: t('guest.activatingHint'),
+            ready: t('guest.ready'),
+            pinLabel: t('guest.pinLabel'),
+            pinAria: t('guest.pinAria'),
+            howTo: t('guest.howTo'),
+            validFrom: t('guest.validFrom'),
+            validUntil: t('guest.validUntil'),
+            worksFrom: t('guest.worksFrom'),
+            failed: t('guest.failed'),
+            revoked: t('guest.revoked'),
+            expired: t('guest.expired'),
+            notFound: t('guest.notFound'),
+            notReady: t('guest.notReady'),
+            notReadyHint: t('guest.notReadyHint'),
+            error: t('guest.error'),
+            refresh: t('guest.refresh'),
+            refreshing: t('guest.refreshing'),
+          }}
+        />
       </section>
 
       <p className="guest-private">{t('guest.private')}</p>
