@@ -166,6 +166,8 @@ each process (\`node --cpu-prof\` through \`WEB_NODE_ARGS\`/\`WORKER_NODE_ARGS\`
    API routes now skip it (this raised the baseline too: 450–500 → 700–900 req/s).
 5. Loopback TCP to PostgreSQL: a Unix socket costs about half the CPU per round trip here.
 6. Scavenges in the web process: \`--max-semi-space-size=16\` for web processes.
+7. The worker's bursts competing with acknowledgements: the worker runs niced (\`WORKER_NICE\`, default 10)
+   and relays every 250 ms (fewer, larger batches).
 The load generator uses undici's pool (half the CPU of node:http's client) and both routes are warmed
 up for 8 s before the first measurement (the first seconds after start are the JIT's).`;
 
