@@ -4,6 +4,7 @@ import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
 import { LOCALES } from '@/lib/i18n/locale';
 import { LanguageSwitcher } from './language-switcher';
+import { SiteNav } from './site-nav';
 import { TenantSwitcher } from './tenant-switcher';
 
 type Section = 'desk' | 'bookings' | 'manage';
@@ -11,7 +12,7 @@ type Section = 'desk' | 'bookings' | 'manage';
 type Props = {
   /** The signed-in staff member, or null on public pages. */
   staff: StaffContext | null;
-  /** The section being shown: marks its nav link as current and is where a tenant switch returns to. */
+  /** The section being shown: where a tenant switch returns to. */
   section?: Section;
   /** False on the sign-in and sign-out pages themselves. */
   showAuthLink?: boolean;
@@ -38,21 +39,7 @@ export async function SiteHeader({ staff, section, showAuthLink = true }: Props)
           {t('app.name')}
         </Link>
         {links.length > 0 && (
-          <nav aria-label={t('a11y.mainNav')} className="site-nav">
-            <ul className="site-nav__list">
-              {links.map((link) => (
-                <li key={link.section}>
-                  <Link
-                    href={SECTION_PATHS[link.section]}
-                    className="site-nav__link"
-                    aria-current={link.section === section ? 'page' : undefined}
-                  >
-                    {link.label}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <SiteNav label={t('a11y.mainNav')} links={links.map((link) => ({ href: SECTION_PATHS[link.section], label: link.label }))} />
         )}
         <div className="site-header__tools">
           {staff && (

@@ -10,6 +10,10 @@ test('a manager deletes a guest’s personal data; the reservation stays and eve
   const iso = (d: Date) => d.toISOString().slice(0, 10);
   await page.goto('/desk/bookings/new');
   await page.waitForLoadState('networkidle');
+  // The top bar marks the section of the page's own path.
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Bookings' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Front desk' })).not.toHaveAttribute('aria-current', 'page');
   await page.locator('#booking-check-in').fill(iso(day));
   await page.locator('#booking-check-out').fill(iso(new Date(day.getTime() + 86_400_000)));
   await page.getByRole('button', { name: 'Show available rooms' }).click();
