@@ -27,7 +27,12 @@ export class System {
   private simulatorProcess: ChildProcess | null = null;
   private readonly children = new Set<ChildProcess>();
 
-  constructor(private readonly name: string) {}
+  constructor(private readonly name: string) {
+    // A bench or test that crashes must not leave its web processes and workers running.
+    process.once('exit', () => {
+      for (const child of this.children) child.kill('SIGKILL');
+    });
+  }
 
   get clusterDir(): string {
     return path.join(ROOT, '.data', `chaos-${this.name}`, 'pg');
