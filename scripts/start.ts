@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   say('UnlockOS: starting the database…');
   const database = await openDatabase();
   const { applied } = await prepareDatabase({ adminUrl: database.adminUrl });
-  say(`UnlockOS: database ready (${database.embedded ? 'embedded, data in .data/' : 'DATABASE_URL'}; ${applied} migration(s) applied)`);
+  say(`UnlockOS: database ready (${database.embedded ? `embedded, data in ${path.relative(process.cwd(), dataDir()) || '.'}/` : 'DATABASE_URL'}; ${applied} migration(s) applied)`);
 
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
