@@ -81,4 +81,18 @@ test('every response carries a request id and the security headers', async ({ re
   expect(headers['x-powered-by']).toBeUndefined();
   const health = await request.get('/api/health');
   expect(await health.json()).toEqual({ status: 'ok', checks: { db: 'ok', worker: 'ok' } });
+  expect(health.headers()['x-request-id']).toBeTruthy();
+  // The webhook routes skip the proxy; they still answer every method and address with an id.
+  const wrongMethod = await request.get('/api/webhooks/stripe');
+  expect(wrongMethod.status()).toBe(405);
+  expect(wrongMethod.headers()['allow']).toBe('POST');
+  expect(wrongMethod.headers()['x-request-id']).toBeTruthy();
+  expect((await wrongMethod.json()).error.code).toBe('method_not_allowed');
+  const nowhere = await request.post('/api/webhooks/nowhere/at-all', { data: {} });
+  expect(nowhere.status()).toBe(404);
+  expect(nowhere.headers()['x-request-id']).toBeTruthy();
+  expect((await nowhere.json()).error.code).toBe('not_found');
+  const unknownApi = await request.get('/api/v1/nowhere');
+  expect(unknownApi.status()).toBe(404);
+  expect(unknownApi.headers()['x-request-id']).toBeTruthy();
 });

@@ -5,6 +5,7 @@ export type AppErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'room_unavailable'
   | 'illegal_transition'

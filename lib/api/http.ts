@@ -10,6 +10,7 @@ const STATUS: Record<AppErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   room_unavailable: 409,
   illegal_transition: 409,
@@ -49,6 +50,7 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
     if ((domain.code === 'rate_limited' || domain.code === 'unavailable') && typeof domain.details.retryAfter === 'number') {
       headers['retry-after'] = String(domain.details.retryAfter);
     }
+    if (domain.code === 'method_not_allowed' && Array.isArray(domain.details.allow)) headers.allow = domain.details.allow.join(', ');
     return json({ error: { code: domain.code, message: domain.message, ...domain.details } }, { status: STATUS[domain.code], requestId, headers });
   }
   log.error({ err: error }, 'unhandled error');
@@ -80,3 +82,19 @@ export function withRequest<P>(handler: (ctx: RequestContext, params: P) => Prom
     }
   };
 }
+
+/**
+ * For the methods a route does not serve (export it as each of them): 405 `method_not_allowed`
+ * with `Allow`, answered like every other error — with a request id. Routes that skip the proxy
+ * need it; otherwise Next.js would answer 405 itself, without one.
+ */
+export function methodNotAllowed(allow: readonly string[]) {
+  return withRequest(async () => {
+    throw new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
+  });
+}
+
+/** For addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */
+export const notFoundHandler = withRequest(async () => {
+  throw new AppError('not_found', 'There is nothing at this address.');
+});

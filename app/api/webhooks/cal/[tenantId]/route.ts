@@ -1,5 +1,5 @@
 import { readRawBody } from '@/lib/api/body';
-import { json, withRequest } from '@/lib/api/http';
+import { json, methodNotAllowed, withRequest } from '@/lib/api/http';
 import { receiveCalWebhook } from '@/lib/webhooks/receive-booking-provider';
 
 export const dynamic = 'force-dynamic';
@@ -9,3 +9,11 @@ export const POST = withRequest<{ tenantId: string }>(async ({ request, requestI
   const { duplicate } = await receiveCalWebhook({ tenantIdParam: tenantId, raw, signature: request.headers.get('x-cal-signature-256') });
   return json({ received: true, duplicate }, { requestId });
 });
+
+// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
+const notAllowed = methodNotAllowed(['POST']);
+export const GET = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
+export const OPTIONS = notAllowed;
