@@ -163,7 +163,7 @@ each process (\`node --cpu-prof\` through \`WEB_NODE_ARGS\`/\`WORKER_NODE_ARGS\`
    round trip, on connections that are the service role for their session).
 3. A \`new Stripe()\` per delivery for signature checks (5% of the web process); now built once.
 4. The proxy (middleware) ran for API routes and copied each body: ~40% of the empty route's own cost.
-   API routes now skip it (this raised the baseline too: 450–500 → 700–900 req/s).
+   The webhook routes and the empty route now skip it (this raised the baseline too: 450–500 → 700–900 req/s).
 5. Loopback TCP to PostgreSQL: a Unix socket costs about half the CPU per round trip here.
 6. Scavenges in the web process: \`--max-semi-space-size=16\` for web processes.
 7. The worker's bursts competing with acknowledgements: the worker runs niced (\`WORKER_NICE\`, default 10)
