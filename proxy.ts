@@ -36,7 +36,7 @@ export function proxy(request: NextRequest) {
 
 // The webhook routes (and the benchmark's empty route) skip the proxy, which would copy every
 // request body once more (docs/PERFORMANCE.md): they answer every method and address themselves,
-// with a request id (withRequest, methodNotAllowed, app/api/webhooks/[...rest]), and their JSON
+// with a request id (withRequest, methodsNotAllowed, app/api/webhooks/[...rest]), and their JSON
 // needs no CSP.
 export const config = {
   matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico|api/webhooks/|api/ping).*)' }],

@@ -83,18 +83,26 @@ export function withRequest<P>(handler: (ctx: RequestContext, params: P) => Prom
   };
 }
 
-/**
- * For the methods a route does not serve (export it as each of them): 405 `method_not_allowed`
- * with `Allow`, answered like every other error — with a request id. Routes that skip the proxy
- * need it; otherwise Next.js would answer 405 itself, without one.
- */
-export function methodNotAllowed(allow: readonly string[]) {
-  return withRequest(async () => {
-    throw new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
-  });
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+type Method = (typeof METHODS)[number];
+
+/** The same handler for every method: `export const { GET, POST, … } = forEveryMethod(handler)`. */
+function forEveryMethod(handler: ReturnType<typeof withRequest>): Record<Method, ReturnType<typeof withRequest>> {
+  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<Method, ReturnType<typeof withRequest>>;
 }
 
-/** For addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */
-export const notFoundHandler = withRequest(async () => {
+/**
+ * Handlers for the methods a route does not serve (export the ones it lacks): 405
+ * `method_not_allowed` with `Allow`, answered like every other error — with a request id. Routes
+ * that skip the proxy need them; otherwise Next.js would answer 405 itself, without one.
+ */
+export function methodsNotAllowed(allow: readonly Method[]) {
+  return forEveryMethod(withRequest(async () => {
+    throw new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
+  }));
+}
+
+/** Handlers for addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */
+export const notFoundHandlers = forEveryMethod(withRequest(async () => {
   throw new AppError('not_found', 'There is nothing at this address.');
-});
+}));

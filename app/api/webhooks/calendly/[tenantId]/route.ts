@@ -1,5 +1,5 @@
 import { readRawBody } from '@/lib/api/body';
-import { json, methodNotAllowed, withRequest } from '@/lib/api/http';
+import { json, methodsNotAllowed, withRequest } from '@/lib/api/http';
 import { receiveCalendlyWebhook } from '@/lib/webhooks/receive-booking-provider';
 
 export const dynamic = 'force-dynamic';
@@ -11,9 +11,4 @@ export const POST = withRequest<{ tenantId: string }>(async ({ request, requestI
 });
 
 // This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
-const notAllowed = methodNotAllowed(['POST']);
-export const GET = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = notAllowed;
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);
