@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, type AppErrorCode } from '../errors';
 import { toDomainError } from '../db/errors';
+import { withSecurityHeaders } from '../http/security-headers';
 import { requestLogger, type Logger } from '../log/logger';
 
 const STATUS: Record<AppErrorCode, number> = {
@@ -15,7 +16,9 @@ const STATUS: Record<AppErrorCode, number> = {
   room_unavailable: 409,
   illegal_transition: 409,
   reservation_not_ready: 409,
+  too_early: 409,
   payment_intent_in_use: 409,
+  payment_intent_invalid: 409,
   payload_too_large: 413,
   rate_limited: 429,
   not_available: 501,
@@ -76,9 +79,9 @@ export function withRequest<P>(handler: (ctx: RequestContext, params: P) => Prom
     try {
       const response = await handler({ request, requestId, log }, await route.params);
       response.headers.set('x-request-id', requestId);
-      return response;
+      return withSecurityHeaders(response);
     } catch (error) {
-      return errorResponse(error, requestId, log);
+      return withSecurityHeaders(errorResponse(error, requestId, log));
     }
   };
 }

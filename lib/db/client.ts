@@ -42,7 +42,18 @@ export function servicePool(): pg.Pool {
   return globalForDb.unlockosServicePool;
 }
 
+const closers = new Set<() => Promise<void>>();
+
+/** Registers something holding its own connection (a LISTEN client) to be closed by `disconnectDb`. */
+export function onDisconnect(close: () => Promise<void>): () => void {
+  closers.add(close);
+  return () => closers.delete(close);
+}
+
 export async function disconnectDb(): Promise<void> {
+  const pending = [...closers];
+  closers.clear();
+  await Promise.all(pending.map((close) => close().catch(() => {})));
   const { unlockosDb: client, unlockosPool: shared, unlockosServicePool: service } = globalForDb;
   globalForDb.unlockosDb = undefined;
   globalForDb.unlockosPool = undefined;

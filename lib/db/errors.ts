@@ -18,11 +18,14 @@ export const SQLSTATE = {
   noFreePin: 'UK003',
   keyNotAllowed: 'UK004',
   notFound: 'UN404',
+  checkInTooEarly: 'UC001',
+  roomOccupied: 'UC002',
   roomsUnavailable: 'UB001',
   unknownRooms: 'UB002',
   dataKeyMissing: 'US001',
   secretInvalid: 'US002',
   dataKeyMismatch: 'US003',
+  dataKeyUnknownVersion: 'US004',
 } as const;
 
 function jsonList(text: string | undefined): string[] {
@@ -109,12 +112,18 @@ export function toDomainError(error: unknown): unknown {
         to: match?.[2],
       }, { cause: error });
     }
+    case SQLSTATE.checkInTooEarly:
+      return new AppError('too_early', 'Check-in for this stay has not opened yet.', { opensAt: info.detail }, { cause: error });
+    case SQLSTATE.roomOccupied:
+      return new AppError('room_unavailable', 'Another stay of this room overlaps the hours before this one starts; it cannot be checked in early.', {}, { cause: error });
     case SQLSTATE.notFound:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
     case SQLSTATE.dataKeyMissing:
       return new AppError('data_key_mismatch', 'APP_DATA_KEY is missing or too short (at least 16 characters).', {}, { cause: error });
     case SQLSTATE.secretInvalid:
       return new AppError('invalid_request', 'A secret must be 1 to 4096 characters.', { issues: [{ path: 'value', message: '1 to 4096 characters', code: 'too_big' }] }, { cause: error });
+    case SQLSTATE.dataKeyUnknownVersion:
+      return new AppError('data_key_mismatch', info.message ?? 'A secret is on a key version this install has no key for (APP_DATA_KEYS).', {}, { cause: error });
     case SQLSTATE.dataKeyMismatch:
       return new AppError('data_key_mismatch', info.message ?? 'A secret cannot be decrypted with the data key given; nothing was changed.', {}, { cause: error });
     case SQLSTATE.roomsUnavailable:
@@ -126,8 +135,8 @@ export function toDomainError(error: unknown): unknown {
     case SQLSTATE.exclusionViolation:
       return new AppError('room_unavailable', 'The room is already booked for that time.', {}, { cause: error });
     case SQLSTATE.uniqueViolation:
-      if (info.constraint === 'booking_groups_payment_intent_id_key' || /payment_intent_id/.test(info.message ?? '')) {
-        return new AppError('payment_intent_in_use', 'That PaymentIntent already belongs to another booking group.', {}, { cause: error });
+      if (info.constraint === 'booking_groups_tenant_payment_intent_key' || /payment_intent/.test(info.message ?? '')) {
+        return new AppError('payment_intent_in_use', 'That PaymentIntent already belongs to another of your booking groups.', {}, { cause: error });
       }
       return new AppError('conflict', 'That already exists.', {}, { cause: error });
     case SQLSTATE.insufficientPrivilege:

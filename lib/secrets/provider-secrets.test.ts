@@ -9,11 +9,15 @@ import { getProviderSecret, listProviderSecrets, rotateProviderSecrets, setProvi
 const KEY_1 = 'first-data-key-0123456789abcdef';
 const KEY_2 = 'second-data-key-0123456789abcdef';
 
-function useKey(key: string, version: number, previous?: string) {
+const KEY_3 = 'third-data-key-0123456789abcdef';
+
+/** The current key and version; `older` are the APP_DATA_KEYS entries (`{ 1: KEY_1 }`). */
+function useKey(key: string, version: number, older: Record<number, string> = {}) {
   process.env.APP_DATA_KEY = key;
   process.env.APP_DATA_KEY_VERSION = String(version);
-  if (previous) process.env.APP_DATA_KEY_PREVIOUS = previous;
-  else delete process.env.APP_DATA_KEY_PREVIOUS;
+  const entries = Object.entries(older).map(([v, k]) => `${v}:${k}`);
+  if (entries.length > 0) process.env.APP_DATA_KEYS = entries.join(',');
+  else delete process.env.APP_DATA_KEYS;
 }
 
 // Rotation re-encrypts every secret of the database, so this file works in a database of its own:
@@ -42,6 +46,7 @@ afterAll(async () => {
 afterEach(() => {
   delete process.env.APP_DATA_KEY;
   delete process.env.APP_DATA_KEY_VERSION;
+  delete process.env.APP_DATA_KEYS;
   delete process.env.APP_DATA_KEY_PREVIOUS;
 });
 
@@ -71,7 +76,7 @@ describe('provider secrets', () => {
       await login.query('begin');
       await login.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [role, tenantId]);
       try {
-        return (await login.query(sql, sql.includes('$1') ? [tenantId, KEY_1] : [])).rows;
+        return (await login.query(sql, sql.includes('$1') ? [tenantId, JSON.stringify({ 1: KEY_1 })] : [])).rows;
       } catch (error) {
         return (error as { code?: string }).code;
       } finally {
@@ -79,10 +84,10 @@ describe('provider secrets', () => {
       }
     };
     for (const role of ['app_authenticated', 'app_anon']) {
-      expect(await attempt(role, `select app_secret_get($1, 'cal', $2)`)).toBe('42501');
+      expect(await attempt(role, `select app_secret_get($1, 'cal', $2::jsonb)`)).toBe('42501');
       expect(await attempt(role, `select ciphertext from provider_secrets`)).toBe('42501');
     }
-    expect(await attempt('app_service', `select app_secret_get($1, 'cal', $2) as v`)).toEqual([{ v: 'cal-secret' }]);
+    expect(await attempt('app_service', `select app_secret_get($1, 'cal', $2::jsonb) as v`)).toEqual([{ v: 'cal-secret' }]);
     expect(await attempt('app_service', `select ciphertext from provider_secrets`)).toBe('42501');
     await login.end();
   });
@@ -92,7 +97,7 @@ describe('provider secrets', () => {
     const { tenantId } = await createBookableTenant();
     await setProviderSecret({ tenantId, provider: 'calendly', value: 'value-one', actor: TEST_ACTOR });
     await setProviderSecret({ tenantId, provider: 'lock_vendor', value: 'value-two', actor: TEST_ACTOR });
-    useKey(KEY_2, 2, KEY_1);
+    useKey(KEY_2, 2, { 1: KEY_1 });
     const { rotated } = await rotateProviderSecrets({ actor: TEST_ACTOR });
     expect(rotated).toBeGreaterThanOrEqual(2);
     expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe('value-one');
@@ -112,7 +117,7 @@ describe('provider secrets', () => {
     useKey(KEY_1, 1);
     const { tenantId } = await createBookableTenant();
     await setProviderSecret({ tenantId, provider: 'calendly', value: 'stays', actor: TEST_ACTOR });
-    useKey('third-data-key-0123456789abcdef', 3, 'not-the-previous-key-0123456789');
+    useKey(KEY_3, 3, { 1: 'not-the-previous-key-0123456789' });
     await expect(rotateProviderSecrets({ actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'data_key_mismatch' });
     const admin = await adminClient();
     const { rows } = await admin.query(`select key_version from provider_secrets where tenant_id = $1`, [tenantId]);
@@ -120,5 +125,48 @@ describe('provider secrets', () => {
     await admin.end();
     useKey(KEY_1, 1);
     expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe('stays');
+  });
+
+  it('decrypt each row with the key of its own version: a new APP_DATA_KEY does not break secrets set before it', async () => {
+    useKey(KEY_1, 1);
+    const { tenantId } = await createBookableTenant();
+    await setProviderSecret({ tenantId, provider: 'calendly', value: 'set-on-v1', actor: TEST_ACTOR });
+    useKey(KEY_2, 2, { 1: KEY_1 });
+    expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe('set-on-v1');
+    await setProviderSecret({ tenantId, provider: 'cal', value: 'set-on-v2', actor: TEST_ACTOR });
+    expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBe('set-on-v2');
+    // Without the old key the row cannot be read, and says so.
+    useKey(KEY_2, 2);
+    await expect(getProviderSecret({ tenantId, provider: 'calendly' })).rejects.toMatchObject({ code: 'data_key_mismatch' });
+    expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBe('set-on-v2');
+  });
+
+  it('rotate: rows more than one version behind move to the current version too', async () => {
+    useKey(KEY_1, 1);
+    const { tenantId } = await createBookableTenant();
+    await setProviderSecret({ tenantId, provider: 'calendly', value: 'from-v1', actor: TEST_ACTOR });
+    useKey(KEY_2, 2, { 1: KEY_1 });
+    await setProviderSecret({ tenantId, provider: 'cal', value: 'from-v2', actor: TEST_ACTOR });
+    useKey(KEY_3, 3, { 1: KEY_1, 2: KEY_2 });
+    expect((await rotateProviderSecrets({ actor: TEST_ACTOR })).rotated).toBeGreaterThanOrEqual(2);
+    const admin = await adminClient();
+    const { rows } = await admin.query(`select provider, key_version from provider_secrets where tenant_id = $1 order by provider`, [tenantId]);
+    await admin.end();
+    expect(rows).toEqual([{ provider: 'calendly', key_version: 3 }, { provider: 'cal', key_version: 3 }]);
+    useKey(KEY_3, 3);
+    expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe('from-v1');
+    expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBe('from-v2');
+  });
+
+  it('a Calendly webhook keeps verifying after APP_DATA_KEY changes, before any rotation', async () => {
+    const { receiveCalendlyWebhook } = await import('../webhooks/receive-booking-provider');
+    const { signCalendly } = await import('../webhooks/calendly/verify');
+    useKey(KEY_1, 1);
+    const { tenantId } = await createBookableTenant();
+    await setProviderSecret({ tenantId, provider: 'calendly', value: 'calendly-signing-key', actor: TEST_ACTOR });
+    useKey(KEY_2, 2, { 1: KEY_1 });
+    const raw = JSON.stringify({ event: 'invitee.created', created_at: new Date().toISOString(), payload: { uri: `u-${Date.now()}`, scheduled_event: { start_time: 'x', end_time: 'y', event_type: 'z' } } });
+    const result = await receiveCalendlyWebhook({ tenantIdParam: tenantId, raw: new TextEncoder().encode(raw), signature: signCalendly(raw, 'calendly-signing-key') });
+    expect(result.duplicate).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import type { Actor } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import type { SecretProvider } from '../db/generated/enums';
-import { currentDataKey, previousDataKey } from './data-key';
+import { invalidateTenant } from '../webhooks/verification-secrets';
+import { currentDataKey, currentKeyring } from './data-key';
 
 export const SECRET_PROVIDERS = ['calendly', 'cal', 'lock_vendor'] as const satisfies readonly SecretProvider[];
 
@@ -9,7 +10,8 @@ export const SECRET_PROVIDERS = ['calendly', 'cal', 'lock_vendor'] as const sati
 export async function setProviderSecret(input: { tenantId: string; provider: SecretProvider; value: string; actor: Actor }): Promise<{ keyVersion: number }> {
   const { key, version } = currentDataKey();
   const { tenantId, actor } = input;
-  return asService({ tenantId }, async (tx) => {
+  // Every process drops its cached copy on the database's notice; this one at once, too.
+  const done = await asService({ tenantId }, async (tx) => {
     await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
     await tx.auditEvent.create({
       data: {
@@ -19,28 +21,33 @@ export async function setProviderSecret(input: { tenantId: string; provider: Sec
     });
     return { keyVersion: version };
   });
+  invalidateTenant(tenantId);
+  return done;
 }
 
-/** A tenant's provider secret in clear, for the service role only; null when none is set. */
+/**
+ * A tenant's provider secret in clear, for the service role only; null when none is set. It is
+ * decrypted with the key of its own version (the keyring: APP_DATA_KEY and APP_DATA_KEYS).
+ */
 export async function getProviderSecret({ tenantId, provider }: { tenantId: string; provider: SecretProvider }): Promise<string | null> {
-  const { key } = currentDataKey();
+  const { keys } = currentKeyring();
   const rows = await asService({ tenantId }, (tx) =>
-    tx.$queryRaw<{ value: string | null }[]>`select app_secret_get(${tenantId}::uuid, ${provider}::secret_provider, ${key}) as value`,
+    tx.$queryRaw<{ value: string | null }[]>`select app_secret_get(${tenantId}::uuid, ${provider}::secret_provider, ${JSON.stringify(keys)}::jsonb) as value`,
   );
   return rows[0]?.value ?? null;
 }
 
 /**
- * Re-encrypts every secret on an older key version with the current key (reading the old one with
- * `APP_DATA_KEY_PREVIOUS`), audited `secret.rotated` per secret, all in one transaction. A wrong
- * previous key fails closed: nothing changes.
+ * Re-encrypts every secret on an older key version with the current key (each read with the key of
+ * its own version from the keyring), audited `secret.rotated` per secret, all in one transaction.
+ * A missing or wrong older key fails closed: nothing changes.
  */
 export async function rotateProviderSecrets({ actor }: { actor: Actor }): Promise<{ rotated: number }> {
-  const { key, version } = currentDataKey();
-  const previous = previousDataKey();
+  const { current, keys } = currentKeyring();
+  const version = current.version;
   return asService(async (tx) => {
     const rows = await tx.$queryRaw<{ tenant_id: string; provider: SecretProvider; old_version: number }[]>`
-      select * from app_secret_rotate(${previous}, ${key}, ${version}::int)`;
+      select * from app_secret_rotate(${JSON.stringify(keys)}::jsonb, ${version}::int)`;
     for (const row of rows) {
       await tx.auditEvent.create({
         data: {

@@ -1,74 +1,23 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as calendlyRoute } from '@/app/api/webhooks/calendly/[tenantId]/route';
-import { POST as calRoute } from '@/app/api/webhooks/cal/[tenantId]/route';
-import { addBookingSource } from '../bookings/booking-sources';
-import { setProviderSecret } from '../secrets/provider-secrets';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import {
+  CAL_SECRET, CALENDLY_KEY, calBooking, hoursFromNow, invitee, processAll as processAllOf, reservationsOf as reservationsOfTenant,
+  sendCal as sendCalOf, sendCalendly as send, tenantWithSources,
+} from '../testing/booking-webhooks';
+import { adminClient, TEST_ACTOR } from '../testing/fixtures';
 import { signCal } from './cal/verify';
 import { signCalendly } from './calendly/verify';
 import { processWebhookEvent } from './process-event';
 import { replayWebhookEvents } from './replay';
 
-const CALENDLY_KEY = 'calendly-signing-key-test';
-const CAL_SECRET = 'cal-secret-test';
-const EVENT_TYPE = 'https://api.calendly.com/event_types/ROOM101';
 let admin: pg.Client;
 let n = 0;
 
-async function tenantWithSources() {
-  const t = await createBookableTenant({ rooms: 2 });
-  await setProviderSecret({ tenantId: t.tenantId, provider: 'calendly', value: CALENDLY_KEY, actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId: t.tenantId, provider: 'cal', value: CAL_SECRET, actor: TEST_ACTOR });
-  await addBookingSource({ tenantId: t.tenantId, provider: 'calendly', eventType: EVENT_TYPE, roomId: t.roomIds[0]! });
-  await addBookingSource({ tenantId: t.tenantId, provider: 'cal', eventType: '4242', roomId: t.roomIds[1]! });
-  return t;
-}
-
-const hours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
-
-function invitee(event: 'invitee.created' | 'invitee.canceled', opts: { uri: string; start: number; end: number; createdAt: string; rescheduled?: boolean; oldInvitee?: string; eventType?: string }) {
-  return {
-    event, created_at: opts.createdAt, created_by: 'https://api.calendly.com/users/U',
-    payload: {
-      uri: opts.uri, name: 'Yui Kato', email: 'yui@example.com', status: event === 'invitee.created' ? 'active' : 'canceled',
-      rescheduled: opts.rescheduled ?? false, old_invitee: opts.oldInvitee ?? null,
-      scheduled_event: { uri: 'https://api.calendly.com/scheduled_events/E', start_time: hours(opts.start), end_time: hours(opts.end), event_type: opts.eventType ?? EVENT_TYPE },
-    },
-  };
-}
-
-function sendCalendly(tenantId: string, body: unknown, header?: string | null) {
-  const raw = JSON.stringify(body);
-  const signature = header === undefined ? signCalendly(raw, CALENDLY_KEY) : header;
-  return calendlyRoute(
-    new Request(`http://t/api/webhooks/calendly/${tenantId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'calendly-webhook-signature': signature } : {}) }, body: raw }),
-    { params: Promise.resolve({ tenantId }) },
-  );
-}
-
-function sendCal(tenantId: string, body: unknown, header?: string) {
-  const raw = JSON.stringify(body);
-  return calRoute(
-    new Request(`http://t/api/webhooks/cal/${tenantId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-cal-signature-256': header ?? signCal(raw, CAL_SECRET) }, body: raw }),
-    { params: Promise.resolve({ tenantId }) },
-  );
-}
-
-/** Processes every stored, unprocessed event of the tenant in arrival order, as the worker would. */
-async function processAll(tenantId: string) {
-  const { rows } = await admin.query(`select id from webhook_events where tenant_id = $1 and status in ('received', 'failed') order by received_at, id`, [tenantId]);
-  for (const row of rows) await processWebhookEvent({ eventId: row.id, attempt: 1, maxAttempts: 10 });
-}
-
-async function reservationsOf(tenantId: string) {
-  const { rows } = await admin.query(
-    `select r.external_ref, r.status, (select string_agg(k.status || ':' || coalesce(k.revoked_reason, ''), ',' order by k.created_at) from access_keys k where k.reservation_id = r.id) as keys
-     from reservations r where r.tenant_id = $1 order by r.created_at`,
-    [tenantId],
-  );
-  return rows;
-}
+const hours = hoursFromNow;
+const processAll = (tenantId: string) => processAllOf(admin, tenantId);
+const reservationsOf = (tenantId: string) => reservationsOfTenant(admin, tenantId);
+const sendCalendly = (tenantId: string, body: unknown, header?: string | null) => send(tenantId, body, { header });
+const sendCal = (tenantId: string, body: unknown, header?: string) => sendCalOf(tenantId, body, { header });
 
 async function eventStatus(tenantId: string, dedupeKey: string) {
   const { rows } = await admin.query(`select status, reason from webhook_events where tenant_id = $1 and dedupe_key = $2`, [tenantId, dedupeKey]);
@@ -173,10 +122,7 @@ describe('Calendly bookings', () => {
 });
 
 describe('Cal.com bookings', () => {
-  const booking = (trigger: string, uid: string, extra: Record<string, unknown> = {}) => ({
-    triggerEvent: trigger, createdAt: new Date().toISOString(),
-    payload: { uid, startTime: hours(90), endTime: hours(92), eventTypeId: 4242, attendees: [{ name: 'Leo', email: 'leo@example.com' }], ...extra },
-  });
+  const booking = calBooking;
 
   it('verifies the signature and maps created, cancelled and rescheduled', async () => {
     const t = await tenantWithSources();

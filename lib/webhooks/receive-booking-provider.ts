@@ -1,22 +1,34 @@
 import { z } from 'zod';
-import { asService } from '../db/tx';
+import type { SecretProvider } from '../db/generated/enums';
 import { AppError } from '../errors';
-import { getProviderSecret } from '../secrets/provider-secrets';
 import { verifyCalSignature } from './cal/verify';
 import { calDedupeKey, ZCalBodySchema } from './cal/handlers';
 import { parseCalendlySignature, verifyCalendlySignature } from './calendly/verify';
 import { calendlyDedupeKey, ZCalendlyBodySchema } from './calendly/handlers';
 import { storeWebhookEvent } from './inbox';
+import { rereadAfterMismatch, verificationSecret } from './verification-secrets';
 
 const invalidSignature = (message: string) => new AppError('invalid_signature', message);
 
-/** The tenant named in the URL, or 404 (nothing stored) when there is none. */
-async function knownTenant(tenantIdParam: string): Promise<string> {
+const PROVIDER_NAME = { calendly: 'Calendly signing key', cal: 'Cal.com webhook secret' } as const;
+
+/**
+ * Verifies a delivery for the tenant named in the URL with that tenant's secret (cached per process,
+ * see verification-secrets.ts): 404 for a tenant that does not exist, 400 for a tenant without the
+ * secret or a signature that does not match it. Returns the tenant id.
+ */
+async function verifyForTenant(tenantIdParam: string, provider: 'calendly' | 'cal', verify: (secret: string) => boolean): Promise<string> {
   const parsed = z.uuid().safeParse(tenantIdParam);
   if (!parsed.success) throw new AppError('not_found', 'Unknown tenant.');
-  const count = await asService((tx) => tx.tenant.count({ where: { id: parsed.data } }));
-  if (count !== 1) throw new AppError('not_found', 'Unknown tenant.');
-  return parsed.data;
+  const tenantId = parsed.data;
+  const { tenantExists, secret } = await verificationSecret(tenantId, provider as SecretProvider);
+  if (!tenantExists) throw new AppError('not_found', 'Unknown tenant.');
+  if (secret && verify(secret)) return tenantId;
+  // The secret may have been changed by another process a moment ago: read it again (bounded).
+  const reread = await rereadAfterMismatch(tenantId, provider as SecretProvider);
+  if (reread && reread !== secret && verify(reread)) return tenantId;
+  if (!secret && !reread) throw invalidSignature(`No ${PROVIDER_NAME[provider]} is configured for this tenant.`);
+  throw invalidSignature(`The ${provider === 'calendly' ? 'Calendly' : 'Cal.com'} signature does not match.`);
 }
 
 function parseJson(raw: Uint8Array): unknown {
@@ -34,11 +46,12 @@ function parseJson(raw: Uint8Array): unknown {
  */
 export async function receiveCalendlyWebhook(input: { tenantIdParam: string; raw: Uint8Array; signature: string | null }): Promise<{ duplicate: boolean }> {
   if (!parseCalendlySignature(input.signature)) throw invalidSignature('The Calendly-Webhook-Signature header is missing or malformed.');
-  const tenantId = await knownTenant(input.tenantIdParam);
-  const signingKey = await getProviderSecret({ tenantId, provider: 'calendly' });
-  if (!signingKey) throw invalidSignature('No Calendly signing key is configured for this tenant.');
-  const verdict = verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey });
-  if (verdict !== 'ok') throw invalidSignature(verdict === 'stale' ? 'The Calendly signature timestamp is outside the 180 s tolerance.' : 'The Calendly signature does not match.');
+  // A stale timestamp fails whatever the key: refuse it before touching any secret.
+  if (verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey: 'x' }) === 'stale') {
+    throw invalidSignature('The Calendly signature timestamp is outside the 180 s tolerance.');
+  }
+  const tenantId = await verifyForTenant(input.tenantIdParam, 'calendly', (signingKey) =>
+    verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey }) === 'ok');
   const parsed = ZCalendlyBodySchema.safeParse(parseJson(input.raw));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Calendly invitee event.');
   const body = parsed.data;
@@ -55,10 +68,7 @@ export async function receiveCalendlyWebhook(input: { tenantIdParam: string; raw
  */
 export async function receiveCalWebhook(input: { tenantIdParam: string; raw: Uint8Array; signature: string | null }): Promise<{ duplicate: boolean }> {
   if (!input.signature || !/^[0-9a-fA-F]{64}$/.test(input.signature.trim())) throw invalidSignature('The X-Cal-Signature-256 header is missing or malformed.');
-  const tenantId = await knownTenant(input.tenantIdParam);
-  const secret = await getProviderSecret({ tenantId, provider: 'cal' });
-  if (!secret) throw invalidSignature('No Cal.com webhook secret is configured for this tenant.');
-  if (verifyCalSignature({ rawBody: input.raw, header: input.signature, secret }) !== 'ok') throw invalidSignature('The Cal.com signature does not match.');
+  const tenantId = await verifyForTenant(input.tenantIdParam, 'cal', (secret) => verifyCalSignature({ rawBody: input.raw, header: input.signature, secret }) === 'ok');
   const parsed = ZCalBodySchema.safeParse(parseJson(input.raw));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Cal.com booking event.');
   const body = parsed.data;
