@@ -20,11 +20,21 @@ test.describe('staff sign-in', () => {
     await page.getByLabel('Email').fill(FRONT_DESK);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.locator('#sign-in-error')).toHaveText('Email or password is incorrect, or the account is temporarily locked.');
+    await expect(page.locator('#sign-in-error')).toHaveText('Email or password is incorrect. After repeated failures, sign-in from this network pauses for a few minutes.');
     await expect(page).toHaveURL(/\/sign-in/);
     expect(page.url()).not.toContain('not%20the%20password');
     await page.goto('/desk');
     await expect(page).toHaveURL(/\/sign-in/);
+  });
+
+  test('a return address that normalises to another site is ignored after sign-in', async ({ page, baseURL }) => {
+    await page.goto(`/sign-in?callbackUrl=${encodeURIComponent('/.//evil.example/x')}`);
+    await page.waitForLoadState('networkidle');
+    await page.getByLabel('Email').fill(FRONT_DESK);
+    await page.getByLabel('Password').fill('unlockos-demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/desk$/);
+    expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
   });
 
   test('/manage refuses a front-desk user, who still has the desk', async ({ page }) => {

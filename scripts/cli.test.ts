@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { adminClient } from '../lib/testing/fixtures';
 import { TEST_APP_DB_PASSWORD } from '../lib/testing/cluster';
+import { FAILURES_PER_ACCOUNT_AND_ADDRESS, signInWithPassword } from '../lib/auth/sign-in';
+import { createStaffUser, createTenant } from '../lib/tenants/create-tenant';
 
 const run = promisify(execFile);
 
@@ -63,6 +65,28 @@ describe('the CLI', () => {
     }
     expect((await admin.query('select count(*)::int as n from tenants')).rows[0].n).toBe(before);
     await admin.end();
+  });
+});
+
+describe('cli user-unlock', () => {
+  it('clears the account’s sign-in limits for every address, and refuses an unknown email', async () => {
+    const tenant = await createTenant({ name: 'Unlock Inn' });
+    const email = `unlock-${process.pid}-${Date.now()}@example.com`;
+    await createStaffUser({ tenantId: tenant.id, email, password: 'right password', role: 'front_desk' });
+    for (const address of ['192.0.2.10', '192.0.2.11']) {
+      for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await signInWithPassword({ email, password: 'wrong', address });
+      expect(await signInWithPassword({ email, password: 'right password', address })).toEqual({ ok: false });
+    }
+    const unlocked = await cli('user-unlock', '--email', email.toUpperCase());
+    expect(unlocked).toEqual({ code: 0, stdout: '{"unlocked":true}\n', stderr: '' });
+    for (const address of ['192.0.2.10', '192.0.2.11']) {
+      expect(await signInWithPassword({ email, password: 'right password', address })).toMatchObject({ ok: true });
+    }
+
+    const unknown = await cli('user-unlock', '--email', 'nobody-here@example.com');
+    expect({ failed: unknown.code !== 0, stdout: unknown.stdout, message: /error: .*not_found/.test(unknown.stderr) }).toEqual({ failed: true, stdout: '', message: true });
+    const malformed = await cli('user-unlock', '--email', 'not-an-email');
+    expect({ failed: malformed.code !== 0, stdout: malformed.stdout, message: /error: --email/.test(malformed.stderr) }).toEqual({ failed: true, stdout: '', message: true });
   });
 });
 

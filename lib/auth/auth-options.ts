@@ -1,6 +1,8 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
+import { clientAddress } from '../http/client-address';
+import { safeRedirectUrl } from './safe-path';
 import { signInWithPassword } from './sign-in';
 
 const ZCredentialsSchema = z.object({
@@ -20,15 +22,18 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, request) {
         const parsed = ZCredentialsSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        const headers = (request?.headers ?? {}) as Record<string, string | string[] | undefined>;
-        const forwarded = headers['x-forwarded-for'];
-        const address = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() ?? 'unknown';
+        // The preload's header only: X-Forwarded-For is whatever the client wants it to be.
+        const address = clientAddress(request?.headers as Record<string, string | string[] | undefined> | undefined);
         const result = await signInWithPassword({ ...parsed.data, address });
         return result.ok ? { id: result.user.id, email: result.user.email, name: result.user.name } : null;
       },
     }),
   ],
   callbacks: {
+    // Only a safe path on this origin: the same check as every other return path (safe-path.ts).
+    redirect({ url, baseUrl }) {
+      return safeRedirectUrl(url, baseUrl, '/desk');
+    },
     jwt({ token, user }) {
       if (user) token.uid = user.id;
       return token;

@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'bookings.create',
   'keys.revoke',
   'keys.reveal_pin',
+  'guest_links.rotate',
   'manage.view',
   'audit.view',
   'webhooks.view',
@@ -19,7 +20,7 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const FRONT_DESK: readonly Permission[] = ['desk.view', 'checkin.complete', 'bookings.create', 'keys.revoke', 'keys.reveal_pin'];
+const FRONT_DESK: readonly Permission[] = ['desk.view', 'checkin.complete', 'bookings.create', 'keys.revoke', 'keys.reveal_pin', 'guest_links.rotate'];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   front_desk: FRONT_DESK,

@@ -1,42 +1,156 @@
-import { describe, expect, it } from 'vitest';
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type pg from 'pg';
 import { adminClient } from '../testing/fixtures';
 import { createStaffUser, createTenant } from '../tenants/create-tenant';
-import { MAX_FAILED_SIGN_INS, signInWithPassword } from './sign-in';
+import { verifyPassword } from './password';
+import { FAILURES_PER_ACCOUNT_AND_ADDRESS, FAILURES_PER_ADDRESS, signInWithPassword, unlockUser } from './sign-in';
 
-describe('signing in with a password', () => {
-  it('accepts the right password, answers every failure alike, and locks after repeated failures', async () => {
-    const tenant = await createTenant({ name: 'Sign-in' });
-    const email = `front-${Date.now()}@example.com`;
-    await createStaffUser({ tenantId: tenant.id, email, password: 'right password', role: 'front_desk' });
+// Counts the password checks that could succeed (against a stored hash, not the dummy one).
+vi.mock('./password', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./password')>();
+  return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
+});
+const realVerifications = () => vi.mocked(verifyPassword).mock.calls.filter(([, stored]) => stored !== null).length;
 
-    expect(await signInWithPassword({ email: email.toUpperCase(), password: 'right password' })).toMatchObject({ ok: true });
-    expect(await signInWithPassword({ email: 'nobody@example.com', password: 'x' })).toEqual({ ok: false });
-    for (let i = 0; i < MAX_FAILED_SIGN_INS; i++) {
-      expect(await signInWithPassword({ email, password: 'wrong' })).toEqual({ ok: false });
-    }
-    expect(await signInWithPassword({ email, password: 'right password' })).toEqual({ ok: false });
-    const admin = await adminClient();
-    const { rows } = await admin.query('select failed_sign_ins, locked_until > now() as locked from users where email = $1', [email]);
-    await admin.end();
-    expect(rows[0]).toEqual({ failed_sign_ins: MAX_FAILED_SIGN_INS, locked: true });
-  });
+const RIGHT = 'right password';
+let admin: pg.Client;
+beforeAll(async () => {
+  admin = await adminClient();
+});
+afterAll(async () => {
+  await admin.end();
+});
+beforeEach(() => {
+  vi.mocked(verifyPassword).mockClear();
 });
 
-describe('sign-in limits and audit', () => {
-  it('audits failures in the account’s tenants and refuses an 11th attempt within 15 minutes, even with the right password', async () => {
-    const tenant = await createTenant({ name: 'Limits' });
-    const email = `limits-${Date.now()}@example.com`;
-    await createStaffUser({ tenantId: tenant.id, email, password: 'right password', role: 'manager' });
-    const admin = await adminClient();
-    // Unlock between attempts so that only the rate limit can refuse.
-    for (let i = 0; i < 10; i++) {
-      await admin.query('update users set failed_sign_ins = 0, locked_until = null where email = $1', [email]);
-      expect(await signInWithPassword({ email, password: i === 9 ? 'right password' : 'wrong', address: `192.0.2.${i}` })).toMatchObject({ ok: i === 9 });
+async function staffUser(tenantIds?: string[]): Promise<{ email: string; userId: string; tenantIds: string[] }> {
+  const tenants = tenantIds ?? [(await createTenant({ name: 'Sign-in' })).id];
+  const email = `desk-${randomUUID()}@example.com`;
+  let userId = '';
+  for (const tenantId of tenants) userId = (await createStaffUser({ tenantId, email, password: RIGHT, role: 'front_desk' })).id;
+  return { email, userId, tenantIds: tenants };
+}
+
+/** A fresh address for each test, so buckets never leak between tests. */
+const addr = () => `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID().slice(0, 8)}`;
+
+/** Time passes for the sign-in buckets (as the owner: their last update moves into the past). */
+async function rewind(minutes: number): Promise<void> {
+  await admin.query(`update rate_buckets set updated_at = updated_at - make_interval(mins => $1) where bucket like 'sign-in:%'`, [minutes]);
+}
+
+const attempt = (email: string, password: string, address: string) => signInWithPassword({ email, password, address });
+
+describe('signing in with a password', () => {
+  it('accepts the right password (any case of the email) and answers every failure alike', async () => {
+    const { email, userId } = await staffUser();
+    const a = addr();
+    expect(await attempt(email.toUpperCase(), RIGHT, a)).toEqual({ ok: true, user: { id: userId, email, name: '' } });
+    expect(await attempt('nobody@example.com', RIGHT, a)).toEqual({ ok: false });
+    expect(await attempt(email, 'wrong', a)).toEqual({ ok: false });
+    expect(await signInWithPassword({ email, password: RIGHT })).toMatchObject({ ok: true });
+  });
+
+  it('lets 25 successful sign-ins in a row from one address through (a shared desk account)', async () => {
+    const { email } = await staffUser();
+    const a = addr();
+    const results = [];
+    for (let i = 0; i < 25; i++) results.push((await attempt(email, RIGHT, a)).ok);
+    expect(results).toEqual(Array(25).fill(true));
+  });
+
+  it('refuses an address after five failures, even with the right password, until its bucket refills', async () => {
+    const { email } = await staffUser();
+    const a = addr();
+    for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) expect(await attempt(email, 'wrong', a)).toEqual({ ok: false });
+    expect(await attempt(email, RIGHT, a)).toEqual({ ok: false });
+    // The refused attempt did not verify the password at all (the same hashing work against nothing).
+    expect(realVerifications()).toBe(FAILURES_PER_ACCOUNT_AND_ADDRESS);
+    await rewind(4); // one token back (five per 15 minutes)
+    expect(await attempt(email, RIGHT, a)).toMatchObject({ ok: true });
+  });
+
+  it('never refuses the right password from another address, whatever one address does', async () => {
+    const { email } = await staffUser();
+    const attacker = addr();
+    for (let i = 0; i < 30; i++) expect(await attempt(email, 'wrong', attacker)).toEqual({ ok: false });
+    expect(await attempt(email, RIGHT, attacker)).toEqual({ ok: false });
+    expect(await attempt(email, RIGHT, addr())).toMatchObject({ ok: true });
+    expect(realVerifications()).toBe(FAILURES_PER_ACCOUNT_AND_ADDRESS + 1);
+  });
+
+  it('cannot be kept locked: one wrong attempt after the slowdown ends never locks the owner out again', async () => {
+    const { email } = await staffUser();
+    const attacker = addr();
+    const owner = addr();
+    for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await attempt(email, 'wrong', attacker);
+    for (let round = 0; round < 3; round++) {
+      await rewind(15);
+      expect(await attempt(email, 'wrong', attacker)).toEqual({ ok: false });
+      expect({ round, owner: (await attempt(email, RIGHT, owner)).ok }).toEqual({ round, owner: true });
     }
-    await admin.query('update users set failed_sign_ins = 0, locked_until = null where email = $1', [email]);
-    expect(await signInWithPassword({ email, password: 'right password', address: '192.0.2.99' })).toEqual({ ok: false });
-    const { rows } = await admin.query(`select count(*)::int as n, min(reason) as reason from audit_events where tenant_id = $1 and action = 'user.sign_in_failed'`, [tenant.id]);
-    expect(rows[0]).toEqual({ n: 9, reason: 'wrong_password' });
-    await admin.end();
+    // Even from the attacker's own address, a refilled bucket lets the right password in.
+    expect(await attempt(email, RIGHT, attacker)).toMatchObject({ ok: true });
+  });
+
+  it('`user-unlock` clears the account’s buckets for every address', async () => {
+    const { email } = await staffUser();
+    const [a, b] = [addr(), addr()];
+    for (const address of [a, b]) {
+      for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await attempt(email, 'wrong', address);
+      expect(await attempt(email, RIGHT, address)).toEqual({ ok: false });
+    }
+    expect(await unlockUser({ email: email.toUpperCase() })).toEqual({ unlocked: true });
+    expect(await attempt(email, RIGHT, a)).toMatchObject({ ok: true });
+    expect(await attempt(email, RIGHT, b)).toMatchObject({ ok: true });
+    await expect(unlockUser({ email: 'nobody-at-all@example.com' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('verifies at most the budget when many wrong attempts from one address arrive at once', async () => {
+    const { email, userId } = await staffUser();
+    const a = addr();
+    const results = await Promise.all(Array.from({ length: 20 }, () => attempt(email, 'wrong', a)));
+    expect(results.every((r) => !r.ok)).toBe(true);
+    expect(realVerifications()).toBeLessThanOrEqual(FAILURES_PER_ACCOUNT_AND_ADDRESS);
+    const { rows } = await admin.query(`select min(tokens) as min from rate_buckets where bucket like $1`, [`sign-in:user:${userId}:addr:%`]);
+    expect(Number(rows[0].min)).toBeGreaterThanOrEqual(0);
+    expect(Number(rows[0].min)).toBeLessThan(1);
+  });
+
+  it('slows down one address that fails across many accounts, and no other', async () => {
+    const { email } = await staffUser();
+    const stuffer = addr();
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 10 }, () => attempt(`nobody-${randomUUID()}@example.com`, 'guess', stuffer)));
+    }
+    // The address's bucket is spent: what is left is what refilled meanwhile (a token per 9 s).
+    const bucket = `sign-in:addr:${createHash('sha256').update(stuffer).digest('hex').slice(0, 32)}`;
+    const { rows } = await admin.query(`select tokens + extract(epoch from clock_timestamp() - updated_at) * $2 / 900.0 as left from rate_buckets where bucket = $1`, [bucket, FAILURES_PER_ADDRESS]);
+    expect(Number(rows[0].left)).toBeLessThan(3);
+    // Whatever refilled on a slow machine is taken away: the next 9 s are the test's.
+    await admin.query(`update rate_buckets set tokens = 0, updated_at = clock_timestamp() where bucket = $1`, [bucket]);
+    expect(await attempt(email, RIGHT, stuffer)).toEqual({ ok: false });
+    expect(await attempt(email, RIGHT, addr())).toMatchObject({ ok: true });
+  });
+
+  it('audits throttling once per account, address and refill window in each of the account’s tenants, not each failure', async () => {
+    const tenants = [(await createTenant({ name: 'Audit A' })).id, (await createTenant({ name: 'Audit B' })).id];
+    const { email, userId } = await staffUser(tenants);
+    const a = addr();
+    for (let i = 0; i < 30; i++) await attempt(email, 'wrong', a);
+    const { rows } = await admin.query(
+      `select tenant_id, action, subject_id, reason from audit_events where tenant_id = any($1::uuid[]) and action like 'user.%' order by tenant_id`,
+      [tenants],
+    );
+    expect(rows).toEqual(
+      [...tenants].sort().map((tenantId) => ({ tenant_id: tenantId, action: 'user.sign_in_throttled', subject_id: userId, reason: 'too_many_failed_sign_ins' })),
+    );
+    // A second address is a second pair: one more row per tenant.
+    const second = addr();
+    for (let i = 0; i < 10; i++) await attempt(email, 'wrong', second);
+    const { rows: after } = await admin.query(`select count(*)::int as n from audit_events where tenant_id = any($1::uuid[]) and action like 'user.%'`, [tenants]);
+    expect(after[0].n).toBe(4);
   });
 });

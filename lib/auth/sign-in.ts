@@ -1,67 +1,94 @@
 import { createHash } from 'node:crypto';
 import { asService } from '../db/tx';
-import { isAppError } from '../errors';
+import { AppError } from '../errors';
 import { logger } from '../log/logger';
-import { takeTokens } from '../ratelimit/rate-limit';
+import { giveTokens, takeAllTokens, type BucketRule } from '../ratelimit/rate-limit';
 import { verifyPassword } from './password';
 
-export const MAX_FAILED_SIGN_INS = 5;
-export const LOCK_MINUTES = 15;
+/** Failed sign-ins allowed to one account from one client address, refilled over `REFILL_SECONDS`. */
+export const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
+/** Failed sign-ins allowed from one client address across all accounts (credential stuffing). */
+export const FAILURES_PER_ADDRESS = 100;
+const REFILL_SECONDS = 15 * 60;
 
 export type SignInResult = { ok: true; user: { id: string; email: string; name: string } } | { ok: false };
 
+const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
+const accountPrefix = (userId: string) => `sign-in:user:${userId}:`;
+
+function pairRule(userId: string, address: string): BucketRule {
+  return { bucket: `${accountPrefix(userId)}addr:${hash(address)}`, capacity: FAILURES_PER_ACCOUNT_AND_ADDRESS, perSecond: FAILURES_PER_ACCOUNT_AND_ADDRESS / REFILL_SECONDS };
+}
+
+function addressRule(address: string): BucketRule {
+  return { bucket: `sign-in:addr:${hash(address)}`, capacity: FAILURES_PER_ADDRESS, perSecond: FAILURES_PER_ADDRESS / REFILL_SECONDS };
+}
+
 /**
- * Checks an email and password. Every failure looks the same to the caller (same message, and the
- * same hashing work whether or not the account exists); repeated failures lock the account a while.
+ * Checks an email and password. Every failure looks the same to the caller (same answer, and the
+ * same hashing work whether the account exists, the password is wrong or the address is slowed
+ * down). Failures cost tokens per (account, client address) and per address, taken before the
+ * password is verified so concurrent attempts cannot exceed the budget; a success gives them back.
+ * An address out of tokens is refused for that account (or, past the per-address budget, for every
+ * account); other addresses are never affected, so no one can lock an account's owner out.
  */
 export async function signInWithPassword(input: { email: string; password: string; address?: string }): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
-  try {
-    // 10 attempts per account and 100 per address (a front desk shares one), refilled over 15 minutes.
-    await takeTokens([
-      { bucket: `sign-in:account:${hash(email)}`, capacity: 10, perSecond: 10 / 900 },
-      { bucket: `sign-in:address:${hash(input.address ?? 'unknown')}`, capacity: 100, perSecond: 100 / 900 },
-    ]);
-  } catch (error) {
-    if (!isAppError(error) || error.code !== 'rate_limited') throw error;
-    await verifyPassword(input.password, null);
-    logger.warn({ reason: 'rate_limited' }, 'sign-in refused');
-    return { ok: false };
-  }
-  const users = await asService((tx) => tx.user.findMany({ where: { email } }));
+  const address = input.address || 'unknown';
+  const users = await asService((tx) => tx.user.findMany({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } }));
   const user = users.length === 1 ? users[0]! : null;
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? null);
-  if (!user) {
-    logger.warn({ reason: 'unknown_account' }, 'sign-in failed');
+  // Unknown accounts count against the address only: no bucket per guessed email.
+  const rules = user ? [pairRule(user.id, address), addressRule(address)] : [addressRule(address)];
+  const taken = await takeAllTokens(rules);
+  if (!taken.allowed) {
+    await verifyPassword(input.password, null);
+    const pairEmpty = user !== null && taken.tokens[0]! < 1;
+    if (pairEmpty) await noteThrottled(user, address);
+    logger.warn({ userId: user?.id ?? null, address, reason: pairEmpty ? 'account_address_throttled' : 'address_throttled' }, 'sign-in refused');
     return { ok: false };
   }
-  const locked = user.lockedUntil !== null && user.lockedUntil > new Date();
-  if (passwordOk && !locked) {
-    if (user.failedSignIns > 0) {
-      await asService((tx) => tx.user.update({ where: { id: user.id }, data: { failedSignIns: 0, lockedUntil: null } }));
-    }
+  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? null);
+  if (user && passwordOk) {
+    await giveTokens(rules);
     return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
   }
+  // This failure spent the pair's last token: from now on the address is refused for this account.
+  if (user && taken.tokens[0]! < 1) await noteThrottled(user, address);
+  logger.warn({ userId: user?.id ?? null, address, reason: user ? 'wrong_password' : 'unknown_account' }, 'sign-in failed');
+  return { ok: false };
+}
+
+/**
+ * Audits that an (account, address) pair is throttled, in every tenant the account belongs to (each
+ * operator sees attacks on its staff) — at most once per pair per refill window, whatever the
+ * number of attempts, so failures cannot flood the audit log.
+ */
+async function noteThrottled(user: { id: string; email: string }, address: string): Promise<void> {
   await asService(async (tx) => {
-    const updated = locked
-      ? [{ failed_sign_ins: user.failedSignIns, locked: true }]
-      : await tx.$queryRaw<{ failed_sign_ins: number; locked: boolean }[]>`update users set
-          failed_sign_ins = failed_sign_ins + 1,
-          locked_until = case when failed_sign_ins + 1 >= ${MAX_FAILED_SIGN_INS}
-            then now() + make_interval(mins => ${LOCK_MINUTES}) else locked_until end
-        where id = ${user.id}::uuid returning failed_sign_ins, coalesce(locked_until > now(), false) as locked`;
-    // Audited in every tenant the account belongs to: each operator sees attempts on its staff.
+    const marker = `${accountPrefix(user.id)}throttled:${hash(address)}`;
+    const rows = await tx.$queryRaw<{ allowed: boolean }[]>`select allowed from app_rate_take(${marker}, 1, ${1 / REFILL_SECONDS}::float8)`;
+    if (!rows[0]?.allowed) return;
     const memberships = await tx.membership.findMany({ where: { userId: user.id }, select: { tenantId: true } });
     for (const { tenantId } of memberships) {
       await tx.auditEvent.create({
         data: {
-          tenantId, actorType: 'user', actorId: user.id, actorLabel: user.email, action: 'user.sign_in_failed', subjectType: 'user', subjectId: user.id,
-          reason: locked ? 'account_locked' : 'wrong_password', metadata: { failedSignIns: updated[0]?.failed_sign_ins ?? null, lockedNow: updated[0]?.locked ?? false },
+          tenantId, actorType: 'system', actorId: null, actorLabel: 'sign-in limits', action: 'user.sign_in_throttled', subjectType: 'user', subjectId: user.id,
+          reason: 'too_many_failed_sign_ins', metadata: { address, failures: FAILURES_PER_ACCOUNT_AND_ADDRESS, refillMinutes: REFILL_SECONDS / 60 },
         },
       });
     }
   });
-  logger.warn({ userId: user.id, reason: locked ? 'account_locked' : 'wrong_password' }, 'sign-in failed');
-  return { ok: false };
+}
+
+/** `user-unlock`: clears every sign-in bucket of the account (all addresses); an unknown email is `not_found`. */
+export async function unlockUser(input: { email: string }): Promise<{ unlocked: true }> {
+  const email = input.email.trim().toLowerCase();
+  const cleared = await asService(async (tx) => {
+    const users = await tx.user.findMany({ where: { email }, select: { id: true } });
+    if (users.length !== 1) return null;
+    return tx.$executeRaw`delete from rate_buckets where starts_with(bucket, ${accountPrefix(users[0]!.id)})`;
+  });
+  if (cleared === null) throw new AppError('not_found', 'No account has this email.');
+  logger.info({ cleared }, 'sign-in limits cleared');
+  return { unlocked: true };
 }

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
+import { isGuestTokenShape } from '../auth/guest-links';
+import { AppError } from '../errors';
 import { hitRateLimits } from '../ratelimit/rate-limit';
 
-/** The client address as the proxy in front reports it (first hop), else "unknown". */
-export function clientAddress(request: Request): string {
-  return request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || request.headers.get('x-real-ip') || 'unknown';
-}
-
-/** The guest key endpoint's limits: per guest link and per client address (hashed bucket names). */
+/**
+ * The guest key endpoint's limits: per guest link and per client address (hashed bucket names).
+ * A token that cannot be a guest link is `not_found` before anything is counted, so made-up tokens
+ * create no rate-limit rows.
+ */
 export async function limitGuestKeyRequest(token: string, address: string): Promise<void> {
+  if (!isGuestTokenShape(token)) throw new AppError('not_found', 'This key link is unknown or has expired.');
   const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
   await hitRateLimits([
     { bucket: `guest-key:token:${hash(token)}`, windowSeconds: 60, limit: 60 },

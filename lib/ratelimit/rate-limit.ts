@@ -44,3 +44,25 @@ export async function takeTokens(rules: BucketRule[]): Promise<void> {
 
 /** The API's limit per key: bursts of 300 requests, 100 a second sustained. */
 export const API_KEY_LIMIT = { capacity: 300, perSecond: 100 } as const;
+
+export type TakeAllResult = { allowed: boolean; retryAfter: number; tokens: number[] };
+
+/**
+ * Takes one token from every bucket or from none (`app_rate_take_all`): when any is empty nothing is
+ * spent. `tokens` is what each bucket holds afterwards, in the order given. Never throws for a limit.
+ */
+export async function takeAllTokens(rules: BucketRule[]): Promise<TakeAllResult> {
+  const rows = await asService((tx) =>
+    tx.$queryRaw<{ allowed: boolean; retry_after: number; tokens: number[] }[]>`
+      select * from app_rate_take_all(${rules.map((r) => r.bucket)}::text[], ${rules.map((r) => r.capacity)}::int[], ${rules.map((r) => r.perSecond)}::float8[])`,
+  );
+  const row = rows[0]!;
+  return { allowed: row.allowed, retryAfter: row.retry_after, tokens: row.tokens.map(Number) };
+}
+
+/** Gives one token back to each bucket (never beyond its capacity): the request turned out not to count. */
+export async function giveTokens(rules: BucketRule[]): Promise<void> {
+  await asService(async (tx) => {
+    for (const rule of rules) await tx.$executeRaw`select app_rate_give(${rule.bucket}, ${rule.capacity}::int)`;
+  });
+}

@@ -5,6 +5,7 @@ import { GuestKey } from '@/components/guest-key';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { getGuestKey, getGuestStay } from '@/lib/guest/get-guest-key';
 import { limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
+import { clientAddress } from '@/lib/http/client-address';
 import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';
 
@@ -26,7 +27,7 @@ export default async function GuestKeyPage({ params }: Props) {
   const { timeZone } = stay;
   // The key is read while rendering (same rules and rate limit as the key endpoint), so the PIN is
   // in the first HTML; when that is not possible the client fetches it.
-  const address = (await headers()).get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+  const address = clientAddress(await headers());
   const initialKey = await limitGuestKeyRequest(token, address)
     .then(() => getGuestKey(token))
     .catch(() => null);

@@ -1,6 +1,7 @@
 import { json, withRequest } from '@/lib/api/http';
 import { getGuestKey } from '@/lib/guest/get-guest-key';
-import { clientAddress, limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
+import { limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
+import { clientAddress } from '@/lib/http/client-address';
 
 export const dynamic = 'force-dynamic';
 
