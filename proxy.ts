@@ -1,10 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { withSecurityHeaders } from './lib/http/security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
 /**
  * Every response gets an `x-request-id` (the caller's when well-formed, else a new one, also
- * passed on to the handler) and a nonce-based Content-Security-Policy.
+ * passed on to the handler), a nonce-based Content-Security-Policy, and Strict-Transport-Security
+ * when APP_URL is https (decided at run time, not at build time).
  */
 export function proxy(request: NextRequest) {
   const given = request.headers.get('x-request-id');
@@ -31,7 +33,7 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('x-request-id', requestId);
   response.headers.set('content-security-policy', csp);
-  return response;
+  return withSecurityHeaders(response);
 }
 
 // The webhook routes (and the benchmark's empty route) skip the proxy, which would copy every

@@ -1,7 +1,14 @@
-// The lock-vendor simulator as its own process; prints its URL once listening.
+// The lock-vendor simulator as its own process; prints its URL once listening. Its client
+// credentials come from the launcher (SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET): none is built in.
 import { createSimulator } from '../lib/vendor/simulator';
 
-const server = createSimulator();
+const clientSecret = process.env.SIMULATOR_CLIENT_SECRET;
+if (!clientSecret) {
+  process.stderr.write('SIMULATOR_CLIENT_SECRET must be set (npm start makes a new one on every start)\n');
+  process.exit(2);
+}
+
+const server = createSimulator({ clients: { [process.env.SIMULATOR_CLIENT_ID || 'unlockos']: clientSecret } });
 server.listen(Number(process.env.SIMULATOR_PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();
   if (address && typeof address === 'object') process.stdout.write(`simulator listening on http://127.0.0.1:${address.port}\n`);

@@ -1,17 +1,22 @@
 // `npm start`: the database (embedded under .data/ unless DATABASE_URL is set), migrations, the demo
-// seed on first start, a production build when the sources changed, then Next.js, the worker and
-// the lock-vendor simulator. Ctrl-C stops all of them, the embedded database last.
+// seed on the first start of an embedded database it created (never DATABASE_URL), a production
+// build when the sources changed, then Next.js, the worker and the lock-vendor simulator, each with
+// only the credentials it needs. Ctrl-C stops all of them, the embedded database last.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { dataDir, localSecrets } from '../lib/config/local-state';
-import { openDatabase, prepareDatabase } from '../lib/db/database';
+import { childEnv, type ChildKind, type ChildSettings } from '../lib/config/child-env';
+import { dataDir, localSecrets, writePrivateFile } from '../lib/config/local-state';
 import { freePort } from '../lib/db/embedded';
 import { WEB_NODE_FLAGS } from '../lib/config/web-process';
+import { prepareInstall } from '../lib/seed/prepare-install';
 
 const root = process.cwd();
 const NEXT_BIN = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// The client id of the simulator the launcher starts (an identifier; its secret is new on every start).
+const SIMULATOR_CLIENT_ID = 'unlockos';
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -39,51 +44,55 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 }
 
 async function main(): Promise<void> {
+  // The children's environment starts from the operator's, as it was before this process configured itself.
+  const inherited = { ...process.env };
   const secrets = localSecrets();
-  say('UnlockOS: starting the database…');
-  const database = await openDatabase();
-  const { applied } = await prepareDatabase({ adminUrl: database.adminUrl });
-  say(`UnlockOS: database ready (${database.embedded ? `embedded, data in ${path.relative(process.cwd(), dataDir()) || '.'}/` : 'DATABASE_URL'}; ${applied} migration(s) applied)`);
-
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const appUrl = process.env.APP_URL ?? `http://localhost:${port}`;
-  const simulatorPort = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    APP_DATABASE_URL: database.appUrl,
-    QUEUE_DATABASE_URL: database.adminUrl,
-    APP_URL: appUrl,
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? appUrl,
-    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? secrets.nextauthSecret,
-    APP_DATA_KEY: process.env.APP_DATA_KEY ?? secrets.appDataKey,
-    APP_DATA_KEY_VERSION: process.env.APP_DATA_KEY_VERSION ?? '1',
-    LOCK_VENDOR: process.env.LOCK_VENDOR ?? 'simulator',
-    LOCK_VENDOR_URL: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
-  };
-  delete env.DATABASE_URL;
+  const nextauthSecret = process.env.NEXTAUTH_SECRET ?? secrets.nextauthSecret;
 
-  // This process seeds and prints guest links, so it needs the same settings as its children.
-  Object.assign(process.env, { APP_DATABASE_URL: database.appUrl, NEXTAUTH_SECRET: env.NEXTAUTH_SECRET, APP_URL: appUrl });
-  const { isEmpty, seedDemo } = await import('../lib/seed/seed-demo');
-  const firstStart = await isEmpty();
-  const seeded = firstStart ? await seedDemo() : null;
-  const { disconnectDb } = await import('../lib/db/client');
-  await disconnectDb();
+  say('UnlockOS: starting the database…');
+  // Migrates, and seeds the demo only into an embedded database this install created (never DATABASE_URL).
+  const { database, applied, seeded, demo } = await prepareInstall({ appUrl, nextauthSecret });
+  say(`UnlockOS: database ready (${database.embedded ? `embedded, data in ${path.relative(process.cwd(), dataDir()) || '.'}/` : 'DATABASE_URL'}; ${applied} migration(s) applied)`);
+
+  const simulatorPort = await freePort();
+  // The simulator started here gets a client secret of its own, new on every start; a lock vendor
+  // given by LOCK_VENDOR_URL comes with the operator's LOCK_VENDOR_CLIENT_ID / _SECRET.
+  const ownSimulator = !process.env.LOCK_VENDOR_URL;
+  const simulatorClientSecret = randomBytes(24).toString('base64url');
+  const settings: ChildSettings = {
+    appDatabaseUrl: database.appUrl,
+    queueDatabaseUrl: database.queueUrl,
+    appUrl,
+    nextauthUrl: process.env.NEXTAUTH_URL ?? appUrl,
+    nextauthSecret,
+    appDataKey: process.env.APP_DATA_KEY ?? secrets.appDataKey,
+    appDataKeyVersion: process.env.APP_DATA_KEY_VERSION ?? '1',
+    lockVendor: process.env.LOCK_VENDOR ?? 'simulator',
+    lockVendorUrl: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
+    lockVendorClientId: ownSimulator ? SIMULATOR_CLIENT_ID : process.env.LOCK_VENDOR_CLIENT_ID,
+    lockVendorClientSecret: ownSimulator ? simulatorClientSecret : process.env.LOCK_VENDOR_CLIENT_SECRET,
+    simulatorPort,
+    simulatorClientId: SIMULATOR_CLIENT_ID,
+    simulatorClientSecret,
+  };
+  const envOf = (kind: ChildKind) => childEnv(kind, settings, inherited);
 
   const distDir = process.env.NEXT_DIST_DIR ?? '.next';
   if (buildIsStale(path.join(root, distDir))) {
     say('UnlockOS: building the app (first start or changed sources)…');
-    await run(process.execPath, [NEXT_BIN, 'build'], { ...env, NEXT_TELEMETRY_DISABLED: '1' });
+    await run(process.execPath, [NEXT_BIN, 'build'], { ...envOf('web'), NEXT_TELEMETRY_DISABLED: '1' });
   }
 
   const children: ChildProcess[] = [];
   let stopping = false;
   // A child that dies on its own is restarted (at most 5 times a minute), as a supervisor would.
   const restarts: Record<string, number[]> = {};
-  const spawnChild = (name: string, args: string[], extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...env, UNLOCKOS_PROCESS: name, ...extra } });
+  // Each child gets only the credentials it needs (lib/config/child-env.ts).
+  const spawnChild = (name: string, kind: ChildKind, args: string[]) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...envOf(kind), UNLOCKOS_PROCESS: name } });
     child.on('exit', (code, signal) => {
       children.splice(children.indexOf(child), 1);
       if (stopping) return;
@@ -96,7 +105,7 @@ async function main(): Promise<void> {
       recent.push(Date.now());
       say(`UnlockOS: ${name} stopped unexpectedly (${signal ?? code}); restarting it`);
       setTimeout(() => {
-        if (!stopping) spawnChild(name, args, extra);
+        if (!stopping) spawnChild(name, kind, args);
       }, 1000);
     });
     children.push(child);
@@ -127,29 +136,32 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
-  spawnChild('simulator', ['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
+  if (ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
   // Several web and worker processes on one database (WEB_PROCESSES, WORKER_PROCESSES): nothing
   // that correctness depends on lives in process memory, and the tests run it this way.
   const webCount = Math.max(1, Number(process.env.WEB_PROCESSES ?? 1));
   const workerCount = Math.max(1, Number(process.env.WORKER_PROCESSES ?? 1));
-  for (let i = 0; i < workerCount; i++) spawnChild(`worker-${i + 1}`, ['--import', 'tsx', 'scripts/worker.ts']);
+  for (let i = 0; i < workerCount; i++) spawnChild(`worker-${i + 1}`, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
   const webPorts = [port];
   for (let i = 1; i < webCount; i++) webPorts.push(await freePort());
-  webPorts.forEach((webPort, i) => spawnChild(`web-${i + 1}`, [...WEB_NODE_FLAGS, NEXT_BIN, 'start', '--port', String(webPort), '--hostname', host]));
+  webPorts.forEach((webPort, i) => spawnChild(`web-${i + 1}`, 'web', [...WEB_NODE_FLAGS, NEXT_BIN, 'start', '--port', String(webPort), '--hostname', host]));
   const webUrls = webPorts.map((p) => `http://localhost:${p}`);
   // Where the running services are, for tests and tools working on this data directory.
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
-  const { DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
-  const demoGuestUrl = guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID));
-  writeFileSync(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, webUrls, simulatorUrl: env.LOCK_VENDOR_URL, demoGuestUrl }, null, 2));
+  const { DEMO_GUEST_LINK_ID, DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
+  const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
+  writePrivateFile(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockVendorUrl, demoGuestUrl }, null, 2));
 
   say('');
   say(`UnlockOS is running at ${appUrl}${webUrls.length > 1 ? ` (and ${webUrls.slice(1).join(', ')})` : ''}`);
-  say('Demo sign-ins (password for all: unlockos-demo):');
-  const { DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
-  for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
-  if (seeded) say(`(demo data seeded on this first start; password ${DEMO_PASSWORD})`);
-  say(`Demo guest key page (phone): ${demoGuestUrl}`);
+  if (demoGuestUrl) {
+    say(`Demo sign-ins (password for all: ${DEMO_PASSWORD}):`);
+    for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
+    if (seeded) say('(demo data seeded on this first start)');
+    say(`Demo guest key page (phone): ${demoGuestUrl}`);
+  } else {
+    say('No demo data in this database (`npm run cli -- seed-demo` adds it on purpose); create a tenant with `npm run cli -- tenant-create`.');
+  }
   say('Press Ctrl-C to stop.');
 }
 

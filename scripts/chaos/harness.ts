@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, withCredentials, withDatabase } from '../../lib/db/database';
+import { childEnv, type ChildKind, type ChildSettings } from '../../lib/config/child-env';
+import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, QUEUE_ROLE, withCredentials, withDatabase } from '../../lib/db/database';
 import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../lib/db/embedded';
 import { WEB_NODE_FLAGS } from '../../lib/config/web-process';
 
@@ -13,15 +15,21 @@ export const CHAOS_SECRETS = {
   nextauth: 'chaos-nextauth-secret-0123456789',
   dataKey: 'chaos-data-key-0123456789abcdef',
   appDbPassword: 'chaos-login-password',
+  queueDbPassword: 'chaos-queue-password',
   stripeWebhook: 'whsec_chaos',
 };
+const SIMULATOR_CLIENT_ID = 'unlockos';
 
 /** A whole UnlockOS (PostgreSQL, simulator, workers, web processes) whose parts a test can kill and restart. */
 export class System {
   cluster!: EmbeddedCluster;
   adminUrl = '';
   appUrl = '';
+  queueUrl = '';
   simulatorUrl = '';
+  /** A new client secret for this system's simulator, given to it and to the workers. */
+  readonly simulatorClientSecret = randomBytes(24).toString('base64url');
+  private simulatorPort = 0;
   readonly webs: { port: number; child: ChildProcess | null }[] = [];
   readonly workers: (ChildProcess | null)[] = [];
   private simulatorProcess: ChildProcess | null = null;
@@ -45,12 +53,13 @@ export class System {
     await createDatabaseIfMissing(this.cluster.adminUrl('postgres'), 'unlockos');
     this.adminUrl = this.cluster.adminUrl('unlockos');
     this.appUrl = withCredentials(this.adminUrl, LOGIN_ROLE, CHAOS_SECRETS.appDbPassword);
-    await prepareDatabase({ adminUrl: this.adminUrl, appDbPassword: CHAOS_SECRETS.appDbPassword });
-    Object.assign(process.env, this.env());
-    const simulatorPort = await freePort();
-    this.simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
-    process.env.LOCK_VENDOR_URL = this.simulatorUrl;
-    this.simulatorProcess = this.spawn(['--import', 'tsx', 'scripts/simulator.ts'], { SIMULATOR_PORT: String(simulatorPort) });
+    this.queueUrl = withCredentials(this.adminUrl, QUEUE_ROLE, CHAOS_SECRETS.queueDbPassword);
+    await prepareDatabase({ adminUrl: this.adminUrl, appDbPassword: CHAOS_SECRETS.appDbPassword, queueDbPassword: CHAOS_SECRETS.queueDbPassword });
+    this.simulatorPort = await freePort();
+    this.simulatorUrl = `http://127.0.0.1:${this.simulatorPort}`;
+    // This process plays the app in the tests (fixtures, lib calls): what a web process and a worker get.
+    Object.assign(process.env, this.env('web'), this.env('worker'));
+    this.simulatorProcess = this.spawn('simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
     for (let i = 0; i < options.workers; i++) this.workers.push(this.startWorkerProcess(i));
     if (options.webs > 0 && !existsSync(path.join(ROOT, DIST, 'BUILD_ID'))) {
       throw new Error(`no production build in ${DIST}: run \`npm run build\` (npm test builds it for the end-to-end run)`);
@@ -75,22 +84,34 @@ export class System {
     await this.cluster.stop();
   }
 
-  env(): Record<string, string> {
+  /** What the launcher would decide for this system (lib/config/child-env.ts), web URLs aside. */
+  private settings(): ChildSettings {
     return {
-      APP_DATABASE_URL: this.appUrl,
-      QUEUE_DATABASE_URL: this.adminUrl,
-      NEXTAUTH_SECRET: CHAOS_SECRETS.nextauth,
-      APP_DATA_KEY: CHAOS_SECRETS.dataKey,
-      STRIPE_WEBHOOK_SECRET: CHAOS_SECRETS.stripeWebhook,
-      LOCK_VENDOR: 'simulator',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      ...(this.simulatorUrl ? { LOCK_VENDOR_URL: this.simulatorUrl } : {}),
+      appDatabaseUrl: this.appUrl,
+      queueDatabaseUrl: this.queueUrl,
+      appUrl: this.webs[0] ? this.webUrl(0) : 'http://localhost:3000',
+      nextauthUrl: this.webs[0] ? this.webUrl(0) : 'http://localhost:3000',
+      nextauthSecret: CHAOS_SECRETS.nextauth,
+      appDataKey: CHAOS_SECRETS.dataKey,
+      appDataKeyVersion: '1',
+      lockVendor: 'simulator',
+      lockVendorUrl: this.simulatorUrl,
+      lockVendorClientId: SIMULATOR_CLIENT_ID,
+      lockVendorClientSecret: this.simulatorClientSecret,
+      simulatorPort: this.simulatorPort,
+      simulatorClientId: SIMULATOR_CLIENT_ID,
+      simulatorClientSecret: this.simulatorClientSecret,
     };
   }
 
-  private spawn(args: string[], extra: Record<string, string> = {}): ChildProcess {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...this.env(), ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+  /** The environment of one kind of child, exactly as the launcher builds it: only the credentials it needs. */
+  env(kind: ChildKind, overrides: Partial<ChildSettings> = {}): NodeJS.ProcessEnv {
+    const inherited = { ...process.env, STRIPE_WEBHOOK_SECRET: CHAOS_SECRETS.stripeWebhook, LOG_LEVEL: 'warn' };
+    return childEnv(kind, { ...this.settings(), ...overrides }, inherited);
+  }
+
+  private spawn(kind: ChildKind, args: string[], extra: Record<string, string> = {}, overrides: Partial<ChildSettings> = {}): ChildProcess {
+    const child = spawn(process.execPath, args, { env: { ...this.env(kind, overrides), ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
     this.children.add(child);
     child.on('exit', () => this.children.delete(child));
     return child;
@@ -100,7 +121,7 @@ export class System {
 
   /** A worker process, restarted by this supervisor when it dies on its own (as the launcher does). */
   startWorkerProcess(slot = this.workers.length): ChildProcess {
-    const child = this.spawn([...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/worker.ts'], { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' });
+    const child = this.spawn('worker', [...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/worker.ts'], { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' });
     child.on('exit', (_code, signal) => {
       if (this.stopping || signal === 'SIGKILL' || this.workers[slot] !== child) return;
       setTimeout(() => {
@@ -113,9 +134,9 @@ export class System {
   async startWeb(index: number): Promise<void> {
     const web = this.webs[index]!;
     const url = this.webUrl(index);
-    web.child = this.spawn([...WEB_NODE_FLAGS, ...(process.env.WEB_NODE_ARGS?.split(' ').filter(Boolean) ?? []), NEXT_BIN, 'start', '--port', String(web.port), '--hostname', '127.0.0.1'], {
-      NEXT_DIST_DIR: DIST, APP_URL: url, NEXTAUTH_URL: url, UNLOCKOS_PROCESS: `web-${index + 1}`,
-    });
+    web.child = this.spawn('web', [...WEB_NODE_FLAGS, ...(process.env.WEB_NODE_ARGS?.split(' ').filter(Boolean) ?? []), NEXT_BIN, 'start', '--port', String(web.port), '--hostname', '127.0.0.1'], {
+      NEXT_DIST_DIR: DIST, UNLOCKOS_PROCESS: `web-${index + 1}`,
+    }, { appUrl: url, nextauthUrl: url });
     await waitFor(async () => (await fetch(`${url}/api/v1/openapi.json`).catch(() => null))?.ok === true, 60_000, `web ${index + 1}`);
   }
 

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { childEnv, isCredentialVariable, type ChildSettings } from './child-env';
+
+const OWNER_URL = 'postgresql://postgres:owner-pw@127.0.0.1:5432/unlockos';
+
+// What the operator's shell holds when it runs `npm start`: configuration, and credentials that
+// are the launcher's alone (the owner's URL, the login roles' passwords) or meant for one child.
+const inherited = {
+  PATH: '/usr/bin',
+  HOME: '/root',
+  LOG_LEVEL: 'warn',
+  TRUST_PROXY: '1',
+  DATABASE_URL: OWNER_URL,
+  DATABASE_URL_STAGING: 'postgresql://owner:pw@staging/unlockos',
+  QUEUE_DATABASE_URL: OWNER_URL,
+  APP_DATABASE_URL: 'postgresql://stale',
+  APP_DB_PASSWORD: 'login-pw',
+  APP_QUEUE_DB_PASSWORD: 'queue-pw',
+  PGPASSWORD: 'owner-pw',
+  NEXTAUTH_SECRET: 'operator-nextauth',
+  APP_DATA_KEY: 'operator-key',
+  APP_DATA_KEY_PREVIOUS: 'previous-key',
+  APP_DATA_KEYS: '1:older-key',
+  STRIPE_SECRET_KEY: 'sk_test_1',
+  STRIPE_WEBHOOK_SECRET: 'whsec_1',
+  SMTP_URL: 'smtp://user:pw@mail.example:587',
+  LOCK_VENDOR_CLIENT_SECRET: 'operator-vendor-secret',
+  GITHUB_TOKEN: 'ghp_x',
+  SSH_AUTH_SOCK: '/tmp/agent.sock',
+  TEST_ADMIN_URL: OWNER_URL,
+  REDIS_URL: 'redis://default:redis-pw@127.0.0.1:6379',
+};
+
+const settings: ChildSettings = {
+  appDatabaseUrl: 'postgresql://app_login:login-pw@127.0.0.1:5432/unlockos',
+  queueDatabaseUrl: 'postgresql://app_queue:queue-pw@127.0.0.1:5432/unlockos',
+  appUrl: 'https://unlockos.example',
+  nextauthUrl: 'https://unlockos.example',
+  nextauthSecret: 'nextauth-secret',
+  appDataKey: 'data-key',
+  appDataKeyVersion: '2',
+  lockVendor: 'simulator',
+  lockVendorUrl: 'http://127.0.0.1:4100',
+  lockVendorClientId: 'unlockos',
+  lockVendorClientSecret: 'fresh-simulator-secret',
+  simulatorPort: 4100,
+  simulatorClientId: 'unlockos',
+  simulatorClientSecret: 'fresh-simulator-secret',
+};
+
+const CONFIGURATION = ['HOME', 'LOG_LEVEL', 'NODE_ENV', 'PATH', 'TRUST_PROXY'];
+
+describe('the environment of each child process', () => {
+  it('gives the web processes the login role’s URL and what serving requests needs — nothing of the queue or the owner', () => {
+    const env = childEnv('web', settings, inherited);
+    expect(Object.keys(env).sort()).toEqual(
+      [...CONFIGURATION, 'APP_DATABASE_URL', 'APP_DATA_KEY', 'APP_DATA_KEYS', 'APP_DATA_KEY_VERSION', 'APP_URL', 'NEXTAUTH_SECRET', 'NEXTAUTH_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'].sort(),
+    );
+    expect(env).toMatchObject({
+      APP_DATABASE_URL: settings.appDatabaseUrl, NEXTAUTH_SECRET: 'nextauth-secret', APP_DATA_KEY: 'data-key', APP_DATA_KEY_VERSION: '2',
+      APP_URL: 'https://unlockos.example', NEXTAUTH_URL: 'https://unlockos.example', NODE_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    });
+  });
+
+  it('gives the workers the login role’s URL, the queue role’s URL and the lock vendor’s credentials', () => {
+    const env = childEnv('worker', settings, inherited);
+    expect(Object.keys(env).sort()).toEqual(
+      [
+        ...CONFIGURATION, 'APP_DATABASE_URL', 'QUEUE_DATABASE_URL', 'APP_DATA_KEY', 'APP_DATA_KEYS', 'APP_DATA_KEY_VERSION', 'APP_URL', 'NEXTAUTH_SECRET',
+        'LOCK_VENDOR', 'LOCK_VENDOR_URL', 'LOCK_VENDOR_CLIENT_ID', 'LOCK_VENDOR_CLIENT_SECRET', 'SMTP_URL',
+      ].sort(),
+    );
+    expect(env).toMatchObject({
+      APP_DATABASE_URL: settings.appDatabaseUrl, QUEUE_DATABASE_URL: settings.queueDatabaseUrl,
+      LOCK_VENDOR_URL: 'http://127.0.0.1:4100', LOCK_VENDOR_CLIENT_ID: 'unlockos', LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
+    });
+  });
+
+  it('gives the simulator its port and client secret, and no database credential or application secret', () => {
+    const env = childEnv('simulator', settings, inherited);
+    expect(Object.keys(env).sort()).toEqual([...CONFIGURATION, 'SIMULATOR_CLIENT_ID', 'SIMULATOR_CLIENT_SECRET', 'SIMULATOR_PORT'].sort());
+    expect(env).toMatchObject({ SIMULATOR_PORT: '4100', SIMULATOR_CLIENT_SECRET: 'fresh-simulator-secret' });
+  });
+
+  it('never passes on the owner’s URL, DATABASE_URL or a login role’s password, and the queue URL only to workers', () => {
+    for (const kind of ['web', 'worker', 'simulator'] as const) {
+      const env = childEnv(kind, settings, inherited);
+      const values = Object.values(env).join('\n');
+      expect(values).not.toContain('owner-pw');
+      expect(values).not.toContain('postgres:');
+      expect(env.DATABASE_URL).toBeUndefined();
+      expect(env.APP_DB_PASSWORD).toBeUndefined();
+      expect(env.APP_QUEUE_DB_PASSWORD).toBeUndefined();
+      expect(env.APP_DATA_KEY_PREVIOUS).toBeUndefined();
+      expect(values.includes(settings.queueDatabaseUrl)).toBe(kind === 'worker');
+      expect(values.includes('operator-vendor-secret')).toBe(false);
+    }
+  });
+
+  it('recognises credentials by name', () => {
+    for (const name of ['DATABASE_URL', 'QUEUE_DATABASE_URL', 'APP_DB_PASSWORD', 'PGPASSWORD', 'NEXTAUTH_SECRET', 'APP_DATA_KEY', 'AWS_ACCESS_KEY_ID', 'GITHUB_TOKEN', 'npm_config__authToken', 'SMTP_URL']) {
+      expect(isCredentialVariable(name), name).toBe(true);
+    }
+    for (const name of ['PATH', 'PWD', 'NEXTAUTH_URL', 'APP_URL', 'LOG_LEVEL', 'LOCK_VENDOR_URL', 'STRIPE_API_BASE', 'UNLOCKOS_DATA_DIR', 'PORT', 'MAIL_FROM']) {
+      expect(isCredentialVariable(name), name).toBe(false);
+    }
+    // …or by a value that holds a password, whatever its name.
+    expect(isCredentialVariable('TEST_ADMIN_URL', OWNER_URL)).toBe(true);
+    expect(isCredentialVariable('APP_URL', 'https://unlockos.example/base')).toBe(false);
+    expect(isCredentialVariable('STRIPE_API_BASE', 'http://127.0.0.1:4242')).toBe(false);
+  });
+});

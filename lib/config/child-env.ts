@@ -1,0 +1,79 @@
+/** The processes the launcher (and the chaos and bench harness) starts. */
+export type ChildKind = 'web' | 'worker' | 'simulator';
+
+/** What the launcher decided for this run; each child gets only its part of it. */
+export type ChildSettings = {
+  /** The login role (app_login), which owns nothing: web and worker. */
+  appDatabaseUrl: string;
+  /** The queue role (app_queue), graphile-worker's schema only: workers only. */
+  queueDatabaseUrl: string;
+  appUrl: string;
+  nextauthUrl: string;
+  nextauthSecret: string;
+  appDataKey: string;
+  appDataKeyVersion: string;
+  lockVendor: string;
+  lockVendorUrl: string;
+  lockVendorClientId?: string;
+  lockVendorClientSecret?: string;
+  simulatorPort: number;
+  simulatorClientId: string;
+  simulatorClientSecret: string;
+};
+
+/**
+ * A variable that carries a credential — by its name, or by its value (a URL with a password, such
+ * as a database URL under any name): no child inherits one from the launcher's own environment
+ * unless it is on that child's list below.
+ */
+export function isCredentialVariable(name: string, value = ''): boolean {
+  return (
+    /(^|_)(SECRETS?|PASSWORDS?|PASSWD|TOKENS?|KEYS?|CREDENTIALS?|PRIVATE|AUTH)(_|$)/i.test(name) ||
+    /token$/i.test(name) ||
+    /DATABASE_URL/i.test(name) ||
+    /^(PGPASSWORD|PGPASSFILE|SMTP_URL)$/i.test(name) ||
+    /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(value)
+  );
+}
+
+/** Credentials from the operator's environment that a child may receive as they are, when set. */
+const PASSED_ON: Record<ChildKind, readonly string[]> = {
+  // Decrypting rows on an older data key; guest links; Stripe (payment intents, webhook signatures).
+  web: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+  // Decrypting rows on an older data key; guest links in the messages it sends; sending them.
+  worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL'],
+  simulator: [],
+};
+
+/**
+ * The environment of one child process: the launcher's configuration minus every credential, plus
+ * exactly the credentials that child needs. Web processes get the login role's URL, never the
+ * owner's nor the queue's; workers get the login role's and the queue role's URLs and the lock
+ * vendor's client credentials; the simulator gets no database credential and no application secret.
+ */
+export function childEnv(kind: ChildKind, settings: ChildSettings, inherited: Record<string, string | undefined> = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' };
+  for (const [name, value] of Object.entries(inherited)) {
+    if (name === 'NODE_ENV' || value === undefined) continue;
+    if (!isCredentialVariable(name, value) || PASSED_ON[kind].includes(name)) env[name] = value;
+  }
+  if (kind === 'simulator') {
+    return { ...env, SIMULATOR_PORT: String(settings.simulatorPort), SIMULATOR_CLIENT_ID: settings.simulatorClientId, SIMULATOR_CLIENT_SECRET: settings.simulatorClientSecret };
+  }
+  Object.assign(env, {
+    APP_DATABASE_URL: settings.appDatabaseUrl,
+    APP_URL: settings.appUrl,
+    NEXTAUTH_SECRET: settings.nextauthSecret,
+    APP_DATA_KEY: settings.appDataKey,
+    APP_DATA_KEY_VERSION: settings.appDataKeyVersion,
+  });
+  if (kind === 'web') return { ...env, NEXTAUTH_URL: settings.nextauthUrl };
+  return {
+    ...env,
+    QUEUE_DATABASE_URL: settings.queueDatabaseUrl,
+    LOCK_VENDOR: settings.lockVendor,
+    LOCK_VENDOR_URL: settings.lockVendorUrl,
+    ...(settings.lockVendorClientId ? { LOCK_VENDOR_CLIENT_ID: settings.lockVendorClientId } : {}),
+    ...(settings.lockVendorClientSecret ? { LOCK_VENDOR_CLIENT_SECRET: settings.lockVendorClientSecret } : {}),
+  };
+}
