@@ -53,3 +53,32 @@ export async function recordSourceFailure(tx: Tx, input: { tenantId: string; sou
 export async function recordSourceSuccess(tx: Tx, input: { tenantId: string; source: string }): Promise<void> {
   await resolveIncident(tx, { tenantId: input.tenantId, conditionKey: `webhook_processing:${input.source}` });
 }
+
+/**
+ * Counts a key against the one open incident of a condition (a lock and a kind of failure), opening
+ * it if needed: the incident lists the keys it affects instead of one incident per key.
+ */
+export async function addKeyToIncident(tx: Tx, input: IncidentInput & { keyId: string }): Promise<void> {
+  await tx.$executeRaw`select app_incident_add_key(${input.tenantId}::uuid, ${input.conditionKey}, ${input.kind}, ${input.severity},
+    ${input.summary}, ${input.keyId}::uuid, ${JSON.stringify(input.detail ?? {})}::jsonb)`;
+}
+
+/** Takes a key off the open incidents of these conditions; an incident left with no key is resolved. */
+export async function clearKeyFromIncidents(tx: Tx, input: { tenantId: string; conditionKeys: string[]; keyId: string }): Promise<void> {
+  await tx.$executeRaw`select app_incident_clear_key(${input.tenantId}::uuid, ${input.conditionKeys}::text[], ${input.keyId}::uuid)`;
+}
+
+export type PlatformIncidentInput = Omit<IncidentInput, 'tenantId'>;
+
+/** Opens an incident of the whole install (no tenant: every tenant's staff see it), or leaves the open one be. */
+export async function openPlatformIncident(tx: Tx, input: PlatformIncidentInput): Promise<void> {
+  await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
+    values (null, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary}, ${JSON.stringify(input.detail ?? {})}::jsonb)
+    on conflict (condition_key) where tenant_id is null and resolved_at is null do nothing`;
+}
+
+/** Resolves the open incident of an install-wide condition, if any. */
+export async function resolvePlatformIncident(tx: Tx, input: { conditionKey: string }): Promise<void> {
+  await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
+    where tenant_id is null and condition_key = ${input.conditionKey} and resolved_at is null`;
+}

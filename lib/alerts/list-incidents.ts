@@ -12,12 +12,16 @@ export type IncidentView = {
   resolvedAt: Date | null;
 };
 
-/** A tenant's incidents: open ones first (newest update first), then the most recently resolved. */
+/**
+ * A tenant's incidents, with those of the whole install (no tenant: a worker or the lock provider
+ * down): open ones first (newest update first), then the most recently resolved.
+ */
 export async function listIncidents({ tenantId, resolvedLimit = 50 }: { tenantId: string; resolvedLimit?: number }): Promise<{ open: IncidentView[]; resolved: IncidentView[] }> {
   return withTenant({ tenantId }, async (tx) => {
     const select = { id: true, kind: true, severity: true, summary: true, occurrences: true, detail: true, openedAt: true, updatedAt: true, resolvedAt: true } as const;
-    const open = await tx.incident.findMany({ where: { tenantId, resolvedAt: null }, select, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }] });
-    const resolved = await tx.incident.findMany({ where: { tenantId, resolvedAt: { not: null } }, select, orderBy: [{ resolvedAt: 'desc' }, { id: 'asc' }], take: resolvedLimit });
+    const mine = { OR: [{ tenantId }, { tenantId: null }] };
+    const open = await tx.incident.findMany({ where: { ...mine, resolvedAt: null }, select, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }] });
+    const resolved = await tx.incident.findMany({ where: { ...mine, resolvedAt: { not: null } }, select, orderBy: [{ resolvedAt: 'desc' }, { id: 'asc' }], take: resolvedLimit });
     const cast = (rows: typeof open) => rows.map((r) => ({ ...r, detail: (r.detail ?? {}) as Record<string, unknown> }));
     return { open: cast(open), resolved: cast(resolved) };
   });

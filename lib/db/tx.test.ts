@@ -52,7 +52,8 @@ describe('withTenant and asService', () => {
   });
 
   it('turn SQLSTATEs into typed domain errors and roll everything back', async () => {
-    const attempt = withTenant({ tenantId: a.tenantId }, async (tx) => {
+    // Writes run as the service role scoped to the tenant (staff sessions only read: 42501 → forbidden).
+    const attempt = asService({ tenantId: a.tenantId }, async (tx) => {
       await tx.guest.create({ data: { tenantId: a.tenantId, name: 'Rolled back' } });
       await tx.$executeRaw`update access_keys set status = 'pre_issued' where id = ${a.keyId}::uuid`;
     });
@@ -61,7 +62,7 @@ describe('withTenant and asService', () => {
     const { rows } = await admin.query(`select count(*)::int as n from guests where name = 'Rolled back'`);
     expect(rows[0].n).toBe(0);
 
-    const overlap = withTenant({ tenantId: a.tenantId }, (tx) =>
+    const overlap = asService({ tenantId: a.tenantId }, (tx) =>
       tx.reservation.create({
         data: {
           tenantId: a.tenantId, roomId: a.roomId, startsAt: new Date(Date.now() + 3_600_000), endsAt: new Date(Date.now() + 7_200_000),
@@ -71,7 +72,9 @@ describe('withTenant and asService', () => {
     );
     await expect(overlap).rejects.toMatchObject({ code: 'room_unavailable' });
 
-    const denied = withTenant({ tenantId: a.tenantId }, (tx) => tx.guest.create({ data: { tenantId: b.tenantId, name: 'Intruder' } }));
+    const denied = asService({ tenantId: a.tenantId }, (tx) => tx.guest.create({ data: { tenantId: b.tenantId, name: 'Intruder' } }));
     await expect(denied).rejects.toMatchObject({ code: 'forbidden' });
+    const staffWrite = withTenant({ tenantId: a.tenantId }, (tx) => tx.guest.create({ data: { tenantId: a.tenantId, name: 'Staff by hand' } }));
+    await expect(staffWrite).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

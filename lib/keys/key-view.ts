@@ -15,11 +15,12 @@ export type AccessKeyRow = {
   revoked_reason: string | null;
 };
 
-/** The `key` of API.md. */
+/** The `key` of API.md: `pin` is null whenever the key is not live — an ended key's PIN is never shown again. */
 export type KeyView = {
   id: string;
+  kind: 'guest';
   status: KeyState;
-  pin: string;
+  pin: string | null;
   validFrom: string;
   expiresAt: string;
   vendorSync: 'pending' | 'synced' | 'failed';
@@ -40,15 +41,26 @@ type KeyLike = {
   revoked_reason?: string | null;
 };
 
-/** Maps a key from either Prisma (camelCase) or raw SQL (snake_case) to the API's shape. */
+/** Maps a key from either Prisma (camelCase) or raw SQL (snake_case) to the API's shape; an ended key's PIN stays behind. */
 export function toKeyView(key: KeyLike): KeyView {
   return {
     id: key.id,
+    kind: 'guest',
     status: key.status,
-    pin: key.pin,
+    pin: key.status === 'pre_issued' || key.status === 'active' ? key.pin : null,
     validFrom: (key.validFrom ?? key.valid_from)!.toISOString(),
     expiresAt: (key.expiresAt ?? key.expires_at)!.toISOString(),
     vendorSync: (key.vendorSync ?? key.vendor_sync)!,
     revokedReason: key.revokedReason ?? key.revoked_reason ?? null,
   };
+}
+
+/**
+ * What a guest may see of a key: no PIN once it has ended (or is past its end, before the sweep
+ * gets to it), and none while the lock refused it — a PIN that cannot open the door is never shown.
+ */
+export function toGuestKeyView(key: KeyLike, now = new Date()): KeyView {
+  const view = toKeyView(key);
+  const dead = view.vendorSync === 'failed' || Date.parse(view.expiresAt) <= now.getTime();
+  return dead ? { ...view, pin: null } : view;
 }

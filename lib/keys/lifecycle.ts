@@ -11,6 +11,11 @@ export const KEY_TRANSITIONS: Record<KeyState, readonly KeyState[]> = {
   expired: [],
 };
 
+/** Revoked and expired are terminal: an ended key's status, window and reason never change again. */
+export function isTerminal(state: KeyState): boolean {
+  return KEY_TRANSITIONS[state].length === 0;
+}
+
 export function canTransition(from: KeyState, to: KeyState): boolean {
   return KEY_TRANSITIONS[from].includes(to);
 }

@@ -15,7 +15,9 @@ export async function revokeKey({ tenantId, keyId, reason, actor }: { tenantId: 
     if (current.length !== 1) throw new AppError('not_found', 'No such key.');
     assertTransition(current[0]!.status, 'revoked');
     const rows = await tx.$queryRaw<AccessKeyRow[]>`select * from app_end_key(${tenantId}::uuid, ${keyId}::uuid, 'revoked',
-      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label}) where id is not null`;
+    // The row lock above makes this unreachable, but a key that another path ended is never re-ended.
+    if (rows.length !== 1) throw new AppError('illegal_transition', 'That key has already ended.', { from: 'ended', to: 'revoked' });
     return toKeyView(rows[0]!);
   });
 }

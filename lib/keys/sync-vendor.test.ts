@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeCheckIn } from '../checkin/complete-check-in';
@@ -9,6 +10,8 @@ import { TokenCache } from '../vendor/token-cache';
 import { runWorker } from '../worker/run-worker';
 import { revokeKey } from './revoke-key';
 
+// The simulator has no built-in credential: this file starts it with its own.
+const CLIENT = { clientId: 'unlockos', clientSecret: randomUUID() };
 let sim: Awaited<ReturnType<typeof startSimulator>>;
 let worker: Awaited<ReturnType<typeof runWorker>>;
 let admin: pg.Client;
@@ -35,8 +38,8 @@ async function waitForKey(keyId: string, until: (row: { vendor_sync: string; sta
 }
 
 beforeAll(async () => {
-  sim = await startSimulator();
-  setVendorForTests(createHttpVendor({ baseUrl: sim.url, clientId: 'unlockos', clientSecret: 'simulator-secret', tokenCache: new TokenCache(), timeoutMs: 400 }));
+  sim = await startSimulator(CLIENT);
+  setVendorForTests(createHttpVendor({ baseUrl: sim.url, ...CLIENT, tokenCache: new TokenCache(), timeoutMs: 400 }));
   admin = await adminClient();
   worker = await runWorker({ queueUrl: process.env.TEST_ADMIN_URL!, concurrency: 4 });
 });
@@ -86,7 +89,7 @@ describe('vendor commands through the outbox', () => {
     const { row } = await waitForKey(key.id, (r) => r.vendor_sync !== 'pending');
     expect(row).toMatchObject({ status: 'revoked', vendor_sync: 'failed', vendor_error: 'vendor_30006' });
     const incidents = await admin.query(`select kind, severity, occurrences, resolved_at from incidents where tenant_id = $1`, [tenantId]);
-    expect(incidents.rows).toEqual([{ kind: 'vendor_remove_failed', severity: 'critical', occurrences: 1, resolved_at: null }]);
+    expect(incidents.rows).toEqual([{ kind: 'lock_remove_failed', severity: 'critical', occurrences: 1, resolved_at: null }]);
     const { locks } = (await control('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
     expect(Object.values(locks).flat().filter((c) => c.clientRef === revokedKeyIds[0])).toEqual([]);
   }, 60_000);

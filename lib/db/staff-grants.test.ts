@@ -1,0 +1,69 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTenantGraph, loginClient, type TenantGraph } from '../testing/fixtures';
+
+// Staff (app_authenticated) read their tenant's rows; every write goes through the domain
+// functions as the service role, which audit the change and queue the lock commands. A staff
+// session that writes access_keys or reservations directly would bypass both.
+
+let admin: pg.Client;
+let graph: TenantGraph;
+beforeAll(async () => {
+  admin = await adminClient();
+  graph = await createTenantGraph(admin, 'Grants');
+});
+afterAll(async () => {
+  await admin.end();
+});
+
+async function asStaff(sql: string, params: unknown[] = []): Promise<string> {
+  const login = await loginClient();
+  try {
+    await login.query('begin');
+    await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [graph.tenantId]);
+    await login.query(sql, params);
+    return 'ok';
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'unknown';
+  } finally {
+    await login.query('rollback').catch(() => {});
+    await login.end();
+  }
+}
+
+describe('the staff role', () => {
+  it('has no INSERT, UPDATE, DELETE or TRUNCATE privilege on any table of the application', async () => {
+    const { rows } = await admin.query<{ table: string; privilege: string }>(`
+      select c.relname as table, p.privilege
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        cross join unnest(array['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) as p(privilege)
+       where n.nspname = 'public' and c.relkind in ('r', 'p')
+         and has_table_privilege('app_authenticated', c.oid, p.privilege)
+       order by 1, 2`);
+    expect(rows).toEqual([]);
+  });
+
+  it('is refused (42501) when it writes keys, reservations, check-ins or guest links directly, in its own tenant', async () => {
+    const attempts: [string, string, unknown[]][] = [
+      ['revive a key', `update access_keys set status = 'active' where id = $1`, [graph.keyId]],
+      ['stretch a key', `update access_keys set expires_at = expires_at + interval '30 days' where id = $1`, [graph.keyId]],
+      ['mint a key', `insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
+                      values ($1, $2, $3, $4, 'active', '999999', now(), now() + interval '1 day')`, [graph.tenantId, graph.reservationId, graph.checkInId, graph.roomId]],
+      ['un-cancel a reservation', `update reservations set status = 'confirmed' where id = $1`, [graph.reservationId]],
+      ['insert a reservation', `insert into reservations (tenant_id, room_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
+                                values ($1, $2, now() + interval '9 days', now() + interval '10 days', 'desk', '101', 'g')`, [graph.tenantId, graph.roomId]],
+      ['check in by hand', `insert into check_ins (tenant_id, reservation_id) values ($1, $2)`, [graph.tenantId, graph.reservationId]],
+      ['revive a guest link', `update guest_links set expires_at = now() + interval '1 year' where reservation_id = $1`, [graph.reservationId]],
+      ['delete a guest', `delete from guests where id = $1`, [graph.guestId]],
+      ['move a room between facilities', `update rooms set lock_device_ref = 'someone-elses-lock' where id = $1`, [graph.roomId]],
+    ];
+    for (const [what, sql, params] of attempts) {
+      expect({ what, code: await asStaff(sql, params) }).toEqual({ what, code: '42501' });
+    }
+  });
+
+  it('still reads its own tenant’s rows', async () => {
+    expect(await asStaff(`select id from access_keys where tenant_id = $1`, [graph.tenantId])).toBe('ok');
+    expect(await asStaff(`select id from reservations where tenant_id = $1`, [graph.tenantId])).toBe('ok');
+  });
+});
