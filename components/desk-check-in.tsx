@@ -5,6 +5,8 @@ import { completeCheckInAction, type CheckInState } from '@/app/desk/actions';
 
 export type CheckInLabels = {
   submit: string;
+  /** The button for a check-in before it opens (the room is free). */
+  early: string;
   pending: string;
   resultTitle: string;
   /** Contains `{room}`. */
@@ -75,12 +77,14 @@ export function CheckInProvider({ labels, roomLabels, children }: ProviderProps)
               </p>
               {state.ok && (
                 <>
-                  <p className="result-panel__pin" data-testid="checkin-result-pin-line">
-                    {labels.newPin}{' '}
-                    <strong className="pin-inline" data-testid="checkin-new-pin">
-                      {state.pin}
-                    </strong>
-                  </p>
+                  {state.pin !== null && (
+                    <p className="result-panel__pin" data-testid="checkin-result-pin-line">
+                      {labels.newPin}{' '}
+                      <strong className="pin-inline" data-testid="checkin-new-pin">
+                        {state.pin}
+                      </strong>
+                    </p>
+                  )}
                   <p className="result-panel__line" data-testid="checkin-revoked">
                     {state.revokedCount > 0 ? fill(labels.revoked, { count: state.revokedCount }) : labels.noneRevoked}
                   </p>
@@ -103,18 +107,21 @@ type ButtonProps = {
   reservationId: string;
   /** Id of the element naming the reservation (its room), read as the button's description. */
   describedBy?: string;
+  /** Before the check-in opens: "Check in early" (offered only while the room is free; audited). */
+  early?: boolean;
 };
 
-/** "Complete check-in" for one reservation; the outcome shows in the surrounding CheckInProvider. */
-export function CheckInButton({ reservationId, describedBy }: ButtonProps) {
+/** "Complete check-in" (or "Check in early") for one reservation; the outcome shows in the surrounding CheckInProvider. */
+export function CheckInButton({ reservationId, describedBy, early = false }: ButtonProps) {
   const context = use(CheckInContext);
   if (!context) throw new Error('CheckInButton must be rendered inside CheckInProvider');
   const { action, pending, target, setTarget, labels } = context;
   return (
     <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
       <input type="hidden" name="reservationId" value={reservationId} />
-      <button type="submit" className="button button--primary button--compact" disabled={pending} aria-describedby={describedBy}>
-        {pending && target === reservationId ? labels.pending : labels.submit}
+      {early && <input type="hidden" name="early" value="1" />}
+      <button type="submit" className={`button ${early ? 'button--secondary' : 'button--primary'} button--compact`} disabled={pending} aria-describedby={describedBy}>
+        {pending && target === reservationId ? labels.pending : early ? labels.early : labels.submit}
       </button>
     </form>
   );

@@ -16,9 +16,13 @@ const SYNC_BADGE: Record<VendorSync, string> = {
   failed: 'badge--danger',
 };
 
-/** A key's lifecycle status and, for a live key, whether the lock has it ("Activating…", "Active on lock", "Lock error"). */
-export function KeyBadges({ status, vendorSync, t }: { status: KeyStatus; vendorSync: VendorSync; t: Translate }) {
+/**
+ * A key's lifecycle status and, for a live key, whether the lock has it ("Activating…", "Active on
+ * lock", "Lock error", or "No lock on this room" when there is no lock to program).
+ */
+export function KeyBadges({ status, vendorSync, vendorError, t }: { status: KeyStatus; vendorSync: VendorSync; vendorError?: string | null; t: Translate }) {
   const live = status === 'pre_issued' || status === 'active';
+  const noLock = vendorSync === 'failed' && vendorError === 'no_lock_device';
   return (
     <span className="badge-row">
       <span className={`badge ${STATUS_BADGE[status]}`} data-testid="key-status">
@@ -26,7 +30,7 @@ export function KeyBadges({ status, vendorSync, t }: { status: KeyStatus; vendor
       </span>
       {live && (
         <span className={`badge ${SYNC_BADGE[vendorSync]}`} data-testid="key-sync">
-          {t(`key.sync.${vendorSync}`)}
+          {noLock ? t('key.sync.noLock') : t(`key.sync.${vendorSync}`)}
         </span>
       )}
     </span>

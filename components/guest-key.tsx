@@ -37,11 +37,11 @@ type Props = {
   initialKey?: GuestKeyData | null;
 };
 
-/** `POST /api/guest/{token}/key` → `data` (API.md, "Guest"). */
+/** `POST /api/guest/{token}/key` → `data` (API.md, "Guest"): `pin` is null once the key has ended or the lock refused it. */
 export type GuestKeyData = {
   id: string;
   status: 'pre_issued' | 'active' | 'revoked' | 'expired';
-  pin: string;
+  pin: string | null;
   validFrom: string;
   expiresAt: string;
   vendorSync: 'pending' | 'synced' | 'failed';
@@ -74,7 +74,7 @@ function isGuestKeyData(value: unknown): value is GuestKeyData {
   const v = value as Record<string, unknown>;
   return (
     typeof v.id === 'string' &&
-    typeof v.pin === 'string' &&
+    (typeof v.pin === 'string' || v.pin === null) &&
     typeof v.validFrom === 'string' &&
     typeof v.expiresAt === 'string' &&
     ['pre_issued', 'active', 'revoked', 'expired'].includes(v.status as string) &&
@@ -125,7 +125,8 @@ function viewOf(data: GuestKeyData | undefined, error: Error | null, fetchedAt: 
   if (data.status === 'revoked') return { kind: 'revoked', key: data };
   // The expiry sweep runs periodically; past its end a key no longer opens the door anyway.
   if (data.status === 'expired' || Date.parse(data.expiresAt) <= fetchedAt) return { kind: 'expired', key: data };
-  if (data.vendorSync === 'failed') return { kind: 'failed', key: data };
+  // A PIN that cannot open the door (the lock refused it, or none was sent) is never shown as ready.
+  if (data.vendorSync === 'failed' || data.pin === null) return { kind: 'failed', key: data };
   if (data.vendorSync === 'pending') return { kind: 'activating', key: data };
   return { kind: 'ready', key: data };
 }
@@ -260,7 +261,7 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
     error: labels.error,
   };
   const busy = view.kind === 'loading' || view.kind === 'activating';
-  const key = view.kind === 'ready' ? view.key : null;
+  const key = view.kind === 'ready' && view.key.pin !== null ? { ...view.key, pin: view.key.pin } : null;
 
   const refresh = () => {
     if (query.fetching) return;

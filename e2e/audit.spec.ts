@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { FRONT_DESK, MANAGER, signIn } from './helpers';
+import { checkInButton, FRONT_DESK, MANAGER, signIn } from './helpers';
 
 // Runs in the "desktop" project. It books its own guest rather than checking in the demo
 // reservation, which guest.spec.ts (phone project) checks in concurrently.
@@ -39,7 +39,7 @@ test('a check-in revokes the pre-issued key; the manager finds it in the audit l
   const guestName = await bookFreshReservation(page);
   await page.goto('/desk');
   const row = page.getByRole('row').filter({ hasText: guestName });
-  await row.getByRole('button', { name: 'Complete check-in' }).click();
+  await checkInButton(row).click();
   await expect(page.getByTestId('checkin-result')).toContainText('Checked in. New PIN:');
 
   // The manager opens the audit log and filters to revoked keys.

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'unlockos-demo';
 export const MANAGER = 'manager@sakura.example';
@@ -27,4 +27,39 @@ export async function simulatorFaults(faults: Record<string, unknown>): Promise<
     body: JSON.stringify(faults),
   });
   if (!response.ok) throw new Error(`simulator answered ${response.status}`);
+}
+
+/**
+ * The check-in button of a row or page: "Complete check-in" once the check-in has opened, "Check in
+ * early" before (the desk offers it while the room is free) — which one depends on the time of day.
+ */
+export function checkInButton(scope: Page | Locator): Locator {
+  return scope.getByRole('button', { name: /^(Complete check-in|Check in early)$/ }).first();
+}
+
+const iso = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * Books one night from `day` through the desk's booking form, in `roomId` when given (else the first
+ * free room); opens the reservation's page and returns its URL and the room booked.
+ */
+export async function bookNight(page: Page, input: { day: Date; guestName: string; roomId?: string }): Promise<{ reservationUrl: string; roomId: string }> {
+  await page.goto('/desk/bookings/new');
+  await page.waitForLoadState('networkidle');
+  await page.locator('#booking-check-in').fill(iso(input.day));
+  await page.locator('#booking-check-out').fill(iso(new Date(input.day.getTime() + 86_400_000)));
+  await page.getByRole('button', { name: 'Show available rooms' }).click();
+  // The room list is a client component: let it hydrate before ticking, or the tick is lost.
+  await page.waitForLoadState('networkidle');
+  const room = input.roomId ? page.locator(`input[name="roomIds"][value="${input.roomId}"]`) : page.locator('input[name="roomIds"]:not([disabled])').first();
+  await expect(room).toBeEnabled();
+  await room.check();
+  const roomId = (await room.getAttribute('value'))!;
+  await page.getByLabel('Guest name').fill(input.guestName);
+  await page.getByRole('button', { name: 'Book 1 room' }).click();
+  await expect(page).toHaveURL(/\/desk\/bookings\?created=/);
+  await page.getByTestId('booking-created').getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/desk\/reservations\//);
+  await page.waitForLoadState('networkidle');
+  return { reservationUrl: page.url(), roomId };
 }

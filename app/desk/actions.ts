@@ -8,6 +8,7 @@ import { completeCheckIn } from '@/lib/checkin/complete-check-in';
 import { isAppError } from '@/lib/errors';
 import { revealPin } from '@/lib/keys/reveal-pin';
 import { revokeKey } from '@/lib/keys/revoke-key';
+import { rotateGuestLink } from '@/lib/guests/rotate-guest-link';
 import { logger } from '@/lib/log/logger';
 import { getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
@@ -16,7 +17,7 @@ import { requireStaff } from '../_server/staff';
 // tenant from the session (never from the form), validates its input and calls one lib function.
 
 export type CheckInState =
-  | { ok: true; reservationId: string; pin: string; vendorSync: 'pending' | 'synced' | 'failed'; revokedCount: number }
+  | { ok: true; reservationId: string; pin: string | null; vendorSync: 'pending' | 'synced' | 'failed'; revokedCount: number }
   | { ok: false; reservationId: string | null; message: string }
   | null;
 
@@ -26,6 +27,7 @@ export type RevealPinState = { ok: true; pin: string } | { ok: false; message: s
 export type RevokeKeyState = { ok: true } | { ok: false; message: string; field?: 'reason'; reason?: string } | null;
 
 const ZReservationFormSchema = z.object({ reservationId: z.uuid() });
+const ZCheckInFormSchema = z.object({ reservationId: z.uuid(), early: z.enum(['1']).optional() });
 const ZKeyFormSchema = z.object({ keyId: z.uuid() });
 const REASON_MAX = 200;
 
@@ -38,20 +40,25 @@ function revalidateDesk(): void {
   revalidatePath('/desk', 'layout');
 }
 
-/** Completes the check-in of one reservation of the current tenant; the new PIN comes back to hand over. */
+/**
+ * Completes the check-in of one reservation of the current tenant; the new PIN comes back to hand
+ * over. `early=1` checks in before the check-in opens (audited; refused while the room is occupied).
+ */
 export async function completeCheckInAction(_previous: CheckInState, formData: FormData): Promise<CheckInState> {
   const staff = await requireStaff('checkin.complete', '/desk');
   const t = await getT();
-  const parsed = ZReservationFormSchema.safeParse({ reservationId: formData.get('reservationId') });
+  const parsed = ZCheckInFormSchema.safeParse({ reservationId: formData.get('reservationId'), early: formData.get('early') ?? undefined });
   if (!parsed.success) return { ok: false, reservationId: null, message: t('checkIn.notFound') };
   const { reservationId } = parsed.data;
   try {
-    const result = await completeCheckIn({ tenantId: staff.current.tenantId, reservationId, actor: actorOf(staff) });
+    const result = await completeCheckIn({ tenantId: staff.current.tenantId, reservationId, actor: actorOf(staff), early: parsed.data.early === '1' });
     revalidateDesk();
     return { ok: true, reservationId, pin: result.key.pin, vendorSync: result.key.vendorSync, revokedCount: result.revokedKeyIds.length };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') return { ok: false, reservationId, message: t('checkIn.notFound') };
     if (isAppError(error) && error.code === 'reservation_not_ready') return { ok: false, reservationId, message: t('checkIn.notReady') };
+    if (isAppError(error) && error.code === 'too_early') return { ok: false, reservationId, message: t('checkIn.tooEarly') };
+    if (isAppError(error) && error.code === 'room_unavailable') return { ok: false, reservationId, message: t('checkIn.occupied') };
     logger.error({ err: error, reservationId }, 'desk check-in failed');
     return { ok: false, reservationId, message: t('checkIn.error') };
   }
@@ -69,6 +76,7 @@ export async function revealPinAction(_previous: RevealPinState, formData: FormD
     return { ok: true, pin };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') return { ok: false, message: t('key.reveal.notFound') };
+    if (isAppError(error) && error.code === 'illegal_transition') return { ok: false, message: t('key.reveal.ended') };
     logger.error({ err: error, keyId: parsed.data.keyId }, 'desk PIN reveal failed');
     return { ok: false, message: t('key.reveal.error') };
   }
@@ -108,5 +116,25 @@ export async function revokeKeyAction(_previous: RevokeKeyState, formData: FormD
     if (isAppError(error) && error.code === 'not_found') return { ok: false, message: t('key.revoke.notFound'), reason: echo };
     logger.error({ err: error, keyId }, 'desk key revocation failed');
     return { ok: false, message: t('key.revoke.error'), reason: echo };
+  }
+}
+
+export type RotateGuestLinkState = { ok: true } | { ok: false; message: string } | null;
+
+/** Replaces a reservation's guest link (a lost or forwarded link): the old one stops working at once, audited. */
+export async function rotateGuestLinkAction(_previous: RotateGuestLinkState, formData: FormData): Promise<RotateGuestLinkState> {
+  const staff = await requireStaff('guest_links.rotate', '/desk');
+  const t = await getT();
+  const parsed = ZReservationFormSchema.safeParse({ reservationId: formData.get('reservationId') });
+  if (!parsed.success) return { ok: false, message: t('checkIn.notFound') };
+  try {
+    await rotateGuestLink({ tenantId: staff.current.tenantId, reservationId: parsed.data.reservationId, actor: actorOf(staff) });
+    revalidateDesk();
+    return { ok: true };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') return { ok: false, message: t('checkIn.notFound') };
+    if (isAppError(error) && error.code === 'reservation_not_ready') return { ok: false, message: t('reservation.guestLink.rotateNotAllowed') };
+    logger.error({ err: error, reservationId: parsed.data.reservationId }, 'desk guest link rotation failed');
+    return { ok: false, message: t('reservation.guestLink.rotateError') };
   }
 }

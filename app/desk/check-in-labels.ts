@@ -4,6 +4,7 @@ import type { Translate } from '@/lib/i18n/locale';
 export function checkInLabels(t: Translate) {
   return {
     submit: t('checkIn.submit'),
+    early: t('checkIn.early'),
     pending: t('checkIn.pending'),
     resultTitle: t('checkIn.resultTitle'),
     room: t('checkIn.room'),

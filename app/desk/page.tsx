@@ -4,6 +4,7 @@ import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
 import { KeyBadges } from '@/components/desk-key-badges';
 import { can } from '@/lib/auth/permissions';
 import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
+import { checkInWindows, type CheckInWindow } from '@/lib/checkin/check-in-windows';
 import { withTenant } from '@/lib/db/tx';
 import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
@@ -24,7 +25,7 @@ const STATUS_BADGE = {
   cancelled: 'badge--danger',
 } as const;
 
-type LiveKey = { id: string; reservationId: string; status: 'pre_issued' | 'active'; vendorSync: 'pending' | 'synced' | 'failed' };
+type LiveKey = { id: string; reservationId: string; status: 'pre_issued' | 'active'; vendorSync: 'pending' | 'synced' | 'failed'; vendorError: string | null };
 
 /** The newest live (pre-issued or active) key of each reservation; the PIN is not read here. */
 async function liveKeysOf(tenantId: string, userId: string, reservationIds: string[]): Promise<Map<string, LiveKey>> {
@@ -32,7 +33,7 @@ async function liveKeysOf(tenantId: string, userId: string, reservationIds: stri
   const keys = await withTenant({ tenantId, userId }, (tx) =>
     tx.accessKey.findMany({
       where: { tenantId, reservationId: { in: reservationIds }, status: { in: ['pre_issued', 'active'] } },
-      select: { id: true, reservationId: true, status: true, vendorSync: true },
+      select: { id: true, reservationId: true, status: true, vendorSync: true, vendorError: true },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     }),
   );
@@ -48,12 +49,14 @@ type TableProps = {
   id: string;
   rows: Arrival[];
   keys: Map<string, LiveKey>;
+  windows: Map<string, CheckInWindow>;
   canCheckIn: boolean;
   t: Translate;
   locale: Locale;
 };
 
-function ArrivalsTable({ id, rows, keys, canCheckIn, t, locale }: TableProps) {
+function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: TableProps) {
+  const now = new Date();
   const showActions = canCheckIn && rows.some((r) => r.status === 'held' || r.status === 'confirmed');
   return (
     <div className="table-wrap" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
@@ -96,7 +99,7 @@ function ArrivalsTable({ id, rows, keys, canCheckIn, t, locale }: TableProps) {
                 <td>
                   {key ? (
                     <span className="key-cell">
-                      <KeyBadges status={key.status} vendorSync={key.vendorSync} t={t} />
+                      <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
                       <span className="pin-mask" role="img" aria-label={t('key.pinHidden')}>
                         ••••••
                       </span>
@@ -107,7 +110,9 @@ function ArrivalsTable({ id, rows, keys, canCheckIn, t, locale }: TableProps) {
                 </td>
                 {showActions && (
                   <td>
-                    {(r.status === 'held' || r.status === 'confirmed') && <CheckInButton reservationId={r.id} describedBy={roomCellId} />}
+                    {(r.status === 'held' || r.status === 'confirmed') && r.guestName !== null && (
+                      <CheckInCell reservationId={r.id} roomCellId={roomCellId} window={windows.get(r.id)} now={now} timeZone={timeZone} t={t} locale={locale} />
+                    )}
                   </td>
                 )}
               </tr>
@@ -116,6 +121,31 @@ function ArrivalsTable({ id, rows, keys, canCheckIn, t, locale }: TableProps) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The check-in action of one arrival: "Complete check-in" once the check-in opens; before that, "Check
+ * in early" while the room is free (with when it opens), or only when it opens if the room is occupied.
+ */
+function CheckInCell({ reservationId, roomCellId, window, now, timeZone, t, locale }: {
+  reservationId: string; roomCellId: string; window: CheckInWindow | undefined; now: Date; timeZone: string; t: Translate; locale: Locale;
+}) {
+  if (!window) return null;
+  if (window.opensAt <= now) return <CheckInButton reservationId={reservationId} describedBy={roomCellId} />;
+  const opensId = `opens-${reservationId}`;
+  const opens = (
+    <span id={opensId} className="muted small" data-testid="check-in-opens">
+      {t(window.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', { time: formatDateTime(locale, window.opensAt, timeZone) })}
+    </span>
+  );
+  return window.roomFree ? (
+    <span className="check-in-slot">
+      <CheckInButton reservationId={reservationId} describedBy={`${roomCellId} ${opensId}`} early />
+      {opens}
+    </span>
+  ) : (
+    opens
   );
 }
 
@@ -131,11 +161,13 @@ export default async function DeskPage() {
 
   const reservations = await listArrivals({ tenantId, userId: staff.user.id });
   const keys = await liveKeysOf(tenantId, staff.user.id, reservations.map((r) => r.id));
+  const arrivingIds = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed').map((r) => r.id);
+  const windows = await checkInWindows({ tenantId, userId: staff.user.id, reservationIds: arrivingIds });
   const arriving = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed');
   const inHouse = reservations.filter((r) => r.status === 'checked_in');
   const departed = reservations.filter((r) => r.status === 'checked_out');
   const canCheckIn = can(staff.current.role, 'checkin.complete');
-  const tableProps = { keys, canCheckIn, t, locale };
+  const tableProps = { keys, windows, canCheckIn, t, locale };
 
   return (
     <>

@@ -5,6 +5,7 @@ import { API_ROUTES } from './routes';
 
 const ERROR_STATUS: Partial<Record<AppErrorCode, string>> = {
   invalid_request: '400', not_found: '404', room_unavailable: '409', illegal_transition: '409', reservation_not_ready: '409', payment_intent_in_use: '409',
+  payment_intent_invalid: '409', too_early: '409', unavailable: '503',
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {

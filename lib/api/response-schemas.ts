@@ -16,8 +16,9 @@ export const ZRoomSchema = z.object({ id: z.uuid(), label: z.string(), facilityI
 export const ZKeySchema = z
   .object({
     id: z.uuid(),
+    kind: z.enum(['guest', 'staff', 'backup']),
     status: z.enum(['pre_issued', 'active', 'revoked', 'expired']),
-    pin: z.string(),
+    pin: z.string().nullable().describe('null whenever the key is not pre_issued or active: an ended key’s PIN is never shown again'),
     validFrom: instant,
     expiresAt: instant,
     vendorSync: z.enum(['pending', 'synced', 'failed']),

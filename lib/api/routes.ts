@@ -4,7 +4,7 @@ import {
   dataOf, listOf, ZApiKeySchema, ZAuditEventSchema, ZBookingGroupSchema, ZCheckInResultSchema, ZKeySchema, ZReservationSchema, ZRoomSchema, ZWebhookEventSchema,
 } from './response-schemas';
 import {
-  ZCancelBodySchema, ZCreateBookingGroupBodySchema, ZListAuditEventsQuerySchema, ZListReservationsQuerySchema, ZListWebhookEventsQuerySchema, ZRevokeKeyBodySchema,
+  ZCancelBodySchema, ZCheckInBodySchema, ZCreateBookingGroupBodySchema, ZListAuditEventsQuerySchema, ZListReservationsQuerySchema, ZListWebhookEventsQuerySchema, ZRevokeKeyBodySchema,
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
@@ -33,7 +33,7 @@ export const API_ROUTES: RouteSpec[] = [
   {
     method: 'POST', path: '/booking-groups', summary: 'Hold a group of reservations — every room or none',
     body: ZCreateBookingGroupBodySchema, success: { status: 201, description: 'The booking group', schema: dataOf(ZBookingGroupSchema) },
-    errors: ['invalid_request', 'not_found', 'room_unavailable', 'payment_intent_in_use'],
+    errors: ['invalid_request', 'not_found', 'room_unavailable', 'payment_intent_in_use', 'payment_intent_invalid', 'unavailable'],
   },
   {
     method: 'GET', path: '/reservations', summary: 'Reservations overlapping [from, to)', query: ZListReservationsQuerySchema,
@@ -45,12 +45,18 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZCancelBodySchema, success: { status: 200, description: 'Cancelled', schema: dataOf(z.object({ id: z.uuid(), status: z.literal('cancelled') })) }, errors: ['invalid_request', 'not_found'],
   },
   {
-    method: 'POST', path: '/reservations/{id}/check-in', idKind: 'reservation', summary: 'Complete the check-in; repeating it returns the same check-in and key',
-    success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) }, errors: ['not_found', 'reservation_not_ready'],
+    method: 'POST', path: '/reservations/{id}/check-in', idKind: 'reservation',
+    summary: 'Complete the check-in; repeating it returns the same check-in and key. Before the stay’s start minus the facility’s early check-in minutes: 409 too_early with opensAt, unless {"early": true} (audited; refused while another stay overlaps)',
+    body: ZCheckInBodySchema, success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) },
+    errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'too_early', 'room_unavailable'],
   },
   {
     method: 'POST', path: '/check-ins/{id}/key', idKind: 'check_in', summary: 'The live key of a check-in, issued if none; concurrent callers get the same key',
     success: { status: 200, description: 'The key', schema: dataOf(ZKeySchema) }, errors: ['not_found', 'reservation_not_ready'],
+  },
+  {
+    method: 'POST', path: '/reservations/{id}/guest-link', idKind: 'reservation', summary: 'A new guest link; the old one answers 404 from now on (audited guest_link.rotated)',
+    success: { status: 200, description: 'The new link', schema: dataOf(z.object({ guestUrl: z.url() })) }, errors: ['not_found', 'reservation_not_ready'],
   },
   { method: 'GET', path: '/reservations/{id}/keys', idKind: 'reservation', summary: 'Every key of a reservation', success: { status: 200, description: 'Keys', schema: dataOf(z.array(ZKeySchema)) }, errors: ['not_found'] },
   {

@@ -51,6 +51,9 @@ export type TCreateBookingGroupBody = z.infer<typeof ZCreateBookingGroupBodySche
 
 export const ZCancelBodySchema = z.object({ reason: ZReasonSchema }).strict();
 
+/** The check-in's optional body: `early: true` checks in before the check-in opens (audited; the room must be free). */
+export const ZCheckInBodySchema = z.object({ early: z.literal(true).optional() }).strict();
+
 export const ZListReservationsQuerySchema = z
   .object({
     roomId: z.uuid().optional(),

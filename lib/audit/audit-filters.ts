@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'key.expired',
   'key.pin_revealed',
   'checkin.completed',
+  'guest_link.rotated',
   'reservation.created',
   'reservation.cancelled',
   'reservation.paid',
@@ -19,12 +20,13 @@ export const AUDIT_ACTIONS = [
   'secret.rotated',
   'api_key.created',
   'api_key.revoked',
+  'user.sign_in_throttled',
   'user.sign_in_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Reason codes written by the system (as opposed to free text typed by staff), shown translated. */
-export const AUDIT_REASON_CODES = ['superseded_by_checkin', 'guest_deleted', 'stay_ended', 'reservation_cancelled', 'booking_canceled'] as const;
+export const AUDIT_REASON_CODES = ['superseded_by_checkin', 'guest_deleted', 'stay_ended', 'reservation_cancelled', 'booking_canceled', 'early_check_in'] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 
 export function isAuditAction(value: unknown): value is AuditAction {

@@ -23,7 +23,8 @@ export type ReservationView = {
 
 export const RESERVATION_INCLUDE = {
   guest: { select: { id: true, name: true } },
-  guestLinks: { select: { id: true, expiresAt: true, createdAt: true }, orderBy: { createdAt: 'desc' } },
+  // The live link only: a rotated link is never shown again.
+  guestLinks: { where: { endedAt: null }, select: { id: true, expiresAt: true, createdAt: true }, orderBy: { createdAt: 'desc' } },
 } satisfies Prisma.ReservationInclude;
 
 type Row = Prisma.ReservationGetPayload<{ include: typeof RESERVATION_INCLUDE }>;

@@ -7,16 +7,22 @@ export const SUPERSEDED_BY_CHECKIN = 'superseded_by_checkin';
 
 export type CheckInResult = { checkInId: string; key: KeyView; revokedKeyIds: string[] };
 
+export const EARLY_CHECK_IN = 'early_check_in';
+
 /**
  * The check-in hand-off, in one transaction: create the check-in, revoke every pre-issued key of
  * the reservation (reason `superseded_by_checkin`, an audit row each), issue the stay key.
  * Repeating it returns the same check-in, the same key and the same revoked keys.
+ * Before the stay's start minus the facility's early check-in minutes it is `too_early` (with
+ * `opensAt`) unless `early` — then it is audited as an early check-in, and refused while another
+ * stay of the room overlaps the hours before the start (the trigger check_ins_guard_window).
  */
-export async function completeCheckIn({ tenantId, reservationId, actor }: { tenantId: string; reservationId: string; actor: Actor }): Promise<CheckInResult> {
+export async function completeCheckIn({ tenantId, reservationId, actor, early = false }: { tenantId: string; reservationId: string; actor: Actor; early?: boolean }): Promise<CheckInResult> {
   return asService({ tenantId }, async (tx) => {
-    // The row lock serializes concurrent check-ins of one reservation.
-    const reservations = await tx.$queryRaw<{ id: string; status: string; ends_at: Date; room_id: string }[]>`
-      select id, status, ends_at, room_id from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
+    // The row lock serializes concurrent check-ins of one reservation (and a guest's deletion).
+    const reservations = await tx.$queryRaw<{ id: string; status: string; ends_at: Date; room_id: string; guest_id: string | null; opens_at: Date }[]>`
+      select id, status, ends_at, room_id, guest_id, app_check_in_opens_at(tenant_id, id) as opens_at
+        from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
     if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
     const reservation = reservations[0]!;
 
@@ -25,8 +31,15 @@ export async function completeCheckIn({ tenantId, reservationId, actor }: { tena
       if (!['held', 'confirmed'].includes(reservation.status) || reservation.ends_at <= new Date()) {
         throw new AppError('reservation_not_ready', `A ${reservation.status} reservation cannot be checked in.`, { status: reservation.status });
       }
+      if (reservation.guest_id === null) {
+        throw new AppError('reservation_not_ready', 'The guest of this reservation was deleted; it cannot be checked in.', { status: reservation.status });
+      }
+      const isEarly = reservation.opens_at > new Date();
+      if (isEarly && !early) {
+        throw new AppError('too_early', 'Check-in for this stay has not opened yet.', { opensAt: reservation.opens_at.toISOString() });
+      }
       const created = await tx.checkIn.create({
-        data: { tenantId, reservationId, completedByUserId: actor.type === 'user' ? actor.id : null },
+        data: { tenantId, reservationId, completedByUserId: actor.type === 'user' ? actor.id : null, early: isEarly },
         select: { id: true },
       });
       checkIns = [created];
@@ -39,8 +52,8 @@ export async function completeCheckIn({ tenantId, reservationId, actor }: { tena
       await tx.auditEvent.create({
         data: {
           tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'checkin.completed',
-          subjectType: 'reservation', subjectId: reservationId, roomId: reservation.room_id,
-          metadata: { checkInId: created.id, revokedKeyIds: preIssued.map((k) => k.id) },
+          subjectType: 'reservation', subjectId: reservationId, roomId: reservation.room_id, reason: isEarly ? EARLY_CHECK_IN : null,
+          metadata: { checkInId: created.id, revokedKeyIds: preIssued.map((k) => k.id), ...(isEarly ? { early: true, opensAt: reservation.opens_at.toISOString() } : {}) },
         },
       });
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createApiKey } from '../auth/api-keys';
 import { ROLES } from '../auth/permissions';
+import { unlockUser } from '../auth/sign-in';
 import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../secrets/provider-secrets';
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../api/schemas';
@@ -43,8 +44,9 @@ export const COMMANDS: Record<string, CliCommand> = {
       name: z.string().trim().min(1).max(200),
       timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
       'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
+      'early-check-in-minutes': z.coerce.number().int().min(0).max(1440).optional(),
     }).strict(),
-    (f) => createFacility({ tenantId: f.tenant, name: f.name, timeZone: f.timezone, keyLeadMinutes: f['key-lead-minutes'] }),
+    (f) => createFacility({ tenantId: f.tenant, name: f.name, timeZone: f.timezone, keyLeadMinutes: f['key-lead-minutes'], earlyCheckInMinutes: f['early-check-in-minutes'] }),
   ),
   'room-create': command(
     z.object({ tenant: uuid, facility: uuid, label: z.string().trim().min(1).max(100), 'lock-device': z.string().min(1).max(200).optional() }).strict(),
@@ -54,6 +56,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     z.object({ tenant: uuid, email: z.email(), password: z.string().min(8, 'must be at least 8 characters').max(1024), role: z.enum(ROLES) }).strict(),
     (f) => createStaffUser({ tenantId: f.tenant, email: f.email, password: f.password, role: f.role }),
   ),
+  'user-unlock': command(z.object({ email: z.email() }).strict(), (f) => unlockUser({ email: f.email })),
   'api-key-create': command(
     z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(),
     async (f) => {

@@ -2,7 +2,7 @@ import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
 import { asGuest, asService } from '../db/tx';
 import { AppError } from '../errors';
 import { issueCheckinKey } from '../keys/issue-checkin-key';
-import { toKeyView, type KeyView } from '../keys/key-view';
+import { toGuestKeyView, type KeyView } from '../keys/key-view';
 
 export type GuestStay = {
   tenantId: string;
@@ -42,7 +42,8 @@ export async function getGuestStay(token: string): Promise<GuestStay | null> {
 /**
  * The key a guest link opens: the stay key once checked in (issued if needed, idempotent), else
  * the pre-issued key; when neither is live, the most recent key so the guest sees why. A stay key
- * that staff revoked is shown as revoked: a guest link never issues a replacement.
+ * that staff revoked is shown as revoked: a guest link never issues a replacement. The PIN of an
+ * ended key, or of one the lock refused, is never in the answer (`toGuestKeyView`).
  */
 export async function getGuestKey(token: string): Promise<KeyView & { roomLabel: string }> {
   const stay = await getGuestStay(token);
@@ -55,7 +56,7 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     }),
   );
-  const shown = (key: (typeof keys)[number]) => ({ ...toKeyView(key), roomLabel: stay.roomLabel });
+  const shown = (key: (typeof keys)[number]) => ({ ...toGuestKeyView(key), roomLabel: stay.roomLabel });
   const active = keys.find((k) => k.status === 'active');
   if (active) return shown(active);
   if (stay.status === 'checked_in') {
@@ -64,7 +65,8 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
     const checkIns = await asService({ tenantId }, (tx) => tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }));
     if (checkIns.length === 1) {
       const guest = { type: 'guest' as const, id: reservationId, label: 'guest link' };
-      return { ...(await issueCheckinKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest })), roomLabel: stay.roomLabel };
+      const issued = await issueCheckinKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest });
+      return { ...issued, pin: issued.vendorSync === 'failed' ? null : issued.pin, roomLabel: stay.roomLabel };
     }
   }
   const live = keys.find((k) => k.status === 'pre_issued') ?? keys[0];

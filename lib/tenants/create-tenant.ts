@@ -10,13 +10,18 @@ export async function createTenant(input: { name: string; stripeAccountId?: stri
 }
 
 /**
- * Creates a facility of a tenant, with its IANA time zone and how long before a stay its
- * pre-issued keys start working (default 120 minutes).
+ * Creates a facility of a tenant, with its IANA time zone, how long before a stay its pre-issued
+ * keys start working (default 120 minutes) and how long before a stay the desk may check its guest
+ * in (default 0: not before the stay starts, unless the desk insists and the room is free).
  */
-export async function createFacility(input: { tenantId: string; name: string; timeZone: string; keyLeadMinutes?: number }): Promise<{ id: string }> {
+export async function createFacility(input: { tenantId: string; name: string; timeZone: string; keyLeadMinutes?: number; earlyCheckInMinutes?: number }): Promise<{ id: string }> {
   return asService({ tenantId: input.tenantId }, (tx) =>
     tx.facility.create({
-      data: { tenantId: input.tenantId, name: input.name, timeZone: input.timeZone, ...(input.keyLeadMinutes === undefined ? {} : { keyLeadMinutes: input.keyLeadMinutes }) },
+      data: {
+        tenantId: input.tenantId, name: input.name, timeZone: input.timeZone,
+        ...(input.keyLeadMinutes === undefined ? {} : { keyLeadMinutes: input.keyLeadMinutes }),
+        ...(input.earlyCheckInMinutes === undefined ? {} : { earlyCheckInMinutes: input.earlyCheckInMinutes }),
+      },
       select: { id: true },
     }),
   );

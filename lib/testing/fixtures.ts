@@ -76,12 +76,15 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
   return ids;
 }
 
-/** A tenant built through the domain functions: a facility in Tokyo and `rooms` rooms with lock devices. */
-export async function createBookableTenant(options: { rooms?: number; lockDevices?: boolean; name?: string } = {}) {
+/**
+ * A tenant built through the domain functions: a facility in Tokyo (check-in opens two hours before
+ * a stay, so a stay booked an hour ahead can be checked in) and `rooms` rooms with lock devices.
+ */
+export async function createBookableTenant(options: { rooms?: number; lockDevices?: boolean; name?: string; earlyCheckInMinutes?: number } = {}) {
   const { createFacility, createRoom, createTenant } = await import('../tenants/create-tenant');
   const tag = randomBytes(3).toString('hex');
   const tenant = await createTenant({ name: `${options.name ?? 'Bookable'} ${tag}` });
-  const facility = await createFacility({ tenantId: tenant.id, name: 'Main', timeZone: 'Asia/Tokyo' });
+  const facility = await createFacility({ tenantId: tenant.id, name: 'Main', timeZone: 'Asia/Tokyo', earlyCheckInMinutes: options.earlyCheckInMinutes ?? 120 });
   const roomIds: string[] = [];
   for (let i = 0; i < (options.rooms ?? 2); i++) {
     const room = await createRoom({

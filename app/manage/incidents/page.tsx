@@ -13,7 +13,10 @@ export const dynamic = 'force-dynamic';
 
 const SEVERITY_BADGE: Record<string, string> = { info: 'badge--info', warning: 'badge--warning', critical: 'badge--danger' };
 const SEVERITIES = ['info', 'warning', 'critical'] as const;
-const KNOWN_KINDS = ['webhook_processing_failed', 'slot_unavailable', 'tenant_integrity', 'tenant_mismatch', 'vendor_program_failed', 'vendor_remove_failed'] as const;
+const KNOWN_KINDS = [
+  'webhook_processing_failed', 'slot_unavailable', 'tenant_integrity', 'tenant_mismatch', 'vendor_program_failed', 'vendor_remove_failed',
+  'lock_program_failed', 'lock_remove_failed', 'room_without_lock', 'payment_mismatch', 'health_worker', 'health_database', 'health_lock_provider',
+] as const;
 const KNOWN_BILLING_KINDS = ['invoice.payment_failed'] as const;
 
 const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);

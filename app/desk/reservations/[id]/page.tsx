@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
 import { KeyBadges } from '@/components/desk-key-badges';
 import { KeyPin } from '@/components/desk-key-pin';
+import { RotateGuestLinkForm } from '@/components/desk-rotate-guest-link';
+import { checkInWindows } from '@/lib/checkin/check-in-windows';
 import { RevokeKeyForm } from '@/components/desk-revoke-key';
 import { DeleteGuestForm } from '@/components/desk-delete-guest';
 import { ReservationTimeline } from '@/components/desk-reservation-timeline';
@@ -52,10 +54,10 @@ const loadReservation = cache(async (staff: StaffContext, id: string) => {
         guest: { select: { id: true, name: true, email: true, phone: true } },
         checkIn: { select: { createdAt: true } },
         accessKeys: {
-          select: { id: true, status: true, vendorSync: true, validFrom: true, expiresAt: true, revokedReason: true, revokedAt: true },
+          select: { id: true, status: true, vendorSync: true, vendorError: true, validFrom: true, expiresAt: true, revokedReason: true, revokedAt: true },
           orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
         },
-        guestLinks: { where: { tenantId, expiresAt: { gt: now } }, select: { id: true, expiresAt: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] },
+        guestLinks: { where: { tenantId, endedAt: null, expiresAt: { gt: now } }, select: { id: true, expiresAt: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] },
       },
     }),
   );
@@ -85,7 +87,10 @@ export default async function ReservationPage({ params }: Props) {
   const { role } = staff.current;
   const { timeZone } = reservation.room.facility;
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
-  const canCheckIn = can(role, 'checkin.complete') && !reservation.checkIn && (reservation.status === 'held' || reservation.status === 'confirmed');
+  const canCheckIn = can(role, 'checkin.complete') && !reservation.checkIn && reservation.guest !== null && (reservation.status === 'held' || reservation.status === 'confirmed');
+  const checkInWindow = canCheckIn ? (await checkInWindows({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationIds: [reservation.id] })).get(reservation.id) : undefined;
+  const checkInOpen = checkInWindow ? checkInWindow.opensAt <= new Date() : false;
+  const canRotateLink = can(role, 'guest_links.rotate') && reservation.guest !== null && reservation.status !== 'cancelled' && reservation.status !== 'checked_out';
   const canRevoke = can(role, 'keys.revoke');
   const canReveal = can(role, 'keys.reveal_pin');
   const canDeleteGuest = can(role, 'staff.manage');
@@ -110,7 +115,16 @@ export default async function ReservationPage({ params }: Props) {
             {reservation.guest ? reservation.guest.name : <span className="tombstone">{t('guest.deletedAccount')}</span>}
           </p>
         </div>
-        {canCheckIn && <CheckInButton reservationId={reservation.id} />}
+        {canCheckIn && checkInWindow && (
+          <div className="check-in-slot">
+            {(checkInOpen || checkInWindow.roomFree) && <CheckInButton reservationId={reservation.id} early={!checkInOpen} describedBy="check-in-opens" />}
+            {!checkInOpen && (
+              <p id="check-in-opens" className="muted small" data-testid="check-in-opens">
+                {t(checkInWindow.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', { time: formatDateTime(locale, checkInWindow.opensAt, timeZone) })}
+              </p>
+            )}
+          </div>
+        )}
       </header>
 
       <div className="detail-grid">
@@ -187,6 +201,17 @@ export default async function ReservationPage({ params }: Props) {
           ) : (
             <p className="empty-state">{t('reservation.guestLink.none')}</p>
           )}
+          {canRotateLink && (
+            <RotateGuestLinkForm
+              reservationId={reservation.id}
+              labels={{
+                submit: t('reservation.guestLink.rotate'),
+                hint: t('reservation.guestLink.rotateHint'),
+                pending: t('reservation.guestLink.rotatePending'),
+                done: t('reservation.guestLink.rotated'),
+              }}
+            />
+          )}
         </section>
       </div>
 
@@ -201,22 +226,26 @@ export default async function ReservationPage({ params }: Props) {
               return (
                 <li key={key.id} className="card key-card" data-testid="key-card" data-key-id={key.id} data-key-status={key.status}>
                   <div className="key-card__head">
-                    <KeyBadges status={key.status} vendorSync={key.vendorSync} t={t} />
+                    <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
                   </div>
                   <dl className="facts">
                     <div>
                       <dt>{t('key.pin')}</dt>
                       <dd>
-                        <KeyPin
-                          keyId={key.id}
-                          canReveal={canReveal}
-                          labels={{
-                            hidden: t('key.pinHidden'),
-                            reveal: t('key.reveal.submit'),
-                            pending: t('key.reveal.pending'),
-                            note: t('key.reveal.note'),
-                          }}
-                        />
+                        {live ? (
+                          <KeyPin
+                            keyId={key.id}
+                            canReveal={canReveal}
+                            labels={{
+                              hidden: t('key.pinHidden'),
+                              reveal: t('key.reveal.submit'),
+                              pending: t('key.reveal.pending'),
+                              note: t('key.reveal.note'),
+                            }}
+                          />
+                        ) : (
+                          <span className="muted">{t('key.pinEnded')}</span>
+                        )}
                       </dd>
                     </div>
                     <div>

@@ -1,0 +1,53 @@
+import { devices, expect, test } from '@playwright/test';
+import { bookNight, FRONT_DESK, signIn } from './helpers';
+
+// Runs in the "desktop" project with its own bookings, far enough ahead that other specs (and
+// retries) never compete for the demo's few rooms.
+
+const DAY = 86_400_000;
+const farDay = () => new Date(Date.now() + (400 + Math.floor(Math.random() * 300)) * DAY);
+
+test('the desk offers early check-in only while the room is free, and audits it', async ({ page }) => {
+  await signIn(page, FRONT_DESK, undefined, '/desk');
+  const day = farDay();
+  const first = await bookNight(page, { day, guestName: `Early Bird ${Date.now()}` });
+  const second = await bookNight(page, { day: new Date(day.getTime() + DAY), guestName: `Next Night ${Date.now()}`, roomId: first.roomId });
+
+  // The second night: the first guest sleeps in the room until it starts — no early check-in.
+  await page.goto(second.reservationUrl);
+  await expect(page.getByTestId('check-in-opens')).toContainText('the room is still occupied');
+  await expect(page.getByRole('button', { name: 'Check in early' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Complete check-in' })).toHaveCount(0);
+
+  // The first night: nobody is in the room before it, so the desk may insist.
+  await page.goto(first.reservationUrl);
+  await expect(page.getByTestId('check-in-opens')).toContainText('Check-in opens');
+  await page.getByRole('button', { name: 'Check in early' }).click();
+  await expect(page.getByTestId('checkin-result')).toContainText('Checked in. New PIN:');
+  await page.reload();
+  await expect(page.getByTestId('reservation-status')).toHaveText('Checked in');
+  await expect(page.getByTestId('reservation-timeline')).toContainText('Checked in before check-in opened');
+});
+
+test('the desk replaces a guest link: the old one stops working on the guest’s phone', async ({ page, browser }) => {
+  await signIn(page, FRONT_DESK, undefined, '/desk');
+  const { reservationUrl } = await bookNight(page, { day: farDay(), guestName: `Lost Link ${Date.now()}` });
+  await page.goto(reservationUrl);
+  const oldUrl = (await page.getByTestId('guest-url').textContent())!.trim();
+
+  const phone = await browser.newContext({ ...devices['Pixel 7'] });
+  const guest = await phone.newPage();
+  await guest.goto(new URL(oldUrl).pathname);
+  await expect(guest.getByTestId('guest-key-status')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Replace the guest link' }).click();
+  await expect(page.getByTestId('rotate-guest-link-result')).toHaveText('A new guest link was made; the old one no longer works.');
+  await expect(page.getByTestId('guest-url')).not.toHaveText(oldUrl);
+  const newUrl = (await page.getByTestId('guest-url').textContent())!.trim();
+
+  await guest.goto(new URL(oldUrl).pathname);
+  await expect(guest.getByRole('heading', { name: 'This link is not valid or has expired.' })).toBeVisible();
+  await guest.goto(new URL(newUrl).pathname);
+  await expect(guest.getByTestId('guest-key-status')).toBeVisible();
+  await phone.close();
+});
