@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { withTenant } from '../db/tx';
 import { createGroupPaymentIntent } from '../payments/create-group-payment-intent';
+import { retrieveAttachedIntent } from '../payments/retrieve-attached-intent';
 import { createBookingGroup, type BookingItem } from './create-booking-group';
 import { groupStatus, loadReservationViews, type GroupStatus, type ReservationView } from './reservation-view';
 import type { ReservationSource } from '../db/generated/enums';
@@ -9,7 +10,8 @@ export type BookedGroup = { id: string; status: GroupStatus; paymentIntentId: st
 
 /**
  * Books a group end to end: holds every room or none, then — outside the transaction, once the
- * hold has committed — creates its PaymentIntent unless the caller attached its own.
+ * hold has committed — creates its PaymentIntent unless the caller attached its own. An attached
+ * intent is checked with Stripe first (it must be on the tenant's account) and its amount kept.
  */
 export async function bookGroup(input: {
   tenantId: string;
@@ -20,7 +22,8 @@ export async function bookGroup(input: {
   paymentIntentId?: string | null;
   source: ReservationSource;
 }): Promise<BookedGroup> {
-  const created = await createBookingGroup(input);
+  const attached = input.paymentIntentId ? await retrieveAttachedIntent({ tenantId: input.tenantId, paymentIntentId: input.paymentIntentId }) : null;
+  const created = await createBookingGroup({ ...input, amount: attached });
   const paymentIntentId = input.paymentIntentId ?? (await createGroupPaymentIntent({ tenantId: input.tenantId, bookingGroupId: created.id }));
   return withTenant({ tenantId: input.tenantId }, async (tx) => {
     const ids = created.reservations.map((r) => r.id);

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../audit/actor';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
-import { asService } from '../db/tx';
+import { asService, type Tx } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
 
 export type BookingItem = { roomId: string; startsAt: Date; endsAt: Date };
@@ -15,6 +15,8 @@ export type CreateBookingGroupInput = {
   preIssueKeys?: boolean;
   planName?: string | null;
   paymentIntentId?: string | null;
+  /** What the attached PaymentIntent charges, as Stripe says (checked again when it succeeds). */
+  amount?: { amountCents: number; currency: string } | null;
   externalRef?: string | null;
   externalUpdatedAt?: Date | null;
 };
@@ -34,9 +36,14 @@ export function guestRef(guestId: string): string {
  * Holds every reservation of a booking group or none, in one transaction (SQL `reserve_booking_group`):
  * the guest, the group, the reservations with their snapshots, a guest link each, the audit rows and
  * (by default) a pre-issued key each. A taken room fails the whole group with `room_unavailable`
- * naming every room that failed; an intent already attached elsewhere with `payment_intent_in_use`.
+ * naming every room that failed; an intent already attached to another of the tenant's groups with `payment_intent_in_use`.
  */
 export async function createBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
+  return asService({ tenantId: input.tenantId }, (tx) => holdBookingGroup(tx, input));
+}
+
+/** `createBookingGroup` inside a transaction the caller holds (scoped to `input.tenantId`). */
+export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
   const { tenantId, actor } = input;
   const items = input.reservations.map((item) => {
     const linkId = randomUUID();
@@ -46,21 +53,22 @@ export async function createBookingGroup(input: CreateBookingGroupInput): Promis
       linkId, token, tokenHash: Buffer.from(hashGuestToken(token)).toString('hex'),
     };
   });
-  return asService({ tenantId }, async (tx) => {
-    const guest = await tx.guest.create({
-      data: { tenantId, name: input.guest.name, email: input.guest.email ?? null, phone: input.guest.phone ?? null },
-      select: { id: true },
-    });
-    const group = await tx.bookingGroup.create({ data: { tenantId, paymentIntentId: input.paymentIntentId ?? null }, select: { id: true } });
-    const payload = JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
-    const rows = await tx.$queryRaw<{ reservation_id: string; room_id: string }[]>`select * from reserve_booking_group(
-      ${tenantId}::uuid, ${group.id}::uuid, ${guest.id}::uuid, ${payload}::jsonb, ${input.source}::reservation_source,
-      ${input.planName ?? null}, ${input.externalRef ?? null}, ${input.externalUpdatedAt ?? null}::timestamptz, ${input.preIssueKeys !== false},
-      ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
-    return {
-      id: group.id,
-      guestId: guest.id,
-      reservations: rows.map((row, i) => ({ id: row.reservation_id, roomId: row.room_id, guestLinkToken: items[i]!.token })),
-    };
+  const guest = await tx.guest.create({
+    data: { tenantId, name: input.guest.name, email: input.guest.email ?? null, phone: input.guest.phone ?? null },
+    select: { id: true },
   });
+  const group = await tx.bookingGroup.create({
+    data: { tenantId, paymentIntentId: input.paymentIntentId ?? null, amountCents: input.amount?.amountCents ?? null, currency: input.amount?.currency ?? null },
+    select: { id: true },
+  });
+  const payload = JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
+  const rows = await tx.$queryRaw<{ reservation_id: string; room_id: string }[]>`select * from reserve_booking_group(
+    ${tenantId}::uuid, ${group.id}::uuid, ${guest.id}::uuid, ${payload}::jsonb, ${input.source}::reservation_source,
+    ${input.planName ?? null}, ${input.externalRef ?? null}, ${input.externalUpdatedAt ?? null}::timestamptz, ${input.preIssueKeys !== false},
+    ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+  return {
+    id: group.id,
+    guestId: guest.id,
+    reservations: rows.map((row, i) => ({ id: row.reservation_id, roomId: row.room_id, guestLinkToken: items[i]!.token })),
+  };
 }

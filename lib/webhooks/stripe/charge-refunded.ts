@@ -1,6 +1,7 @@
 import { asService } from '../../db/tx';
 import type { StoredWebhookEvent, WebhookOutcome } from '../types';
 import { eventTime, ZStripeEventSchema } from './event-fields';
+import { auditStripeEventOnce } from './record-billing-failure';
 import { isOutcome, resolveGroupReservations } from './resolve-group-reservations';
 
 /** `charge.refunded`: a fully refunded charge marks its group's reservations refunded, once, audited. */
@@ -17,12 +18,7 @@ export async function handleChargeRefunded(stored: StoredWebhookEvent): Promise<
     const refunded = await tx.$queryRaw<{ id: string; room_id: string }[]>`update reservations set refunded_at = ${eventTime(event)}
       where tenant_id = ${tenantId}::uuid and id = any(${reservationIds}::uuid[]) and refunded_at is null returning id, room_id`;
     for (const row of refunded) {
-      await tx.auditEvent.create({
-        data: {
-          tenantId, actorType: 'provider', actorId: event.id, actorLabel: 'Stripe', action: 'reservation.refunded',
-          subjectType: 'reservation', subjectId: row.id, roomId: row.room_id, metadata: { paymentIntentId: intentId, stripeEventId: event.id },
-        },
-      });
+      await auditStripeEventOnce(tx, { tenantId, stripeEventId: event.id, action: 'reservation.refunded', subjectId: row.id, roomId: row.room_id, metadata: { paymentIntentId: intentId } });
     }
   });
   return { status: 'processed' };

@@ -2,12 +2,21 @@ import { openIncident } from '../../alerts/incidents';
 import { asService } from '../../db/tx';
 import type { WebhookOutcome } from '../types';
 
-export type GroupReservations = { tenantId: string; reservationIds: string[] };
+export type GroupReservations = {
+  tenantId: string;
+  reservationIds: string[];
+  /** The groups holding the intent, with what they expect to be paid (null when unknown). */
+  groups: { id: string; amountCents: number | null; currency: string | null }[];
+};
+
+type Row = { reservationId: string; reservationTenantId: string; groupId: string; groupTenantId: string; amountCents: number | null; currency: string | null; tenantAccount: string | null };
 
 /**
- * Every reservation of every booking group holding `paymentIntentId` (plural by design). They must
- * all belong to one tenant, and that tenant must be the event's Connect account; otherwise the
- * event fails (`tenant_integrity` / `tenant_mismatch`), an incident opens and nothing is written.
+ * The reservations of the booking groups holding `paymentIntentId` in the event's tenant. Intent ids
+ * are unique within a tenant only, so the tenant comes from the event's Connect `account` (a
+ * platform event, without one, belongs to tenants without an account). Fails closed, with an
+ * incident and nothing written: `tenant_mismatch` when only other tenants hold the intent,
+ * `tenant_integrity` when the tenant is ambiguous or a reservation sits in another tenant's group.
  */
 export async function resolveGroupReservations(input: {
   paymentIntentId: string;
@@ -16,12 +25,29 @@ export async function resolveGroupReservations(input: {
 }): Promise<GroupReservations | WebhookOutcome> {
   // By group id alone, not (tenant, group): a row that somehow crossed tenants must be seen, not joined away.
   const rows = await asService((tx) =>
-    tx.$queryRaw<{ id: string; tenantId: string }[]>`select r.id, r.tenant_id as "tenantId" from reservations r
-      where r.booking_group_id in (select g.id from booking_groups g where g.payment_intent_id = ${input.paymentIntentId})
+    tx.$queryRaw<Row[]>`select r.id as "reservationId", r.tenant_id as "reservationTenantId", g.id as "groupId", g.tenant_id as "groupTenantId",
+        g.amount_cents as "amountCents", g.currency, t.stripe_account_id as "tenantAccount"
+      from booking_groups g join tenants t on t.id = g.tenant_id join reservations r on r.booking_group_id = g.id
+      where g.payment_intent_id = ${input.paymentIntentId}
       order by r.id`,
   );
   if (rows.length === 0) return { status: 'ignored', reason: 'no_matching_reservation' };
-  const tenants = [...new Set(rows.map((r) => r.tenantId))];
+  const account = input.account ?? null;
+  const mine = rows.filter((r) => r.tenantAccount === account);
+  if (mine.length === 0) {
+    const others = [...new Set(rows.map((r) => r.groupTenantId))];
+    await asService(async (tx) => {
+      for (const tenantId of others) {
+        await openIncident(tx, {
+          tenantId, conditionKey: `stripe_tenant_mismatch:${input.paymentIntentId}`, kind: 'tenant_mismatch', severity: 'critical',
+          summary: 'A Stripe event from another account named this tenant’s payment intent; nothing was applied.',
+          detail: { paymentIntentId: input.paymentIntentId, webhookEventId: input.eventId, eventAccount: account },
+        });
+      }
+    });
+    return { status: 'failed', reason: 'tenant_mismatch' };
+  }
+  const tenants = [...new Set(mine.flatMap((r) => [r.groupTenantId, r.reservationTenantId]))];
   if (tenants.length > 1) {
     await asService(async (tx) => {
       for (const tenantId of tenants) {
@@ -34,20 +60,8 @@ export async function resolveGroupReservations(input: {
     });
     return { status: 'failed', reason: 'tenant_integrity' };
   }
-  const tenantId = tenants[0]!;
-  const tenant = await asService((tx) => tx.tenant.findMany({ where: { id: tenantId }, select: { stripeAccountId: true } }));
-  const tenantAccount = tenant[0]?.stripeAccountId ?? null;
-  if ((tenantAccount ?? null) !== (input.account ?? null)) {
-    await asService((tx) =>
-      openIncident(tx, {
-        tenantId, conditionKey: `stripe_tenant_mismatch:${input.paymentIntentId}`, kind: 'tenant_mismatch', severity: 'critical',
-        summary: 'A Stripe event from another account named this tenant’s payment intent; nothing was applied.',
-        detail: { paymentIntentId: input.paymentIntentId, webhookEventId: input.eventId, eventAccount: input.account },
-      }),
-    );
-    return { status: 'failed', reason: 'tenant_mismatch' };
-  }
-  return { tenantId, reservationIds: rows.map((r) => r.id) };
+  const groups = new Map(mine.map((r) => [r.groupId, { id: r.groupId, amountCents: r.amountCents, currency: r.currency }]));
+  return { tenantId: tenants[0]!, reservationIds: mine.map((r) => r.reservationId), groups: [...groups.values()] };
 }
 
 export function isOutcome(value: GroupReservations | WebhookOutcome): value is WebhookOutcome {
