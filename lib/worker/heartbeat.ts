@@ -1,9 +1,12 @@
 import { asService } from '../db/tx';
 
-/** Records that this worker process is alive, with the job-queue workers it runs; /api/health reads it. */
-export async function beat(workerId: string, queueWorkerIds: string[] = []): Promise<void> {
+/**
+ * Records that this worker process is alive, with the job-queue workers it runs (every beat names
+ * them all: a dead process's jobs are released by these ids); /api/health reads the time.
+ */
+export async function beat(workerId: string, queueWorkerIds: readonly string[]): Promise<void> {
   await asService((tx) =>
-    tx.$executeRaw`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values (${workerId}, now(), ${queueWorkerIds}::text[])
+    tx.$executeRaw`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values (${workerId}, now(), ${[...queueWorkerIds]}::text[])
       on conflict (worker_id) do update set beat_at = excluded.beat_at, queue_worker_ids = excluded.queue_worker_ids`,
   );
 }
@@ -11,13 +14,11 @@ export async function beat(workerId: string, queueWorkerIds: string[] = []): Pro
 export const DEAD_AFTER_SECONDS = 45;
 
 /**
- * Worker processes whose heartbeat stopped (killed, crashed): their rows are removed and their
- * job-queue worker ids returned, so that their locked jobs can be released and run again.
+ * Forgets worker processes whose heartbeat stopped (killed, crashed) and releases the jobs they
+ * held, in one transaction (SQL `app_reap_dead_workers`): a reaper that dies half way forgets
+ * nothing. Returns the released job-queue worker ids.
  */
 export async function reapDeadWorkers(): Promise<string[]> {
-  const rows = await asService((tx) =>
-    tx.$queryRaw<{ queue_worker_ids: string[] }[]>`delete from worker_heartbeats
-      where beat_at < now() - make_interval(secs => ${DEAD_AFTER_SECONDS}) returning queue_worker_ids`,
-  );
-  return rows.flatMap((r) => r.queue_worker_ids);
+  const rows = await asService((tx) => tx.$queryRaw<{ ids: string[] }[]>`select app_reap_dead_workers(${DEAD_AFTER_SECONDS}::int) as ids`);
+  return rows[0]?.ids ?? [];
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
-import { makeWorkerUtils, run, Logger, type Runner, type WorkerEvents } from 'graphile-worker';
+import { run, Logger, type Runner, type WorkerEvents } from 'graphile-worker';
 import { logger } from '../log/logger';
 import { startWebhookRelay } from '../webhooks/relay';
 import { beat, reapDeadWorkers } from './heartbeat';
@@ -27,7 +27,7 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
   const runner: Runner = await run({
     connectionString: options.queueUrl,
     concurrency: options.concurrency ?? 4,
-    taskList: taskList(workerId),
+    taskList: taskList(workerId, () => queueWorkerIds),
     crontab,
     noHandleSignals: true,
     logger: workerLogger,
@@ -44,15 +44,12 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
       },
     },
   });
-  const utils = await makeWorkerUtils({ connectionString: options.queueUrl, logger: workerLogger });
-  // Each tick: say we are alive, and release the jobs of worker processes that died holding them.
+  // Each tick: say we are alive, and release the jobs of worker processes that died holding them
+  // (forgetting a dead process and releasing its jobs is one transaction: decision 005).
   const tick = async () => {
     await beat(workerId, queueWorkerIds);
-    const dead = await reapDeadWorkers();
-    if (dead.length > 0) {
-      await utils.forceUnlockWorkers(dead);
-      log.warn({ deadQueueWorkers: dead.length }, 'released the jobs of dead workers');
-    }
+    const released = await reapDeadWorkers();
+    if (released.length > 0) log.warn({ deadQueueWorkers: released.length }, 'released the jobs of dead workers');
   };
   await tick();
   const timer = setInterval(() => {
@@ -70,7 +67,6 @@ export async function runWorker(options: { queueUrl: string; concurrency?: numbe
       clearInterval(timer);
       await relay.stop();
       await runner.stop();
-      await utils.release();
       log.info('worker stopped');
     },
   };

@@ -1,7 +1,9 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
+import { checkLockProviderHealth } from '../health/check-health';
 import { expireDueKeys } from '../keys/expire-keys';
 import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
+import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { beat } from './heartbeat';
 
@@ -15,11 +17,15 @@ function keyJob(run: typeof programKeyOnLock) {
   };
 }
 
-/** Every job the worker runs, by name. Jobs are added from SQL inside the transaction they belong to. */
-export function taskList(workerId: string): TaskList {
+/**
+ * Every job the worker runs, by name. Jobs are added from SQL inside the transaction they belong to.
+ * `queueWorkerIds` reads the process's job-queue pools at the moment of each beat.
+ */
+export function taskList(workerId: string, queueWorkerIds: () => readonly string[]): TaskList {
   return {
+    // The once-a-minute beat proves the queue itself runs jobs; it names the pools like every beat.
     heartbeat: async () => {
-      await beat(workerId);
+      await beat(workerId, queueWorkerIds());
     },
     vendor_program_key: keyJob(programKeyOnLock),
     vendor_remove_key: keyJob(removeKeyFromLock),
@@ -31,8 +37,16 @@ export function taskList(workerId: string): TaskList {
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
     },
+    // A lock provider that cannot be reached opens an install-wide incident, resolved when it answers.
+    health_check: async (_payload, helpers) => {
+      if ((await checkLockProviderHealth()) !== 'ok') helpers.logger.warn('lock provider health check failed');
+    },
+    prune_rate_limits: async (_payload, helpers) => {
+      const { windows, buckets } = await pruneRateLimits();
+      if (windows + buckets > 0) helpers.logger.info(`pruned ${windows} rate-limit window(s) and ${buckets} bucket(s)`);
+    },
   };
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */
-export const crontab = ['* * * * * heartbeat ?max=1', '* * * * * expire_keys ?max=1'].join('\n');
+export const crontab = ['* * * * * heartbeat ?max=1', '* * * * * expire_keys ?max=1', '* * * * * health_check ?max=1', '*/10 * * * * prune_rate_limits ?max=1'].join('\n');
