@@ -1,9 +1,7 @@
 import { openIncident } from '../../alerts/incidents';
-import { cancelReservation } from '../../bookings/cancel-reservation';
-import { createBookingGroup } from '../../bookings/create-booking-group';
-import { asService } from '../../db/tx';
+import { holdBookingGroup } from '../../bookings/create-booking-group';
+import { asService, type Tx } from '../../db/tx';
 import { isAppError } from '../../errors';
-import { hasSqlstate, SQLSTATE } from '../../db/errors';
 import { logger } from '../../log/logger';
 import type { WebhookOutcome } from '../types';
 
@@ -15,26 +13,34 @@ const actorFor = (provider: Provider, eventId: string) => ({
   label: provider === 'calendly' ? 'Calendly' : 'Cal.com',
 });
 
+/**
+ * Serialises everything that happens to one provider booking (tenant + provider + external ref):
+ * a create's checks and its write, and a cancellation, run one at a time, so a cancel can never land
+ * between a create's "not cancelled" and its insert, and a replay waits for the run in flight.
+ */
+async function lockBooking(tx: Tx, input: { tenantId: string; provider: Provider; externalRef: string }): Promise<void> {
+  await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`${input.tenantId}:${input.provider}:${input.externalRef}`}, 3))`;
+}
+
 /** Whether a cancellation of this booking is known that the provider made at or after `eventTime`. */
-async function cancelledAtOrAfter(input: { tenantId: string; provider: Provider; externalRef: string; cancelDedupeKey: string; eventTime: Date }): Promise<boolean> {
-  return asService({ tenantId: input.tenantId }, async (tx) => {
-    const cancels = await tx.webhookEvent.findMany({
-      where: { tenantId: input.tenantId, provider: input.provider, dedupeKey: input.cancelDedupeKey, providerCreatedAt: { gte: input.eventTime } },
-      select: { id: true },
-    });
-    if (cancels.length > 0) return true;
-    const cancelled = await tx.reservation.findMany({
-      where: { tenantId: input.tenantId, source: input.provider, externalRef: input.externalRef, status: 'cancelled', externalUpdatedAt: { gte: input.eventTime } },
-      select: { id: true },
-    });
-    return cancelled.length > 0;
+async function cancelledAtOrAfter(tx: Tx, input: { tenantId: string; provider: Provider; externalRef: string; cancelDedupeKey: string; eventTime: Date }): Promise<boolean> {
+  const cancels = await tx.webhookEvent.findMany({
+    where: { tenantId: input.tenantId, provider: input.provider, dedupeKey: input.cancelDedupeKey, providerCreatedAt: { gte: input.eventTime } },
+    select: { id: true },
   });
+  if (cancels.length > 0) return true;
+  const cancelled = await tx.reservation.findMany({
+    where: { tenantId: input.tenantId, source: input.provider, externalRef: input.externalRef, status: 'cancelled', externalUpdatedAt: { gte: input.eventTime } },
+    select: { id: true },
+  });
+  return cancelled.length > 0;
 }
 
 /**
  * A provider's "booking created": a reservation of the booking source's room at `[startsAt, endsAt)`
- * with a pre-issued key. Refused (`rejected`) when the provider already cancelled this booking at a
- * later time — it never reactivates a booking or issues a key — or when the slot is taken.
+ * with a pre-issued key, checked and written in one transaction under the booking's lock. Refused
+ * (`rejected`) when the provider already cancelled this booking at a later time — it never
+ * reactivates a booking or issues a key — or when the slot is taken (with an incident).
  */
 export async function createProviderBooking(input: {
   tenantId: string;
@@ -50,27 +56,25 @@ export async function createProviderBooking(input: {
 }): Promise<WebhookOutcome> {
   const { tenantId, provider } = input;
   if (!(input.endsAt > input.startsAt)) return { status: 'rejected', reason: 'invalid_time_window' };
-  if (await cancelledAtOrAfter(input)) {
-    logger.warn({ provider, tenantId, externalRef: input.externalRef, eventId: input.eventId }, 'REFUSED: booking created after the provider cancelled it; no reservation, no key');
-    return { status: 'rejected', reason: 'created_after_cancel' };
-  }
-  const sources = await asService({ tenantId }, (tx) =>
-    tx.bookingSource.findMany({ where: { tenantId, provider, eventType: input.eventType }, select: { roomId: true } }),
-  );
-  if (sources.length !== 1) return { status: 'ignored', reason: 'unmapped_event_type' };
-  const existing = await asService({ tenantId }, (tx) =>
-    tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true } }),
-  );
-  if (existing.length > 0) return { status: 'processed' };
   try {
-    await createBookingGroup({
-      tenantId, actor: actorFor(provider, input.eventId), source: provider, guest: input.guest, preIssueKeys: true,
-      externalRef: input.externalRef, externalUpdatedAt: input.eventTime,
-      reservations: [{ roomId: sources[0]!.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
+    return await asService({ tenantId }, async (tx): Promise<WebhookOutcome> => {
+      await lockBooking(tx, input);
+      if (await cancelledAtOrAfter(tx, input)) {
+        logger.warn({ provider, tenantId, externalRef: input.externalRef, eventId: input.eventId }, 'REFUSED: booking created after the provider cancelled it; no reservation, no key');
+        return { status: 'rejected', reason: 'created_after_cancel' };
+      }
+      const sources = await tx.bookingSource.findMany({ where: { tenantId, provider, eventType: input.eventType }, select: { roomId: true } });
+      if (sources.length !== 1) return { status: 'ignored', reason: 'unmapped_event_type' };
+      const existing = await tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true } });
+      if (existing.length > 0) return { status: 'processed' };
+      await holdBookingGroup(tx, {
+        tenantId, actor: actorFor(provider, input.eventId), source: provider, guest: input.guest, preIssueKeys: true,
+        externalRef: input.externalRef, externalUpdatedAt: input.eventTime,
+        reservations: [{ roomId: sources[0]!.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
+      });
+      return { status: 'processed' };
     });
-    return { status: 'processed' };
   } catch (error) {
-    if (hasSqlstate(error, SQLSTATE.uniqueViolation) || (isAppError(error) && error.code === 'conflict')) return { status: 'processed' };
     if (isAppError(error) && error.code === 'room_unavailable') {
       await asService({ tenantId }, (tx) =>
         openIncident(tx, {
@@ -85,7 +89,10 @@ export async function createProviderBooking(input: {
   }
 }
 
-/** A provider's cancellation: cancels the booking's reservation and revokes its keys (`booking_canceled`). */
+/**
+ * A provider's cancellation: cancels the booking's reservation and revokes its keys
+ * (`booking_canceled`), in one transaction under the booking's lock.
+ */
 export async function cancelProviderBooking(input: {
   tenantId: string;
   provider: Provider;
@@ -95,18 +102,18 @@ export async function cancelProviderBooking(input: {
   reason: string;
 }): Promise<WebhookOutcome> {
   const { tenantId, provider } = input;
-  const reservations = await asService({ tenantId }, (tx) =>
-    tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true, status: true } }),
-  );
-  if (reservations.length === 0) return { status: 'processed' };
-  for (const reservation of reservations) {
-    await cancelReservation({ tenantId, reservationId: reservation.id, reason: input.reason, keyReason: 'booking_canceled', actor: actorFor(provider, input.eventId) });
-    await asService({ tenantId }, (tx) =>
-      tx.reservation.updateMany({
+  const actor = actorFor(provider, input.eventId);
+  return asService({ tenantId }, async (tx) => {
+    await lockBooking(tx, input);
+    const reservations = await tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true } });
+    for (const reservation of reservations) {
+      await tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${reservation.id}::uuid, ${input.reason}, 'booking_canceled',
+        ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+      await tx.reservation.updateMany({
         where: { tenantId, id: reservation.id, OR: [{ externalUpdatedAt: null }, { externalUpdatedAt: { lt: input.eventTime } }] },
         data: { externalUpdatedAt: input.eventTime },
-      }),
-    );
-  }
-  return { status: 'processed' };
+      });
+    }
+    return { status: 'processed' as const };
+  });
 }
