@@ -1,18 +1,24 @@
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, type Tx } from '../db/tx';
 import { AppError } from '../errors';
+import { redactWebhookPayload } from './redact-webhook-payload';
 
 export const GUEST_DELETED = 'guest_deleted';
 
 /**
  * Deletes a guest's personal data in one transaction: first revokes the live keys of their current
- * and future reservations (reason `guest_deleted`, audited), then removes the guests row.
- * Reservations stay (guest_id becomes null; their snapshots remain) and every audit row stays.
+ * and future reservations (reason `guest_deleted`, audited), then erases the copies of their data
+ * in stored webhook payloads (the provider bookings and the Stripe events of their reservations),
+ * then removes the guests row. Reservations stay (guest_id becomes null; their pseudonymous
+ * snapshots remain), keys stay and every audit row stays. docs/ARCHITECTURE.md lists the places.
  */
 export async function deleteGuest({ tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor }): Promise<void> {
   await asService({ tenantId }, async (tx) => {
     const guests = await tx.$queryRaw<{ id: string }[]>`select id from guests where tenant_id = ${tenantId}::uuid and id = ${guestId}::uuid for update`;
     if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
+    // Lock the guest's reservations first, as a check-in does: a check-in racing the deletion
+    // either finishes before it (and its key is revoked here) or finds the guest gone.
+    await tx.$queryRaw`select id from reservations where tenant_id = ${tenantId}::uuid and guest_id = ${guestId}::uuid order by id for update`;
     const keys = await tx.$queryRaw<{ id: string }[]>`select k.id from access_keys k
       join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
       where k.tenant_id = ${tenantId}::uuid and r.guest_id = ${guestId}::uuid and r.ends_at > now()
@@ -22,12 +28,41 @@ export async function deleteGuest({ tenantId, guestId, actor }: { tenantId: stri
         ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
     }
     const refs = await tx.reservation.findMany({ where: { tenantId, guestId }, select: { guestRefSnapshot: true }, take: 1 });
+    const redacted = await eraseFromWebhookPayloads(tx, { tenantId, guestId });
     await tx.guest.deleteMany({ where: { tenantId, id: guestId } });
     await tx.auditEvent.create({
       data: {
         tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'guest.deleted', subjectType: 'guest', subjectId: guestId,
-        metadata: { guestRef: refs[0]?.guestRefSnapshot ?? null, revokedKeyIds: keys.map((k) => k.id) },
+        metadata: { guestRef: refs[0]?.guestRefSnapshot ?? null, revokedKeyIds: keys.map((k) => k.id), redactedWebhookEvents: redacted },
       },
     });
   });
+}
+
+/**
+ * The stored webhook events that carry the guest's data: their provider bookings' events (by the
+ * booking's external ref, which starts every dedupe key of that booking, or names it as the old or
+ * new booking of a reschedule) and the Stripe events of their booking groups' PaymentIntents.
+ * Each payload keeps only what processing and a replay need. Returns how many were rewritten.
+ */
+async function eraseFromWebhookPayloads(tx: Tx, { tenantId, guestId }: { tenantId: string; guestId: string }): Promise<number> {
+  const events = await tx.$queryRaw<{ id: string; provider: 'stripe' | 'calendly' | 'cal'; payload: unknown }[]>`
+    with mine as (
+      select r.source, r.external_ref, g.payment_intent_id
+        from reservations r left join booking_groups g on g.tenant_id = r.tenant_id and g.id = r.booking_group_id
+       where r.tenant_id = ${tenantId}::uuid and r.guest_id = ${guestId}::uuid
+    )
+    select e.id, e.provider, e.payload from webhook_events e
+     where e.tenant_id = ${tenantId}::uuid and not coalesce((e.payload->>'redacted')::boolean, false)
+       and (exists (select 1 from mine m where m.external_ref is not null and m.source::text = e.provider::text
+                      and (starts_with(e.dedupe_key, m.external_ref || ':')
+                           or m.external_ref in (e.payload->'payload'->>'old_invitee', e.payload->'payload'->>'new_invitee', e.payload->'payload'->>'rescheduleUid')))
+         or exists (select 1 from mine m where m.payment_intent_id is not null and e.provider = 'stripe'
+                      and m.payment_intent_id in (e.payload->'data'->'object'->>'id', e.payload->'data'->'object'->>'payment_intent')))
+     for update`;
+  for (const event of events) {
+    await tx.$executeRaw`update webhook_events set payload = ${JSON.stringify(redactWebhookPayload(event.provider, event.payload))}::jsonb
+      where tenant_id = ${tenantId}::uuid and id = ${event.id}::uuid`;
+  }
+  return events.length;
 }
