@@ -1,17 +1,16 @@
 import { devices, expect, test } from '@playwright/test';
-import { bookNight, FRONT_DESK, signIn } from './helpers';
+import { bookNight, ownTenant, signIn } from './helpers';
 
-// Runs in the "desktop" project with its own bookings, far enough ahead that other specs (and
-// retries) never compete for the demo's few rooms.
+// Runs in the "desktop" project, in a tenant of its own with one room: nobody else books it.
 
 const DAY = 86_400_000;
-const farDay = () => new Date(Date.now() + (400 + Math.floor(Math.random() * 300)) * DAY);
+const tomorrow = () => new Date(Date.now() + DAY);
 
 test('the desk offers early check-in only while the room is free, and audits it', async ({ page }) => {
-  await signIn(page, FRONT_DESK, undefined, '/desk');
-  const day = farDay();
-  const first = await bookNight(page, { day, guestName: `Early Bird ${Date.now()}` });
-  const second = await bookNight(page, { day: new Date(day.getTime() + DAY), guestName: `Next Night ${Date.now()}`, roomId: first.roomId });
+  const tenant = ownTenant('Early check-in');
+  await signIn(page, tenant.email, tenant.password, '/desk');
+  const first = await bookNight(page, { day: tomorrow(), guestName: `Early Bird ${Date.now()}`, roomId: tenant.roomIds[0] });
+  const second = await bookNight(page, { day: new Date(Date.now() + 2 * DAY), guestName: `Next Night ${Date.now()}`, roomId: tenant.roomIds[0] });
 
   // The second night: the first guest sleeps in the room until it starts — no early check-in.
   await page.goto(second.reservationUrl);
@@ -22,6 +21,7 @@ test('the desk offers early check-in only while the room is free, and audits it'
   // The first night: nobody is in the room before it, so the desk may insist.
   await page.goto(first.reservationUrl);
   await expect(page.getByTestId('check-in-opens')).toContainText('Check-in opens');
+  await expect(page.getByTestId('check-in-opens')).not.toContainText('occupied');
   await page.getByRole('button', { name: 'Check in early' }).click();
   await expect(page.getByTestId('checkin-result')).toContainText('Checked in. New PIN:');
   await page.reload();
@@ -30,8 +30,9 @@ test('the desk offers early check-in only while the room is free, and audits it'
 });
 
 test('the desk replaces a guest link: the old one stops working on the guest’s phone', async ({ page, browser }) => {
-  await signIn(page, FRONT_DESK, undefined, '/desk');
-  const { reservationUrl } = await bookNight(page, { day: farDay(), guestName: `Lost Link ${Date.now()}` });
+  const tenant = ownTenant('Lost link');
+  await signIn(page, tenant.email, tenant.password, '/desk');
+  const { reservationUrl } = await bookNight(page, { day: tomorrow(), guestName: `Lost Link ${Date.now()}`, roomId: tenant.roomIds[0] });
   await page.goto(reservationUrl);
   const oldUrl = (await page.getByTestId('guest-url').textContent())!.trim();
 

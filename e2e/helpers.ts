@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -62,4 +63,29 @@ export async function bookNight(page: Page, input: { day: Date; guestName: strin
   await expect(page).toHaveURL(/\/desk\/reservations\//);
   await page.waitForLoadState('networkidle');
   return { reservationUrl: page.url(), roomId };
+}
+
+/** Runs the project CLI against the e2e server's database (it reads the data key from .data/e2e/secrets.json). */
+export function cli(...args: string[]): unknown {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
+}
+
+/**
+ * A tenant of its own (one facility in UTC, `rooms` rooms) with a front-desk user, made through the
+ * CLI: a spec that needs rooms nobody else books (and a retry that starts clean) uses one.
+ */
+export function ownTenant(name: string, rooms = 1): { tenantId: string; roomIds: string[]; email: string; password: string } {
+  const tag = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const { id: tenantId } = cli('tenant-create', '--name', `${name} ${tag}`) as { id: string };
+  const { id: facilityId } = cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'UTC') as { id: string };
+  const roomIds = Array.from({ length: rooms }, (_, i) => (cli('room-create', '--tenant', tenantId, '--facility', facilityId, '--label', `R${i + 1}`, '--lock-device', `lock-${tag}-${i}`) as { id: string }).id);
+  const email = `desk-${tag}@example.com`;
+  const password = `pw-${tag}-desk`;
+  cli('user-create', '--tenant', tenantId, '--email', email, '--password', password, '--role', 'front_desk');
+  return { tenantId, roomIds, email, password };
 }

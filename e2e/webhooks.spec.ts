@@ -1,23 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signCalendly } from '../lib/webhooks/calendly/verify';
-import { MANAGER, signIn } from './helpers';
+import { cli, MANAGER, signIn } from './helpers';
 
 // The Sakura demo tenant and its room 101 have fixed ids in the seed.
 const TENANT_ID = '5a0c0000-0000-4000-8000-000000000001';
 const ROOM_101 = '5a0c0000-0000-4000-8000-000000000021';
 const SIGNING_KEY = 'e2e-calendly-key';
-
-/** Runs the project CLI against the e2e server's database (it reads the data key from .data/e2e/secrets.json). */
-function cli(...args: string[]): unknown {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
-}
 
 type Invitee = { uri: string; eventType: string; startsAt: Date };
 
