@@ -35,10 +35,17 @@ describe('chaos: PostgreSQL stops during a burst of webhook deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await system.stopDatabase();
     const downFrom = results.size;
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const stoppedAt = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The health check fails while the database is down …
+    const healthDown = await fetch(`${system.webUrl(0)}/api/health`, { signal: AbortSignal.timeout(15_000) });
+    expect({ status: healthDown.status, db: (await healthDown.json()).checks?.db }).toEqual({ status: 503, db: 'failing' });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     const downTo = results.size;
     await system.startDatabase();
     await new Promise((resolve) => setTimeout(resolve, 6000));
+    // … and once it answers again, the outage is written down as an incident of the install.
+    await waitFor(async () => (await fetch(`${system.webUrl(0)}/api/health`, { signal: AbortSignal.timeout(15_000) })).status === 200, 60_000, 'healthy again');
     stop = true;
     await burst;
 
@@ -64,6 +71,11 @@ describe('chaos: PostgreSQL stops during a burst of webhook deliveries', () => {
     const stored = new Map(rows.map((r) => [r.dedupe_key as string, r]));
     for (const id of acknowledged) expect({ id, stored: stored.get(id)?.n ?? 0 }).toEqual({ id, stored: 1 });
     expect([...stored.values()].every((r) => r.status === 'ignored')).toBe(true);
+    const outage = await admin.query(`select tenant_id, opened_at, resolved_at from incidents where kind = 'health_database'`);
+    expect(outage.rows).toHaveLength(1);
+    expect(outage.rows[0].tenant_id).toBeNull();
+    expect(outage.rows[0].resolved_at).not.toBeNull();
+    expect(Math.abs(new Date(outage.rows[0].opened_at).getTime() - stoppedAt.getTime())).toBeLessThan(10_000);
     await admin.end();
   });
 });
