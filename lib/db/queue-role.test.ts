@@ -1,18 +1,15 @@
 import pg from 'pg';
 import { makeWorkerUtils, Logger } from 'graphile-worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localSecrets } from '../config/local-state';
-import { templateDb } from '../testing/cluster';
+import { inOwnDatabase } from '../testing/own-database';
 import { runWorker } from '../worker/run-worker';
-import { disconnectDb } from './client';
-import { QUEUE_ROLE, withCredentials, withDatabase } from './database';
+import { QUEUE_ROLE, withCredentials } from './database';
 import { asService } from './tx';
 
 // The worker's job queue connects as app_queue: graphile-worker's schema and nothing else. This
 // file works in a database of its own, so the real worker it starts sees only its own jobs.
-const ownDatabase = `unlockos_test_${inject('runId')}_queue`;
-const sharedAppUrl = process.env.APP_DATABASE_URL!;
-const adminUrl = withDatabase(process.env.TEST_MAINTENANCE_URL!, ownDatabase);
+const { adminUrl } = inOwnDatabase('queue');
 // The password the test run gave the (cluster-wide) queue role: prepareDatabase's default.
 const queueUrl = withCredentials(adminUrl, QUEUE_ROLE, process.env.APP_QUEUE_DB_PASSWORD || localSecrets().appQueueDbPassword);
 const silent = new Logger(() => () => {});
@@ -26,25 +23,6 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, valu
     await client.end();
   }
 }
-
-beforeAll(async () => {
-  const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
-  await maintenance.connect();
-  await maintenance.query(`drop database if exists ${ownDatabase} with (force)`);
-  await maintenance.query(`create database ${ownDatabase} template ${templateDb(inject('runId'))}`);
-  await maintenance.end();
-  await disconnectDb();
-  process.env.APP_DATABASE_URL = withDatabase(sharedAppUrl, ownDatabase);
-});
-
-afterAll(async () => {
-  await disconnectDb();
-  process.env.APP_DATABASE_URL = sharedAppUrl;
-  const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
-  await maintenance.connect();
-  await maintenance.query(`drop database if exists ${ownDatabase} with (force)`);
-  await maintenance.end();
-});
 
 describe('the job queue’s role', () => {
   it('is refused everything of the application: tables, functions, roles', async () => {

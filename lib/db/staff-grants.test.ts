@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTenantGraph, loginClient, type TenantGraph } from '../testing/fixtures';
+import { adminClient, asRole, createTenantGraph, type TenantGraph } from '../testing/fixtures';
 
 // Staff (app_authenticated) read their tenant's rows; every write goes through the domain
 // functions as the service role, which audit the change and queue the lock commands. A staff
@@ -16,19 +16,10 @@ afterAll(async () => {
   await admin.end();
 });
 
+/** 'ok', or the SQLSTATE a staff session in the fixture's tenant gets for `sql`. */
 async function asStaff(sql: string, params: unknown[] = []): Promise<string> {
-  const login = await loginClient();
-  try {
-    await login.query('begin');
-    await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [graph.tenantId]);
-    await login.query(sql, params);
-    return 'ok';
-  } catch (error) {
-    return (error as { code?: string }).code ?? 'unknown';
-  } finally {
-    await login.query('rollback').catch(() => {});
-    await login.end();
-  }
+  const result = await asRole('app_authenticated', graph.tenantId, sql, params);
+  return 'code' in result ? result.code : 'ok';
 }
 
 describe('the staff role', () => {

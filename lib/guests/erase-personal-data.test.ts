@@ -1,10 +1,9 @@
-import Stripe from 'stripe';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as stripeRoute } from '@/app/api/webhooks/stripe/route';
 import { bookGroup } from '../bookings/book-group';
 import { invitee, processAll, reservationsOf, sendCal, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
 import { adminClient, TEST_ACTOR } from '../testing/fixtures';
+import { deliverStripe } from '../testing/stripe-events';
 import { replayWebhookEvents } from '../webhooks/replay';
 import { deleteGuest } from './delete-guest';
 
@@ -13,7 +12,6 @@ import { deleteGuest } from './delete-guest';
 // details) — and keeps reservations, keys and the audit trail.
 
 const SECRET = 'whsec_erase';
-const stripe = new Stripe('sk_test_unused');
 let admin: pg.Client;
 let n = 0;
 beforeAll(async () => {
@@ -97,8 +95,7 @@ describe('deleting a guest', () => {
       data: { object: { id: intent, object: 'payment_intent', amount: 5000, currency: 'jpy', receipt_email: 'aoi.ito@example.com',
         shipping: { name: 'Aoi Ito', address: { line1: '1-2-3 Gion' } }, last_payment_error: { code: 'card_declined', payment_method: { billing_details: { name: 'Aoi Ito', email: 'aoi.ito@example.com' } } } } },
     };
-    const payload = JSON.stringify(event);
-    await stripeRoute(new Request('http://t/api/webhooks/stripe', { method: 'POST', headers: { 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }, body: payload }), { params: Promise.resolve({}) });
+    expect((await deliverStripe(event, { secret: SECRET })).status).toBe(200);
     const guestId = (await admin.query(`select guest_id from reservations where booking_group_id = $1`, [group.id])).rows[0].guest_id;
     await deleteGuest({ tenantId: t.tenantId, guestId, actor: TEST_ACTOR });
     expect(await mentions(t.tenantId, ['Aoi', 'aoi.ito@', 'Gion'])).toEqual([]);

@@ -1,20 +1,17 @@
-import Stripe from 'stripe';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as createGroupRoute } from '@/app/api/v1/booking-groups/route';
-import { POST as stripeRoute } from '@/app/api/webhooks/stripe/route';
 import { createApiKey } from '../auth/api-keys';
 import { bookGroup } from '../bookings/book-group';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { startStripeStub } from '../testing/stripe-stub';
-import { processWebhookEvent } from '../webhooks/process-event';
+import { deliverAndProcessStripe } from '../testing/stripe-events';
 import { resetStripeClientForTests } from './stripe-client';
 
 // A PaymentIntent a caller attaches, and the payment Stripe later reports, are checked with Stripe
 // and against the group before anything is marked paid; intent ids are unique within a tenant only.
 
 const WEBHOOK_SECRET = 'whsec_attached_intents';
-const stripe = new Stripe('sk_test_unused');
 let stub: Awaited<ReturnType<typeof startStripeStub>>;
 let admin: pg.Client;
 let seq = 0;
@@ -50,16 +47,9 @@ async function tenantOn(account: string) {
   return t;
 }
 
-async function deliverAndProcess(event: Record<string, unknown>) {
-  const payload = JSON.stringify(event);
-  const response = await stripeRoute(
-    new Request('http://test/api/webhooks/stripe', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) }, body: payload }),
-    { params: Promise.resolve({}) },
-  );
-  expect(response.status).toBe(200);
-  const { rows } = await admin.query(`select id from webhook_events where provider = 'stripe' and dedupe_key = $1`, [event.id]);
-  await processWebhookEvent({ eventId: rows[0].id, attempt: 1, maxAttempts: 10 });
-  return (await admin.query(`select status, reason from webhook_events where id = $1`, [rows[0].id])).rows[0];
+async function deliverAndProcess(event: { id: string }) {
+  const { status, reason } = await deliverAndProcessStripe(admin, event, WEBHOOK_SECRET);
+  return { status, reason };
 }
 
 const succeeded = (intent: string, account: string, amount: number, currency: string) => ({

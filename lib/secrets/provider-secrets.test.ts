@@ -1,14 +1,10 @@
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { disconnectDb } from '../db/client';
-import { withDatabase } from '../db/database';
-import { templateDb } from '../testing/cluster';
+import { afterEach, describe, expect, it } from 'vitest';
 import { adminClient, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
+import { inOwnDatabase } from '../testing/own-database';
 import { getProviderSecret, listProviderSecrets, rotateProviderSecrets, setProviderSecret } from './provider-secrets';
 
 const KEY_1 = 'first-data-key-0123456789abcdef';
 const KEY_2 = 'second-data-key-0123456789abcdef';
-
 const KEY_3 = 'third-data-key-0123456789abcdef';
 
 /** The current key and version; `older` are the APP_DATA_KEYS entries (`{ 1: KEY_1 }`). */
@@ -22,26 +18,7 @@ function useKey(key: string, version: number, older: Record<number, string> = {}
 
 // Rotation re-encrypts every secret of the database, so this file works in a database of its own:
 // other files' secrets (on other keys) would make it fail closed, as it should.
-const ownDatabase = `unlockos_test_${inject('runId')}_secrets`;
-const sharedAppUrl = process.env.APP_DATABASE_URL!;
-const sharedAdminUrl = process.env.TEST_ADMIN_URL!;
-
-beforeAll(async () => {
-  const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
-  await maintenance.connect();
-  await maintenance.query(`drop database if exists ${ownDatabase} with (force)`);
-  await maintenance.query(`create database ${ownDatabase} template ${templateDb(inject('runId'))}`);
-  await maintenance.end();
-  await disconnectDb();
-  process.env.APP_DATABASE_URL = withDatabase(sharedAppUrl, ownDatabase);
-  process.env.TEST_ADMIN_URL = withDatabase(sharedAdminUrl, ownDatabase);
-});
-
-afterAll(async () => {
-  await disconnectDb();
-  process.env.APP_DATABASE_URL = sharedAppUrl;
-  process.env.TEST_ADMIN_URL = sharedAdminUrl;
-});
+inOwnDatabase('secrets');
 
 afterEach(() => {
   delete process.env.APP_DATA_KEY;

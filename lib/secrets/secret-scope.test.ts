@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
+import { asRole, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { setProviderSecret } from './provider-secrets';
 import { currentKeyring } from './data-key';
 
@@ -12,23 +12,11 @@ describe('the secret functions under a tenant scope', () => {
     await setProviderSecret({ tenantId: b.tenantId, provider: 'cal', value: 'b-secret', actor: TEST_ACTOR });
     await setProviderSecret({ tenantId: a.tenantId, provider: 'cal', value: 'a-secret', actor: TEST_ACTOR });
     const { current, keys } = currentKeyring();
-    const login = await loginClient();
-    const inScopeOf = async (tenantId: string, sql: string, params: unknown[]) => {
-      await login.query('begin');
-      await login.query(`select set_config('role', 'app_service', true), set_config('app.tenant_id', $1, true)`, [tenantId]);
-      try {
-        return { rows: (await login.query(sql, params)).rows };
-      } catch (error) {
-        return { code: (error as { code?: string }).code };
-      } finally {
-        await login.query('rollback');
-      }
-    };
+    const inScopeOf = (tenantId: string, sql: string, params: unknown[]) => asRole('app_service', tenantId, sql, params);
     const ring = JSON.stringify(keys);
     expect(await inScopeOf(a.tenantId, `select app_secret_get($1, 'cal', $2::jsonb) as v`, [b.tenantId, ring])).toEqual({ code: '42501' });
     expect(await inScopeOf(a.tenantId, `select app_secret_set($1, 'cal', 'taken over', $2, $3)`, [b.tenantId, current.key, current.version])).toEqual({ code: '42501' });
     expect(await inScopeOf(a.tenantId, `select app_secret_get($1, 'cal', $2::jsonb) as v`, [a.tenantId, ring])).toEqual({ rows: [{ v: 'a-secret' }] });
     expect(await inScopeOf(b.tenantId, `select app_secret_get($1, 'cal', $2::jsonb) as v`, [b.tenantId, ring])).toEqual({ rows: [{ v: 'b-secret' }] });
-    await login.end();
   });
 });

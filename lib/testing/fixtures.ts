@@ -15,6 +15,25 @@ export async function loginClient(): Promise<pg.Client> {
   return client;
 }
 
+/**
+ * Runs one statement as an application role in a transaction scoped to a tenant, on the login
+ * role's connection as the application would, and rolls it back: `{ rows }`, or the SQLSTATE it
+ * failed with (`{ code: '42501' }`).
+ */
+export async function asRole(role: 'app_anon' | 'app_authenticated' | 'app_service', tenantId: string | null, sql: string, params: unknown[] = []): Promise<{ rows: Record<string, unknown>[] } | { code: string }> {
+  const login = await loginClient();
+  try {
+    await login.query('begin');
+    await login.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [role, tenantId ?? '']);
+    return { rows: (await login.query(sql, params)).rows };
+  } catch (error) {
+    return { code: (error as { code?: string }).code ?? 'unknown' };
+  } finally {
+    await login.query('rollback').catch(() => {});
+    await login.end();
+  }
+}
+
 export type TenantGraph = {
   tenantId: string;
   facilityId: string;

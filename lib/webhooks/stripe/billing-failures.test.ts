@@ -1,16 +1,14 @@
-import Stripe from 'stripe';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as stripeRoute } from '@/app/api/webhooks/stripe/route';
 import { bookGroup } from '../../bookings/book-group';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../testing/fixtures';
+import { deliverStripe, stripeEventRow } from '../../testing/stripe-events';
 import { processWebhookEvent } from '../process-event';
 
 // Billing failures are counted per day in the property's time zone, and a payment failure handled
 // twice at once (a replay while the first run is in flight) is recorded once.
 
 const SECRET = 'whsec_billing_failures';
-const stripe = new Stripe('sk_test_unused');
 let admin: pg.Client;
 let seq = 0;
 
@@ -23,15 +21,9 @@ afterAll(async () => {
   await admin.end();
 });
 
-async function deliver(event: Record<string, unknown>): Promise<string> {
-  const payload = JSON.stringify(event);
-  const response = await stripeRoute(
-    new Request('http://test/api/webhooks/stripe', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }) }, body: payload }),
-    { params: Promise.resolve({}) },
-  );
-  expect(response.status).toBe(200);
-  const { rows } = await admin.query(`select id from webhook_events where provider = 'stripe' and dedupe_key = $1`, [event.id]);
-  return rows[0].id;
+async function deliver(event: { id: string } & Record<string, unknown>): Promise<string> {
+  expect((await deliverStripe(event, { secret: SECRET })).status).toBe(200);
+  return (await stripeEventRow(admin, event.id))!.id;
 }
 
 async function tenantOn(account: string) {

@@ -1,9 +1,9 @@
 import Stripe from 'stripe';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as stripeRoute } from '@/app/api/webhooks/stripe/route';
 import { bookGroup } from '../../bookings/book-group';
-import { adminClient, createBookableTenant, loginClient, TEST_ACTOR } from '../../testing/fixtures';
+import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../../testing/fixtures';
+import { deliverAndProcessStripe, deliverStripe, stripeEventRow } from '../../testing/stripe-events';
 import { processWebhookEvent } from '../process-event';
 
 const SECRET = 'whsec_test_unlockos';
@@ -16,28 +16,10 @@ function stripeEvent(type: string, object: Record<string, unknown>, extra: Recor
   return { id: `evt_${Date.now()}_${seq}`, object: 'event', type, created: Math.floor(Date.now() / 1000) + seq, data: { object }, ...extra };
 }
 
-function deliver(event: unknown, options: { secret?: string; header?: string | null; body?: string } = {}) {
-  const payload = options.body ?? JSON.stringify(event);
-  const header = options.header === undefined ? stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? SECRET }) : options.header;
-  return stripeRoute(
-    new Request('http://test/api/webhooks/stripe', { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) }, body: payload }),
-    { params: Promise.resolve({}) },
-  );
-}
-
-async function eventRow(stripeId: string) {
-  const { rows } = await admin.query(`select id, status, reason, tenant_id from webhook_events where provider = 'stripe' and dedupe_key = $1`, [stripeId]);
-  return rows[0];
-}
-
+const deliver = (event: unknown, options: { secret?: string; header?: string | null; body?: string } = {}) => deliverStripe(event, { ...options, secret: options.secret ?? SECRET });
+const eventRow = (stripeId: string) => stripeEventRow(admin, stripeId);
 /** Delivers and then processes the event the way the worker would. */
-async function deliverAndProcess(event: { id: string; type?: string }) {
-  const response = await deliver(event);
-  expect(response.status).toBe(200);
-  const row = await eventRow(event.id);
-  await processWebhookEvent({ eventId: row.id, attempt: 1, maxAttempts: 10 });
-  return eventRow(event.id);
-}
+const deliverAndProcess = (event: { id: string; type?: string }) => deliverAndProcessStripe(admin, event, SECRET);
 
 async function paidGroup(account: string | null) {
   const tenant = await createBookableTenant({ rooms: 2 });
@@ -105,7 +87,7 @@ describe('processing Stripe events', () => {
     const event = stripeEvent('payment_intent.succeeded', { id: intent }, { account: 'acct_payOk' });
     expect(await deliverAndProcess(event)).toMatchObject({ status: 'processed', tenant_id: tenantId });
     const row = await eventRow(event.id);
-    await processWebhookEvent({ eventId: row.id, attempt: 2, maxAttempts: 10 });
+    await processWebhookEvent({ eventId: row!.id, attempt: 2, maxAttempts: 10 });
     const { rows } = await admin.query(`select count(*)::int as n from reservations where booking_group_id = $1 and paid_at is not null`, [group.id]);
     expect(rows[0].n).toBe(2);
     const audit = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1 and action = 'reservation.paid'`, [tenantId]);
@@ -187,22 +169,10 @@ describe('subscriptions under row-level security', () => {
     const a = await createBookableTenant({ rooms: 1 });
     const b = await createBookableTenant({ rooms: 1 });
     for (const t of [a, b]) await admin.query(`insert into subscriptions (tenant_id, stripe_subscription_id, status) values ($1, $2, 'active')`, [t.tenantId, `sub_${t.tenantId.slice(0, 8)}`]);
-    const login = await loginClient();
-    const asStaff = async (sql: string, params: unknown[] = []) => {
-      await login.query('begin');
-      await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [a.tenantId]);
-      try {
-        return { rows: (await login.query(sql, params)).rows };
-      } catch (error) {
-        return { code: (error as { code?: string }).code };
-      } finally {
-        await login.query('rollback');
-      }
-    };
-    expect((await asStaff('select tenant_id from subscriptions')).rows).toEqual([{ tenant_id: a.tenantId }]);
+    const asStaff = (sql: string, params: unknown[] = []) => asRole('app_authenticated', a.tenantId, sql, params);
+    expect(await asStaff('select tenant_id from subscriptions')).toEqual({ rows: [{ tenant_id: a.tenantId }] });
     expect(await asStaff(`insert into subscriptions (tenant_id, stripe_subscription_id, status) values ($1, 'sub_self', 'active')`, [a.tenantId])).toEqual({ code: '42501' });
     expect(await asStaff(`update subscriptions set status = 'active_forever'`)).toEqual({ code: '42501' });
     expect(await asStaff(`delete from subscriptions`)).toEqual({ code: '42501' });
-    await login.end();
   });
 });
