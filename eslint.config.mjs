@@ -20,6 +20,13 @@ const config = [
       'no-restricted-imports': ['error', { patterns: [{ group: ['next/*', 'next'], message: 'lib/ must not import Next.js' }] }],
     },
   },
+  {
+    // Pages, actions, route handlers and components call lib/ functions; only lib/ opens transactions.
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@/lib/db', '@/lib/db/*', '**/lib/db', '**/lib/db/*'], message: 'app/ and components/ call lib/ functions; they never reach lib/db (DESIGN.md, "Layout")' }] }],
+    },
+  },
 ];
 
 export default config;

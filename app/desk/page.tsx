@@ -5,7 +5,7 @@ import { KeyBadges } from '@/components/desk-key-badges';
 import { can } from '@/lib/auth/permissions';
 import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
 import { checkInWindows, type CheckInWindow } from '@/lib/checkin/check-in-windows';
-import { withTenant } from '@/lib/db/tx';
+import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
 import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
@@ -24,26 +24,6 @@ const STATUS_BADGE = {
   checked_out: '',
   cancelled: 'badge--danger',
 } as const;
-
-type LiveKey = { id: string; reservationId: string; status: 'pre_issued' | 'active'; vendorSync: 'pending' | 'synced' | 'failed'; vendorError: string | null };
-
-/** The newest live (pre-issued or active) key of each reservation; the PIN is not read here. */
-async function liveKeysOf(tenantId: string, userId: string, reservationIds: string[]): Promise<Map<string, LiveKey>> {
-  if (reservationIds.length === 0) return new Map();
-  const keys = await withTenant({ tenantId, userId }, (tx) =>
-    tx.accessKey.findMany({
-      where: { tenantId, reservationId: { in: reservationIds }, status: { in: ['pre_issued', 'active'] } },
-      select: { id: true, reservationId: true, status: true, vendorSync: true, vendorError: true },
-      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-    }),
-  );
-  const byReservation = new Map<string, LiveKey>();
-  for (const key of keys) {
-    if (byReservation.has(key.reservationId)) continue;
-    if (key.status === 'pre_issued' || key.status === 'active') byReservation.set(key.reservationId, { ...key, status: key.status });
-  }
-  return byReservation;
-}
 
 type TableProps = {
   id: string;
@@ -160,7 +140,7 @@ export default async function DeskPage() {
   const { tenantId } = staff.current;
 
   const reservations = await listArrivals({ tenantId, userId: staff.user.id });
-  const keys = await liveKeysOf(tenantId, staff.user.id, reservations.map((r) => r.id));
+  const keys = await liveKeysOf({ tenantId, userId: staff.user.id, reservationIds: reservations.map((r) => r.id) });
   const arrivingIds = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed').map((r) => r.id);
   const windows = await checkInWindows({ tenantId, userId: staff.user.id, reservationIds: arrivingIds });
   const arriving = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed');

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ManageNav } from '@/components/manage-nav';
 import { can } from '@/lib/auth/permissions';
-import { withTenant } from '@/lib/db/tx';
+import { tenantOverview } from '@/lib/tenants/tenant-overview';
 import { formatDateTime } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
@@ -21,31 +21,7 @@ export default async function ManagePage() {
   const [t, locale] = await Promise.all([getT(), getLocale()]);
   const { tenantId } = staff.current;
 
-  // One transaction, queries in sequence (an interactive transaction holds a single connection).
-  const { facilities, rooms, members, apiKeys } = await withTenant({ tenantId, userId: staff.user.id }, async (tx) => {
-    const facilities = await tx.facility.findMany({
-      where: { tenantId },
-      select: { id: true, name: true, timeZone: true, _count: { select: { rooms: true } } },
-      orderBy: { name: 'asc' },
-    });
-    const rooms = await tx.room.findMany({
-      where: { tenantId },
-      select: { id: true, label: true, lockDeviceRef: true, facility: { select: { name: true } } },
-      orderBy: [{ facility: { name: 'asc' } }, { label: 'asc' }],
-    });
-    // app_authenticated may read only id, email, name and created_at of users.
-    const members = await tx.membership.findMany({
-      where: { tenantId },
-      select: { role: true, user: { select: { id: true, email: true, name: true } } },
-      orderBy: { createdAt: 'asc' },
-    });
-    const apiKeys = await tx.apiKey.findMany({
-      where: { tenantId },
-      select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
-      orderBy: { createdAt: 'desc' },
-    });
-    return { facilities, rooms, members, apiKeys };
-  });
+  const { facilities, rooms, members, apiKeys } = await tenantOverview({ tenantId, userId: staff.user.id });
 
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date)}</time>;
 

@@ -43,4 +43,19 @@ describe('deleting a guest', () => {
     );
     expect(again.status).toBe(404);
   });
+
+  it('from the desk: only when the guest’s name is typed, resolved from the reservation in the tenant', async () => {
+    const { deleteGuestOfReservation } = await import('./delete-guest');
+    const { tenantId, roomIds } = await createBookableTenant();
+    const other = await createBookableTenant();
+    const { reservationId, guestId } = await bookRoom({ tenantId, roomId: roomIds[0]!, guestName: 'Sora  Kimura' });
+    await expect(deleteGuestOfReservation({ tenantId: other.tenantId, reservationId, confirmName: 'Sora Kimura', actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await deleteGuestOfReservation({ tenantId, reservationId, confirmName: 'Someone Else', actor: TEST_ACTOR })).toBe('name_mismatch');
+    const admin = await adminClient();
+    expect((await admin.query(`select count(*)::int as n from guests where id = $1`, [guestId])).rows[0].n).toBe(1);
+    expect(await deleteGuestOfReservation({ tenantId, reservationId, confirmName: ' sora kimura ', actor: TEST_ACTOR })).toBe('deleted');
+    expect((await admin.query(`select count(*)::int as n from guests where id = $1`, [guestId])).rows[0].n).toBe(0);
+    await admin.end();
+    await expect(deleteGuestOfReservation({ tenantId, reservationId, confirmName: 'Sora Kimura', actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'not_found' });
+  });
 });

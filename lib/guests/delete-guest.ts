@@ -13,29 +13,56 @@ export const GUEST_DELETED = 'guest_deleted';
  * snapshots remain), keys stay and every audit row stays. docs/ARCHITECTURE.md lists the places.
  */
 export async function deleteGuest({ tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor }): Promise<void> {
-  await asService({ tenantId }, async (tx) => {
-    const guests = await tx.$queryRaw<{ id: string }[]>`select id from guests where tenant_id = ${tenantId}::uuid and id = ${guestId}::uuid for update`;
+  await asService({ tenantId }, (tx) => eraseGuest(tx, { tenantId, guestId, actor }));
+}
+
+/** Names compared as a person would type them: spacing and letter case do not matter. */
+function sameName(a: string, b: string): boolean {
+  const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLocaleLowerCase();
+  return norm(a) === norm(b);
+}
+
+/**
+ * The desk's deletion: the guest of one of the tenant's reservations (never a guest id from the
+ * form), deleted only when `confirmName` is their name as typed — the check and the deletion in one
+ * transaction. `not_found` for another tenant's reservation or one whose guest is already gone.
+ */
+export async function deleteGuestOfReservation(input: { tenantId: string; reservationId: string; confirmName: string; actor: Actor }): Promise<'deleted' | 'name_mismatch'> {
+  const { tenantId, actor } = input;
+  return asService({ tenantId }, async (tx) => {
+    const guests = await tx.$queryRaw<{ id: string; name: string }[]>`select g.id, g.name from reservations r
+      join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
+      where r.tenant_id = ${tenantId}::uuid and r.id = ${input.reservationId}::uuid for update of g`;
     if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
-    // Lock the guest's reservations first, as a check-in does: a check-in racing the deletion
-    // either finishes before it (and its key is revoked here) or finds the guest gone.
-    await tx.$queryRaw`select id from reservations where tenant_id = ${tenantId}::uuid and guest_id = ${guestId}::uuid order by id for update`;
-    const keys = await tx.$queryRaw<{ id: string }[]>`select k.id from access_keys k
-      join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
-      where k.tenant_id = ${tenantId}::uuid and r.guest_id = ${guestId}::uuid and r.ends_at > now()
-        and k.status in ('pre_issued', 'active') order by k.created_at`;
-    for (const key of keys) {
-      await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${GUEST_DELETED},
-        ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
-    }
-    const refs = await tx.reservation.findMany({ where: { tenantId, guestId }, select: { guestRefSnapshot: true }, take: 1 });
-    const redacted = await eraseFromWebhookPayloads(tx, { tenantId, guestId });
-    await tx.guest.deleteMany({ where: { tenantId, id: guestId } });
-    await tx.auditEvent.create({
-      data: {
-        tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'guest.deleted', subjectType: 'guest', subjectId: guestId,
-        metadata: { guestRef: refs[0]?.guestRefSnapshot ?? null, revokedKeyIds: keys.map((k) => k.id), redactedWebhookEvents: redacted },
-      },
-    });
+    if (!sameName(input.confirmName, guests[0]!.name)) return 'name_mismatch';
+    await eraseGuest(tx, { tenantId, guestId: guests[0]!.id, actor });
+    return 'deleted';
+  });
+}
+
+/** The deletion itself, inside the caller's transaction. */
+async function eraseGuest(tx: Tx, { tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor }): Promise<void> {
+  const guests = await tx.$queryRaw<{ id: string }[]>`select id from guests where tenant_id = ${tenantId}::uuid and id = ${guestId}::uuid for update`;
+  if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
+  // Lock the guest's reservations first, as a check-in does: a check-in racing the deletion
+  // either finishes before it (and its key is revoked here) or finds the guest gone.
+  await tx.$queryRaw`select id from reservations where tenant_id = ${tenantId}::uuid and guest_id = ${guestId}::uuid order by id for update`;
+  const keys = await tx.$queryRaw<{ id: string }[]>`select k.id from access_keys k
+    join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
+    where k.tenant_id = ${tenantId}::uuid and r.guest_id = ${guestId}::uuid and r.ends_at > now()
+      and k.status in ('pre_issued', 'active') order by k.created_at`;
+  for (const key of keys) {
+    await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${GUEST_DELETED},
+      ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+  }
+  const refs = await tx.reservation.findMany({ where: { tenantId, guestId }, select: { guestRefSnapshot: true }, take: 1 });
+  const redacted = await eraseFromWebhookPayloads(tx, { tenantId, guestId });
+  await tx.guest.deleteMany({ where: { tenantId, id: guestId } });
+  await tx.auditEvent.create({
+    data: {
+      tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'guest.deleted', subjectType: 'guest', subjectId: guestId,
+      metadata: { guestRef: refs[0]?.guestRefSnapshot ?? null, revokedKeyIds: keys.map((k) => k.id), redactedWebhookEvents: redacted },
+    },
   });
 }
 

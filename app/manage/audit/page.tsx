@@ -4,7 +4,7 @@ import { ManageNav } from '@/components/manage-nav';
 import { QueryProvider } from '@/components/query-provider';
 import { AUDIT_ACTIONS, AUDIT_REASON_CODES, auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
 import { listAuditEvents } from '@/lib/audit/list-audit-events';
-import { withTenant } from '@/lib/db/tx';
+import { listFacilities } from '@/lib/rooms/list-facilities';
 import { listRooms } from '@/lib/rooms/list-rooms';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
@@ -31,9 +31,7 @@ export default async function AuditPage({ searchParams }: Props) {
   const filters = parseAuditUrlFilters(query);
 
   // Dates are days in the facility's zone; a tenant has one facility as a rule, else the first by name.
-  const facilities = await withTenant({ tenantId, userId: staff.user.id }, (tx) =>
-    tx.facility.findMany({ where: { tenantId }, select: { timeZone: true }, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: 1 }),
-  );
+  const facilities = await listFacilities({ tenantId });
   const timeZone = facilities[0]?.timeZone ?? 'UTC';
   const [rooms, firstPage] = await Promise.all([
     listRooms({ tenantId }),

@@ -3,8 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { isAppError } from '@/lib/errors';
-import { withTenant } from '@/lib/db/tx';
-import { deleteGuest } from '@/lib/guests/delete-guest';
+import { deleteGuestOfReservation } from '@/lib/guests/delete-guest';
 import { logger } from '@/lib/log/logger';
 import { getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
@@ -13,12 +12,6 @@ import { requireStaff } from '../../../_server/staff';
 export type DeleteGuestState = { ok: true } | { ok: false; message: string; field?: 'confirmName'; confirmName?: string } | null;
 
 const ZDeleteGuestFormSchema = z.object({ reservationId: z.uuid(), confirmName: z.string().max(1000) });
-
-/** Names compared as a person would type them: spacing and letter case do not matter. */
-function sameName(a: string, b: string): boolean {
-  const norm = (s: string) => s.normalize('NFKC').trim().replace(/\s+/g, ' ').toLocaleLowerCase();
-  return norm(a) === norm(b);
-}
 
 /**
  * Deletes the personal data of a reservation's guest (managers only, `staff.manage`), once the
@@ -33,16 +26,9 @@ export async function deleteGuestAction(_previous: DeleteGuestState, formData: F
   const { reservationId, confirmName } = parsed.data;
   const { tenantId } = staff.current;
   try {
-    const rows = await withTenant({ tenantId, userId: staff.user.id }, (tx) =>
-      tx.reservation.findMany({ where: { tenantId, id: reservationId }, select: { guest: { select: { id: true, name: true } } } }),
-    );
-    const guest = rows.length === 1 ? rows[0]!.guest : null;
-    if (!guest) {
-      revalidatePath('/desk', 'layout');
-      return { ok: false, message: t('guestDelete.notFound') };
-    }
-    if (!sameName(confirmName, guest.name)) return { ok: false, field: 'confirmName', message: t('guestDelete.mismatch'), confirmName };
-    await deleteGuest({ tenantId, guestId: guest.id, actor: { type: 'user', id: staff.user.id, label: staff.user.name || staff.user.email } });
+    const actor = { type: 'user' as const, id: staff.user.id, label: staff.user.name || staff.user.email };
+    const outcome = await deleteGuestOfReservation({ tenantId, reservationId, confirmName, actor });
+    if (outcome === 'name_mismatch') return { ok: false, field: 'confirmName', message: t('guestDelete.mismatch'), confirmName };
     revalidatePath('/desk', 'layout');
     return { ok: true };
   } catch (error) {

@@ -17,7 +17,7 @@ import { reservationTimeline } from '@/lib/audit/reservation-timeline';
 import { can } from '@/lib/auth/permissions';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
-import { withTenant } from '@/lib/db/tx';
+import { reservationDetail } from '@/lib/bookings/reservation-detail';
 import { formatDateTime, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
@@ -37,33 +37,10 @@ const STATUS_BADGE = {
   cancelled: 'badge--danger',
 } as const;
 
-/** One reservation of the staff member's current tenant, read under RLS; the PINs are not read. Once per request. */
-const loadReservation = cache(async (staff: StaffContext, id: string) => {
-  const { tenantId } = staff.current;
-  const now = new Date();
-  const rows = await withTenant({ tenantId, userId: staff.user.id }, (tx) =>
-    tx.reservation.findMany({
-      where: { tenantId, id },
-      select: {
-        id: true,
-        status: true,
-        startsAt: true,
-        endsAt: true,
-        roomLabelSnapshot: true,
-        room: { select: { facility: { select: { name: true, timeZone: true } } } },
-        guest: { select: { id: true, name: true, email: true, phone: true } },
-        checkIn: { select: { createdAt: true } },
-        accessKeys: {
-          select: { id: true, status: true, vendorSync: true, vendorError: true, validFrom: true, expiresAt: true, revokedReason: true, revokedAt: true },
-          orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-        },
-        guestLinks: { where: { tenantId, endedAt: null, expiresAt: { gt: now } }, select: { id: true, expiresAt: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] },
-      },
-    }),
-  );
-  // Plural by default: anything but exactly one row is "not found".
-  return rows.length === 1 ? rows[0]! : null;
-});
+/** The reservation for this request (page and metadata share it). */
+const loadReservation = cache((staff: StaffContext, id: string) =>
+  reservationDetail({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: id }),
+);
 
 function reasonText(reason: string, t: Translate): string {
   return isAuditReasonCode(reason) ? t(`audit.reason.${reason}`) : reason;

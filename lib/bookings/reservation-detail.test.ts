@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { rotateGuestLink } from '../guests/rotate-guest-link';
+import { bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { reservationDetail } from './reservation-detail';
+
+describe('a reservation’s detail for the desk', () => {
+  it('shows the stay, its keys without PINs and the live guest link only; null for another tenant', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const other = await createBookableTenant();
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, guestName: 'Mai Abe' });
+    await rotateGuestLink({ tenantId, reservationId, actor: TEST_ACTOR });
+    const detail = await reservationDetail({ tenantId, reservationId });
+    expect(detail).toMatchObject({ id: reservationId, status: 'confirmed', guest: { name: 'Mai Abe' }, room: { facility: { timeZone: 'Asia/Tokyo' } } });
+    expect(detail!.accessKeys).toHaveLength(1);
+    expect(detail!.accessKeys[0]).not.toHaveProperty('pin');
+    expect(detail!.guestLinks).toHaveLength(1);
+    expect(await reservationDetail({ tenantId: other.tenantId, reservationId })).toBeNull();
+  });
+});
