@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
+import { CheckInProvider } from '@/components/desk-check-in';
 import { KeyBadges } from '@/components/desk-key-badges';
 import { can } from '@/lib/auth/permissions';
 import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
@@ -9,6 +9,7 @@ import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
 import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
+import { CheckInAction } from './check-in-action';
 import { checkInLabels } from './check-in-labels';
 
 export const dynamic = 'force-dynamic';
@@ -91,7 +92,7 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
                 {showActions && (
                   <td>
                     {(r.status === 'held' || r.status === 'confirmed') && r.guestName !== null && (
-                      <CheckInCell reservationId={r.id} roomCellId={roomCellId} window={windows.get(r.id)} now={now} timeZone={timeZone} t={t} locale={locale} />
+                      <CheckInAction reservationId={r.id} describedBy={roomCellId} window={windows.get(r.id)} now={now} timeZone={timeZone} t={t} locale={locale} />
                     )}
                   </td>
                 )}
@@ -101,31 +102,6 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
         </tbody>
       </table>
     </div>
-  );
-}
-
-/**
- * The check-in action of one arrival: "Complete check-in" once the check-in opens; before that, "Check
- * in early" while the room is free (with when it opens), or only when it opens if the room is occupied.
- */
-function CheckInCell({ reservationId, roomCellId, window, now, timeZone, t, locale }: {
-  reservationId: string; roomCellId: string; window: CheckInWindow | undefined; now: Date; timeZone: string; t: Translate; locale: Locale;
-}) {
-  if (!window) return null;
-  if (window.opensAt <= now) return <CheckInButton reservationId={reservationId} describedBy={roomCellId} />;
-  const opensId = `opens-${reservationId}`;
-  const opens = (
-    <span id={opensId} className="muted small" data-testid="check-in-opens">
-      {t(window.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', { time: formatDateTime(locale, window.opensAt, timeZone) })}
-    </span>
-  );
-  return window.roomFree ? (
-    <span className="check-in-slot">
-      <CheckInButton reservationId={reservationId} describedBy={`${roomCellId} ${opensId}`} early />
-      {opens}
-    </span>
-  ) : (
-    opens
   );
 }
 

@@ -82,3 +82,15 @@ export async function resolvePlatformIncident(tx: Tx, input: { conditionKey: str
   await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
     where tenant_id is null and condition_key = ${input.conditionKey} and resolved_at is null`;
 }
+
+/**
+ * Writes down, once it can, an install-wide condition that lasted from `since` until now (a database
+ * outage: nothing could be written while it lasted), unless one was written for the same episode.
+ */
+export async function recordPastPlatformIncident(tx: Tx, input: PlatformIncidentInput & { since: Date }): Promise<void> {
+  await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
+    select null, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary},
+           ${JSON.stringify({ ...input.detail, from: input.since.toISOString() })}::jsonb, ${input.since}, now()
+    where not exists (select 1 from incidents where tenant_id is null and kind = ${input.kind}
+                        and opened_at > ${input.since}::timestamptz - interval '2 minutes')`;
+}

@@ -2,7 +2,7 @@ import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
 import { asGuest, asService } from '../db/tx';
 import { AppError } from '../errors';
 import { issueCheckinKey } from '../keys/issue-checkin-key';
-import { toGuestKeyView, type KeyView } from '../keys/key-view';
+import { forGuest, toGuestKeyView, type KeyView } from '../keys/key-view';
 
 export type GuestStay = {
   tenantId: string;
@@ -65,8 +65,7 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
     const checkIns = await asService({ tenantId }, (tx) => tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }));
     if (checkIns.length === 1) {
       const guest = { type: 'guest' as const, id: reservationId, label: 'guest link' };
-      const issued = await issueCheckinKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest });
-      return { ...issued, pin: issued.vendorSync === 'failed' ? null : issued.pin, roomLabel: stay.roomLabel };
+      return { ...forGuest(await issueCheckinKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest })), roomLabel: stay.roomLabel };
     }
   }
   const live = keys.find((k) => k.status === 'pre_issued') ?? keys[0];

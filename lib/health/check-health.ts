@@ -1,4 +1,4 @@
-import { openPlatformIncident, resolvePlatformIncident } from '../alerts/incidents';
+import { openPlatformIncident, recordPastPlatformIncident, resolvePlatformIncident } from '../alerts/incidents';
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
 import { getVendor } from '../vendor/get-vendor';
@@ -9,7 +9,7 @@ export type Health = { status: 'ok' | 'degraded'; checks: { db: 'ok' | 'failing'
 
 const INCIDENT = {
   worker: { conditionKey: 'health:worker', kind: 'health_worker', severity: 'critical' as const, summary: 'No job worker has reported in for a minute: keys are not being programmed or removed, and webhooks wait.' },
-  database: { conditionKey: 'health:database', kind: 'health_database', severity: 'critical' as const },
+  database: { conditionKey: 'health:database', kind: 'health_database', severity: 'critical' as const, summary: 'The database could not be reached for a while; requests were refused meanwhile.' },
   lockProvider: { conditionKey: 'health:lock_provider', kind: 'health_lock_provider', severity: 'critical' as const, summary: 'The lock provider cannot be reached or refuses our credentials: new codes wait, removals are retried.' },
 };
 
@@ -31,15 +31,7 @@ export async function checkHealth(): Promise<Health> {
       const fresh = rows[0]?.fresh === true;
       if (fresh) await resolvePlatformIncident(tx, INCIDENT.worker);
       else await openPlatformIncident(tx, INCIDENT.worker);
-      if (databaseDownSince) {
-        const since = databaseDownSince;
-        await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
-          select null, ${INCIDENT.database.conditionKey}, ${INCIDENT.database.kind}, ${INCIDENT.database.severity},
-                 'The database could not be reached for a while; requests were refused meanwhile.',
-                 ${JSON.stringify({ from: since.toISOString() })}::jsonb, ${since}, now()
-          where not exists (select 1 from incidents where tenant_id is null and kind = ${INCIDENT.database.kind}
-                              and opened_at > ${since}::timestamptz - interval '2 minutes')`;
-      }
+      if (databaseDownSince) await recordPastPlatformIncident(tx, { ...INCIDENT.database, since: databaseDownSince });
       return fresh ? 'ok' : 'failing';
     });
     db = 'ok';

@@ -60,7 +60,11 @@ export function toKeyView(key: KeyLike): KeyView {
  * gets to it), and none while the lock refused it — a PIN that cannot open the door is never shown.
  */
 export function toGuestKeyView(key: KeyLike, now = new Date()): KeyView {
-  const view = toKeyView(key);
+  return forGuest(toKeyView(key), now);
+}
+
+/** `toGuestKeyView` for a key already in the API's shape. */
+export function forGuest(view: KeyView, now = new Date()): KeyView {
   const dead = view.vendorSync === 'failed' || Date.parse(view.expiresAt) <= now.getTime();
   return dead ? { ...view, pin: null } : view;
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import type { SecretProvider } from '../db/generated/enums';
-import { invalidateTenant } from '../webhooks/verification-secrets';
+import { invalidateTenant } from './verification-secrets';
 import { currentDataKey, currentKeyring } from './data-key';
 
 export const SECRET_PROVIDERS = ['calendly', 'cal', 'lock_vendor'] as const satisfies readonly SecretProvider[];

@@ -6,7 +6,7 @@ import { calDedupeKey, ZCalBodySchema } from './cal/handlers';
 import { parseCalendlySignature, verifyCalendlySignature } from './calendly/verify';
 import { calendlyDedupeKey, ZCalendlyBodySchema } from './calendly/handlers';
 import { storeWebhookEvent } from './inbox';
-import { rereadAfterMismatch, verificationSecret } from './verification-secrets';
+import { rereadAfterMismatch, verificationSecret } from '../secrets/verification-secrets';
 
 const invalidSignature = (message: string) => new AppError('invalid_signature', message);
 

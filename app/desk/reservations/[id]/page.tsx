@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import { CheckInButton, CheckInProvider } from '@/components/desk-check-in';
+import { CheckInProvider } from '@/components/desk-check-in';
 import { KeyBadges } from '@/components/desk-key-badges';
 import { KeyPin } from '@/components/desk-key-pin';
 import { RotateGuestLinkForm } from '@/components/desk-rotate-guest-link';
@@ -21,6 +21,7 @@ import { reservationDetail } from '@/lib/bookings/reservation-detail';
 import { formatDateTime, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
+import { CheckInAction } from '../../check-in-action';
 import { checkInLabels } from '../../check-in-labels';
 
 export const dynamic = 'force-dynamic';
@@ -66,7 +67,6 @@ export default async function ReservationPage({ params }: Props) {
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
   const canCheckIn = can(role, 'checkin.complete') && !reservation.checkIn && reservation.guest !== null && (reservation.status === 'held' || reservation.status === 'confirmed');
   const checkInWindow = canCheckIn ? (await checkInWindows({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationIds: [reservation.id] })).get(reservation.id) : undefined;
-  const checkInOpen = checkInWindow ? checkInWindow.opensAt <= new Date() : false;
   const canRotateLink = can(role, 'guest_links.rotate') && reservation.guest !== null && reservation.status !== 'cancelled' && reservation.status !== 'checked_out';
   const canRevoke = can(role, 'keys.revoke');
   const canReveal = can(role, 'keys.reveal_pin');
@@ -92,16 +92,7 @@ export default async function ReservationPage({ params }: Props) {
             {reservation.guest ? reservation.guest.name : <span className="tombstone">{t('guest.deletedAccount')}</span>}
           </p>
         </div>
-        {canCheckIn && checkInWindow && (
-          <div className="check-in-slot">
-            {(checkInOpen || checkInWindow.roomFree) && <CheckInButton reservationId={reservation.id} early={!checkInOpen} describedBy="check-in-opens" />}
-            {!checkInOpen && (
-              <p id="check-in-opens" className="muted small" data-testid="check-in-opens">
-                {t(checkInWindow.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', { time: formatDateTime(locale, checkInWindow.opensAt, timeZone) })}
-              </p>
-            )}
-          </div>
-        )}
+        {canCheckIn && <CheckInAction reservationId={reservation.id} window={checkInWindow} timeZone={timeZone} t={t} locale={locale} />}
       </header>
 
       <div className="detail-grid">

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { currentDataKey } from '../secrets/data-key';
-import { setProviderSecret } from '../secrets/provider-secrets';
+import { currentDataKey } from './data-key';
+import { setProviderSecret } from './provider-secrets';
 import { CALENDLY_KEY, invitee, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
 import { adminClient, TEST_ACTOR } from '../testing/fixtures';
 import { resetVerificationSecretsForTests, verificationSecretStats, waitForSecretListener } from './verification-secrets';

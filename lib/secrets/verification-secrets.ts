@@ -4,7 +4,7 @@ import { serviceStatement } from '../db/tx';
 import type { SecretProvider } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
-import { currentKeyring } from '../secrets/data-key';
+import { currentKeyring } from './data-key';
 
 /**
  * The secrets that verify a tenant's webhooks, cached per process. Verification is the first thing
