@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin.end();
 });
-beforeEach(() => {
+beforeEach(async () => {
+  // A listener that connects mid-test starts its cache empty (changes it missed are unknown): let it
+  // connect first, so the lookups counted are the test's own.
+  await waitForSecretListener();
   resetVerificationSecretsForTests();
 });
 
@@ -28,6 +31,10 @@ const body = () => invitee('invitee.created', { uri: `https://api.calendly.com/s
 describe('webhook verification secrets', () => {
   it('are looked up once per tenant, not once per delivery — good or badly signed', async () => {
     const t = await tenantWithSources();
+    // The notices of setting this tenant's secrets reach the listener asynchronously: let them land
+    // before counting, so a late one does not drop the first cached copy.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    resetVerificationSecretsForTests();
     for (let i = 0; i < 15; i++) expect((await sendCalendly(t.tenantId, body())).status).toBe(200);
     for (let i = 0; i < 15; i++) expect((await sendCalendly(t.tenantId, body(), { key: 'not-the-key' })).status).toBe(400);
     // One lookup, plus at most one re-read after a mismatch (a secret changed elsewhere is picked up).
