@@ -1,6 +1,34 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+const noDb = {
+  group: ['@/lib/db', '@/lib/db/*', '**/lib/db', '**/lib/db/*'],
+  message: 'app/ and components/ call lib/ functions; they never reach lib/db (DESIGN.md, "Layout")',
+};
+const sections = ['desk', 'manage', 'k', 'sign-in', 'sign-out'];
+
+function uiBoundaries() {
+  const other = (mine) => sections.filter((s) => s !== mine).flatMap((s) => [`@/app/${s}/*`, `@/app/${s}/**`]);
+  return [
+    {
+      files: ['app/**/*.{ts,tsx}'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [noDb] }] },
+    },
+    ...sections.map((section) => ({
+      files: [`app/${section}/**/*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [noDb, { group: other(section), message: `app/${section} keeps its own UI; shared pieces go in components/` }] }],
+      },
+    })),
+    {
+      files: ['components/**/*.{ts,tsx}'],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [noDb, { group: [...sections, 'api', 'docs'].flatMap((s) => [`@/app/${s}/*`, `@/app/${s}/**`]), message: 'components/ holds shared UI; it never imports from a route' }] }],
+      },
+    },
+  ];
+}
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -20,11 +48,19 @@ const config = [
       'no-restricted-imports': ['error', { patterns: [{ group: ['next/*', 'next'], message: 'lib/ must not import Next.js' }] }],
     },
   },
+  // Pages, actions, route handlers and components call lib/ functions; only lib/ opens transactions.
+  // Route-specific UI lives beside its route (app/<section>/_components); one section never reaches
+  // into another's, and shared components never reach into app/.
+  ...uiBoundaries(),
   {
-    // Pages, actions, route handlers and components call lib/ functions; only lib/ opens transactions.
-    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    // Test helpers live in lib/testing and are imported by tests only.
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/**/*.test.ts', 'lib/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/lib/db', '@/lib/db/*', '**/lib/db', '**/lib/db/*'], message: 'app/ and components/ call lib/ functions; they never reach lib/db (DESIGN.md, "Layout")' }] }],
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['next/*', 'next'], message: 'lib/ must not import Next.js' },
+        { group: ['**/testing/*', '@/lib/testing/*'], message: 'lib/testing is for tests only' },
+      ] }],
     },
   },
 ];

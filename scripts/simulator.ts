@@ -1,6 +1,6 @@
 // The lock-vendor simulator as its own process; prints its URL once listening. Its client
 // credentials come from the launcher (SIMULATOR_CLIENT_ID, SIMULATOR_CLIENT_SECRET): none is built in.
-import { createSimulator } from '../lib/vendor/simulator';
+import { createSimulator } from '../lib/locks/simulator';
 
 const clientSecret = process.env.SIMULATOR_CLIENT_SECRET;
 if (!clientSecret) {

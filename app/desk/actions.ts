@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { Actor } from '@/lib/audit/actor';
 import type { StaffContext } from '@/lib/auth/staff';
-import { completeCheckIn } from '@/lib/checkin/complete-check-in';
+import { completeCheckIn } from '@/lib/stays/complete-check-in';
 import { isAppError } from '@/lib/errors';
 import { revealPin } from '@/lib/keys/reveal-pin';
 import { revokeKey } from '@/lib/keys/revoke-key';

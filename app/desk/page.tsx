@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CheckInProvider } from '@/components/desk-check-in';
-import { KeyBadges } from '@/components/desk-key-badges';
+import { CheckInProvider } from '@/app/desk/_components/check-in';
+import { KeyBadges } from '@/app/desk/_components/key-badges';
 import { can } from '@/lib/auth/permissions';
 import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
-import { checkInWindows, type CheckInWindow } from '@/lib/checkin/check-in-windows';
+import { checkInWindows, type CheckInWindow } from '@/lib/stays/check-in-windows';
 import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
 import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
-import { CheckInAction } from './check-in-action';
-import { checkInLabels } from './check-in-labels';
+import { CheckInAction } from '@/app/desk/_components/check-in-action';
+import { checkInLabels } from '@/app/desk/_components/check-in-labels';
 
 export const dynamic = 'force-dynamic';
 

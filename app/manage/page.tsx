@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { ManageNav } from '@/components/manage-nav';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { can } from '@/lib/auth/permissions';
 import { tenantOverview } from '@/lib/tenants/tenant-overview';
 import { formatDateTime } from '@/lib/i18n/locale';

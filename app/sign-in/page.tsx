@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { SignInForm } from '@/components/sign-in-form';
+import { SignInForm } from '@/app/sign-in/_components/sign-in-form';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { SignOutButton } from '@/components/sign-out-button';
+import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../auth/api-keys';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { handlerOf } from '../testing/route-handlers';
 import { API_ROUTES, type IdKind } from './routes';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { auditCsv, csvField, listAuditEvents } from './list-audit-events';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DELETE as deleteGuestRoute } from '@/app/api/v1/guests/[id]/route';
 import { GET as getReservationRoute } from '@/app/api/v1/reservations/[id]/route';
 import { createApiKey } from '../auth/api-keys';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 
 describe('deleting a guest', () => {

@@ -1,7 +1,7 @@
 import { openPlatformIncident, recordPastPlatformIncident, resolvePlatformIncident } from '../alerts/incidents';
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
-import { getVendor } from '../vendor/get-vendor';
+import { getVendor } from '../locks/get-vendor';
 
 export const WORKER_STALE_AFTER_SECONDS = 60;
 

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelReservation } from '../bookings/cancel-reservation';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { deleteGuest } from '../guests/delete-guest';
 import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
-import { issueCheckinKey } from './issue-checkin-key';
+import { issueCheckInKey } from '../stays/issue-check-in-key';
 
 // Two paths racing to end one key must leave one ending: one status, one reason, one audit row,
 // one removal job. Each race is played for real: a second connection holds the first path's
@@ -85,7 +85,7 @@ describe('two paths ending one key', () => {
 
     const sweep = await openServiceTx(tenantId);
     await sweep.query(`select app_end_key($1, $2, 'expired', 'stay_ended', 'system', null, 'expiry')`, [tenantId, key.id]);
-    const next = await race(sweep, () => issueCheckinKey({ tenantId, checkInId, actor: TEST_ACTOR }));
+    const next = await race(sweep, () => issueCheckInKey({ tenantId, checkInId, actor: TEST_ACTOR }));
 
     expect(next.id).not.toBe(key.id);
     expect(await endings(key.id)).toEqual({ key: { status: 'expired', revoked_reason: null }, audit: [{ action: 'key.expired', reason: 'stay_ended' }], removalJobs: 1 });

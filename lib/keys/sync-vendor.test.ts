@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { setVendorForTests } from '../vendor/get-vendor';
-import { createHttpVendor } from '../vendor/http-vendor';
-import { startSimulator, type SimulatorCall } from '../vendor/simulator';
-import { TokenCache } from '../vendor/token-cache';
+import { setVendorForTests } from '../locks/get-vendor';
+import { createHttpVendor } from '../locks/http-vendor';
+import { startSimulator, type SimulatorCall } from '../locks/simulator';
+import { TokenCache } from '../locks/token-cache';
 import { runWorker } from '../worker/run-worker';
 import { revokeKey } from './revoke-key';
 

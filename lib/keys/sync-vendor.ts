@@ -1,8 +1,8 @@
 import { addKeyToIncident, clearKeyFromIncidents } from '../alerts/incidents';
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
-import { getVendor } from '../vendor/get-vendor';
-import type { VendorResult } from '../vendor/port';
+import { getVendor } from '../locks/get-vendor';
+import type { VendorResult } from '../locks/port';
 
 export type JobAttempt = { tenantId: string; keyId: string; attempt: number; maxAttempts: number };
 

@@ -39,7 +39,7 @@ await admin.query('create table bench_baseline (id bigserial primary key, tenant
 await admin.query('grant insert, select on bench_baseline to app_service; grant usage on sequence bench_baseline_id_seq to app_service');
 
 const { asService } = await import('../../lib/db/tx');
-const { issueCheckinKey } = await import('../../lib/keys/issue-checkin-key');
+const { issueCheckInKey } = await import('../../lib/stays/issue-check-in-key');
 const { disconnectDb } = await import('../../lib/db/client');
 const actor = { type: 'system' as const, id: null, label: 'bench' };
 
@@ -57,10 +57,10 @@ for (const concurrency of [1, 8, 32]) {
   const start = cursor;
   results.push(await measure('issue key, distinct check-ins', concurrency, SECONDS, (i) => {
     cursor = Math.max(cursor, start + i + 1);
-    return issueCheckinKey({ tenantId, checkInId: checkIns[start + i]!, actor });
+    return issueCheckInKey({ tenantId, checkInId: checkIns[start + i]!, actor });
   }, checkIns.length - start));
   const hot = checkIns[checkIns.length - 1 - concurrency]!;
-  results.push(await measure('issue key, one hot check-in', concurrency, SECONDS, () => issueCheckinKey({ tenantId, checkInId: hot, actor })));
+  results.push(await measure('issue key, one hot check-in', concurrency, SECONDS, () => issueCheckInKey({ tenantId, checkInId: hot, actor })));
   // The same without the in-process single-flight: every caller goes through the SQL function.
   results.push(await measure('issue key, one hot check-in, SQL only', concurrency, SECONDS, () =>
     asService({ tenantId }, (tx) => tx.$queryRaw`select id from issue_checkin_key(${tenantId}::uuid, ${hot}::uuid, 'system', null, 'bench')`)));

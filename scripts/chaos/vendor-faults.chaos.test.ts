@@ -15,7 +15,7 @@ describe('chaos: the lock vendor fails 30 % of calls with 2 s latency for a minu
   it('programs no code twice, and every key ends synced, or failed with an incident', async () => {
     process.env.TEST_ADMIN_URL = system.adminUrl;
     const { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } = await import('../../lib/testing/fixtures');
-    const { completeCheckIn } = await import('../../lib/checkin/complete-check-in');
+    const { completeCheckIn } = await import('../../lib/stays/complete-check-in');
     const { revokeKey } = await import('../../lib/keys/revoke-key');
     const admin = await adminClient();
     // A room per round, each stay already begun: check-in is open (and no stay waits behind another).

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
-import { GuestKey } from '@/components/guest-key';
+import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { LanguageSwitcher } from '@/components/language-switcher';
-import { getGuestKey, getGuestStay } from '@/lib/guest/get-guest-key';
-import { limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
+import { getGuestKey, getGuestStay } from '@/lib/guests/get-guest-key';
+import { limitGuestKeyRequest } from '@/lib/guests/guest-rate-limits';
 import { clientAddress } from '@/lib/http/client-address';
 import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CreateApiKeyForm } from '@/components/manage-api-key-create';
-import { RevokeApiKeyButton } from '@/components/manage-api-key-revoke';
-import { ManageNav } from '@/components/manage-nav';
+import { CreateApiKeyForm } from '@/app/manage/_components/api-key-create';
+import { RevokeApiKeyButton } from '@/app/manage/_components/api-key-revoke';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { listApiKeys } from '@/lib/auth/list-api-keys';
 import { formatDateTime } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';

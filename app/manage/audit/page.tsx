@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { AuditLog, type AuditLogLabels } from '@/components/manage-audit-log';
-import { ManageNav } from '@/components/manage-nav';
+import { AuditLog, type AuditLogLabels } from '@/app/manage/_components/audit-log';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { QueryProvider } from '@/components/query-provider';
 import { AUDIT_ACTIONS, AUDIT_REASON_CODES, auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
 import { listAuditEvents } from '@/lib/audit/list-audit-events';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import { ResolveIncidentButton } from '@/components/manage-incident-resolve';
-import { ManageNav } from '@/components/manage-nav';
+import { ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/alerts/list-incidents';
 import type { MessageKey } from '@/lib/i18n/messages';
 import { formatDateTime, intlLocale, type Translate } from '@/lib/i18n/locale';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import { CopyButton } from '@/components/manage-copy-button';
-import { ManageNav } from '@/components/manage-nav';
-import { SecretForm } from '@/components/manage-secret-form';
+import { CopyButton } from '@/app/manage/_components/copy-button';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { SecretForm } from '@/app/manage/_components/secret-form';
 import { formatDateTime } from '@/lib/i18n/locale';
 import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-secrets';
 import { getLocale, getT } from '../../_server/i18n';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { ManageNav } from '@/components/manage-nav';
-import { WebhookReplayForm } from '@/components/manage-webhook-replay';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { WebhookReplayForm } from '@/app/manage/_components/webhook-replay';
 import { can } from '@/lib/auth/permissions';
 import { isAppError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/i18n/locale';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { BookingGroupForm } from '@/components/booking-group-form';
+import { BookingGroupForm } from '@/app/desk/_components/booking-group-form';
 import { roomAvailability } from '@/lib/bookings/room-availability';
 import { CHECK_IN_HOUR, CHECK_OUT_HOUR, MAX_NIGHTS, stayWindow, zonedToday } from '@/lib/bookings/stay-window';
 import { formatDateTime } from '@/lib/i18n/locale';

@@ -1,6 +1,6 @@
 import { json, withRequest } from '@/lib/api/http';
-import { getGuestKey } from '@/lib/guest/get-guest-key';
-import { limitGuestKeyRequest } from '@/lib/guest/guest-rate-limits';
+import { getGuestKey } from '@/lib/guests/get-guest-key';
+import { limitGuestKeyRequest } from '@/lib/guests/guest-rate-limits';
 import { clientAddress } from '@/lib/http/client-address';
 
 export const dynamic = 'force-dynamic';

@@ -2,11 +2,11 @@ import { apiKeyActor } from '@/lib/api/actor';
 import { pathId } from '@/lib/api/body';
 import { json } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
-import { issueCheckinKey } from '@/lib/keys/issue-checkin-key';
+import { issueCheckInKey } from '@/lib/stays/issue-check-in-key';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, { id }) => {
-  const key = await issueCheckinKey({ tenantId: principal.tenantId, checkInId: pathId(id), actor: apiKeyActor(principal) });
+  const key = await issueCheckInKey({ tenantId: principal.tenantId, checkInId: pathId(id), actor: apiKeyActor(principal) });
   return json({ data: key }, { requestId });
 });

@@ -3,7 +3,7 @@ import { pathId, readJson } from '@/lib/api/body';
 import { json } from '@/lib/api/http';
 import { ZCheckInBodySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
-import { completeCheckIn } from '@/lib/checkin/complete-check-in';
+import { completeCheckIn } from '@/lib/stays/complete-check-in';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,9 +1,9 @@
 import type { Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
-import type { AccessKeyRow, KeyView } from './key-view';
-import { toKeyView } from './key-view';
-import { singleFlight } from './single-flight';
+import type { AccessKeyRow, KeyView } from '../keys/key-view';
+import { toKeyView } from '../keys/key-view';
+import { singleFlight } from '../keys/single-flight';
 
 const flight = singleFlight<KeyView>();
 
@@ -12,7 +12,7 @@ const flight = singleFlight<KeyView>();
  * in-flight call per check-in in this process, and across processes the SQL function
  * `issue_checkin_key` (advisory lock, expiry of a stale key, partial unique index).
  */
-export function issueCheckinKey({ tenantId, checkInId, actor }: { tenantId: string; checkInId: string; actor: Actor }): Promise<KeyView> {
+export function issueCheckInKey({ tenantId, checkInId, actor }: { tenantId: string; checkInId: string; actor: Actor }): Promise<KeyView> {
   return flight(`${tenantId}:${checkInId}`, async () => {
     const rows = await asService({ tenantId }, (tx) =>
       tx.$queryRaw<AccessKeyRow[]>`select * from issue_checkin_key(${tenantId}::uuid, ${checkInId}::uuid,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { revokeKey } from '../keys/revoke-key';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { guestTokenFor } from '../auth/guest-links';

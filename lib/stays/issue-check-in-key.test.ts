@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { issueCheckinKey } from './issue-checkin-key';
+import { issueCheckInKey } from './issue-check-in-key';
 
 const run = promisify(execFile);
 
@@ -19,7 +19,7 @@ describe('issuing the key of a check-in', () => {
 
     const outputs = await Promise.all(
       [1, 2, 3].map(() =>
-        run(process.execPath, ['--import', 'tsx', 'lib/keys/issue-worker.ts', tenantId, checkInId, '50'], {
+        run(process.execPath, ['--import', 'tsx', 'lib/testing/issue-key-process.ts', tenantId, checkInId, '50'], {
           env: { ...process.env, DB_POOL_MAX: '10' },
         }),
       ),
@@ -40,7 +40,7 @@ describe('issuing the key of a check-in', () => {
     const { checkInId, key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
     const admin = await adminClient();
     await admin.query(`update access_keys set valid_from = now() - interval '2 hours', expires_at = now() - interval '1 second' where id = $1`, [key.id]);
-    const next = await issueCheckinKey({ tenantId, checkInId, actor: TEST_ACTOR });
+    const next = await issueCheckInKey({ tenantId, checkInId, actor: TEST_ACTOR });
     expect(next.id).not.toBe(key.id);
     expect(next.status).toBe('active');
     const { rows } = await admin.query(`select status from access_keys where id = $1`, [key.id]);
@@ -53,7 +53,7 @@ describe('issuing the key of a check-in', () => {
     const b = await createBookableTenant();
     const { reservationId } = await bookRoom({ tenantId: b.tenantId, roomId: b.roomIds[0]! });
     const { checkInId } = await completeCheckIn({ tenantId: b.tenantId, reservationId, actor: TEST_ACTOR });
-    await expect(issueCheckinKey({ tenantId: a.tenantId, checkInId, actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(issueCheckInKey({ tenantId: a.tenantId, checkInId, actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('gives every live key of a room its own PIN of the room’s length', async () => {

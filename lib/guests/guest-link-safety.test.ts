@@ -6,7 +6,7 @@ import { GET as reservationRoute } from '@/app/api/v1/reservations/[id]/route';
 import { createApiKey } from '../auth/api-keys';
 import { hashGuestToken } from '../auth/guest-links';
 import { cancelReservation } from '../bookings/cancel-reservation';
-import { completeCheckIn } from '../checkin/complete-check-in';
+import { completeCheckIn } from '../stays/complete-check-in';
 import { asGuest } from '../db/tx';
 import { deleteGuest } from '../guests/delete-guest';
 import { expireDueKeys } from '../keys/expire-keys';

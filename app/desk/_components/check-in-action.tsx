@@ -1,5 +1,5 @@
-import { CheckInButton } from '@/components/desk-check-in';
-import type { CheckInWindow } from '@/lib/checkin/check-in-windows';
+import { CheckInButton } from '@/app/desk/_components/check-in';
+import type { CheckInWindow } from '@/lib/stays/check-in-windows';
 import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 
 /**

@@ -2,8 +2,8 @@
 
 import { useActionState, useId } from 'react';
 import { replayWebhooksAction } from '@/app/manage/webhooks/actions';
-import { QueryProvider } from './query-provider';
-import { ReplayProgress, type ReplayProgressLabels } from './manage-replay-progress';
+import { QueryProvider } from '@/components/query-provider';
+import { ReplayProgress, type ReplayProgressLabels } from './replay-progress';
 
 export type WebhookReplayLabels = {
   provider: string;

@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useId, useRef, useState } from 'react';
 import { createApiKeyAction } from '@/app/manage/api-keys/actions';
-import { CopyButton, type CopyLabels } from './manage-copy-button';
+import { CopyButton, type CopyLabels } from './copy-button';
 
 export type CreateApiKeyLabels = {
   title: string;

@@ -1,7 +1,7 @@
 import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
 import { asGuest, asService } from '../db/tx';
 import { AppError } from '../errors';
-import { issueCheckinKey } from '../keys/issue-checkin-key';
+import { issueCheckInKey } from '../stays/issue-check-in-key';
 import { forGuest, toGuestKeyView, type KeyView } from '../keys/key-view';
 
 export type GuestStay = {
@@ -65,7 +65,7 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
     const checkIns = await asService({ tenantId }, (tx) => tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }));
     if (checkIns.length === 1) {
       const guest = { type: 'guest' as const, id: reservationId, label: 'guest link' };
-      return { ...forGuest(await issueCheckinKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest })), roomLabel: stay.roomLabel };
+      return { ...forGuest(await issueCheckInKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest })), roomLabel: stay.roomLabel };
     }
   }
   const live = keys.find((k) => k.status === 'pre_issued') ?? keys[0];
