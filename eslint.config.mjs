@@ -17,13 +17,32 @@ function uiBoundaries() {
     ...sections.map((section) => ({
       files: [`app/${section}/**/*.{ts,tsx}`],
       rules: {
-        'no-restricted-imports': ['error', { patterns: [noDb, { group: other(section), message: `app/${section} keeps its own UI; shared pieces go in components/` }] }],
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              noDb,
+              { group: other(section), message: `app/${section} keeps its own UI; shared pieces go in components/` },
+            ],
+          },
+        ],
       },
     })),
     {
       files: ['components/**/*.{ts,tsx}'],
       rules: {
-        'no-restricted-imports': ['error', { patterns: [noDb, { group: [...sections, 'api', 'docs'].flatMap((s) => [`@/app/${s}/*`, `@/app/${s}/**`]), message: 'components/ holds shared UI; it never imports from a route' }] }],
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              noDb,
+              {
+                group: [...sections, 'api', 'docs'].flatMap((s) => [`@/app/${s}/*`, `@/app/${s}/**`]),
+                message: 'components/ holds shared UI; it never imports from a route',
+              },
+            ],
+          },
+        ],
       },
     },
   ];
@@ -33,7 +52,16 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: ['.next/**', '.next-*/**', '.data/**', 'lib/db/generated/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    ignores: [
+      '.next/**',
+      '.next-*/**',
+      '.data/**',
+      'lib/db/generated/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
   },
   {
     rules: {
@@ -45,7 +73,10 @@ const config = [
     // The domain layer stays framework-free (DESIGN.md, "Layout").
     files: ['lib/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['next/*', 'next'], message: 'lib/ must not import Next.js' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['next/*', 'next'], message: 'lib/ must not import Next.js' }] },
+      ],
     },
   },
   // Pages, actions, route handlers and components call lib/ functions; only lib/ opens transactions.
@@ -57,10 +88,15 @@ const config = [
     files: ['lib/**/*.ts'],
     ignores: ['lib/**/*.test.ts', 'lib/testing/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['next/*', 'next'], message: 'lib/ must not import Next.js' },
-        { group: ['**/testing/*', '@/lib/testing/*'], message: 'lib/testing is for tests only' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['next/*', 'next'], message: 'lib/ must not import Next.js' },
+            { group: ['**/testing/*', '@/lib/testing/*'], message: 'lib/testing is for tests only' },
+          ],
+        },
+      ],
     },
   },
 ];

@@ -16,7 +16,15 @@ const baseURL = `http://localhost:${port}`;
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 export default defineConfig({
@@ -37,7 +45,14 @@ export default defineConfig({
     command: 'rm -rf .data/e2e && node scripts/ensure-generated.mjs && tsx scripts/start.ts',
     url: `${baseURL}/api/health`,
     // Two web processes and two workers on one database, so nothing relies on process memory.
-    env: { PORT: String(port), UNLOCKOS_DATA_DIR: '.data/e2e', APP_URL: baseURL, LOG_LEVEL: 'warn', WEB_PROCESSES: '2', WORKER_PROCESSES: '2' },
+    env: {
+      PORT: String(port),
+      UNLOCKOS_DATA_DIR: '.data/e2e',
+      APP_URL: baseURL,
+      LOG_LEVEL: 'warn',
+      WEB_PROCESSES: '2',
+      WORKER_PROCESSES: '2',
+    },
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'pipe',

@@ -39,7 +39,10 @@ export async function SiteHeader({ staff, section, showAuthLink = true }: Props)
           {t('app.name')}
         </Link>
         {links.length > 0 && (
-          <SiteNav label={t('a11y.mainNav')} links={links.map((link) => ({ href: SECTION_PATHS[link.section], label: link.label }))} />
+          <SiteNav
+            label={t('a11y.mainNav')}
+            links={links.map((link) => ({ href: SECTION_PATHS[link.section], label: link.label }))}
+          />
         )}
         <div className="site-header__tools">
           {staff && (
@@ -60,7 +63,10 @@ export async function SiteHeader({ staff, section, showAuthLink = true }: Props)
               returnTo={section ? SECTION_PATHS[section] : '/desk'}
               label={t('tenantSwitcher.label')}
               submitLabel={t('tenantSwitcher.submit')}
-              options={staff.memberships.map((m) => ({ value: m.tenantId, label: `${m.tenantName} (${t(`role.${m.role}`)})` }))}
+              options={staff.memberships.map((m) => ({
+                value: m.tenantId,
+                label: `${m.tenantName} (${t(`role.${m.role}`)})`,
+              }))}
             />
           )}
           <LanguageSwitcher

@@ -33,7 +33,10 @@ async function loadAllRows(page: Page) {
   return page.getByTestId('audit-row');
 }
 
-test('a check-in revokes the pre-issued key; the manager finds it in the audit log and exports exactly the filtered rows', async ({ page, browser }) => {
+test('a check-in revokes the pre-issued key; the manager finds it in the audit log and exports exactly the filtered rows', async ({
+  page,
+  browser,
+}) => {
   // The front desk books a guest for tonight (a key is pre-issued) and checks them in.
   await signIn(page, FRONT_DESK, undefined, '/desk');
   const guestName = await bookFreshReservation(page);
@@ -54,7 +57,9 @@ test('a check-in revokes the pre-issued key; the manager finds it in the audit l
   await manager.getByLabel('Action', { exact: true }).selectOption('key.revoked');
   await expect(manager).toHaveURL(/[?&]action=key\.revoked(&|$)/);
 
-  const superseded = manager.getByTestId('audit-row').filter({ has: manager.getByTestId('audit-reason').getByText('superseded_by_checkin', { exact: true }) });
+  const superseded = manager
+    .getByTestId('audit-row')
+    .filter({ has: manager.getByTestId('audit-reason').getByText('superseded_by_checkin', { exact: true }) });
   await expect(superseded.first()).toBeVisible();
   await expect(superseded.first()).toContainText('Replaced by the check-in key');
   await expect(superseded.first().getByTestId('audit-action')).toHaveText('key.revoked');
@@ -72,11 +77,16 @@ test('a check-in revokes the pre-issued key; the manager finds it in the audit l
     expect(shown).toBeGreaterThan(0);
     await expect(rows.and(manager.locator('[data-action="key.revoked"]'))).toHaveCount(shown);
 
-    const [download] = await Promise.all([manager.waitForEvent('download'), manager.getByTestId('audit-export').click()]);
+    const [download] = await Promise.all([
+      manager.waitForEvent('download'),
+      manager.getByTestId('audit-export').click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.split('\n').filter((line) => line !== '');
-    expect(lines[0]).toBe('occurred_at,action,actor_type,actor_id,actor_label,subject_type,subject_id,room_id,reason,metadata');
+    expect(lines[0]).toBe(
+      'occurred_at,action,actor_type,actor_id,actor_label,subject_type,subject_id,room_id,reason,metadata',
+    );
     const body = lines.slice(1);
     expect(body).toHaveLength(shown);
     for (const line of body) expect(line.split(',')[1]).toBe('"key.revoked"');

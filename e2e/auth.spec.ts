@@ -20,7 +20,9 @@ test.describe('staff sign-in', () => {
     await page.getByLabel('Email').fill(FRONT_DESK);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.locator('#sign-in-error')).toHaveText('Email or password is incorrect. After repeated failures, sign-in from this network pauses for a few minutes.');
+    await expect(page.locator('#sign-in-error')).toHaveText(
+      'Email or password is incorrect. After repeated failures, sign-in from this network pauses for a few minutes.',
+    );
     await expect(page).toHaveURL(/\/sign-in/);
     expect(page.url()).not.toContain('not%20the%20password');
     await page.goto('/desk');

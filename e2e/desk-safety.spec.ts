@@ -9,8 +9,16 @@ const tomorrow = () => new Date(Date.now() + DAY);
 test('the desk offers early check-in only while the room is free, and audits it', async ({ page }) => {
   const tenant = ownTenant('Early check-in');
   await signIn(page, tenant.email, tenant.password, '/desk');
-  const first = await bookNight(page, { day: tomorrow(), guestName: `Early Bird ${Date.now()}`, roomId: tenant.roomIds[0] });
-  const second = await bookNight(page, { day: new Date(Date.now() + 2 * DAY), guestName: `Next Night ${Date.now()}`, roomId: tenant.roomIds[0] });
+  const first = await bookNight(page, {
+    day: tomorrow(),
+    guestName: `Early Bird ${Date.now()}`,
+    roomId: tenant.roomIds[0],
+  });
+  const second = await bookNight(page, {
+    day: new Date(Date.now() + 2 * DAY),
+    guestName: `Next Night ${Date.now()}`,
+    roomId: tenant.roomIds[0],
+  });
 
   // The second night: the first guest sleeps in the room until it starts — no early check-in.
   await page.goto(second.reservationUrl);
@@ -32,7 +40,11 @@ test('the desk offers early check-in only while the room is free, and audits it'
 test('the desk replaces a guest link: the old one stops working on the guest’s phone', async ({ page, browser }) => {
   const tenant = ownTenant('Lost link');
   await signIn(page, tenant.email, tenant.password, '/desk');
-  const { reservationUrl } = await bookNight(page, { day: tomorrow(), guestName: `Lost Link ${Date.now()}`, roomId: tenant.roomIds[0] });
+  const { reservationUrl } = await bookNight(page, {
+    day: tomorrow(),
+    guestName: `Lost Link ${Date.now()}`,
+    roomId: tenant.roomIds[0],
+  });
   await page.goto(reservationUrl);
   const oldUrl = (await page.getByTestId('guest-url').textContent())!.trim();
 
@@ -42,7 +54,9 @@ test('the desk replaces a guest link: the old one stops working on the guest’s
   await expect(guest.getByTestId('guest-key-status')).toBeVisible();
 
   await page.getByRole('button', { name: 'Replace the guest link' }).click();
-  await expect(page.getByTestId('rotate-guest-link-result')).toHaveText('A new guest link was made; the old one no longer works.');
+  await expect(page.getByTestId('rotate-guest-link-result')).toHaveText(
+    'A new guest link was made; the old one no longer works.',
+  );
   await expect(page.getByTestId('guest-url')).not.toHaveText(oldUrl);
   const newUrl = (await page.getByTestId('guest-url').textContent())!.trim();
 

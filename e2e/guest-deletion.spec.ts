@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { MANAGER, signIn } from './helpers';
 
 // Runs in the "desktop" project with its own booking.
-test('a manager deletes a guest’s personal data; the reservation stays and every page shows “Deleted account”', async ({ page }) => {
+test('a manager deletes a guest’s personal data; the reservation stays and every page shows “Deleted account”', async ({
+  page,
+}) => {
   await signIn(page, MANAGER, undefined, '/desk');
   const guestName = `Deletable Guest ${Date.now()}`;
   // A night far enough ahead that other specs (and retries) never compete for the demo's few rooms.

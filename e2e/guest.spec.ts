@@ -8,7 +8,10 @@ test.afterEach(async () => {
   await simulatorFaults({});
 });
 
-test('the front desk checks a guest in; the guest sees "Activating…", then the new PIN, and the old one is revoked', async ({ page, browser }) => {
+test('the front desk checks a guest in; the guest sees "Activating…", then the new PIN, and the old one is revoked', async ({
+  page,
+  browser,
+}) => {
   const guestPath = new URL(services().demoGuestUrl).pathname;
 
   // Before check-in the guest's phone shows the pre-issued key.

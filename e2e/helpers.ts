@@ -44,7 +44,10 @@ const iso = (d: Date) => d.toISOString().slice(0, 10);
  * Books one night from `day` through the desk's booking form, in `roomId` when given (else the first
  * free room); opens the reservation's page and returns its URL and the room booked.
  */
-export async function bookNight(page: Page, input: { day: Date; guestName: string; roomId?: string }): Promise<{ reservationUrl: string; roomId: string }> {
+export async function bookNight(
+  page: Page,
+  input: { day: Date; guestName: string; roomId?: string },
+): Promise<{ reservationUrl: string; roomId: string }> {
   await page.goto('/desk/bookings/new');
   await page.waitForLoadState('networkidle');
   await page.locator('#booking-check-in').fill(iso(input.day));
@@ -52,7 +55,9 @@ export async function bookNight(page: Page, input: { day: Date; guestName: strin
   await page.getByRole('button', { name: 'Show available rooms' }).click();
   // The room list is a client component: let it hydrate before ticking, or the tick is lost.
   await page.waitForLoadState('networkidle');
-  const room = input.roomId ? page.locator(`input[name="roomIds"][value="${input.roomId}"]`) : page.locator('input[name="roomIds"]:not([disabled])').first();
+  const room = input.roomId
+    ? page.locator(`input[name="roomIds"][value="${input.roomId}"]`)
+    : page.locator('input[name="roomIds"]:not([disabled])').first();
   await expect(room).toBeEnabled();
   await room.check();
   const roomId = (await room.getAttribute('value'))!;
@@ -79,11 +84,32 @@ export function cli(...args: string[]): unknown {
  * A tenant of its own (one facility in UTC, `rooms` rooms) with a front-desk user, made through the
  * CLI: a spec that needs rooms nobody else books (and a retry that starts clean) uses one.
  */
-export function ownTenant(name: string, rooms = 1): { tenantId: string; roomIds: string[]; email: string; password: string } {
+export function ownTenant(
+  name: string,
+  rooms = 1,
+): { tenantId: string; roomIds: string[]; email: string; password: string } {
   const tag = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   const { id: tenantId } = cli('tenant-create', '--name', `${name} ${tag}`) as { id: string };
-  const { id: facilityId } = cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'UTC') as { id: string };
-  const roomIds = Array.from({ length: rooms }, (_, i) => (cli('room-create', '--tenant', tenantId, '--facility', facilityId, '--label', `R${i + 1}`, '--lock-device', `lock-${tag}-${i}`) as { id: string }).id);
+  const { id: facilityId } = cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'UTC') as {
+    id: string;
+  };
+  const roomIds = Array.from(
+    { length: rooms },
+    (_, i) =>
+      (
+        cli(
+          'room-create',
+          '--tenant',
+          tenantId,
+          '--facility',
+          facilityId,
+          '--label',
+          `R${i + 1}`,
+          '--lock-device',
+          `lock-${tag}-${i}`,
+        ) as { id: string }
+      ).id,
+  );
   const email = `desk-${tag}@example.com`;
   const password = `pw-${tag}-desk`;
   cli('user-create', '--tenant', tenantId, '--email', email, '--password', password, '--role', 'front_desk');

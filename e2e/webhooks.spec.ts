@@ -29,7 +29,12 @@ function calendlyBody(event: 'invitee.created' | 'invitee.canceled', invitee: In
 }
 
 /** Delivers one signed Calendly event as Calendly would and expects it stored once. */
-async function deliver(request: APIRequestContext, event: 'invitee.created' | 'invitee.canceled', invitee: Invitee, createdAt: Date): Promise<void> {
+async function deliver(
+  request: APIRequestContext,
+  event: 'invitee.created' | 'invitee.canceled',
+  invitee: Invitee,
+  createdAt: Date,
+): Promise<void> {
   const raw = calendlyBody(event, invitee, createdAt);
   const response = await request.post(`/api/webhooks/calendly/${TENANT_ID}`, {
     data: raw,
@@ -48,17 +53,34 @@ async function waitForRows(page: Page, selector: string, count: number): Promise
 }
 
 test.describe('webhook log', () => {
-  test('shows that a Calendly cancellation arrived and was processed, and a late "created" refused', async ({ page, request }) => {
+  test('shows that a Calendly cancellation arrived and was processed, and a late "created" refused', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(180_000);
     // Unique per run, so a retry against the same server never collides with an earlier attempt.
     const run = randomUUID();
     const eventType = `https://api.calendly.com/event_types/E2E-${run}`;
     cli('secret-set', '--tenant', TENANT_ID, '--provider', 'calendly', '--value', SIGNING_KEY);
-    cli('booking-source-add', '--tenant', TENANT_ID, '--provider', 'calendly', '--event-type', eventType, '--room', ROOM_101);
+    cli(
+      'booking-source-add',
+      '--tenant',
+      TENANT_ID,
+      '--provider',
+      'calendly',
+      '--event-type',
+      eventType,
+      '--room',
+      ROOM_101,
+    );
 
     // A slot far ahead that nothing else books.
     const startsAt = new Date(Date.UTC(2031, 0, 1, 6) + Math.floor(Math.random() * 3_000) * 86_400_000);
-    const booked: Invitee = { uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/BOOKED`, eventType, startsAt };
+    const booked: Invitee = {
+      uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/BOOKED`,
+      eventType,
+      startsAt,
+    };
     const t0 = Date.now();
 
     await signIn(page, MANAGER, undefined, '/manage/webhooks');
@@ -67,20 +89,38 @@ test.describe('webhook log', () => {
 
     // 1. A booking, then its cancellation: the log answers "did the cancel arrive?".
     await deliver(request, 'invitee.created', booked, new Date(t0 - 60_000));
-    await waitForRows(page, '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="processed"]', 1);
+    await waitForRows(
+      page,
+      '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="processed"]',
+      1,
+    );
     await deliver(request, 'invitee.canceled', booked, new Date(t0 - 30_000));
-    await waitForRows(page, '[data-testid="webhook-event-row"][data-type="invitee.canceled"][data-status="processed"]', 1);
+    await waitForRows(
+      page,
+      '[data-testid="webhook-event-row"][data-type="invitee.canceled"][data-status="processed"]',
+      1,
+    );
     const cancelRow = page.locator('[data-testid="webhook-event-row"][data-type="invitee.canceled"]');
     await expect(cancelRow.getByTestId('webhook-event-type')).toHaveText('invitee.canceled');
     await expect(cancelRow.getByTestId('webhook-event-status')).toHaveText(/processed/i);
     await expect(cancelRow).toContainText('Calendly');
 
     // 2. The cancellation (made later at Calendly) arrives before its booking: the booking is refused, loudly.
-    const late: Invitee = { uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/LATE`, eventType, startsAt: new Date(startsAt.getTime() + 86_400_000) };
+    const late: Invitee = {
+      uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/LATE`,
+      eventType,
+      startsAt: new Date(startsAt.getTime() + 86_400_000),
+    };
     await deliver(request, 'invitee.canceled', late, new Date(t0 - 5_000));
     await deliver(request, 'invitee.created', late, new Date(t0 - 10_000));
-    await waitForRows(page, '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]', 1);
-    const refused = page.locator('[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]');
+    await waitForRows(
+      page,
+      '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]',
+      1,
+    );
+    const refused = page.locator(
+      '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]',
+    );
     await expect(refused.getByTestId('webhook-event-status')).toHaveText(/rejected/i);
     await expect(refused.getByTestId('webhook-event-reason')).toHaveText('created_after_cancel');
     await expect(refused).toContainText('already cancelled');

@@ -24,7 +24,12 @@ export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: AppErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'AppError';
     this.code = code;

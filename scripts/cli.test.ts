@@ -12,7 +12,12 @@ const run = promisify(execFile);
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: process.env.TEST_ADMIN_URL, APP_DB_PASSWORD: TEST_APP_DB_PASSWORD, APP_DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        DATABASE_URL: process.env.TEST_ADMIN_URL,
+        APP_DB_PASSWORD: TEST_APP_DB_PASSWORD,
+        APP_DATABASE_URL: '',
+      },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -27,10 +32,39 @@ describe('the CLI', () => {
     expect(tenant.stderr).toBe('');
     expect(tenant.code).toBe(0);
     const { id: tenantId } = JSON.parse(tenant.stdout) as { id: string };
-    const facility = JSON.parse((await cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'Asia/Tokyo')).stdout) as { id: string };
-    const room = JSON.parse((await cli('room-create', '--tenant', tenantId, '--facility', facility.id, '--label', '301', '--lock-device', 'lock-301')).stdout) as { id: string };
-    const user = await cli('user-create', '--tenant', tenantId, '--email', 'Desk@CLI.example', '--password', 'long enough', '--role', 'front_desk');
-    const key = JSON.parse((await cli('api-key-create', '--tenant', tenantId, '--name', 'pms')).stdout) as { id: string; key: string };
+    const facility = JSON.parse(
+      (await cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'Asia/Tokyo')).stdout,
+    ) as { id: string };
+    const room = JSON.parse(
+      (
+        await cli(
+          'room-create',
+          '--tenant',
+          tenantId,
+          '--facility',
+          facility.id,
+          '--label',
+          '301',
+          '--lock-device',
+          'lock-301',
+        )
+      ).stdout,
+    ) as { id: string };
+    const user = await cli(
+      'user-create',
+      '--tenant',
+      tenantId,
+      '--email',
+      'Desk@CLI.example',
+      '--password',
+      'long enough',
+      '--role',
+      'front_desk',
+    );
+    const key = JSON.parse((await cli('api-key-create', '--tenant', tenantId, '--name', 'pms')).stdout) as {
+      id: string;
+      key: string;
+    };
     expect(user.code).toBe(0);
     expect(key.key).toMatch(/^uok_/);
 
@@ -44,7 +78,16 @@ describe('the CLI', () => {
     );
     await admin.end();
     expect(rows).toEqual([
-      { name: 'CLI Inn', stripe_account_id: 'acct_cli123', time_zone: 'Asia/Tokyo', label: '301', lock_device_ref: 'lock-301', email: 'desk@cli.example', role: 'front_desk', prefix: key.key.slice(0, 12) },
+      {
+        name: 'CLI Inn',
+        stripe_account_id: 'acct_cli123',
+        time_zone: 'Asia/Tokyo',
+        label: '301',
+        lock_device_ref: 'lock-301',
+        email: 'desk@cli.example',
+        role: 'front_desk',
+        prefix: key.key.slice(0, 12),
+      },
     ]);
   });
 
@@ -57,11 +100,26 @@ describe('the CLI', () => {
       ['tenant-create', '--name', 'X', '--stripe-account', 'not-an-account'],
       ['tenant-create', '--nme', 'X'],
       ['room-create', '--tenant', 'not-a-uuid', '--facility', 'x', '--label', 'y'],
-      ['user-create', '--tenant', '00000000-0000-4000-8000-000000000000', '--email', 'a@b.c', '--password', 'long enough', '--role', 'owner'],
+      [
+        'user-create',
+        '--tenant',
+        '00000000-0000-4000-8000-000000000000',
+        '--email',
+        'a@b.c',
+        '--password',
+        'long enough',
+        '--role',
+        'owner',
+      ],
       ['no-such-command'],
     ]) {
       const result = await cli(...args);
-      expect({ args, code: result.code !== 0, stdout: result.stdout, hasMessage: /error: \S/.test(result.stderr) }).toEqual({ args, code: true, stdout: '', hasMessage: true });
+      expect({
+        args,
+        code: result.code !== 0,
+        stdout: result.stdout,
+        hasMessage: /error: \S/.test(result.stderr),
+      }).toEqual({ args, code: true, stdout: '', hasMessage: true });
     }
     expect((await admin.query('select count(*)::int as n from tenants')).rows[0].n).toBe(before);
     await admin.end();
@@ -74,7 +132,8 @@ describe('cli user-unlock', () => {
     const email = `unlock-${process.pid}-${Date.now()}@example.com`;
     await createStaffUser({ tenantId: tenant.id, email, password: 'right password', role: 'front_desk' });
     for (const address of ['192.0.2.10', '192.0.2.11']) {
-      for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) await signInWithPassword({ email, password: 'wrong', address });
+      for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++)
+        await signInWithPassword({ email, password: 'wrong', address });
       expect(await signInWithPassword({ email, password: 'right password', address })).toEqual({ ok: false });
     }
     const unlocked = await cli('user-unlock', '--email', email.toUpperCase());
@@ -84,9 +143,17 @@ describe('cli user-unlock', () => {
     }
 
     const unknown = await cli('user-unlock', '--email', 'nobody-here@example.com');
-    expect({ failed: unknown.code !== 0, stdout: unknown.stdout, message: /error: .*not_found/.test(unknown.stderr) }).toEqual({ failed: true, stdout: '', message: true });
+    expect({
+      failed: unknown.code !== 0,
+      stdout: unknown.stdout,
+      message: /error: .*not_found/.test(unknown.stderr),
+    }).toEqual({ failed: true, stdout: '', message: true });
     const malformed = await cli('user-unlock', '--email', 'not-an-email');
-    expect({ failed: malformed.code !== 0, stdout: malformed.stdout, message: /error: --email/.test(malformed.stderr) }).toEqual({ failed: true, stdout: '', message: true });
+    expect({
+      failed: malformed.code !== 0,
+      stdout: malformed.stdout,
+      message: /error: --email/.test(malformed.stderr),
+    }).toEqual({ failed: true, stdout: '', message: true });
   });
 });
 
@@ -106,7 +173,9 @@ describe('cli migrate --target', () => {
     const env = { DATABASE_URL_CI: url.toString(), MIGRATE_CI_HOST: host, MIGRATE_CI_DATABASE: name };
     const runWith = async (args: string[], extra: Record<string, string>) => {
       try {
-        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], { env: { ...process.env, ...extra, DATABASE_URL: '' } });
+        const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+          env: { ...process.env, ...extra, DATABASE_URL: '' },
+        });
         return { code: 0, stdout, stderr };
       } catch (error) {
         const e = error as { code: number; stdout: string; stderr: string };
@@ -121,7 +190,10 @@ describe('cli migrate --target', () => {
     expect(JSON.parse(first.stdout).applied).toBeGreaterThan(0);
     const second = await runWith(['migrate', '--target', 'ci'], env);
     expect(JSON.parse(second.stdout)).toMatchObject({ applied: 0, plan: [] });
-    const refused = await runWith(['migrate', '--target', 'ci'], { ...env, MIGRATE_CI_DATABASE: 'unlockos_production' });
+    const refused = await runWith(['migrate', '--target', 'ci'], {
+      ...env,
+      MIGRATE_CI_DATABASE: 'unlockos_production',
+    });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/Refusing/);
     const elsewhere = await runWith(['migrate', '--target', 'ci'], { ...env, MIGRATE_CI_HOST: 'db.prod.internal' });

@@ -42,7 +42,9 @@ async function main(): Promise<void> {
   if (entry) {
     const parsed = entry.flags.safeParse(values);
     if (!parsed.success) {
-      throw new UsageError(parsed.error.issues.map((i) => (i.path.length ? `--${i.path.join('.')}: ${i.message}` : i.message)).join('; '));
+      throw new UsageError(
+        parsed.error.issues.map((i) => (i.path.length ? `--${i.path.join('.')}: ${i.message}` : i.message)).join('; '),
+      );
     }
     flags = parsed.data;
   }
@@ -66,7 +68,10 @@ async function main(): Promise<void> {
     if (database.embedded) await prepareDatabase({ adminUrl: database.adminUrl });
     else {
       const { pending } = await migrate({ databaseUrl: database.adminUrl, dryRun: true });
-      if (pending.length > 0) throw new UsageError(`the database has ${pending.length} pending migration(s): run \`npm run cli -- migrate\` first`);
+      if (pending.length > 0)
+        throw new UsageError(
+          `the database has ${pending.length} pending migration(s): run \`npm run cli -- migrate\` first`,
+        );
     }
     process.env.APP_DATABASE_URL = database.appUrl;
     // Guest links are derived from the same secret `npm start` uses in this folder.
@@ -86,7 +91,9 @@ async function main(): Promise<void> {
 async function migrateTarget(targetName: string, dryRun: boolean): Promise<void> {
   const target = resolveMigrationTarget(targetName);
   const { pending } = await migrate({ databaseUrl: target.url, dryRun: true });
-  process.stderr.write(`plan for target "${target.name}" (host ${target.host}, database ${target.database}): ${pending.length} pending migration(s)${pending.length ? `: ${pending.join(', ')}` : ''}\n`);
+  process.stderr.write(
+    `plan for target "${target.name}" (host ${target.host}, database ${target.database}): ${pending.length} pending migration(s)${pending.length ? `: ${pending.join(', ')}` : ''}\n`,
+  );
   if (dryRun) {
     process.stdout.write(`${JSON.stringify({ target: target.name, dryRun: true, plan: pending, applied: 0 })}\n`);
     return;

@@ -39,8 +39,18 @@ function clientAddressFrom({ socketAddress, forwardedFor, trustedHops }) {
   const socket = normaliseAddress(socketAddress);
   const hops = Number.isInteger(trustedHops) && trustedHops > 0 ? trustedHops : 0;
   if (hops === 0) return socket;
-  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : typeof forwardedFor === 'string' ? forwardedFor : '';
-  const chain = [...header.split(',').map((entry) => entry.trim()).filter(Boolean), socketAddress];
+  const header = Array.isArray(forwardedFor)
+    ? forwardedFor.join(',')
+    : typeof forwardedFor === 'string'
+      ? forwardedFor
+      : '';
+  const chain = [
+    ...header
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+    socketAddress,
+  ];
   const chosen = chain[Math.max(0, chain.length - 1 - hops)];
   return normaliseAddress(chosen) ?? socket;
 }
@@ -49,13 +59,19 @@ function clientAddressFrom({ socketAddress, forwardedFor, trustedHops }) {
 function trustedHopsFrom(value) {
   if (value === undefined || value.trim() === '') return 0;
   if (/^\d{1,2}$/.test(value.trim())) return Number(value.trim());
-  process.emitWarning(`TRUST_PROXY must be a number of proxy hops (0-99); "${value}" is ignored and no X-Forwarded-For hop is believed`);
+  process.emitWarning(
+    `TRUST_PROXY must be a number of proxy hops (0-99); "${value}" is ignored and no X-Forwarded-For hop is believed`,
+  );
   return 0;
 }
 
 /** Writes the client address header on `req`, removing any copy the client sent (also from rawHeaders). */
 function stampRequest(req, trustedHops) {
-  const address = clientAddressFrom({ socketAddress: req.socket && req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'], trustedHops });
+  const address = clientAddressFrom({
+    socketAddress: req.socket && req.socket.remoteAddress,
+    forwardedFor: req.headers['x-forwarded-for'],
+    trustedHops,
+  });
   delete req.headers[HEADER];
   const raw = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {

@@ -7,13 +7,18 @@ import { CLIENT_ADDRESS_PRELOAD, WEB_NODE_FLAGS } from '../lib/config/web-proces
 
 type Preload = {
   HEADER: string;
-  clientAddressFrom(input: { socketAddress: string | undefined; forwardedFor?: string | string[]; trustedHops: number }): string | null;
+  clientAddressFrom(input: {
+    socketAddress: string | undefined;
+    forwardedFor?: string | string[];
+    trustedHops: number;
+  }): string | null;
   trustedHopsFrom(value: string | undefined): number;
 };
 const preload = createRequire(import.meta.url)('./client-address.cjs') as Preload;
 
 describe('clientAddressFrom (TRUST_PROXY = n hops)', () => {
-  const from = (forwardedFor: string | string[] | undefined, trustedHops: number, socketAddress = '10.0.0.2') => preload.clientAddressFrom({ socketAddress, forwardedFor, trustedHops });
+  const from = (forwardedFor: string | string[] | undefined, trustedHops: number, socketAddress = '10.0.0.2') =>
+    preload.clientAddressFrom({ socketAddress, forwardedFor, trustedHops });
 
   it('is the socket’s address without trusted hops, whatever X-Forwarded-For says', () => {
     expect(from(undefined, 0)).toBe('10.0.0.2');
@@ -84,7 +89,10 @@ afterEach(() => {
 });
 
 async function startServer(env: Record<string, string>): Promise<{ port: number; stderr: () => string }> {
-  const child = spawn(process.execPath, [...WEB_NODE_FLAGS, '-e', SERVER], { env: { ...process.env, TRUST_PROXY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...WEB_NODE_FLAGS, '-e', SERVER], {
+    env: { ...process.env, TRUST_PROXY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -100,11 +108,16 @@ function send(port: number, headers: [string, string][]): Promise<{ address: str
   return new Promise((resolve, reject) => {
     // Raw header lines: Node adds no Host of its own then.
     const lines = [['Host', `127.0.0.1:${port}`], ...headers].flat();
-    const request = http.request({ host: '127.0.0.1', port, path: '/', method: 'GET', headers: lines as unknown as http.OutgoingHttpHeaders }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${response.statusCode}`))));
-    });
+    const request = http.request(
+      { host: '127.0.0.1', port, path: '/', method: 'GET', headers: lines as unknown as http.OutgoingHttpHeaders },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`HTTP ${response.statusCode}`)),
+        );
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -119,7 +132,10 @@ describe('the client-address preload in a real HTTP server', () => {
   it('without TRUST_PROXY: the socket’s address, whatever the client forges', async () => {
     const { port } = await startServer({});
     expect(await send(port, [])).toEqual({ address: '127.0.0.1', raw: ['127.0.0.1'] });
-    expect(await send(port, [['X-Forwarded-For', '203.0.113.9']])).toEqual({ address: '127.0.0.1', raw: ['127.0.0.1'] });
+    expect(await send(port, [['X-Forwarded-For', '203.0.113.9']])).toEqual({
+      address: '127.0.0.1',
+      raw: ['127.0.0.1'],
+    });
     expect(
       await send(port, [
         ['X-Forwarded-For', '203.0.113.9, 198.51.100.1'],
@@ -131,20 +147,42 @@ describe('the client-address preload in a real HTTP server', () => {
 
   it('with TRUST_PROXY=1: the address the one proxy in front appended, never one the client wrote before it', async () => {
     const { port } = await startServer({ TRUST_PROXY: '1' });
-    expect(await send(port, [['X-Forwarded-For', '6.6.6.6, 203.0.113.9']])).toEqual({ address: '203.0.113.9', raw: ['203.0.113.9'] });
-    expect(await send(port, [['X-Forwarded-For', '6.6.6.6'], ['X-Forwarded-For', '203.0.113.9']])).toEqual({ address: '203.0.113.9', raw: ['203.0.113.9'] });
-    expect(await send(port, [['x-unlockos-client-address', '192.0.2.66']])).toEqual({ address: '127.0.0.1', raw: ['127.0.0.1'] });
-    expect(await send(port, [['X-Forwarded-For', 'nonsense'], ['x-unlockos-client-address', '192.0.2.66']])).toEqual({ address: '127.0.0.1', raw: ['127.0.0.1'] });
+    expect(await send(port, [['X-Forwarded-For', '6.6.6.6, 203.0.113.9']])).toEqual({
+      address: '203.0.113.9',
+      raw: ['203.0.113.9'],
+    });
+    expect(
+      await send(port, [
+        ['X-Forwarded-For', '6.6.6.6'],
+        ['X-Forwarded-For', '203.0.113.9'],
+      ]),
+    ).toEqual({ address: '203.0.113.9', raw: ['203.0.113.9'] });
+    expect(await send(port, [['x-unlockos-client-address', '192.0.2.66']])).toEqual({
+      address: '127.0.0.1',
+      raw: ['127.0.0.1'],
+    });
+    expect(
+      await send(port, [
+        ['X-Forwarded-For', 'nonsense'],
+        ['x-unlockos-client-address', '192.0.2.66'],
+      ]),
+    ).toEqual({ address: '127.0.0.1', raw: ['127.0.0.1'] });
   });
 
   it('with TRUST_PROXY=2: two hops from the right', async () => {
     const { port } = await startServer({ TRUST_PROXY: '2' });
-    expect(await send(port, [['X-Forwarded-For', '6.6.6.6, 203.0.113.9, 10.0.0.1']])).toEqual({ address: '203.0.113.9', raw: ['203.0.113.9'] });
+    expect(await send(port, [['X-Forwarded-For', '6.6.6.6, 203.0.113.9, 10.0.0.1']])).toEqual({
+      address: '203.0.113.9',
+      raw: ['203.0.113.9'],
+    });
   });
 
   it('with a TRUST_PROXY that is not a number: says so and believes no hop', async () => {
     const { port, stderr } = await startServer({ TRUST_PROXY: 'true' });
-    expect(await send(port, [['X-Forwarded-For', '203.0.113.9']])).toEqual({ address: '127.0.0.1', raw: ['127.0.0.1'] });
+    expect(await send(port, [['X-Forwarded-For', '203.0.113.9']])).toEqual({
+      address: '127.0.0.1',
+      raw: ['127.0.0.1'],
+    });
     expect(stderr()).toMatch(/TRUST_PROXY must be a number/);
   });
 });

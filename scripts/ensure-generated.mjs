@@ -8,6 +8,10 @@ const marker = 'lib/db/generated/client.ts';
 if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(schema).mtimeMs) {
   execFileSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    },
   });
 }

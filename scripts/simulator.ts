@@ -11,6 +11,7 @@ if (!clientSecret) {
 const server = createSimulator({ clients: { [process.env.SIMULATOR_CLIENT_ID || 'unlockos']: clientSecret } });
 server.listen(Number(process.env.SIMULATOR_PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();
-  if (address && typeof address === 'object') process.stdout.write(`simulator listening on http://127.0.0.1:${address.port}\n`);
+  if (address && typeof address === 'object')
+    process.stdout.write(`simulator listening on http://127.0.0.1:${address.port}\n`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));

@@ -32,14 +32,25 @@ function buildIsStale(distDir: string): boolean {
   const buildId = path.join(distDir, 'BUILD_ID');
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  const sources = ['app', 'components', 'lib', 'public', 'proxy.ts', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
+  const sources = [
+    'app',
+    'components',
+    'lib',
+    'public',
+    'proxy.ts',
+    'next.config.js',
+    'package-lock.json',
+    'tsconfig.json',
+  ];
   return sources.some((source) => newestMtime(path.join(root, source)) > built);
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: 'inherit', env });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}`)),
+    );
   });
 }
 
@@ -55,7 +66,9 @@ async function main(): Promise<void> {
   say('UnlockOS: starting the database…');
   // Migrates, and seeds the demo only into an embedded database this install created (never DATABASE_URL).
   const { database, applied, seeded, demo } = await prepareInstall({ appUrl, nextauthSecret });
-  say(`UnlockOS: database ready (${database.embedded ? `embedded, data in ${path.relative(process.cwd(), dataDir()) || '.'}/` : 'DATABASE_URL'}; ${applied} migration(s) applied)`);
+  say(
+    `UnlockOS: database ready (${database.embedded ? `embedded, data in ${path.relative(process.cwd(), dataDir()) || '.'}/` : 'DATABASE_URL'}; ${applied} migration(s) applied)`,
+  );
 
   const simulatorPort = await freePort();
   // The simulator started here gets a client secret of its own, new on every start; a lock vendor
@@ -141,16 +154,30 @@ async function main(): Promise<void> {
   // that correctness depends on lives in process memory, and the tests run it this way.
   const webCount = Math.max(1, Number(process.env.WEB_PROCESSES ?? 1));
   const workerCount = Math.max(1, Number(process.env.WORKER_PROCESSES ?? 1));
-  for (let i = 0; i < workerCount; i++) spawnChild(`worker-${i + 1}`, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
+  for (let i = 0; i < workerCount; i++)
+    spawnChild(`worker-${i + 1}`, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
   const webPorts = [port];
   for (let i = 1; i < webCount; i++) webPorts.push(await freePort());
-  webPorts.forEach((webPort, i) => spawnChild(`web-${i + 1}`, 'web', [...WEB_NODE_FLAGS, NEXT_BIN, 'start', '--port', String(webPort), '--hostname', host]));
+  webPorts.forEach((webPort, i) =>
+    spawnChild(`web-${i + 1}`, 'web', [
+      ...WEB_NODE_FLAGS,
+      NEXT_BIN,
+      'start',
+      '--port',
+      String(webPort),
+      '--hostname',
+      host,
+    ]),
+  );
   const webUrls = webPorts.map((p) => `http://localhost:${p}`);
   // Where the running services are, for tests and tools working on this data directory.
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
   const { DEMO_GUEST_LINK_ID, DEMO_SIGN_INS, DEMO_PASSWORD } = await import('../lib/seed/seed-demo');
   const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
-  writePrivateFile(path.join(dataDir(), 'services.json'), JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockVendorUrl, demoGuestUrl }, null, 2));
+  writePrivateFile(
+    path.join(dataDir(), 'services.json'),
+    JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockVendorUrl, demoGuestUrl }, null, 2),
+  );
 
   say('');
   say(`UnlockOS is running at ${appUrl}${webUrls.length > 1 ? ` (and ${webUrls.slice(1).join(', ')})` : ''}`);
@@ -160,7 +187,9 @@ async function main(): Promise<void> {
     if (seeded) say('(demo data seeded on this first start)');
     say(`Demo guest key page (phone): ${demoGuestUrl}`);
   } else {
-    say('No demo data in this database (`npm run cli -- seed-demo` adds it on purpose); create a tenant with `npm run cli -- tenant-create`.');
+    say(
+      'No demo data in this database (`npm run cli -- seed-demo` adds it on purpose); create a tenant with `npm run cli -- tenant-create`.',
+    );
   }
   say('Press Ctrl-C to stop.');
 }

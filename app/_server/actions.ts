@@ -10,12 +10,21 @@ import { getStaff, TENANT_COOKIE } from './staff';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-const ZSetLocaleSchema = z.object({ locale: z.enum(LOCALES), returnTo: z.unknown().transform((v) => safeReturnPath(v, '/')) });
-const ZSwitchTenantSchema = z.object({ tenantId: z.guid(), returnTo: z.unknown().transform((v) => safeReturnPath(v, '/desk')) });
+const ZSetLocaleSchema = z.object({
+  locale: z.enum(LOCALES),
+  returnTo: z.unknown().transform((v) => safeReturnPath(v, '/')),
+});
+const ZSwitchTenantSchema = z.object({
+  tenantId: z.guid(),
+  returnTo: z.unknown().transform((v) => safeReturnPath(v, '/desk')),
+});
 
 /** Remembers the chosen UI language for a year, then returns to the page the form was on. */
 export async function setLocale(formData: FormData): Promise<void> {
-  const parsed = ZSetLocaleSchema.safeParse({ locale: formData.get('locale'), returnTo: formData.get('returnTo') ?? '/' });
+  const parsed = ZSetLocaleSchema.safeParse({
+    locale: formData.get('locale'),
+    returnTo: formData.get('returnTo') ?? '/',
+  });
   if (!parsed.success) redirect('/');
   (await cookies()).set(LOCALE_COOKIE, parsed.data.locale, {
     path: '/',
@@ -30,7 +39,10 @@ export async function setLocale(formData: FormData): Promise<void> {
 export async function switchTenant(formData: FormData): Promise<void> {
   const staff = await getStaff();
   if (!staff) redirect('/sign-in');
-  const parsed = ZSwitchTenantSchema.safeParse({ tenantId: formData.get('tenantId'), returnTo: formData.get('returnTo') ?? '/desk' });
+  const parsed = ZSwitchTenantSchema.safeParse({
+    tenantId: formData.get('tenantId'),
+    returnTo: formData.get('returnTo') ?? '/desk',
+  });
   if (!parsed.success) redirect('/desk');
   const { tenantId, returnTo } = parsed.data;
   // The cookie is only a preference: getStaff() re-checks membership on every request anyway.

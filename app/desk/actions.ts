@@ -17,7 +17,13 @@ import { requireStaff } from '../_server/staff';
 // tenant from the session (never from the form), validates its input and calls one lib function.
 
 export type CheckInState =
-  | { ok: true; reservationId: string; pin: string | null; vendorSync: 'pending' | 'synced' | 'failed'; revokedCount: number }
+  | {
+      ok: true;
+      reservationId: string;
+      pin: string | null;
+      vendorSync: 'pending' | 'synced' | 'failed';
+      revokedCount: number;
+    }
   | { ok: false; reservationId: string | null; message: string }
   | null;
 
@@ -47,18 +53,36 @@ function revalidateDesk(): void {
 export async function completeCheckInAction(_previous: CheckInState, formData: FormData): Promise<CheckInState> {
   const staff = await requireStaff('checkin.complete', '/desk');
   const t = await getT();
-  const parsed = ZCheckInFormSchema.safeParse({ reservationId: formData.get('reservationId'), early: formData.get('early') ?? undefined });
+  const parsed = ZCheckInFormSchema.safeParse({
+    reservationId: formData.get('reservationId'),
+    early: formData.get('early') ?? undefined,
+  });
   if (!parsed.success) return { ok: false, reservationId: null, message: t('checkIn.notFound') };
   const { reservationId } = parsed.data;
   try {
-    const result = await completeCheckIn({ tenantId: staff.current.tenantId, reservationId, actor: actorOf(staff), early: parsed.data.early === '1' });
+    const result = await completeCheckIn({
+      tenantId: staff.current.tenantId,
+      reservationId,
+      actor: actorOf(staff),
+      early: parsed.data.early === '1',
+    });
     revalidateDesk();
-    return { ok: true, reservationId, pin: result.key.pin, vendorSync: result.key.vendorSync, revokedCount: result.revokedKeyIds.length };
+    return {
+      ok: true,
+      reservationId,
+      pin: result.key.pin,
+      vendorSync: result.key.vendorSync,
+      revokedCount: result.revokedKeyIds.length,
+    };
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return { ok: false, reservationId, message: t('checkIn.notFound') };
-    if (isAppError(error) && error.code === 'reservation_not_ready') return { ok: false, reservationId, message: t('checkIn.notReady') };
-    if (isAppError(error) && error.code === 'too_early') return { ok: false, reservationId, message: t('checkIn.tooEarly') };
-    if (isAppError(error) && error.code === 'room_unavailable') return { ok: false, reservationId, message: t('checkIn.occupied') };
+    if (isAppError(error) && error.code === 'not_found')
+      return { ok: false, reservationId, message: t('checkIn.notFound') };
+    if (isAppError(error) && error.code === 'reservation_not_ready')
+      return { ok: false, reservationId, message: t('checkIn.notReady') };
+    if (isAppError(error) && error.code === 'too_early')
+      return { ok: false, reservationId, message: t('checkIn.tooEarly') };
+    if (isAppError(error) && error.code === 'room_unavailable')
+      return { ok: false, reservationId, message: t('checkIn.occupied') };
     logger.error({ err: error, reservationId }, 'desk check-in failed');
     return { ok: false, reservationId, message: t('checkIn.error') };
   }
@@ -71,7 +95,11 @@ export async function revealPinAction(_previous: RevealPinState, formData: FormD
   const parsed = ZKeyFormSchema.safeParse({ keyId: formData.get('keyId') });
   if (!parsed.success) return { ok: false, message: t('key.reveal.notFound') };
   try {
-    const { pin } = await revealPin({ tenantId: staff.current.tenantId, keyId: parsed.data.keyId, actor: actorOf(staff) });
+    const { pin } = await revealPin({
+      tenantId: staff.current.tenantId,
+      keyId: parsed.data.keyId,
+      actor: actorOf(staff),
+    });
     revalidateDesk();
     return { ok: true, pin };
   } catch (error) {
@@ -113,7 +141,8 @@ export async function revokeKeyAction(_previous: RevokeKeyState, formData: FormD
       revalidateDesk();
       return { ok: false, message: t('key.revoke.illegal'), reason: echo };
     }
-    if (isAppError(error) && error.code === 'not_found') return { ok: false, message: t('key.revoke.notFound'), reason: echo };
+    if (isAppError(error) && error.code === 'not_found')
+      return { ok: false, message: t('key.revoke.notFound'), reason: echo };
     logger.error({ err: error, keyId }, 'desk key revocation failed');
     return { ok: false, message: t('key.revoke.error'), reason: echo };
   }
@@ -122,18 +151,26 @@ export async function revokeKeyAction(_previous: RevokeKeyState, formData: FormD
 export type RotateGuestLinkState = { ok: true } | { ok: false; message: string } | null;
 
 /** Replaces a reservation's guest link (a lost or forwarded link): the old one stops working at once, audited. */
-export async function rotateGuestLinkAction(_previous: RotateGuestLinkState, formData: FormData): Promise<RotateGuestLinkState> {
+export async function rotateGuestLinkAction(
+  _previous: RotateGuestLinkState,
+  formData: FormData,
+): Promise<RotateGuestLinkState> {
   const staff = await requireStaff('guest_links.rotate', '/desk');
   const t = await getT();
   const parsed = ZReservationFormSchema.safeParse({ reservationId: formData.get('reservationId') });
   if (!parsed.success) return { ok: false, message: t('checkIn.notFound') };
   try {
-    await rotateGuestLink({ tenantId: staff.current.tenantId, reservationId: parsed.data.reservationId, actor: actorOf(staff) });
+    await rotateGuestLink({
+      tenantId: staff.current.tenantId,
+      reservationId: parsed.data.reservationId,
+      actor: actorOf(staff),
+    });
     revalidateDesk();
     return { ok: true };
   } catch (error) {
     if (isAppError(error) && error.code === 'not_found') return { ok: false, message: t('checkIn.notFound') };
-    if (isAppError(error) && error.code === 'reservation_not_ready') return { ok: false, message: t('reservation.guestLink.rotateNotAllowed') };
+    if (isAppError(error) && error.code === 'reservation_not_ready')
+      return { ok: false, message: t('reservation.guestLink.rotateNotAllowed') };
     logger.error({ err: error, reservationId: parsed.data.reservationId }, 'desk guest link rotation failed');
     return { ok: false, message: t('reservation.guestLink.rotateError') };
   }

@@ -92,7 +92,15 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
                 {showActions && (
                   <td>
                     {(r.status === 'held' || r.status === 'confirmed') && r.guestName !== null && (
-                      <CheckInAction reservationId={r.id} describedBy={roomCellId} window={windows.get(r.id)} now={now} timeZone={timeZone} t={t} locale={locale} />
+                      <CheckInAction
+                        reservationId={r.id}
+                        describedBy={roomCellId}
+                        window={windows.get(r.id)}
+                        now={now}
+                        timeZone={timeZone}
+                        t={t}
+                        locale={locale}
+                      />
                     )}
                   </td>
                 )}

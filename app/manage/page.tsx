@@ -36,7 +36,11 @@ export default async function ManagePage() {
         <p className="page__lead">{t('manage.summary', { tenant: staff.current.tenantName })}</p>
       </header>
 
-      <Section id="facilities" title={t('manage.facilities.title')} empty={facilities.length === 0 ? t('manage.facilities.empty') : null}>
+      <Section
+        id="facilities"
+        title={t('manage.facilities.title')}
+        empty={facilities.length === 0 ? t('manage.facilities.empty') : null}
+      >
         <thead>
           <tr>
             <th scope="col">{t('manage.facilities.col.name')}</th>
@@ -68,7 +72,13 @@ export default async function ManagePage() {
             <tr key={r.id}>
               <th scope="row">{r.label}</th>
               <td>{r.facility.name}</td>
-              <td>{r.lockDeviceRef ? <code>{r.lockDeviceRef}</code> : <span className="muted">{t('manage.rooms.noLockDevice')}</span>}</td>
+              <td>
+                {r.lockDeviceRef ? (
+                  <code>{r.lockDeviceRef}</code>
+                ) : (
+                  <span className="muted">{t('manage.rooms.noLockDevice')}</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -122,7 +132,9 @@ export default async function ManagePage() {
                 <code>{k.prefix}</code>
               </td>
               <td>{when(k.createdAt)}</td>
-              <td>{k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}</td>
+              <td>
+                {k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}
+              </td>
               <td>
                 {k.revokedAt ? (
                   <span className="badge badge--danger">{t('manage.apiKeys.revoked')}</span>
@@ -179,7 +191,19 @@ export default async function ManagePage() {
 }
 
 /** A titled section holding one table, or its empty state. */
-function Section({ id, title, empty, action = null, children }: { id: string; title: string; empty: string | null; action?: ReactNode; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  empty,
+  action = null,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: string | null;
+  action?: ReactNode;
+  children: ReactNode;
+}) {
   const headingId = `${id}-title`;
   return (
     <section aria-labelledby={headingId} className="section">

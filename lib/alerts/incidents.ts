@@ -32,7 +32,10 @@ export const FAILURE_MILESTONES = [1, 5, 20] as const;
  * Counts one more consecutive processing failure of a source (provider + tenant) on its single open
  * incident: opened at the first failure, raised (severity, summary, updated_at) at 5 and at 20.
  */
-export async function recordSourceFailure(tx: Tx, input: { tenantId: string; source: string; label: string; reason: string }): Promise<number> {
+export async function recordSourceFailure(
+  tx: Tx,
+  input: { tenantId: string; source: string; label: string; reason: string },
+): Promise<number> {
   const rows = await tx.$queryRaw<{ occurrences: number }[]>`
     insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
     values (${input.tenantId}::uuid, ${`webhook_processing:${input.source}`}, 'webhook_processing_failed', 'warning',
@@ -64,7 +67,10 @@ export async function addKeyToIncident(tx: Tx, input: IncidentInput & { keyId: s
 }
 
 /** Takes a key off the open incidents of these conditions; an incident left with no key is resolved. */
-export async function clearKeyFromIncidents(tx: Tx, input: { tenantId: string; conditionKeys: string[]; keyId: string }): Promise<void> {
+export async function clearKeyFromIncidents(
+  tx: Tx,
+  input: { tenantId: string; conditionKeys: string[]; keyId: string },
+): Promise<void> {
   await tx.$executeRaw`select app_incident_clear_key(${input.tenantId}::uuid, ${input.conditionKeys}::text[], ${input.keyId}::uuid)`;
 }
 
@@ -87,7 +93,10 @@ export async function resolvePlatformIncident(tx: Tx, input: { conditionKey: str
  * Writes down, once it can, an install-wide condition that lasted from `since` until now (a database
  * outage: nothing could be written while it lasted), unless one was written for the same episode.
  */
-export async function recordPastPlatformIncident(tx: Tx, input: PlatformIncidentInput & { since: Date }): Promise<void> {
+export async function recordPastPlatformIncident(
+  tx: Tx,
+  input: PlatformIncidentInput & { since: Date },
+): Promise<void> {
   await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
     select null, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary},
            ${JSON.stringify({ ...input.detail, from: input.since.toISOString() })}::jsonb, ${input.since}, now()

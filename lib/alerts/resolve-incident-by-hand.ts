@@ -6,9 +6,18 @@ import { asService } from '../db/tx';
  * security, because `app_authenticated` may read incidents but not change them (42501); the
  * caller has checked the staff member's permission.
  */
-export async function resolveIncidentByHand({ tenantId, incidentId }: { tenantId: string; incidentId: string }): Promise<{ resolved: number }> {
+export async function resolveIncidentByHand({
+  tenantId,
+  incidentId,
+}: {
+  tenantId: string;
+  incidentId: string;
+}): Promise<{ resolved: number }> {
   const { count } = await asService({ tenantId }, (tx) =>
-    tx.incident.updateMany({ where: { tenantId, id: incidentId, resolvedAt: null }, data: { resolvedAt: new Date(), updatedAt: new Date() } }),
+    tx.incident.updateMany({
+      where: { tenantId, id: incidentId, resolvedAt: null },
+      data: { resolvedAt: new Date(), updatedAt: new Date() },
+    }),
   );
   return { resolved: count };
 }

@@ -32,18 +32,26 @@ export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Pro
 }
 
 /** Parses a JSON body against a zod schema: 400 `invalid_request` (with `issues`) for anything else. */
-export async function readJson<S extends z.ZodType>(request: Request, schema: S, options: { optional?: boolean } = {}): Promise<z.infer<S>> {
+export async function readJson<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.infer<S>> {
   const raw = await readRawBody(request);
   let value: unknown = {};
   if (raw.byteLength > 0 || !options.optional) {
     const type = request.headers.get('content-type') ?? '';
     if (!/^application\/json\b/i.test(type)) {
-      throw new AppError('invalid_request', 'Send a JSON body with content-type application/json.', { issues: [{ path: '', message: 'content-type must be application/json', code: 'content_type' }] });
+      throw new AppError('invalid_request', 'Send a JSON body with content-type application/json.', {
+        issues: [{ path: '', message: 'content-type must be application/json', code: 'content_type' }],
+      });
     }
     try {
       value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
     } catch {
-      throw new AppError('invalid_request', 'The body is not valid JSON.', { issues: [{ path: '', message: 'malformed JSON', code: 'invalid_json' }] });
+      throw new AppError('invalid_request', 'The body is not valid JSON.', {
+        issues: [{ path: '', message: 'malformed JSON', code: 'invalid_json' }],
+      });
     }
   }
   const parsed = schema.safeParse(value);
@@ -55,7 +63,9 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S,
 export function pathId(value: string, name = 'id'): string {
   const parsed = z.uuid().safeParse(value);
   if (!parsed.success) {
-    throw new AppError('invalid_request', `The ${name} in the path must be a UUID.`, { issues: [{ path: name, message: 'must be a UUID', code: 'invalid_format' }] });
+    throw new AppError('invalid_request', `The ${name} in the path must be a UUID.`, {
+      issues: [{ path: name, message: 'must be a UUID', code: 'invalid_format' }],
+    });
   }
   return parsed.data;
 }
@@ -65,7 +75,10 @@ export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.i
   const params = new URL(request.url).searchParams;
   const values: Record<string, string> = {};
   for (const [key, value] of params) {
-    if (key in values) throw new AppError('invalid_request', `The query parameter ${key} is repeated.`, { issues: [{ path: key, message: 'repeated', code: 'repeated' }] });
+    if (key in values)
+      throw new AppError('invalid_request', `The query parameter ${key} is repeated.`, {
+        issues: [{ path: key, message: 'repeated', code: 'repeated' }],
+      });
     values[key] = value;
   }
   const parsed = schema.safeParse(values);

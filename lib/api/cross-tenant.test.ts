@@ -17,11 +17,16 @@ const BODIES: Record<string, unknown> = {
 
 /** Every row of tenant B in every tenant table, as one comparable string. */
 async function snapshotOfB(): Promise<string> {
-  const { rows: tables } = await admin.query<{ relname: string }>(`select c.relname from pg_class c join pg_attribute a on a.attrelid = c.oid
+  const { rows: tables } = await admin.query<{
+    relname: string;
+  }>(`select c.relname from pg_class c join pg_attribute a on a.attrelid = c.oid
     where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and a.attname = 'tenant_id' order by 1`);
   const parts: string[] = [];
   for (const { relname } of tables) {
-    const { rows } = await admin.query(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from public.${admin.escapeIdentifier(relname)} t where tenant_id = $1`, [b.tenantId]);
+    const { rows } = await admin.query(
+      `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from public.${admin.escapeIdentifier(relname)} t where tenant_id = $1`,
+      [b.tenantId],
+    );
     parts.push(`${relname}:${rows[0].h}`);
   }
   return parts.join('\n');
@@ -30,15 +35,28 @@ async function snapshotOfB(): Promise<string> {
 beforeAll(async () => {
   admin = await adminClient();
   const tenantA = await createBookableTenant({ name: 'Matrix A' });
-  a = { tenantId: tenantA.tenantId, apiKey: (await createApiKey({ tenantId: tenantA.tenantId, name: 'a', actor: TEST_ACTOR })).key };
+  a = {
+    tenantId: tenantA.tenantId,
+    apiKey: (await createApiKey({ tenantId: tenantA.tenantId, name: 'a', actor: TEST_ACTOR })).key,
+  };
   const tenantB = await createBookableTenant({ name: 'Matrix B' });
   const booked = await bookRoom({ tenantId: tenantB.tenantId, roomId: tenantB.roomIds[0]! });
-  const checkIn = await completeCheckIn({ tenantId: tenantB.tenantId, reservationId: booked.reservationId, actor: TEST_ACTOR });
+  const checkIn = await completeCheckIn({
+    tenantId: tenantB.tenantId,
+    reservationId: booked.reservationId,
+    actor: TEST_ACTOR,
+  });
   const bKey = await createApiKey({ tenantId: tenantB.tenantId, name: 'b', actor: TEST_ACTOR });
   b = {
     tenantId: tenantB.tenantId,
     roomId: tenantB.roomIds[0]!,
-    ids: { reservation: booked.reservationId, check_in: checkIn.checkInId, key: checkIn.key.id, guest: booked.guestId, api_key: bKey.id },
+    ids: {
+      reservation: booked.reservationId,
+      check_in: checkIn.checkInId,
+      key: checkIn.key.id,
+      guest: booked.guestId,
+      api_key: bKey.id,
+    },
   };
 });
 afterAll(async () => {
@@ -56,8 +74,11 @@ describe("tenant A's API key against tenant B", () => {
       const url = `http://test/api/v1${route.path.replace('{id}', id ?? '')}`;
       const body =
         key === 'POST /booking-groups'
-          ? { guest: { name: 'Probe' }, reservations: [{ roomId: b.roomId, startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-02T00:00:00Z' }] }
-          : BODIES[key] ?? (route.method === 'POST' ? {} : undefined);
+          ? {
+              guest: { name: 'Probe' },
+              reservations: [{ roomId: b.roomId, startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-02T00:00:00Z' }],
+            }
+          : (BODIES[key] ?? (route.method === 'POST' ? {} : undefined));
       const response = await handler(
         new Request(url, {
           method: route.method,
@@ -68,7 +89,11 @@ describe("tenant A's API key against tenant B", () => {
       );
       const text = await response.text();
       if (route.idKind || route.method !== 'GET') {
-        expect({ key, status: response.status, code: text ? JSON.parse(text).error?.code : null }).toEqual({ key, status: 404, code: 'not_found' });
+        expect({ key, status: response.status, code: text ? JSON.parse(text).error?.code : null }).toEqual({
+          key,
+          status: 404,
+          code: 'not_found',
+        });
       } else {
         expect({ key, status: response.status }).toEqual({ key, status: 200 });
         for (const bId of bIds) expect({ key, leaked: text.includes(bId) }).toEqual({ key, leaked: false });

@@ -12,9 +12,12 @@ export function decodeCursor(text: string): { at: Date; id: string } {
   try {
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
     const at = new Date(value.at);
-    if (typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/.test(value.id) || Number.isNaN(at.getTime())) throw new Error('shape');
+    if (typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/.test(value.id) || Number.isNaN(at.getTime()))
+      throw new Error('shape');
     return { at, id: value.id };
   } catch {
-    throw new AppError('invalid_request', 'The cursor is not valid.', { issues: [{ path: 'cursor', message: 'malformed cursor', code: 'invalid_cursor' }] });
+    throw new AppError('invalid_request', 'The cursor is not valid.', {
+      issues: [{ path: 'cursor', message: 'malformed cursor', code: 'invalid_cursor' }],
+    });
   }
 }

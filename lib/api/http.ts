@@ -35,10 +35,18 @@ export function requestIdOf(request: Request): string {
   return given && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function json(body: unknown, init: { status?: number; requestId: string; headers?: Record<string, string> }): Response {
+export function json(
+  body: unknown,
+  init: { status?: number; requestId: string; headers?: Record<string, string> },
+): Response {
   return new Response(JSON.stringify(body), {
     status: init.status ?? 200,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': init.requestId, 'cache-control': 'no-store', ...init.headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': init.requestId,
+      'cache-control': 'no-store',
+      ...init.headers,
+    },
   });
 }
 
@@ -50,11 +58,18 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
   const domain = toDomainError(error);
   if (domain instanceof AppError) {
     const headers: Record<string, string> = {};
-    if ((domain.code === 'rate_limited' || domain.code === 'unavailable') && typeof domain.details.retryAfter === 'number') {
+    if (
+      (domain.code === 'rate_limited' || domain.code === 'unavailable') &&
+      typeof domain.details.retryAfter === 'number'
+    ) {
       headers['retry-after'] = String(domain.details.retryAfter);
     }
-    if (domain.code === 'method_not_allowed' && Array.isArray(domain.details.allow)) headers.allow = domain.details.allow.join(', ');
-    return json({ error: { code: domain.code, message: domain.message, ...domain.details } }, { status: STATUS[domain.code], requestId, headers });
+    if (domain.code === 'method_not_allowed' && Array.isArray(domain.details.allow))
+      headers.allow = domain.details.allow.join(', ');
+    return json(
+      { error: { code: domain.code, message: domain.message, ...domain.details } },
+      { status: STATUS[domain.code], requestId, headers },
+    );
   }
   log.error({ err: error }, 'unhandled error');
   return json(
@@ -91,7 +106,10 @@ type Method = (typeof METHODS)[number];
 
 /** The same handler for every method: `export const { GET, POST, … } = forEveryMethod(handler)`. */
 function forEveryMethod(handler: ReturnType<typeof withRequest>): Record<Method, ReturnType<typeof withRequest>> {
-  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<Method, ReturnType<typeof withRequest>>;
+  return Object.fromEntries(METHODS.map((method) => [method, handler])) as Record<
+    Method,
+    ReturnType<typeof withRequest>
+  >;
 }
 
 /**
@@ -100,12 +118,16 @@ function forEveryMethod(handler: ReturnType<typeof withRequest>): Record<Method,
  * that skip the proxy need them; otherwise Next.js would answer 405 itself, without one.
  */
 export function methodsNotAllowed(allow: readonly Method[]) {
-  return forEveryMethod(withRequest(async () => {
-    throw new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
-  }));
+  return forEveryMethod(
+    withRequest(async () => {
+      throw new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
+    }),
+  );
 }
 
 /** Handlers for addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */
-export const notFoundHandlers = forEveryMethod(withRequest(async () => {
-  throw new AppError('not_found', 'There is nothing at this address.');
-}));
+export const notFoundHandlers = forEveryMethod(
+  withRequest(async () => {
+    throw new AppError('not_found', 'There is nothing at this address.');
+  }),
+);

@@ -30,7 +30,11 @@ describe('the key routes of /api/v1', () => {
     const first = await send(checkIn, t.apiKey, reservationId, {});
     expect(first.status).toBe(200);
     const a = (await first.json()).data;
-    expect(a).toMatchObject({ checkInId: expect.any(String), key: { status: 'active' }, revokedKeyIds: [expect.any(String)] });
+    expect(a).toMatchObject({
+      checkInId: expect.any(String),
+      key: { status: 'active' },
+      revokedKeyIds: [expect.any(String)],
+    });
     const b = (await (await send(checkIn, t.apiKey, reservationId, {})).json()).data;
     expect(b).toEqual(a);
 
@@ -76,7 +80,9 @@ describe('the key routes of /api/v1', () => {
       expect(response.status).toBe(400);
       expect((await response.json()).error.code).toBe('invalid_request');
     }
-    const huge = await send(revoke, t.apiKey, key.id, undefined, { body: JSON.stringify({ reason: 'x'.repeat(300 * 1024) }) });
+    const huge = await send(revoke, t.apiKey, key.id, undefined, {
+      body: JSON.stringify({ reason: 'x'.repeat(300 * 1024) }),
+    });
     expect(huge.status).toBe(413);
     const admin = await adminClient();
     const { rows } = await admin.query(`select status from access_keys where id = $1`, [key.id]);

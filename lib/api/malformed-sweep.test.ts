@@ -19,14 +19,66 @@ const BODIES: [string, string, string][] = [
   ['not an object', 'application/json', '"just a string"'],
   ['null', 'application/json', 'null'],
   ['deeply nested', 'application/json', deep(20_000)],
-  ['odd unicode', 'application/json', JSON.stringify({ reason: '\u202e\u0000\ud800 ﷽ 🗝️', guest: { name: '\u0000' }, reservations: [{ roomId: '\ud83d', startsAt: '２０２７-01-01', endsAt: 'tomorrow' }] })],
-  ['impossible dates', 'application/json', JSON.stringify({ guest: { name: 'x' }, reservations: [{ roomId: '00000000-0000-4000-8000-000000000000', startsAt: '2027-02-30T25:61:00Z', endsAt: '2027-13-01T00:00:00Z' }] })],
-  ['SQL metacharacters', 'application/json', JSON.stringify({ reason: "'); drop table access_keys; --", guest: { name: "Robert'); DROP TABLE guests;--" }, reservations: [{ roomId: "' or 1=1 --", startsAt: "'", endsAt: ';' }] })],
+  [
+    'odd unicode',
+    'application/json',
+    JSON.stringify({
+      reason: '\u202e\u0000\ud800 ﷽ 🗝️',
+      guest: { name: '\u0000' },
+      reservations: [{ roomId: '\ud83d', startsAt: '２０２７-01-01', endsAt: 'tomorrow' }],
+    }),
+  ],
+  [
+    'impossible dates',
+    'application/json',
+    JSON.stringify({
+      guest: { name: 'x' },
+      reservations: [
+        {
+          roomId: '00000000-0000-4000-8000-000000000000',
+          startsAt: '2027-02-30T25:61:00Z',
+          endsAt: '2027-13-01T00:00:00Z',
+        },
+      ],
+    }),
+  ],
+  [
+    'SQL metacharacters',
+    'application/json',
+    JSON.stringify({
+      reason: "'); drop table access_keys; --",
+      guest: { name: "Robert'); DROP TABLE guests;--" },
+      reservations: [{ roomId: "' or 1=1 --", startsAt: "'", endsAt: ';' }],
+    }),
+  ],
   ['huge', 'application/json', JSON.stringify({ reason: 'x'.repeat(300 * 1024) })],
-  ['prototype pollution', 'application/json', '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},"reason":"x"}'],
+  [
+    'prototype pollution',
+    'application/json',
+    '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},"reason":"x"}',
+  ],
 ];
-const IDS = ["' or '1'='1", '../../etc/passwd', '%00', 'x'.repeat(5000), '00000000-0000-0000-0000-00000000000g', '１２３'];
-const QUERIES = ['limit=-1', 'limit=1e9', 'limit=%00', "cursor='", 'cursor=eyJhIjoxfQ', 'from=2027-02-30T00:00:00Z', "roomId=' or 1=1", 'status=%F0%9F%94%91', 'from=x&from=y', 'provider=ftp', 'subjectId=1'];
+const IDS = [
+  "' or '1'='1",
+  '../../etc/passwd',
+  '%00',
+  'x'.repeat(5000),
+  '00000000-0000-0000-0000-00000000000g',
+  '１２３',
+];
+const QUERIES = [
+  'limit=-1',
+  'limit=1e9',
+  'limit=%00',
+  "cursor='",
+  'cursor=eyJhIjoxfQ',
+  'from=2027-02-30T00:00:00Z',
+  "roomId=' or 1=1",
+  'status=%F0%9F%94%91',
+  'from=x&from=y',
+  'provider=ftp',
+  'subjectId=1',
+];
 
 async function counts(): Promise<Record<string, number>> {
   const { rows } = await admin.query<{ relname: string; n: string }>(
@@ -51,7 +103,8 @@ describe('malformed input on every route', () => {
     const before = await counts();
     const failures: string[] = [];
     const check = async (label: string, response: Response) => {
-      if (response.status < 400 || response.status >= 500) failures.push(`${label} → ${response.status} ${(await response.text()).slice(0, 120)}`);
+      if (response.status < 400 || response.status >= 500)
+        failures.push(`${label} → ${response.status} ${(await response.text()).slice(0, 120)}`);
       else {
         const body = await response.json().catch(() => null);
         if (!body?.error?.code) failures.push(`${label} → ${response.status} without an error code`);
@@ -67,15 +120,29 @@ describe('malformed input on every route', () => {
         if (route.method === 'GET') {
           for (const query of route.query ? QUERIES : [id ? '' : 'x=1']) {
             if (!id && !route.query) continue;
-            await check(`${key} id=${id.slice(0, 20)} ?${query}`, await handler(new Request(`${url}?${query}`, { headers: { authorization: `Bearer ${apiKey}` } }), { params }));
+            await check(
+              `${key} id=${id.slice(0, 20)} ?${query}`,
+              await handler(new Request(`${url}?${query}`, { headers: { authorization: `Bearer ${apiKey}` } }), {
+                params,
+              }),
+            );
           }
-          if (id) await check(`${key} id=${id.slice(0, 20)}`, await handler(new Request(url, { headers: { authorization: `Bearer ${apiKey}` } }), { params }));
+          if (id)
+            await check(
+              `${key} id=${id.slice(0, 20)}`,
+              await handler(new Request(url, { headers: { authorization: `Bearer ${apiKey}` } }), { params }),
+            );
         } else {
-          const bodies: [string, string, string][] = route.method === 'DELETE' ? [['no body', 'application/json', '']] : BODIES;
+          const bodies: [string, string, string][] =
+            route.method === 'DELETE' ? [['no body', 'application/json', '']] : BODIES;
           for (const [label, type, body] of bodies) {
             if (!id && route.path.includes('{id}')) continue;
             const response = await handler(
-              new Request(url, { method: route.method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': type }, body: body || undefined }),
+              new Request(url, {
+                method: route.method,
+                headers: { authorization: `Bearer ${apiKey}`, 'content-type': type },
+                body: body || undefined,
+              }),
               { params: id ? params : Promise.resolve({}) },
             );
             // A body the route never reads (check-in, issue key) with a bad id is still a 4xx; with no id problem it may succeed.
@@ -87,16 +154,41 @@ describe('malformed input on every route', () => {
     // The public endpoints: webhooks and the guest key.
     const publicRoutes: [string, () => Promise<{ POST: Handler }>, Record<string, string>][] = [
       ['stripe', () => import('@/app/api/webhooks/stripe/route') as unknown as Promise<{ POST: Handler }>, {}],
-      ['calendly', () => import('@/app/api/webhooks/calendly/[tenantId]/route') as unknown as Promise<{ POST: Handler }>, { tenantId }],
-      ['cal', () => import('@/app/api/webhooks/cal/[tenantId]/route') as unknown as Promise<{ POST: Handler }>, { tenantId }],
-      ['guest', () => import('@/app/api/guest/[token]/key/route') as unknown as Promise<{ POST: Handler }>, { token: "' or 1=1 --" }],
+      [
+        'calendly',
+        () => import('@/app/api/webhooks/calendly/[tenantId]/route') as unknown as Promise<{ POST: Handler }>,
+        { tenantId },
+      ],
+      [
+        'cal',
+        () => import('@/app/api/webhooks/cal/[tenantId]/route') as unknown as Promise<{ POST: Handler }>,
+        { tenantId },
+      ],
+      [
+        'guest',
+        () => import('@/app/api/guest/[token]/key/route') as unknown as Promise<{ POST: Handler }>,
+        { token: "' or 1=1 --" },
+      ],
     ];
     process.env.STRIPE_WEBHOOK_SECRET = 'whsec_sweep';
     for (const [name, load, params] of publicRoutes) {
       const { POST } = await load();
       for (const [label, type, body] of BODIES) {
-        for (const headers of [{} as Record<string, string>, { 'stripe-signature': 't=1,v1=00', 'calendly-webhook-signature': 't=1,v1=' + '0'.repeat(64), 'x-cal-signature-256': '0'.repeat(64) }]) {
-          await check(`${name} ${label}`, await POST(new Request('http://t/x', { method: 'POST', headers: { 'content-type': type, ...headers }, body }), { params: Promise.resolve(params) }));
+        for (const headers of [
+          {} as Record<string, string>,
+          {
+            'stripe-signature': 't=1,v1=00',
+            'calendly-webhook-signature': 't=1,v1=' + '0'.repeat(64),
+            'x-cal-signature-256': '0'.repeat(64),
+          },
+        ]) {
+          await check(
+            `${name} ${label}`,
+            await POST(
+              new Request('http://t/x', { method: 'POST', headers: { 'content-type': type, ...headers }, body }),
+              { params: Promise.resolve(params) },
+            ),
+          );
         }
       }
     }

@@ -4,12 +4,23 @@ import { ZErrorSchema } from './response-schemas';
 import { API_ROUTES } from './routes';
 
 const ERROR_STATUS: Partial<Record<AppErrorCode, string>> = {
-  invalid_request: '400', not_found: '404', room_unavailable: '409', illegal_transition: '409', reservation_not_ready: '409', payment_intent_in_use: '409',
-  payment_intent_invalid: '409', too_early: '409', unavailable: '503',
+  invalid_request: '400',
+  not_found: '404',
+  room_unavailable: '409',
+  illegal_transition: '409',
+  reservation_not_ready: '409',
+  payment_intent_in_use: '409',
+  payment_intent_invalid: '409',
+  too_early: '409',
+  unavailable: '503',
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Record<string, unknown>;
   return rest;
 }
 
@@ -18,7 +29,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of API_ROUTES) {
     const parameters: Record<string, unknown>[] = [];
-    if (route.path.includes('{id}')) parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    if (route.path.includes('{id}'))
+      parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
     if (route.query) {
       const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
@@ -28,10 +40,18 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     const responses: Record<string, unknown> = {
       [String(route.success.status)]: {
         description: route.success.description,
-        ...(route.success.schema ? { content: { 'application/json': { schema: jsonSchema(route.success.schema, 'output') } } } : {}),
+        ...(route.success.schema
+          ? { content: { 'application/json': { schema: jsonSchema(route.success.schema, 'output') } } }
+          : {}),
       },
-      '401': { description: 'Missing or invalid API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      '429': { description: 'Rate limited (see retry-after)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      '401': {
+        description: 'Missing or invalid API key',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+      '429': {
+        description: 'Rate limited (see retry-after)',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     };
     const byStatus = new Map<string, string[]>();
     for (const code of route.errors) {
@@ -39,20 +59,35 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       if (status) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }
     for (const [status, codes] of byStatus) {
-      responses[status] = { description: `Error: ${codes.join(' | ')}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses[status] = {
+        description: `Error: ${codes.join(' | ')}`,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       summary: route.summary,
       operationId: `${route.method.toLowerCase()}${route.path.replace(/\{id\}/g, 'ById').replace(/[^A-Za-z]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters,
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            },
+          }
+        : {}),
       responses,
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'UnlockOS API', version: '1.0.0', description: 'Keyless access for rooms with smart locks. Every request carries `Authorization: Bearer <api key>`; a key sees only its own tenant.' },
+    info: {
+      title: 'UnlockOS API',
+      version: '1.0.0',
+      description:
+        'Keyless access for rooms with smart locks. Every request carries `Authorization: Bearer <api key>`; a key sees only its own tenant.',
+    },
     servers: [{ url: `${serverUrl.replace(/\/$/, '')}/api/v1` }],
     security: [{ apiKey: [] }],
     components: {

@@ -7,7 +7,14 @@ const instant = z.string().describe('RFC 3339 time in UTC');
 
 export const ZErrorSchema = z
   .object({
-    error: z.object({ code: z.string(), message: z.string(), requestId: z.string().optional(), issues: z.array(z.object({ path: z.string(), message: z.string(), code: z.string() })).optional() }).loose(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        requestId: z.string().optional(),
+        issues: z.array(z.object({ path: z.string(), message: z.string(), code: z.string() })).optional(),
+      })
+      .loose(),
   })
   .meta({ id: 'Error' });
 
@@ -18,7 +25,10 @@ export const ZKeySchema = z
     id: z.uuid(),
     kind: z.enum(['guest', 'staff', 'backup']),
     status: z.enum(['pre_issued', 'active', 'revoked', 'expired']),
-    pin: z.string().nullable().describe('null whenever the key is not pre_issued or active: an ended key’s PIN is never shown again'),
+    pin: z
+      .string()
+      .nullable()
+      .describe('null whenever the key is not pre_issued or active: an ended key’s PIN is never shown again'),
     validFrom: instant,
     expiresAt: instant,
     vendorSync: z.enum(['pending', 'synced', 'failed']),
@@ -53,7 +63,9 @@ export const ZBookingGroupSchema = z
   })
   .meta({ id: 'BookingGroup' });
 
-export const ZCheckInResultSchema = z.object({ checkInId: z.uuid(), key: ZKeySchema, revokedKeyIds: z.array(z.uuid()) }).meta({ id: 'CheckInResult' });
+export const ZCheckInResultSchema = z
+  .object({ checkInId: z.uuid(), key: ZKeySchema, revokedKeyIds: z.array(z.uuid()) })
+  .meta({ id: 'CheckInResult' });
 
 export const ZAuditEventSchema = z
   .object({
@@ -85,4 +97,5 @@ export const ZWebhookEventSchema = z
   .meta({ id: 'WebhookEvent' });
 
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
-export const listOf = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), nextCursor: z.string().nullable() });
+export const listOf = <T extends z.ZodType>(schema: T) =>
+  z.object({ data: z.array(schema), nextCursor: z.string().nullable() });

@@ -1,10 +1,25 @@
 import { z } from 'zod';
 import type { AppErrorCode } from '../errors';
 import {
-  dataOf, listOf, ZApiKeySchema, ZAuditEventSchema, ZBookingGroupSchema, ZCheckInResultSchema, ZKeySchema, ZReservationSchema, ZRoomSchema, ZWebhookEventSchema,
+  dataOf,
+  listOf,
+  ZApiKeySchema,
+  ZAuditEventSchema,
+  ZBookingGroupSchema,
+  ZCheckInResultSchema,
+  ZKeySchema,
+  ZReservationSchema,
+  ZRoomSchema,
+  ZWebhookEventSchema,
 } from './response-schemas';
 import {
-  ZCancelBodySchema, ZCheckInBodySchema, ZCreateBookingGroupBodySchema, ZListAuditEventsQuerySchema, ZListReservationsQuerySchema, ZListWebhookEventsQuerySchema, ZRevokeKeyBodySchema,
+  ZCancelBodySchema,
+  ZCheckInBodySchema,
+  ZCreateBookingGroupBodySchema,
+  ZListAuditEventsQuerySchema,
+  ZListReservationsQuerySchema,
+  ZListWebhookEventsQuerySchema,
+  ZRevokeKeyBodySchema,
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
@@ -22,57 +37,144 @@ export type RouteSpec = {
   errors: AppErrorCode[];
 };
 
-
 /**
  * Every /api/v1 route with its schemas: the OpenAPI document is generated from this list, and the
  * cross-tenant and malformed-input tests walk it, so a new route is covered by being listed here
  * (a test fails when a route file exists that is not listed).
  */
 export const API_ROUTES: RouteSpec[] = [
-  { method: 'GET', path: '/rooms', summary: 'List the rooms of the key’s tenant', success: { status: 200, description: 'Rooms', schema: listOf(ZRoomSchema) }, errors: [] },
   {
-    method: 'POST', path: '/booking-groups', summary: 'Hold a group of reservations — every room or none',
-    body: ZCreateBookingGroupBodySchema, success: { status: 201, description: 'The booking group', schema: dataOf(ZBookingGroupSchema) },
-    errors: ['invalid_request', 'not_found', 'room_unavailable', 'payment_intent_in_use', 'payment_intent_invalid', 'unavailable'],
+    method: 'GET',
+    path: '/rooms',
+    summary: 'List the rooms of the key’s tenant',
+    success: { status: 200, description: 'Rooms', schema: listOf(ZRoomSchema) },
+    errors: [],
   },
   {
-    method: 'GET', path: '/reservations', summary: 'Reservations overlapping [from, to)', query: ZListReservationsQuerySchema,
-    success: { status: 200, description: 'A page of reservations', schema: listOf(ZReservationSchema) }, errors: ['invalid_request'],
+    method: 'POST',
+    path: '/booking-groups',
+    summary: 'Hold a group of reservations — every room or none',
+    body: ZCreateBookingGroupBodySchema,
+    success: { status: 201, description: 'The booking group', schema: dataOf(ZBookingGroupSchema) },
+    errors: [
+      'invalid_request',
+      'not_found',
+      'room_unavailable',
+      'payment_intent_in_use',
+      'payment_intent_invalid',
+      'unavailable',
+    ],
   },
-  { method: 'GET', path: '/reservations/{id}', idKind: 'reservation', summary: 'One reservation', success: { status: 200, description: 'The reservation', schema: dataOf(ZReservationSchema) }, errors: ['not_found'] },
   {
-    method: 'POST', path: '/reservations/{id}/cancel', idKind: 'reservation', summary: 'Cancel a reservation: frees the room, revokes its live keys',
-    body: ZCancelBodySchema, success: { status: 200, description: 'Cancelled', schema: dataOf(z.object({ id: z.uuid(), status: z.literal('cancelled') })) }, errors: ['invalid_request', 'not_found'],
+    method: 'GET',
+    path: '/reservations',
+    summary: 'Reservations overlapping [from, to)',
+    query: ZListReservationsQuerySchema,
+    success: { status: 200, description: 'A page of reservations', schema: listOf(ZReservationSchema) },
+    errors: ['invalid_request'],
   },
   {
-    method: 'POST', path: '/reservations/{id}/check-in', idKind: 'reservation',
-    summary: 'Complete the check-in; repeating it returns the same check-in and key. Before the stay’s start minus the facility’s early check-in minutes: 409 too_early with opensAt, unless {"early": true} (audited; refused while another stay overlaps)',
-    body: ZCheckInBodySchema, success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) },
+    method: 'GET',
+    path: '/reservations/{id}',
+    idKind: 'reservation',
+    summary: 'One reservation',
+    success: { status: 200, description: 'The reservation', schema: dataOf(ZReservationSchema) },
+    errors: ['not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/reservations/{id}/cancel',
+    idKind: 'reservation',
+    summary: 'Cancel a reservation: frees the room, revokes its live keys',
+    body: ZCancelBodySchema,
+    success: {
+      status: 200,
+      description: 'Cancelled',
+      schema: dataOf(z.object({ id: z.uuid(), status: z.literal('cancelled') })),
+    },
+    errors: ['invalid_request', 'not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/reservations/{id}/check-in',
+    idKind: 'reservation',
+    summary:
+      'Complete the check-in; repeating it returns the same check-in and key. Before the stay’s start minus the facility’s early check-in minutes: 409 too_early with opensAt, unless {"early": true} (audited; refused while another stay overlaps)',
+    body: ZCheckInBodySchema,
+    success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) },
     errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'too_early', 'room_unavailable'],
   },
   {
-    method: 'POST', path: '/check-ins/{id}/key', idKind: 'check_in', summary: 'The live key of a check-in, issued if none; concurrent callers get the same key',
-    success: { status: 200, description: 'The key', schema: dataOf(ZKeySchema) }, errors: ['not_found', 'reservation_not_ready'],
+    method: 'POST',
+    path: '/check-ins/{id}/key',
+    idKind: 'check_in',
+    summary: 'The live key of a check-in, issued if none; concurrent callers get the same key',
+    success: { status: 200, description: 'The key', schema: dataOf(ZKeySchema) },
+    errors: ['not_found', 'reservation_not_ready'],
   },
   {
-    method: 'POST', path: '/reservations/{id}/guest-link', idKind: 'reservation', summary: 'A new guest link; the old one answers 404 from now on (audited guest_link.rotated)',
-    success: { status: 200, description: 'The new link', schema: dataOf(z.object({ guestUrl: z.url() })) }, errors: ['not_found', 'reservation_not_ready'],
+    method: 'POST',
+    path: '/reservations/{id}/guest-link',
+    idKind: 'reservation',
+    summary: 'A new guest link; the old one answers 404 from now on (audited guest_link.rotated)',
+    success: { status: 200, description: 'The new link', schema: dataOf(z.object({ guestUrl: z.url() })) },
+    errors: ['not_found', 'reservation_not_ready'],
   },
-  { method: 'GET', path: '/reservations/{id}/keys', idKind: 'reservation', summary: 'Every key of a reservation', success: { status: 200, description: 'Keys', schema: dataOf(z.array(ZKeySchema)) }, errors: ['not_found'] },
   {
-    method: 'POST', path: '/keys/{id}/revoke', idKind: 'key', summary: 'Revoke a key with a reason', body: ZRevokeKeyBodySchema,
-    success: { status: 200, description: 'The revoked key', schema: dataOf(ZKeySchema) }, errors: ['invalid_request', 'not_found', 'illegal_transition'],
+    method: 'GET',
+    path: '/reservations/{id}/keys',
+    idKind: 'reservation',
+    summary: 'Every key of a reservation',
+    success: { status: 200, description: 'Keys', schema: dataOf(z.array(ZKeySchema)) },
+    errors: ['not_found'],
   },
-  { method: 'DELETE', path: '/guests/{id}', idKind: 'guest', summary: 'Delete a guest’s personal data; reservations and audit events remain', success: { status: 204, description: 'Deleted' }, errors: ['not_found'] },
   {
-    method: 'GET', path: '/audit-events', summary: 'The audit trail, newest first', query: ZListAuditEventsQuerySchema,
-    success: { status: 200, description: 'A page of audit events', schema: listOf(ZAuditEventSchema) }, errors: ['invalid_request'],
+    method: 'POST',
+    path: '/keys/{id}/revoke',
+    idKind: 'key',
+    summary: 'Revoke a key with a reason',
+    body: ZRevokeKeyBodySchema,
+    success: { status: 200, description: 'The revoked key', schema: dataOf(ZKeySchema) },
+    errors: ['invalid_request', 'not_found', 'illegal_transition'],
   },
-  { method: 'GET', path: '/api-keys', summary: 'API keys of the tenant — never a secret', success: { status: 200, description: 'API keys', schema: listOf(ZApiKeySchema) }, errors: [] },
-  { method: 'GET', path: '/api-keys/{id}', idKind: 'api_key', summary: 'One API key — never its secret', success: { status: 200, description: 'The API key', schema: dataOf(ZApiKeySchema) }, errors: ['not_found'] },
   {
-    method: 'GET', path: '/webhook-events', summary: 'The webhook inbox: what arrived and what became of it', query: ZListWebhookEventsQuerySchema,
-    success: { status: 200, description: 'A page of webhook events', schema: listOf(ZWebhookEventSchema) }, errors: ['invalid_request'],
+    method: 'DELETE',
+    path: '/guests/{id}',
+    idKind: 'guest',
+    summary: 'Delete a guest’s personal data; reservations and audit events remain',
+    success: { status: 204, description: 'Deleted' },
+    errors: ['not_found'],
+  },
+  {
+    method: 'GET',
+    path: '/audit-events',
+    summary: 'The audit trail, newest first',
+    query: ZListAuditEventsQuerySchema,
+    success: { status: 200, description: 'A page of audit events', schema: listOf(ZAuditEventSchema) },
+    errors: ['invalid_request'],
+  },
+  {
+    method: 'GET',
+    path: '/api-keys',
+    summary: 'API keys of the tenant — never a secret',
+    success: { status: 200, description: 'API keys', schema: listOf(ZApiKeySchema) },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/api-keys/{id}',
+    idKind: 'api_key',
+    summary: 'One API key — never its secret',
+    success: { status: 200, description: 'The API key', schema: dataOf(ZApiKeySchema) },
+    errors: ['not_found'],
+  },
+  {
+    method: 'GET',
+    path: '/webhook-events',
+    summary: 'The webhook inbox: what arrived and what became of it',
+    query: ZListWebhookEventsQuerySchema,
+    success: { status: 200, description: 'A page of webhook events', schema: listOf(ZWebhookEventSchema) },
+    errors: ['invalid_request'],
   },
 ];
 

@@ -8,12 +8,25 @@ describe('request schemas under fuzzing', () => {
     expect(schemas.length).toBeGreaterThan(3);
     const nasty = fc.oneof(
       fc.jsonValue({ maxDepth: 6 }),
-      fc.record({
-        guest: fc.oneof(fc.jsonValue(), fc.record({ name: fc.string() })),
-        reservations: fc.array(fc.record({ roomId: fc.oneof(fc.uuid(), fc.string()), startsAt: fc.oneof(fc.string(), fc.date().map(String), fc.constant('2027-02-30T00:00:00Z')), endsAt: fc.jsonValue() }), { maxLength: 60 }),
-        reason: fc.oneof(fc.string(), fc.jsonValue()),
-        from: fc.string(), to: fc.string(), limit: fc.oneof(fc.integer(), fc.string()), cursor: fc.string(),
-      }, { requiredKeys: [] }),
+      fc.record(
+        {
+          guest: fc.oneof(fc.jsonValue(), fc.record({ name: fc.string() })),
+          reservations: fc.array(
+            fc.record({
+              roomId: fc.oneof(fc.uuid(), fc.string()),
+              startsAt: fc.oneof(fc.string(), fc.date().map(String), fc.constant('2027-02-30T00:00:00Z')),
+              endsAt: fc.jsonValue(),
+            }),
+            { maxLength: 60 },
+          ),
+          reason: fc.oneof(fc.string(), fc.jsonValue()),
+          from: fc.string(),
+          to: fc.string(),
+          limit: fc.oneof(fc.integer(), fc.string()),
+          cursor: fc.string(),
+        },
+        { requiredKeys: [] },
+      ),
     );
     fc.assert(
       fc.property(nasty, (value) => {

@@ -30,8 +30,14 @@ export const ZBookingItemSchema = z
   .object({ roomId: z.uuid(), startsAt: ZTimestampSchema, endsAt: ZTimestampSchema })
   .strict()
   // zod runs object refinements even when a field failed: check the shapes before comparing.
-  .refine((item) => !bothDates(item) || item.endsAt > item.startsAt, { message: 'endsAt must be after startsAt', path: ['endsAt'] })
-  .refine((item) => !bothDates(item) || item.endsAt.getTime() - item.startsAt.getTime() <= 366 * 86_400_000, { message: 'a stay is at most a year', path: ['endsAt'] });
+  .refine((item) => !bothDates(item) || item.endsAt > item.startsAt, {
+    message: 'endsAt must be after startsAt',
+    path: ['endsAt'],
+  })
+  .refine((item) => !bothDates(item) || item.endsAt.getTime() - item.startsAt.getTime() <= 366 * 86_400_000, {
+    message: 'a stay is at most a year',
+    path: ['endsAt'],
+  });
 
 export const ZCreateBookingGroupBodySchema = z
   .object({
@@ -39,12 +45,19 @@ export const ZCreateBookingGroupBodySchema = z
       .object({
         name: z.string().trim().min(1).max(200),
         email: z.email().max(320).optional(),
-        phone: z.string().trim().regex(/^[+0-9 ()-]{3,40}$/, 'not a phone number').optional(),
+        phone: z
+          .string()
+          .trim()
+          .regex(/^[+0-9 ()-]{3,40}$/, 'not a phone number')
+          .optional(),
       })
       .strict(),
     reservations: z.array(ZBookingItemSchema).min(1).max(50),
     preIssueKeys: z.boolean().default(true),
-    paymentIntentId: z.string().regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'must be a PaymentIntent id (pi_…)').optional(),
+    paymentIntentId: z
+      .string()
+      .regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'must be a PaymentIntent id (pi_…)')
+      .optional(),
   })
   .strict();
 export type TCreateBookingGroupBody = z.infer<typeof ZCreateBookingGroupBodySchema>;
@@ -64,12 +77,18 @@ export const ZListReservationsQuerySchema = z
     cursor: z.string().max(500).optional(),
   })
   .strict()
-  .refine((q) => !(q.from instanceof Date) || !(q.to instanceof Date) || q.to > q.from, { message: 'to must be after from', path: ['to'] });
+  .refine((q) => !(q.from instanceof Date) || !(q.to instanceof Date) || q.to > q.from, {
+    message: 'to must be after from',
+    path: ['to'],
+  });
 
 export const ZListAuditEventsQuerySchema = z
   .object({
     subjectId: z.uuid().optional(),
-    action: z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'an action like key.revoked').optional(),
+    action: z
+      .string()
+      .regex(/^[a-z_]+\.[a-z_]+$/, 'an action like key.revoked')
+      .optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: z.string().max(500).optional(),
   })

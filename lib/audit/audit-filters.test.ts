@@ -11,7 +11,14 @@ describe('parseAuditUrlFilters', () => {
       from: '2026-02-30',
       to: ['2026-11-30', '2026-12-01'],
     });
-    expect(filters).toEqual({ action: 'key.revoked', actor: 'Desk', subjectId: '', roomId: '6f9619ff-8b86-d011-b42d-00c04fc964ff', from: '', to: '2026-11-30' });
+    expect(filters).toEqual({
+      action: 'key.revoked',
+      actor: 'Desk',
+      subjectId: '',
+      roomId: '6f9619ff-8b86-d011-b42d-00c04fc964ff',
+      from: '',
+      to: '2026-11-30',
+    });
     expect(parseAuditUrlFilters(new URLSearchParams('action=drop.tables')).action).toBe('');
   });
 
@@ -40,7 +47,9 @@ describe('auditDayRange', () => {
   });
 
   it('builds the endpoint query with ISO instants', () => {
-    const search = auditApiSearch(parseAuditUrlFilters({ action: 'key.revoked', to: '2026-11-30' }), 'UTC', { limit: '50' });
+    const search = auditApiSearch(parseAuditUrlFilters({ action: 'key.revoked', to: '2026-11-30' }), 'UTC', {
+      limit: '50',
+    });
     expect(search).toBe('action=key.revoked&to=2026-12-01T00%3A00%3A00.000Z&limit=50');
   });
 });

@@ -26,7 +26,14 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Reason codes written by the system (as opposed to free text typed by staff), shown translated. */
-export const AUDIT_REASON_CODES = ['superseded_by_checkin', 'guest_deleted', 'stay_ended', 'reservation_cancelled', 'booking_canceled', 'early_check_in'] as const;
+export const AUDIT_REASON_CODES = [
+  'superseded_by_checkin',
+  'guest_deleted',
+  'stay_ended',
+  'reservation_cancelled',
+  'booking_canceled',
+  'early_check_in',
+] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 
 export function isAuditAction(value: unknown): value is AuditAction {
@@ -47,7 +54,14 @@ export type AuditUrlFilters = {
   to: string;
 };
 
-export const EMPTY_AUDIT_FILTERS: AuditUrlFilters = { action: '', actor: '', subjectId: '', roomId: '', from: '', to: '' };
+export const EMPTY_AUDIT_FILTERS: AuditUrlFilters = {
+  action: '',
+  actor: '',
+  subjectId: '',
+  roomId: '',
+  from: '',
+  to: '',
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -68,7 +82,9 @@ function isDay(value: string): boolean {
  * Reads the filters from URL search params, dropping anything malformed (an unknown action, an id
  * that is not a UUID, a date that is not a calendar day) rather than failing the page.
  */
-export function parseAuditUrlFilters(params: Record<string, string | string[] | undefined> | URLSearchParams): AuditUrlFilters {
+export function parseAuditUrlFilters(
+  params: Record<string, string | string[] | undefined> | URLSearchParams,
+): AuditUrlFilters {
   const get = (name: string) => one(params instanceof URLSearchParams ? params.get(name) : params[name]);
   const action = get('action');
   const subjectId = get('subjectId').toLowerCase();
@@ -106,7 +122,10 @@ export function zonedDayStart(day: string, timeZone: string): Date {
  * The half-open instant range `[from, to)` the date inputs mean in the facility's time zone: from the
  * start of the first day to the end of the last one (both inclusive as days).
  */
-export function auditDayRange(filters: Pick<AuditUrlFilters, 'from' | 'to'>, timeZone: string): { from?: Date; to?: Date } {
+export function auditDayRange(
+  filters: Pick<AuditUrlFilters, 'from' | 'to'>,
+  timeZone: string,
+): { from?: Date; to?: Date } {
   const range: { from?: Date; to?: Date } = {};
   if (filters.from) range.from = zonedDayStart(filters.from, timeZone);
   if (filters.to) {

@@ -12,7 +12,11 @@ describe('the audit trail', () => {
     }
     const revoked = await listAuditEvents({ tenantId, action: 'key.revoked', limit: 1 });
     expect(revoked.data).toHaveLength(1);
-    expect(revoked.data[0]).toMatchObject({ action: 'key.revoked', reason: 'superseded_by_checkin', actor: { label: 'Desk Mai' } });
+    expect(revoked.data[0]).toMatchObject({
+      action: 'key.revoked',
+      reason: 'superseded_by_checkin',
+      actor: { label: 'Desk Mai' },
+    });
     const second = await listAuditEvents({ tenantId, action: 'key.revoked', limit: 1, cursor: revoked.nextCursor! });
     expect(second.data).toHaveLength(1);
     expect(second.nextCursor).toBeNull();
@@ -25,9 +29,13 @@ describe('the audit trail', () => {
     let csv = '';
     for await (const chunk of auditCsv({ tenantId, action: 'key.revoked' })) csv += chunk;
     const lines = csv.trim().split('\n');
-    expect(lines[0]).toBe('occurred_at,action,actor_type,actor_id,actor_label,subject_type,subject_id,room_id,reason,metadata');
+    expect(lines[0]).toBe(
+      'occurred_at,action,actor_type,actor_id,actor_label,subject_type,subject_id,room_id,reason,metadata',
+    );
     expect(lines).toHaveLength(3);
-    expect(lines.slice(1).every((l) => l.includes('"key.revoked"') && l.includes('"superseded_by_checkin"'))).toBe(true);
+    expect(lines.slice(1).every((l) => l.includes('"key.revoked"') && l.includes('"superseded_by_checkin"'))).toBe(
+      true,
+    );
     void TEST_ACTOR;
   });
 

@@ -52,7 +52,9 @@ export function toAuditEventView(e: Prisma.AuditEventGetPayload<object>): AuditE
 }
 
 /** A tenant's audit events matching the filters, newest first, one keyset page at a time. */
-export async function listAuditEvents(input: AuditFilters & { tenantId: string; limit: number; cursor?: string }): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
+export async function listAuditEvents(
+  input: AuditFilters & { tenantId: string; limit: number; cursor?: string },
+): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
   const { tenantId } = input;
   const before = input.cursor ? decodeCursor(input.cursor) : null;
   const rows = await withTenant({ tenantId }, (tx) =>
@@ -60,7 +62,9 @@ export async function listAuditEvents(input: AuditFilters & { tenantId: string; 
       where: {
         AND: [
           where(tenantId, input),
-          ...(before ? [{ OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] }] : []),
+          ...(before
+            ? [{ OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] }]
+            : []),
         ],
       },
       orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
@@ -69,10 +73,24 @@ export async function listAuditEvents(input: AuditFilters & { tenantId: string; 
   );
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  return { data: page.map(toAuditEventView), nextCursor: rows.length > input.limit && last ? encodeCursor(last.occurredAt, last.id) : null };
+  return {
+    data: page.map(toAuditEventView),
+    nextCursor: rows.length > input.limit && last ? encodeCursor(last.occurredAt, last.id) : null,
+  };
 }
 
-const CSV_COLUMNS = ['occurred_at', 'action', 'actor_type', 'actor_id', 'actor_label', 'subject_type', 'subject_id', 'room_id', 'reason', 'metadata'] as const;
+const CSV_COLUMNS = [
+  'occurred_at',
+  'action',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'subject_type',
+  'subject_id',
+  'room_id',
+  'reason',
+  'metadata',
+] as const;
 
 /** One CSV field: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
 export function csvField(value: unknown): string {
@@ -88,7 +106,23 @@ export async function* auditCsv(input: AuditFilters & { tenantId: string }): Asy
   do {
     const page = await listAuditEvents({ ...input, limit: 500, cursor });
     yield page.data
-      .map((e) => [e.occurredAt, e.action, e.actor.type, e.actor.id, e.actor.label, e.subject.type, e.subject.id, e.roomId, e.reason, e.metadata].map(csvField).join(',') + '\n')
+      .map(
+        (e) =>
+          [
+            e.occurredAt,
+            e.action,
+            e.actor.type,
+            e.actor.id,
+            e.actor.label,
+            e.subject.type,
+            e.subject.id,
+            e.roomId,
+            e.reason,
+            e.metadata,
+          ]
+            .map(csvField)
+            .join(',') + '\n',
+      )
       .join('');
     cursor = page.nextCursor ?? undefined;
   } while (cursor);

@@ -8,7 +8,13 @@ export const TIMELINE_LIMIT = 200;
  * The audit events of one reservation and of its access keys (subject is the reservation or one of
  * its keys), oldest first. A reservation of another tenant yields no rows.
  */
-export async function reservationTimeline({ tenantId, reservationId }: { tenantId: string; reservationId: string }): Promise<AuditEventView[]> {
+export async function reservationTimeline({
+  tenantId,
+  reservationId,
+}: {
+  tenantId: string;
+  reservationId: string;
+}): Promise<AuditEventView[]> {
   const rows = await withTenant({ tenantId }, async (tx) => {
     const keys = await tx.accessKey.findMany({ where: { tenantId, reservationId }, select: { id: true } });
     return tx.auditEvent.findMany({

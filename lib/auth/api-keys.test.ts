@@ -15,12 +15,21 @@ describe('API keys', () => {
     const { rows } = await admin.query('select prefix, secret_hash from api_keys where id = $1', [created.id]);
     expect(rows[0].prefix).toBe(created.prefix);
     expect(Buffer.compare(rows[0].secret_hash, Buffer.from(hashApiKey(created.key)))).toBe(0);
-    const { rows: text } = await admin.query(`select count(*)::int as n from api_keys where row_to_json(api_keys)::text like '%' || $1 || '%'`, [created.key]);
+    const { rows: text } = await admin.query(
+      `select count(*)::int as n from api_keys where row_to_json(api_keys)::text like '%' || $1 || '%'`,
+      [created.key],
+    );
     expect(text[0].n).toBe(0);
-    const { rows: audit } = await admin.query(`select action, subject_id from audit_events where subject_id = $1`, [created.id]);
+    const { rows: audit } = await admin.query(`select action, subject_id from audit_events where subject_id = $1`, [
+      created.id,
+    ]);
     expect(audit).toEqual([{ action: 'api_key.created', subject_id: created.id }]);
 
-    expect(await authenticateApiKey(created.key)).toEqual({ apiKeyId: created.id, tenantId: a.tenantId, name: 'integration' });
+    expect(await authenticateApiKey(created.key)).toEqual({
+      apiKeyId: created.id,
+      tenantId: a.tenantId,
+      name: 'integration',
+    });
     expect(await authenticateApiKey(`${created.key}x`)).toBeNull();
     await admin.query('update api_keys set revoked_at = now() where id = $1', [created.id]);
     expect(await authenticateApiKey(created.key)).toBeNull();
@@ -32,13 +41,17 @@ describe('API keys', () => {
     const a = await createTenantGraph(admin, 'Key touch');
     const created = await createApiKey({ tenantId: a.tenantId, name: 'touch', actor: SYSTEM });
     await authenticateApiKey(created.key);
-    const first = (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at;
+    const first = (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0]
+      .last_used_at;
     expect(first).not.toBeNull();
     await authenticateApiKey(created.key);
-    expect((await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at).toEqual(first);
+    expect(
+      (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at,
+    ).toEqual(first);
     await admin.query(`update api_keys set last_used_at = now() - interval '2 minutes' where id = $1`, [created.id]);
     await authenticateApiKey(created.key);
-    const third = (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0].last_used_at;
+    const third = (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0]
+      .last_used_at;
     expect(third.getTime()).toBeGreaterThan(first.getTime() - 1);
     await admin.end();
   });
@@ -52,13 +65,22 @@ describe('GET /api/v1/rooms', () => {
     await admin.end();
     const { key } = await createApiKey({ tenantId: a.tenantId, name: 'rooms', actor: SYSTEM });
 
-    const ok = await listRooms(new Request('http://test/api/v1/rooms', { headers: { authorization: `Bearer ${key}` } }), noParams);
+    const ok = await listRooms(
+      new Request('http://test/api/v1/rooms', { headers: { authorization: `Bearer ${key}` } }),
+      noParams,
+    );
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-request-id')).toBeTruthy();
-    expect(await ok.json()).toEqual({ data: [{ id: a.roomId, label: '101', facilityId: a.facilityId }], nextCursor: null });
+    expect(await ok.json()).toEqual({
+      data: [{ id: a.roomId, label: '101', facilityId: a.facilityId }],
+      nextCursor: null,
+    });
 
     for (const authorization of [undefined, 'Bearer uok_nope', `Basic ${key}`]) {
-      const denied = await listRooms(new Request('http://test/api/v1/rooms', { headers: authorization ? { authorization } : {} }), noParams);
+      const denied = await listRooms(
+        new Request('http://test/api/v1/rooms', { headers: authorization ? { authorization } : {} }),
+        noParams,
+      );
       expect(denied.status).toBe(401);
       expect(await denied.json()).toMatchObject({ error: { code: 'unauthorized' } });
     }
@@ -91,9 +113,12 @@ describe('the API rate limit', () => {
     const admin = await adminClient();
     const a = await createTenantGraph(admin, 'Burst');
     const { id, key } = await createApiKey({ tenantId: a.tenantId, name: 'burst', actor: SYSTEM });
-    const request = () => listRooms(new Request('http://test/api/v1/rooms', { headers: { authorization: `Bearer ${key}` } }), noParams);
+    const request = () =>
+      listRooms(new Request('http://test/api/v1/rooms', { headers: { authorization: `Bearer ${key}` } }), noParams);
     expect((await request()).status).toBe(200);
-    await admin.query(`update rate_buckets set tokens = -50, updated_at = clock_timestamp() where bucket = $1`, [`api:${id}`]);
+    await admin.query(`update rate_buckets set tokens = -50, updated_at = clock_timestamp() where bucket = $1`, [
+      `api:${id}`,
+    ]);
     const limited = await request();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -109,12 +134,17 @@ describe('revoking an API key', () => {
     const b = await createTenantGraph(admin, 'Revoke B');
     const { revokeApiKey } = await import('./api-keys');
     const created = await createApiKey({ tenantId: a.tenantId, name: 'old integration', actor: SYSTEM });
-    await expect(revokeApiKey({ tenantId: b.tenantId, apiKeyId: created.id, actor: SYSTEM })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(revokeApiKey({ tenantId: b.tenantId, apiKeyId: created.id, actor: SYSTEM })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(await authenticateApiKey(created.key)).not.toBeNull();
     await revokeApiKey({ tenantId: a.tenantId, apiKeyId: created.id, actor: SYSTEM });
     await revokeApiKey({ tenantId: a.tenantId, apiKeyId: created.id, actor: SYSTEM });
     expect(await authenticateApiKey(created.key)).toBeNull();
-    const { rows } = await admin.query(`select count(*)::int as n from audit_events where subject_id = $1 and action = 'api_key.revoked'`, [created.id]);
+    const { rows } = await admin.query(
+      `select count(*)::int as n from audit_events where subject_id = $1 and action = 'api_key.revoked'`,
+      [created.id],
+    );
     expect(rows[0].n).toBe(1);
     await admin.end();
   });

@@ -68,17 +68,32 @@ export async function authenticateApiKey(presented: string): Promise<ApiKeyPrinc
 }
 
 /** Revokes one of a tenant's API keys (it stops working at once), audited `api_key.revoked`. */
-export async function revokeApiKey(input: { tenantId: string; apiKeyId: string; actor: { type: 'user' | 'system'; id: string | null; label: string } }): Promise<void> {
+export async function revokeApiKey(input: {
+  tenantId: string;
+  apiKeyId: string;
+  actor: { type: 'user' | 'system'; id: string | null; label: string };
+}): Promise<void> {
   const { tenantId, actor } = input;
   await asService({ tenantId }, async (tx) => {
-    const updated = await tx.apiKey.updateMany({ where: { tenantId, id: input.apiKeyId, revokedAt: null }, data: { revokedAt: new Date() } });
+    const updated = await tx.apiKey.updateMany({
+      where: { tenantId, id: input.apiKeyId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
     if (updated.count === 0) {
       const exists = await tx.apiKey.count({ where: { tenantId, id: input.apiKeyId } });
       if (exists === 0) throw new AppError('not_found', 'No such API key.');
       return;
     }
     await tx.auditEvent.create({
-      data: { tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'api_key.revoked', subjectType: 'api_key', subjectId: input.apiKeyId },
+      data: {
+        tenantId,
+        actorType: actor.type,
+        actorId: actor.id,
+        actorLabel: actor.label,
+        action: 'api_key.revoked',
+        subjectType: 'api_key',
+        subjectId: input.apiKeyId,
+      },
     });
   });
 }

@@ -29,11 +29,20 @@ export function guestUrl(token: string): string {
 export const GUEST_LINK_GRACE_MS = 24 * 3_600_000;
 
 /** Creates the guest link of a reservation, expiring a day after the stay ends. */
-export async function createGuestLink(tx: Tx, input: { tenantId: string; reservationId: string; endsAt: Date }): Promise<{ id: string; token: string }> {
+export async function createGuestLink(
+  tx: Tx,
+  input: { tenantId: string; reservationId: string; endsAt: Date },
+): Promise<{ id: string; token: string }> {
   const id = randomUUID();
   const token = guestTokenFor(id);
   await tx.guestLink.create({
-    data: { id, tenantId: input.tenantId, reservationId: input.reservationId, tokenHash: hashGuestToken(token), expiresAt: new Date(input.endsAt.getTime() + GUEST_LINK_GRACE_MS) },
+    data: {
+      id,
+      tenantId: input.tenantId,
+      reservationId: input.reservationId,
+      tokenHash: hashGuestToken(token),
+      expiresAt: new Date(input.endsAt.getTime() + GUEST_LINK_GRACE_MS),
+    },
   });
   return { id, token };
 }

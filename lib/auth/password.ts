@@ -25,6 +25,10 @@ export async function verifyPassword(password: string, stored: string | null): P
   const [scheme, n, r, p, saltText, keyText] = (stored ?? DUMMY_HASH).split('$');
   if (scheme !== 'scrypt' || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, 'base64url');
-  const actual = await scrypt(password, Buffer.from(saltText, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scrypt(password, Buffer.from(saltText, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return timingSafeEqual(actual, expected) && stored !== null;
 }

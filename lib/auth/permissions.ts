@@ -20,7 +20,14 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const FRONT_DESK: readonly Permission[] = ['desk.view', 'checkin.complete', 'bookings.create', 'keys.revoke', 'keys.reveal_pin', 'guest_links.rotate'];
+const FRONT_DESK: readonly Permission[] = [
+  'desk.view',
+  'checkin.complete',
+  'bookings.create',
+  'keys.revoke',
+  'keys.reveal_pin',
+  'guest_links.rotate',
+];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   front_desk: FRONT_DESK,

@@ -46,7 +46,9 @@ const ATTACKS = [
 describe('safeReturnPath', () => {
   it('keeps same-site paths, normalised', () => {
     expect(safeReturnPath('/manage?x=1#a', '/desk')).toBe('/manage?x=1#a');
-    expect(safeReturnPath('/desk/reservations/0a7e?from=2026-12-01&to=a%2Fb', '/x')).toBe('/desk/reservations/0a7e?from=2026-12-01&to=a%2Fb');
+    expect(safeReturnPath('/desk/reservations/0a7e?from=2026-12-01&to=a%2Fb', '/x')).toBe(
+      '/desk/reservations/0a7e?from=2026-12-01&to=a%2Fb',
+    );
     expect(safeReturnPath('/desk/./a/../b', '/x')).toBe('/desk/b');
     expect(safeReturnPath('/desk?next=//evil.example', '/x')).toBe('/desk?next=//evil.example');
   });
@@ -58,7 +60,18 @@ describe('safeReturnPath', () => {
   });
 
   it('returns only paths a browser resolves to this origin, and that a second pass leaves unchanged', () => {
-    const inputs = [...ATTACKS, '/', '/desk', '/a//b', '/a/.//b', '/desk/../manage', '/%2e%2e/desk', '/a?b=/\\c#//d', '/ü/ß?q=é', '/a b'];
+    const inputs = [
+      ...ATTACKS,
+      '/',
+      '/desk',
+      '/a//b',
+      '/a/.//b',
+      '/desk/../manage',
+      '/%2e%2e/desk',
+      '/a?b=/\\c#//d',
+      '/ü/ß?q=é',
+      '/a b',
+    ];
     for (const input of inputs) {
       const result = safeReturnPath(input, '/desk');
       expect(result.startsWith('//') || result.startsWith('/\\')).toBe(false);
@@ -80,7 +93,11 @@ describe('safeRedirectUrl (next-auth redirect callback)', () => {
     expect(safeRedirectUrl('http://app.example/manage', ORIGIN, '/desk')).toBe(`${ORIGIN}/desk`);
     for (const bad of ATTACKS) {
       const result = safeRedirectUrl(bad, ORIGIN, '/desk');
-      expect({ bad, origin: new URL(result).origin, path: new URL(result).pathname }).toEqual({ bad, origin: ORIGIN, path: '/desk' });
+      expect({ bad, origin: new URL(result).origin, path: new URL(result).pathname }).toEqual({
+        bad,
+        origin: ORIGIN,
+        path: '/desk',
+      });
     }
   });
 });

@@ -8,7 +8,8 @@ const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f\\]/;
 const SCHEME_RELATIVE = /^\/(?:[/\\]|%(?:25)*(?:2f|5c))/i;
 
 function normalised(value: string): string | null {
-  if (value.length > 2048 || !value.startsWith('/') || UNSAFE_CHARACTERS.test(value) || value.trim() !== value) return null;
+  if (value.length > 2048 || !value.startsWith('/') || UNSAFE_CHARACTERS.test(value) || value.trim() !== value)
+    return null;
   try {
     const url = new URL(value, BASE);
     if (url.origin !== BASE) return null;
@@ -42,7 +43,10 @@ export function safeRedirectUrl(url: string, baseUrl: string, fallback: string):
   if (!url.startsWith('/')) {
     try {
       const absolute = new URL(url);
-      candidate = absolute.origin === origin && absolute.username === '' && absolute.password === '' ? `${absolute.pathname}${absolute.search}${absolute.hash}` : null;
+      candidate =
+        absolute.origin === origin && absolute.username === '' && absolute.password === ''
+          ? `${absolute.pathname}${absolute.search}${absolute.hash}`
+          : null;
     } catch {
       candidate = null;
     }

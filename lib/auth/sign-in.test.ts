@@ -29,7 +29,8 @@ async function staffUser(tenantIds?: string[]): Promise<{ email: string; userId:
   const tenants = tenantIds ?? [(await createTenant({ name: 'Sign-in' })).id];
   const email = `desk-${randomUUID()}@example.com`;
   let userId = '';
-  for (const tenantId of tenants) userId = (await createStaffUser({ tenantId, email, password: RIGHT, role: 'front_desk' })).id;
+  for (const tenantId of tenants)
+    userId = (await createStaffUser({ tenantId, email, password: RIGHT, role: 'front_desk' })).id;
   return { email, userId, tenantIds: tenants };
 }
 
@@ -38,7 +39,10 @@ const addr = () => `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()
 
 /** Time passes for the sign-in buckets (as the owner: their last update moves into the past). */
 async function rewind(minutes: number): Promise<void> {
-  await admin.query(`update rate_buckets set updated_at = updated_at - make_interval(mins => $1) where bucket like 'sign-in:%'`, [minutes]);
+  await admin.query(
+    `update rate_buckets set updated_at = updated_at - make_interval(mins => $1) where bucket like 'sign-in:%'`,
+    [minutes],
+  );
 }
 
 const attempt = (email: string, password: string, address: string) => signInWithPassword({ email, password, address });
@@ -64,7 +68,8 @@ describe('signing in with a password', () => {
   it('refuses an address after five failures, even with the right password, until its bucket refills', async () => {
     const { email } = await staffUser();
     const a = addr();
-    for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++) expect(await attempt(email, 'wrong', a)).toEqual({ ok: false });
+    for (let i = 0; i < FAILURES_PER_ACCOUNT_AND_ADDRESS; i++)
+      expect(await attempt(email, 'wrong', a)).toEqual({ ok: false });
     expect(await attempt(email, RIGHT, a)).toEqual({ ok: false });
     // The refused attempt did not verify the password at all (the same hashing work against nothing).
     expect(realVerifications()).toBe(FAILURES_PER_ACCOUNT_AND_ADDRESS);
@@ -114,7 +119,9 @@ describe('signing in with a password', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => attempt(email, 'wrong', a)));
     expect(results.every((r) => !r.ok)).toBe(true);
     expect(realVerifications()).toBeLessThanOrEqual(FAILURES_PER_ACCOUNT_AND_ADDRESS);
-    const { rows } = await admin.query(`select min(tokens) as min from rate_buckets where bucket like $1`, [`sign-in:user:${userId}:addr:%`]);
+    const { rows } = await admin.query(`select min(tokens) as min from rate_buckets where bucket like $1`, [
+      `sign-in:user:${userId}:addr:%`,
+    ]);
     expect(Number(rows[0].min)).toBeGreaterThanOrEqual(0);
     expect(Number(rows[0].min)).toBeLessThan(1);
   });
@@ -123,11 +130,16 @@ describe('signing in with a password', () => {
     const { email } = await staffUser();
     const stuffer = addr();
     for (let batch = 0; batch < 10; batch++) {
-      await Promise.all(Array.from({ length: 10 }, () => attempt(`nobody-${randomUUID()}@example.com`, 'guess', stuffer)));
+      await Promise.all(
+        Array.from({ length: 10 }, () => attempt(`nobody-${randomUUID()}@example.com`, 'guess', stuffer)),
+      );
     }
     // The address's bucket is spent: what is left is what refilled meanwhile (a token per 9 s).
     const bucket = `sign-in:addr:${createHash('sha256').update(stuffer).digest('hex').slice(0, 32)}`;
-    const { rows } = await admin.query(`select tokens + extract(epoch from clock_timestamp() - updated_at) * $2 / 900.0 as left from rate_buckets where bucket = $1`, [bucket, FAILURES_PER_ADDRESS]);
+    const { rows } = await admin.query(
+      `select tokens + extract(epoch from clock_timestamp() - updated_at) * $2 / 900.0 as left from rate_buckets where bucket = $1`,
+      [bucket, FAILURES_PER_ADDRESS],
+    );
     expect(Number(rows[0].left)).toBeLessThan(3);
     // Whatever refilled on a slow machine is taken away: the next 9 s are the test's.
     await admin.query(`update rate_buckets set tokens = 0, updated_at = clock_timestamp() where bucket = $1`, [bucket]);
@@ -145,12 +157,22 @@ describe('signing in with a password', () => {
       [tenants],
     );
     expect(rows).toEqual(
-      [...tenants].sort().map((tenantId) => ({ tenant_id: tenantId, action: 'user.sign_in_throttled', subject_id: userId, reason: 'too_many_failed_sign_ins' })),
+      [...tenants]
+        .sort()
+        .map((tenantId) => ({
+          tenant_id: tenantId,
+          action: 'user.sign_in_throttled',
+          subject_id: userId,
+          reason: 'too_many_failed_sign_ins',
+        })),
     );
     // A second address is a second pair: one more row per tenant.
     const second = addr();
     for (let i = 0; i < 10; i++) await attempt(email, 'wrong', second);
-    const { rows: after } = await admin.query(`select count(*)::int as n from audit_events where tenant_id = any($1::uuid[]) and action like 'user.%'`, [tenants]);
+    const { rows: after } = await admin.query(
+      `select count(*)::int as n from audit_events where tenant_id = any($1::uuid[]) and action like 'user.%'`,
+      [tenants],
+    );
     expect(after[0].n).toBe(4);
   });
 });

@@ -17,11 +17,19 @@ const hash = (value: string) => createHash('sha256').update(value).digest('hex')
 const accountPrefix = (userId: string) => `sign-in:user:${userId}:`;
 
 function pairRule(userId: string, address: string): BucketRule {
-  return { bucket: `${accountPrefix(userId)}addr:${hash(address)}`, capacity: FAILURES_PER_ACCOUNT_AND_ADDRESS, perSecond: FAILURES_PER_ACCOUNT_AND_ADDRESS / REFILL_SECONDS };
+  return {
+    bucket: `${accountPrefix(userId)}addr:${hash(address)}`,
+    capacity: FAILURES_PER_ACCOUNT_AND_ADDRESS,
+    perSecond: FAILURES_PER_ACCOUNT_AND_ADDRESS / REFILL_SECONDS,
+  };
 }
 
 function addressRule(address: string): BucketRule {
-  return { bucket: `sign-in:addr:${hash(address)}`, capacity: FAILURES_PER_ADDRESS, perSecond: FAILURES_PER_ADDRESS / REFILL_SECONDS };
+  return {
+    bucket: `sign-in:addr:${hash(address)}`,
+    capacity: FAILURES_PER_ADDRESS,
+    perSecond: FAILURES_PER_ADDRESS / REFILL_SECONDS,
+  };
 }
 
 /**
@@ -32,10 +40,16 @@ function addressRule(address: string): BucketRule {
  * An address out of tokens is refused for that account (or, past the per-address budget, for every
  * account); other addresses are never affected, so no one can lock an account's owner out.
  */
-export async function signInWithPassword(input: { email: string; password: string; address?: string }): Promise<SignInResult> {
+export async function signInWithPassword(input: {
+  email: string;
+  password: string;
+  address?: string;
+}): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const address = input.address || 'unknown';
-  const users = await asService((tx) => tx.user.findMany({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } }));
+  const users = await asService((tx) =>
+    tx.user.findMany({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } }),
+  );
   const user = users.length === 1 ? users[0]! : null;
   // Unknown accounts count against the address only: no bucket per guessed email.
   const rules = user ? [pairRule(user.id, address), addressRule(address)] : [addressRule(address)];
@@ -44,7 +58,10 @@ export async function signInWithPassword(input: { email: string; password: strin
     await verifyPassword(input.password, null);
     const pairEmpty = user !== null && taken.tokens[0]! < 1;
     if (pairEmpty) await noteThrottled(user, address);
-    logger.warn({ userId: user?.id ?? null, address, reason: pairEmpty ? 'account_address_throttled' : 'address_throttled' }, 'sign-in refused');
+    logger.warn(
+      { userId: user?.id ?? null, address, reason: pairEmpty ? 'account_address_throttled' : 'address_throttled' },
+      'sign-in refused',
+    );
     return { ok: false };
   }
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? null);
@@ -54,7 +71,10 @@ export async function signInWithPassword(input: { email: string; password: strin
   }
   // This failure spent the pair's last token: from now on the address is refused for this account.
   if (user && taken.tokens[0]! < 1) await noteThrottled(user, address);
-  logger.warn({ userId: user?.id ?? null, address, reason: user ? 'wrong_password' : 'unknown_account' }, 'sign-in failed');
+  logger.warn(
+    { userId: user?.id ?? null, address, reason: user ? 'wrong_password' : 'unknown_account' },
+    'sign-in failed',
+  );
   return { ok: false };
 }
 
@@ -66,14 +86,23 @@ export async function signInWithPassword(input: { email: string; password: strin
 async function noteThrottled(user: { id: string; email: string }, address: string): Promise<void> {
   await asService(async (tx) => {
     const marker = `${accountPrefix(user.id)}throttled:${hash(address)}`;
-    const rows = await tx.$queryRaw<{ allowed: boolean }[]>`select allowed from app_rate_take(${marker}, 1, ${1 / REFILL_SECONDS}::float8)`;
+    const rows = await tx.$queryRaw<
+      { allowed: boolean }[]
+    >`select allowed from app_rate_take(${marker}, 1, ${1 / REFILL_SECONDS}::float8)`;
     if (!rows[0]?.allowed) return;
     const memberships = await tx.membership.findMany({ where: { userId: user.id }, select: { tenantId: true } });
     for (const { tenantId } of memberships) {
       await tx.auditEvent.create({
         data: {
-          tenantId, actorType: 'system', actorId: null, actorLabel: 'sign-in limits', action: 'user.sign_in_throttled', subjectType: 'user', subjectId: user.id,
-          reason: 'too_many_failed_sign_ins', metadata: { address, failures: FAILURES_PER_ACCOUNT_AND_ADDRESS, refillMinutes: REFILL_SECONDS / 60 },
+          tenantId,
+          actorType: 'system',
+          actorId: null,
+          actorLabel: 'sign-in limits',
+          action: 'user.sign_in_throttled',
+          subjectType: 'user',
+          subjectId: user.id,
+          reason: 'too_many_failed_sign_ins',
+          metadata: { address, failures: FAILURES_PER_ACCOUNT_AND_ADDRESS, refillMinutes: REFILL_SECONDS / 60 },
         },
       });
     }

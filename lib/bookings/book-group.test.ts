@@ -22,14 +22,24 @@ describe('group booking', () => {
   it('holds every room with snapshots, a guest link and a pre-issued key each', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 3 });
     const group = await bookGroup({
-      tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Mika Sato', email: 'mika@example.com' },
+      tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'Mika Sato', email: 'mika@example.com' },
       reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(24), endsAt: at(72) })),
     });
     expect(group).toMatchObject({ status: 'unpaid', paymentIntentId: null });
     expect(group.reservations).toHaveLength(3);
     expect(group.reservations[0]).toMatchObject({
-      bookingGroupId: group.id, roomLabel: '101', status: 'confirmed', paid: false, source: 'api', externalRef: null,
-      guest: { name: 'Mika Sato' }, guestDisplay: 'Mika Sato', guestUrl: expect.stringMatching(/\/k\/[A-Za-z0-9_-]{43}$/),
+      bookingGroupId: group.id,
+      roomLabel: '101',
+      status: 'confirmed',
+      paid: false,
+      source: 'api',
+      externalRef: null,
+      guest: { name: 'Mika Sato' },
+      guestDisplay: 'Mika Sato',
+      guestUrl: expect.stringMatching(/\/k\/[A-Za-z0-9_-]{43}$/),
     });
     const admin = await adminClient();
     const { rows } = await admin.query(
@@ -38,7 +48,14 @@ describe('group booking', () => {
        from reservations r where r.booking_group_id = $1 order by r.room_label_snapshot`,
       [group.id],
     );
-    expect(rows).toEqual(['101', '102', '103'].map((label) => ({ room_label_snapshot: label, guest_ref_snapshot: expect.stringMatching(/^guest_[0-9a-f]{12}$/), keys: 1, links: 1 })));
+    expect(rows).toEqual(
+      ['101', '102', '103'].map((label) => ({
+        room_label_snapshot: label,
+        guest_ref_snapshot: expect.stringMatching(/^guest_[0-9a-f]{12}$/),
+        keys: 1,
+        links: 1,
+      })),
+    );
     await admin.end();
   });
 
@@ -47,14 +64,26 @@ describe('group booking', () => {
     await bookRoom({ tenantId, roomId: roomIds[1]!, startsInHours: 30, hours: 10 });
     await bookRoom({ tenantId, roomId: roomIds[2]!, startsInHours: 70, hours: 10 });
     const admin = await adminClient();
-    const count = async () => (await admin.query(`select (select count(*)::int from reservations where tenant_id = $1) as r,
-      (select count(*)::int from guests where tenant_id = $1) as g, (select count(*)::int from booking_groups where tenant_id = $1) as b`, [tenantId])).rows[0];
+    const count = async () =>
+      (
+        await admin.query(
+          `select (select count(*)::int from reservations where tenant_id = $1) as r,
+      (select count(*)::int from guests where tenant_id = $1) as g, (select count(*)::int from booking_groups where tenant_id = $1) as b`,
+          [tenantId],
+        )
+      ).rows[0];
     const before = await count();
     const attempt = bookGroup({
-      tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Group' },
+      tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'Group' },
       reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(24), endsAt: at(72) })),
     });
-    await expect(attempt).rejects.toMatchObject({ code: 'room_unavailable', details: { roomIds: [roomIds[1], roomIds[2]].sort() } });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'room_unavailable',
+      details: { roomIds: [roomIds[1], roomIds[2]].sort() },
+    });
     expect(await count()).toEqual(before);
     await admin.end();
   });
@@ -64,13 +93,20 @@ describe('group booking', () => {
     const attempts = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) =>
         bookGroup({
-          tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: `Racer ${i}` },
-          reservations: [{ roomId: roomIds[i % 2]!, startsAt: at(100 + i), endsAt: at(130) }, { roomId: roomIds[(i + 1) % 2]!, startsAt: at(100), endsAt: at(120) }],
+          tenantId,
+          actor: TEST_ACTOR,
+          source: 'api',
+          guest: { name: `Racer ${i}` },
+          reservations: [
+            { roomId: roomIds[i % 2]!, startsAt: at(100 + i), endsAt: at(130) },
+            { roomId: roomIds[(i + 1) % 2]!, startsAt: at(100), endsAt: at(120) },
+          ],
         }),
       ),
     );
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
-    for (const failed of attempts.filter((a) => a.status === 'rejected')) expect((failed as PromiseRejectedResult).reason).toMatchObject({ code: 'room_unavailable' });
+    for (const failed of attempts.filter((a) => a.status === 'rejected'))
+      expect((failed as PromiseRejectedResult).reason).toMatchObject({ code: 'room_unavailable' });
     const admin = await adminClient();
     const { rows } = await admin.query(`select count(*)::int as n from reservations where tenant_id = $1`, [tenantId]);
     expect(rows[0].n).toBe(2);
@@ -85,16 +121,34 @@ describe('group booking', () => {
       const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
       const admin = await adminClient();
       await admin.query(`update tenants set stripe_account_id = 'acct_stubTenant' where id = $1`, [tenantId]);
-      await admin.query(`update rooms set nightly_rate_cents = 12000, currency = 'jpy' where tenant_id = $1`, [tenantId]);
+      await admin.query(`update rooms set nightly_rate_cents = 12000, currency = 'jpy' where tenant_id = $1`, [
+        tenantId,
+      ]);
       const group = await bookGroup({
-        tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Payer' },
-        reservations: [{ roomId: roomIds[0]!, startsAt: at(24), endsAt: at(72) }, { roomId: roomIds[1]!, startsAt: at(24), endsAt: at(48) }],
+        tenantId,
+        actor: TEST_ACTOR,
+        source: 'api',
+        guest: { name: 'Payer' },
+        reservations: [
+          { roomId: roomIds[0]!, startsAt: at(24), endsAt: at(72) },
+          { roomId: roomIds[1]!, startsAt: at(24), endsAt: at(48) },
+        ],
       });
       expect(group.paymentIntentId).toMatch(/^pi_stub/);
       const request = stub.requests.find((r) => r.form['metadata[bookingGroupId]'] === group.id)!;
-      expect(request).toMatchObject({ path: '/v1/payment_intents', idempotencyKey: `booking-group:${group.id}`, stripeAccount: 'acct_stubTenant' });
-      expect(request.form).toMatchObject({ amount: String(12000 * 2 + 12000 * 1), currency: 'jpy', 'metadata[tenantId]': tenantId });
-      const { rows } = await admin.query(`select payment_intent_id, amount_cents from booking_groups where id = $1`, [group.id]);
+      expect(request).toMatchObject({
+        path: '/v1/payment_intents',
+        idempotencyKey: `booking-group:${group.id}`,
+        stripeAccount: 'acct_stubTenant',
+      });
+      expect(request.form).toMatchObject({
+        amount: String(12000 * 2 + 12000 * 1),
+        currency: 'jpy',
+        'metadata[tenantId]': tenantId,
+      });
+      const { rows } = await admin.query(`select payment_intent_id, amount_cents from booking_groups where id = $1`, [
+        group.id,
+      ]);
       expect(rows[0]).toEqual({ payment_intent_id: group.paymentIntentId, amount_cents: 36000 });
       await admin.end();
     } finally {
@@ -107,10 +161,24 @@ describe('group booking', () => {
   it('attaches a caller’s PaymentIntent to one group of the tenant only (payment_intent_in_use), holding nothing the second time', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
     const intent = `pi_attach${Date.now()}`;
-    const first = await bookGroup({ tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'A' }, paymentIntentId: intent, reservations: [{ roomId: roomIds[0]!, startsAt: at(10), endsAt: at(20) }] });
+    const first = await bookGroup({
+      tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'A' },
+      paymentIntentId: intent,
+      reservations: [{ roomId: roomIds[0]!, startsAt: at(10), endsAt: at(20) }],
+    });
     expect(first.paymentIntentId).toBe(intent);
     await expect(
-      bookGroup({ tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'B' }, paymentIntentId: intent, reservations: [{ roomId: roomIds[1]!, startsAt: at(10), endsAt: at(20) }] }),
+      bookGroup({
+        tenantId,
+        actor: TEST_ACTOR,
+        source: 'api',
+        guest: { name: 'B' },
+        paymentIntentId: intent,
+        reservations: [{ roomId: roomIds[1]!, startsAt: at(10), endsAt: at(20) }],
+      }),
     ).rejects.toMatchObject({ code: 'payment_intent_in_use' });
     const admin = await adminClient();
     const { rows } = await admin.query(`select count(*)::int as n from reservations where room_id = $1`, [roomIds[1]]);
@@ -124,9 +192,14 @@ describe('group booking', () => {
     await cancelReservation({ tenantId, reservationId, reason: 'guest asked', actor: TEST_ACTOR });
     await cancelReservation({ tenantId, reservationId, reason: 'twice', actor: TEST_ACTOR });
     const admin = await adminClient();
-    const { rows } = await admin.query(`select status, revoked_reason from access_keys where reservation_id = $1`, [reservationId]);
+    const { rows } = await admin.query(`select status, revoked_reason from access_keys where reservation_id = $1`, [
+      reservationId,
+    ]);
     expect(rows).toEqual([{ status: 'revoked', revoked_reason: 'reservation_cancelled' }]);
-    const audit = await admin.query(`select action, reason from audit_events where subject_id = $1 and action = 'reservation.cancelled'`, [reservationId]);
+    const audit = await admin.query(
+      `select action, reason from audit_events where subject_id = $1 and action = 'reservation.cancelled'`,
+      [reservationId],
+    );
     expect(audit.rows).toEqual([{ action: 'reservation.cancelled', reason: 'guest asked' }]);
     await admin.end();
     const again = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 5, hours: 10 });
@@ -139,10 +212,15 @@ describe('cancelling a booking group', () => {
     const { cancelBookingGroup } = await import('./cancel-reservation');
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
     const group = await bookGroup({
-      tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Whole group' },
+      tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'Whole group' },
       reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(200), endsAt: at(220) })),
     });
-    expect(await cancelBookingGroup({ tenantId, bookingGroupId: group.id, reason: 'event cancelled', actor: TEST_ACTOR })).toEqual({ id: group.id, cancelled: 2 });
+    expect(
+      await cancelBookingGroup({ tenantId, bookingGroupId: group.id, reason: 'event cancelled', actor: TEST_ACTOR }),
+    ).toEqual({ id: group.id, cancelled: 2 });
     const admin = await adminClient();
     const { rows } = await admin.query(
       `select r.status, k.status as key_status, k.revoked_reason from reservations r join access_keys k on k.reservation_id = r.id where r.booking_group_id = $1`,
@@ -153,7 +231,13 @@ describe('cancelling a booking group', () => {
       { status: 'cancelled', key_status: 'revoked', revoked_reason: 'reservation_cancelled' },
     ]);
     await admin.end();
-    const again = await bookGroup({ tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Next' }, reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(200), endsAt: at(220) })) });
+    const again = await bookGroup({
+      tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'Next' },
+      reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(200), endsAt: at(220) })),
+    });
     expect(again.reservations).toHaveLength(2);
   });
 });

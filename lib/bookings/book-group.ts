@@ -6,7 +6,12 @@ import { createBookingGroup, type BookingItem } from './create-booking-group';
 import { groupStatus, loadReservationViews, type GroupStatus, type ReservationView } from './reservation-view';
 import type { ReservationSource } from '../db/generated/enums';
 
-export type BookedGroup = { id: string; status: GroupStatus; paymentIntentId: string | null; reservations: ReservationView[] };
+export type BookedGroup = {
+  id: string;
+  status: GroupStatus;
+  paymentIntentId: string | null;
+  reservations: ReservationView[];
+};
 
 /**
  * Books a group end to end: holds every room or none, then — outside the transaction, once the
@@ -22,12 +27,23 @@ export async function bookGroup(input: {
   paymentIntentId?: string | null;
   source: ReservationSource;
 }): Promise<BookedGroup> {
-  const attached = input.paymentIntentId ? await retrieveAttachedIntent({ tenantId: input.tenantId, paymentIntentId: input.paymentIntentId }) : null;
+  const attached = input.paymentIntentId
+    ? await retrieveAttachedIntent({ tenantId: input.tenantId, paymentIntentId: input.paymentIntentId })
+    : null;
   const created = await createBookingGroup({ ...input, amount: attached });
-  const paymentIntentId = input.paymentIntentId ?? (await createGroupPaymentIntent({ tenantId: input.tenantId, bookingGroupId: created.id }));
+  const paymentIntentId =
+    input.paymentIntentId ?? (await createGroupPaymentIntent({ tenantId: input.tenantId, bookingGroupId: created.id }));
   return withTenant({ tenantId: input.tenantId }, async (tx) => {
     const ids = created.reservations.map((r) => r.id);
-    const rows = await tx.reservation.findMany({ where: { tenantId: input.tenantId, id: { in: ids } }, select: { status: true, paidAt: true, refundedAt: true } });
-    return { id: created.id, status: groupStatus(rows), paymentIntentId, reservations: await loadReservationViews(tx, input.tenantId, ids) };
+    const rows = await tx.reservation.findMany({
+      where: { tenantId: input.tenantId, id: { in: ids } },
+      select: { status: true, paidAt: true, refundedAt: true },
+    });
+    return {
+      id: created.id,
+      status: groupStatus(rows),
+      paymentIntentId,
+      reservations: await loadReservationViews(tx, input.tenantId, ids),
+    };
   });
 }

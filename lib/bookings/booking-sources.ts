@@ -2,7 +2,12 @@ import { asService, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 
 /** Maps a provider's event type (Calendly event type URI, Cal.com event type id) to one of the tenant's rooms. */
-export async function addBookingSource(input: { tenantId: string; provider: 'calendly' | 'cal'; eventType: string; roomId: string }): Promise<{ id: string }> {
+export async function addBookingSource(input: {
+  tenantId: string;
+  provider: 'calendly' | 'cal';
+  eventType: string;
+  roomId: string;
+}): Promise<{ id: string }> {
   const { tenantId } = input;
   return asService({ tenantId }, async (tx) => {
     const rooms = await tx.room.count({ where: { tenantId, id: input.roomId } });
@@ -19,6 +24,10 @@ export async function addBookingSource(input: { tenantId: string; provider: 'cal
 /** A tenant's booking sources with their rooms. */
 export async function listBookingSources({ tenantId }: { tenantId: string }) {
   return withTenant({ tenantId }, (tx) =>
-    tx.bookingSource.findMany({ where: { tenantId }, include: { room: { select: { label: true } } }, orderBy: [{ provider: 'asc' }, { eventType: 'asc' }] }),
+    tx.bookingSource.findMany({
+      where: { tenantId },
+      include: { room: { select: { label: true } } },
+      orderBy: [{ provider: 'asc' }, { eventType: 'asc' }],
+    }),
   );
 }

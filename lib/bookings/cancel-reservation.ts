@@ -15,18 +15,29 @@ export async function cancelReservation(input: {
   keyReason?: string;
 }): Promise<{ id: string; status: 'cancelled' }> {
   const { tenantId, reservationId, actor } = input;
-  await asService({ tenantId }, (tx) =>
-    tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${reservationId}::uuid, ${input.reason},
+  await asService(
+    { tenantId },
+    (tx) =>
+      tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${reservationId}::uuid, ${input.reason},
       ${input.keyReason ?? KEY_REASON_RESERVATION_CANCELLED}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
   );
   return { id: reservationId, status: 'cancelled' };
 }
 
 /** Cancels every reservation of a booking group (each freed and its keys revoked), in one transaction. */
-export async function cancelBookingGroup(input: { tenantId: string; bookingGroupId: string; reason: string; actor: Actor }): Promise<{ id: string; cancelled: number }> {
+export async function cancelBookingGroup(input: {
+  tenantId: string;
+  bookingGroupId: string;
+  reason: string;
+  actor: Actor;
+}): Promise<{ id: string; cancelled: number }> {
   const { tenantId, actor } = input;
   return asService({ tenantId }, async (tx) => {
-    const reservations = await tx.reservation.findMany({ where: { tenantId, bookingGroupId: input.bookingGroupId }, select: { id: true }, orderBy: { id: 'asc' } });
+    const reservations = await tx.reservation.findMany({
+      where: { tenantId, bookingGroupId: input.bookingGroupId },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
     for (const r of reservations) {
       await tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${r.id}::uuid, ${input.reason},
         ${KEY_REASON_RESERVATION_CANCELLED}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;

@@ -49,8 +49,12 @@ export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): 
     const linkId = randomUUID();
     const token = guestTokenFor(linkId);
     return {
-      roomId: item.roomId, startsAt: item.startsAt.toISOString(), endsAt: item.endsAt.toISOString(),
-      linkId, token, tokenHash: Buffer.from(hashGuestToken(token)).toString('hex'),
+      roomId: item.roomId,
+      startsAt: item.startsAt.toISOString(),
+      endsAt: item.endsAt.toISOString(),
+      linkId,
+      token,
+      tokenHash: Buffer.from(hashGuestToken(token)).toString('hex'),
     };
   });
   const guest = await tx.guest.create({
@@ -58,7 +62,12 @@ export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): 
     select: { id: true },
   });
   const group = await tx.bookingGroup.create({
-    data: { tenantId, paymentIntentId: input.paymentIntentId ?? null, amountCents: input.amount?.amountCents ?? null, currency: input.amount?.currency ?? null },
+    data: {
+      tenantId,
+      paymentIntentId: input.paymentIntentId ?? null,
+      amountCents: input.amount?.amountCents ?? null,
+      currency: input.amount?.currency ?? null,
+    },
     select: { id: true },
   });
   const payload = JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
@@ -69,6 +78,10 @@ export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): 
   return {
     id: group.id,
     guestId: guest.id,
-    reservations: rows.map((row, i) => ({ id: row.reservation_id, roomId: row.room_id, guestLinkToken: items[i]!.token })),
+    reservations: rows.map((row, i) => ({
+      id: row.reservation_id,
+      roomId: row.room_id,
+      guestLinkToken: items[i]!.token,
+    })),
   };
 }

@@ -13,7 +13,15 @@ export type Arrival = {
 };
 
 /** Today's arrivals: a tenant's non-cancelled reservations that overlap today in their facility's time zone. */
-export async function listArrivals({ tenantId, userId, now = new Date() }: { tenantId: string; userId: string; now?: Date }): Promise<Arrival[]> {
+export async function listArrivals({
+  tenantId,
+  userId,
+  now = new Date(),
+}: {
+  tenantId: string;
+  userId: string;
+  now?: Date;
+}): Promise<Arrival[]> {
   // Every time zone's "today" lies within a day and a half of now; each row is then checked against its own.
   const rows = await withTenant({ tenantId, userId }, (tx) =>
     tx.reservation.findMany({

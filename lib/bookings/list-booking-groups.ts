@@ -11,19 +11,36 @@ export type BookingGroupSummary = {
   /** The guest's name, or null once the guest is deleted (show the tombstone). */
   guestName: string | null;
   /** `timeZone`: the IANA zone of the room's facility, for showing the stay in local time. */
-  reservations: { id: string; roomLabel: string; startsAt: Date; endsAt: Date; status: string; paid: boolean; timeZone: string }[];
+  reservations: {
+    id: string;
+    roomLabel: string;
+    startsAt: Date;
+    endsAt: Date;
+    status: string;
+    paid: boolean;
+    timeZone: string;
+  }[];
 };
 
 export { DELETED_GUEST_DISPLAY };
 
 /** A tenant's booking groups, newest first, with their reservations and payment state. */
-export async function listBookingGroups({ tenantId, limit = 50 }: { tenantId: string; limit?: number }): Promise<BookingGroupSummary[]> {
+export async function listBookingGroups({
+  tenantId,
+  limit = 50,
+}: {
+  tenantId: string;
+  limit?: number;
+}): Promise<BookingGroupSummary[]> {
   const groups = await withTenant({ tenantId }, (tx) =>
     tx.bookingGroup.findMany({
       where: { tenantId },
       include: {
         reservations: {
-          include: { guest: { select: { name: true } }, room: { select: { facility: { select: { timeZone: true } } } } },
+          include: {
+            guest: { select: { name: true } },
+            room: { select: { facility: { select: { timeZone: true } } } },
+          },
           orderBy: [{ startsAt: 'asc' }, { id: 'asc' }],
         },
       },
@@ -40,7 +57,12 @@ export async function listBookingGroups({ tenantId, limit = 50 }: { tenantId: st
     currency: g.currency,
     guestName: g.reservations.find((r) => r.guest)?.guest?.name ?? null,
     reservations: g.reservations.map((r) => ({
-      id: r.id, roomLabel: r.roomLabelSnapshot, startsAt: r.startsAt, endsAt: r.endsAt, status: r.status, paid: r.paidAt !== null && r.refundedAt === null,
+      id: r.id,
+      roomLabel: r.roomLabelSnapshot,
+      startsAt: r.startsAt,
+      endsAt: r.endsAt,
+      status: r.status,
+      paid: r.paidAt !== null && r.refundedAt === null,
       timeZone: r.room.facility.timeZone,
     })),
   }));

@@ -27,9 +27,7 @@ export async function listReservations(input: {
         ...(input.status ? { status: input.status } : {}),
         ...(input.to ? { startsAt: { lt: input.to } } : {}),
         ...(input.from ? { endsAt: { gt: input.from } } : {}),
-        ...(after
-          ? { OR: [{ startsAt: { gt: after.at } }, { startsAt: after.at, id: { gt: after.id } }] }
-          : {}),
+        ...(after ? { OR: [{ startsAt: { gt: after.at } }, { startsAt: after.at, id: { gt: after.id } }] } : {}),
       },
       include: RESERVATION_INCLUDE,
       orderBy: [{ startsAt: 'asc' }, { id: 'asc' }],
@@ -45,8 +43,16 @@ export async function listReservations(input: {
 }
 
 /** One reservation of a tenant; `not_found` for any other id. */
-export async function getReservation({ tenantId, reservationId }: { tenantId: string; reservationId: string }): Promise<ReservationView> {
-  const rows = await withTenant({ tenantId }, (tx) => tx.reservation.findMany({ where: { tenantId, id: reservationId }, include: RESERVATION_INCLUDE }));
+export async function getReservation({
+  tenantId,
+  reservationId,
+}: {
+  tenantId: string;
+  reservationId: string;
+}): Promise<ReservationView> {
+  const rows = await withTenant({ tenantId }, (tx) =>
+    tx.reservation.findMany({ where: { tenantId, id: reservationId }, include: RESERVATION_INCLUDE }),
+  );
   if (rows.length !== 1) throw new AppError('not_found', 'No such reservation.');
   return toReservationView(rows[0]!);
 }

@@ -10,7 +10,12 @@ describe('a reservation’s detail for the desk', () => {
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, guestName: 'Mai Abe' });
     await rotateGuestLink({ tenantId, reservationId, actor: TEST_ACTOR });
     const detail = await reservationDetail({ tenantId, reservationId });
-    expect(detail).toMatchObject({ id: reservationId, status: 'confirmed', guest: { name: 'Mai Abe' }, room: { facility: { timeZone: 'Asia/Tokyo' } } });
+    expect(detail).toMatchObject({
+      id: reservationId,
+      status: 'confirmed',
+      guest: { name: 'Mai Abe' },
+      room: { facility: { timeZone: 'Asia/Tokyo' } },
+    });
     expect(detail!.accessKeys).toHaveLength(1);
     expect(detail!.accessKeys[0]).not.toHaveProperty('pin');
     expect(detail!.guestLinks).toHaveLength(1);

@@ -5,7 +5,17 @@ import { withTenant } from '../db/tx';
  * (never a PIN) and the live guest link — read as the tenant's staff; null for anything but exactly
  * one row (another tenant's id included).
  */
-export async function reservationDetail({ tenantId, userId, reservationId, now = new Date() }: { tenantId: string; userId?: string | null; reservationId: string; now?: Date }) {
+export async function reservationDetail({
+  tenantId,
+  userId,
+  reservationId,
+  now = new Date(),
+}: {
+  tenantId: string;
+  userId?: string | null;
+  reservationId: string;
+  now?: Date;
+}) {
   const rows = await withTenant({ tenantId, userId }, (tx) =>
     tx.reservation.findMany({
       where: { tenantId, id: reservationId },
@@ -19,10 +29,23 @@ export async function reservationDetail({ tenantId, userId, reservationId, now =
         guest: { select: { id: true, name: true, email: true, phone: true } },
         checkIn: { select: { createdAt: true } },
         accessKeys: {
-          select: { id: true, status: true, vendorSync: true, vendorError: true, validFrom: true, expiresAt: true, revokedReason: true, revokedAt: true },
+          select: {
+            id: true,
+            status: true,
+            vendorSync: true,
+            vendorError: true,
+            validFrom: true,
+            expiresAt: true,
+            revokedReason: true,
+            revokedAt: true,
+          },
           orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
         },
-        guestLinks: { where: { tenantId, endedAt: null, expiresAt: { gt: now } }, select: { id: true, expiresAt: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] },
+        guestLinks: {
+          where: { tenantId, endedAt: null, expiresAt: { gt: now } },
+          select: { id: true, expiresAt: true },
+          orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        },
       },
     }),
   );

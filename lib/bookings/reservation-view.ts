@@ -24,7 +24,11 @@ export type ReservationView = {
 export const RESERVATION_INCLUDE = {
   guest: { select: { id: true, name: true } },
   // The live link only: a rotated link is never shown again.
-  guestLinks: { where: { endedAt: null }, select: { id: true, expiresAt: true, createdAt: true }, orderBy: { createdAt: 'desc' } },
+  guestLinks: {
+    where: { endedAt: null },
+    select: { id: true, expiresAt: true, createdAt: true },
+    orderBy: { createdAt: 'desc' },
+  },
 } satisfies Prisma.ReservationInclude;
 
 type Row = Prisma.ReservationGetPayload<{ include: typeof RESERVATION_INCLUDE }>;
@@ -58,7 +62,9 @@ export async function loadReservationViews(tx: Tx, tenantId: string, ids: string
 export type GroupStatus = 'unpaid' | 'paid' | 'refunded' | 'cancelled';
 
 /** A booking group's payment state from its reservations. */
-export function groupStatus(reservations: { status: string; paidAt: Date | null; refundedAt: Date | null }[]): GroupStatus {
+export function groupStatus(
+  reservations: { status: string; paidAt: Date | null; refundedAt: Date | null }[],
+): GroupStatus {
   if (reservations.length > 0 && reservations.every((r) => r.status === 'cancelled')) return 'cancelled';
   if (reservations.some((r) => r.refundedAt !== null)) return 'refunded';
   if (reservations.length > 0 && reservations.every((r) => r.paidAt !== null)) return 'paid';

@@ -1,9 +1,25 @@
 import { withTenant } from '../db/tx';
 
-export type RoomAvailability = { id: string; label: string; facilityId: string; facilityName: string; nightlyRateCents: number; currency: string; available: boolean };
+export type RoomAvailability = {
+  id: string;
+  label: string;
+  facilityId: string;
+  facilityName: string;
+  nightlyRateCents: number;
+  currency: string;
+  available: boolean;
+};
 
 /** Every room of a tenant with whether it is free for all of `[startsAt, endsAt)`. */
-export async function roomAvailability({ tenantId, startsAt, endsAt }: { tenantId: string; startsAt: Date; endsAt: Date }): Promise<RoomAvailability[]> {
+export async function roomAvailability({
+  tenantId,
+  startsAt,
+  endsAt,
+}: {
+  tenantId: string;
+  startsAt: Date;
+  endsAt: Date;
+}): Promise<RoomAvailability[]> {
   return withTenant({ tenantId }, async (tx) => {
     const rooms = await tx.room.findMany({
       where: { tenantId },
@@ -16,8 +32,13 @@ export async function roomAvailability({ tenantId, startsAt, endsAt }: { tenantI
     });
     const taken = new Set(busy.map((b) => b.roomId));
     return rooms.map((r) => ({
-      id: r.id, label: r.label, facilityId: r.facilityId, facilityName: r.facility.name,
-      nightlyRateCents: r.nightlyRateCents, currency: r.currency, available: !taken.has(r.id),
+      id: r.id,
+      label: r.label,
+      facilityId: r.facilityId,
+      facilityName: r.facility.name,
+      nightlyRateCents: r.nightlyRateCents,
+      currency: r.currency,
+      available: !taken.has(r.id),
     }));
   });
 }

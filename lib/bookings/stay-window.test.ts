@@ -43,16 +43,36 @@ describe('stayWindow', () => {
   });
 
   it('names what is wrong with each date', () => {
-    expect(stayWindow({ checkIn: '', checkOut: '', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({ ok: false, errors: { checkIn: 'required', checkOut: 'required' } });
-    expect(stayWindow({ checkIn: '2027-02-30', checkOut: 'soon', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({ ok: false, errors: { checkIn: 'invalid', checkOut: 'invalid' } });
-    expect(stayWindow({ checkIn: '2027-01-04', checkOut: '2027-01-06', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({ ok: false, errors: { checkIn: 'past' } });
-    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-01-10', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({ ok: false, errors: { checkOut: 'order' } });
-    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-01-08', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({ ok: false, errors: { checkOut: 'order' } });
+    expect(stayWindow({ checkIn: '', checkOut: '', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      ok: false,
+      errors: { checkIn: 'required', checkOut: 'required' },
+    });
+    expect(stayWindow({ checkIn: '2027-02-30', checkOut: 'soon', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      ok: false,
+      errors: { checkIn: 'invalid', checkOut: 'invalid' },
+    });
+    expect(stayWindow({ checkIn: '2027-01-04', checkOut: '2027-01-06', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      ok: false,
+      errors: { checkIn: 'past' },
+    });
+    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-01-10', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      ok: false,
+      errors: { checkOut: 'order' },
+    });
+    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-01-08', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      ok: false,
+      errors: { checkOut: 'order' },
+    });
   });
 
   it('allows at most 30 nights', () => {
-    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-02-09', timeZone: 'Asia/Tokyo', now: NOW })).toMatchObject({ ok: true, nights: 30 });
-    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-02-10', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({ ok: false, errors: { checkOut: 'tooLong' } });
+    expect(
+      stayWindow({ checkIn: '2027-01-10', checkOut: '2027-02-09', timeZone: 'Asia/Tokyo', now: NOW }),
+    ).toMatchObject({ ok: true, nights: 30 });
+    expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-02-10', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
+      ok: false,
+      errors: { checkOut: 'tooLong' },
+    });
   });
 });
 

@@ -25,7 +25,8 @@ function dayNumber(date: string): number | null {
   const ms = Date.UTC(year, month - 1, day);
   const back = new Date(ms);
   // Date.UTC rolls 2027-02-30 over to March: such a date is not real.
-  if (year < 1970 || back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return null;
+  if (year < 1970 || back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day)
+    return null;
   return ms / DAY_MS;
 }
 
@@ -52,7 +53,17 @@ export function zonedToday(now: Date, timeZone: string): string {
  * missing or unreal date, a check-in before today (in that zone), a check-out not after the check-in
  * and a stay longer than MAX_NIGHTS. Pure.
  */
-export function stayWindow({ checkIn, checkOut, timeZone, now = new Date() }: { checkIn: string; checkOut: string; timeZone: string; now?: Date }): StayWindow {
+export function stayWindow({
+  checkIn,
+  checkOut,
+  timeZone,
+  now = new Date(),
+}: {
+  checkIn: string;
+  checkOut: string;
+  timeZone: string;
+  now?: Date;
+}): StayWindow {
   const errors: { checkIn?: CheckInError; checkOut?: CheckOutError } = {};
   const inDay = checkIn.trim() === '' ? null : dayNumber(checkIn.trim());
   const outDay = checkOut.trim() === '' ? null : dayNumber(checkOut.trim());

@@ -35,49 +35,92 @@ function command<S extends z.ZodObject>(flags: S, run: (flags: z.infer<S>) => Pr
 export const COMMANDS: Record<string, CliCommand> = {
   'seed-demo': command(z.object({}).strict(), () => seedDemo()),
   'tenant-create': command(
-    z.object({ name: z.string().trim().min(1).max(200), 'stripe-account': z.string().regex(/^acct_[A-Za-z0-9]+$/, 'must look like acct_…').optional() }).strict(),
+    z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        'stripe-account': z
+          .string()
+          .regex(/^acct_[A-Za-z0-9]+$/, 'must look like acct_…')
+          .optional(),
+      })
+      .strict(),
     (f) => createTenant({ name: f.name, stripeAccountId: f['stripe-account'] }),
   ),
   'facility-create': command(
-    z.object({
-      tenant: uuid,
-      name: z.string().trim().min(1).max(200),
-      timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
-      'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
-      'early-check-in-minutes': z.coerce.number().int().min(0).max(1440).optional(),
-    }).strict(),
-    (f) => createFacility({ tenantId: f.tenant, name: f.name, timeZone: f.timezone, keyLeadMinutes: f['key-lead-minutes'], earlyCheckInMinutes: f['early-check-in-minutes'] }),
+    z
+      .object({
+        tenant: uuid,
+        name: z.string().trim().min(1).max(200),
+        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
+        'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
+        'early-check-in-minutes': z.coerce.number().int().min(0).max(1440).optional(),
+      })
+      .strict(),
+    (f) =>
+      createFacility({
+        tenantId: f.tenant,
+        name: f.name,
+        timeZone: f.timezone,
+        keyLeadMinutes: f['key-lead-minutes'],
+        earlyCheckInMinutes: f['early-check-in-minutes'],
+      }),
   ),
   'room-create': command(
-    z.object({ tenant: uuid, facility: uuid, label: z.string().trim().min(1).max(100), 'lock-device': z.string().min(1).max(200).optional() }).strict(),
+    z
+      .object({
+        tenant: uuid,
+        facility: uuid,
+        label: z.string().trim().min(1).max(100),
+        'lock-device': z.string().min(1).max(200).optional(),
+      })
+      .strict(),
     (f) => createRoom({ tenantId: f.tenant, facilityId: f.facility, label: f.label, lockDeviceRef: f['lock-device'] }),
   ),
   'user-create': command(
-    z.object({ tenant: uuid, email: z.email(), password: z.string().min(8, 'must be at least 8 characters').max(1024), role: z.enum(ROLES) }).strict(),
+    z
+      .object({
+        tenant: uuid,
+        email: z.email(),
+        password: z.string().min(8, 'must be at least 8 characters').max(1024),
+        role: z.enum(ROLES),
+      })
+      .strict(),
     (f) => createStaffUser({ tenantId: f.tenant, email: f.email, password: f.password, role: f.role }),
   ),
   'user-unlock': command(z.object({ email: z.email() }).strict(), (f) => unlockUser({ email: f.email })),
-  'api-key-create': command(
-    z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(),
-    async (f) => {
-      const created = await createApiKey({ tenantId: f.tenant, name: f.name, actor: CLI_ACTOR });
-      return { id: created.id, key: created.key };
-    },
-  ),
+  'api-key-create': command(z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(), async (f) => {
+    const created = await createApiKey({ tenantId: f.tenant, name: f.name, actor: CLI_ACTOR });
+    return { id: created.id, key: created.key };
+  }),
   'secret-set': command(
     z.object({ tenant: uuid, provider: z.enum(SECRET_PROVIDERS), value: z.string().min(1).max(4096) }).strict(),
     (f) => setProviderSecret({ tenantId: f.tenant, provider: f.provider, value: f.value, actor: CLI_ACTOR }),
   ),
   'secrets-rotate': command(z.object({}).strict(), () => rotateProviderSecrets({ actor: CLI_ACTOR })),
   'booking-source-add': command(
-    z.object({ tenant: uuid, provider: z.enum(['calendly', 'cal']), 'event-type': z.string().trim().min(1).max(500), room: uuid }).strict(),
+    z
+      .object({
+        tenant: uuid,
+        provider: z.enum(['calendly', 'cal']),
+        'event-type': z.string().trim().min(1).max(500),
+        room: uuid,
+      })
+      .strict(),
     (f) => addBookingSource({ tenantId: f.tenant, provider: f.provider, eventType: f['event-type'], roomId: f.room }),
   ),
   'webhooks-replay': command(
     z
-      .object({ provider: z.enum(['stripe', 'calendly', 'cal']), tenant: uuid.optional(), from: ZTimestampSchema, to: ZTimestampSchema })
+      .object({
+        provider: z.enum(['stripe', 'calendly', 'cal']),
+        tenant: uuid.optional(),
+        from: ZTimestampSchema,
+        to: ZTimestampSchema,
+      })
       .strict()
-      .refine((f) => !(f.from instanceof Date) || !(f.to instanceof Date) || f.to > f.from, { message: '--to must be after --from', path: ['to'] }),
+      .refine((f) => !(f.from instanceof Date) || !(f.to instanceof Date) || f.to > f.from, {
+        message: '--to must be after --from',
+        path: ['to'],
+      }),
     (f) => replayWebhookEvents({ provider: f.provider, tenantId: f.tenant, from: f.from, to: f.to, actor: CLI_ACTOR }),
   ),
 };

@@ -54,11 +54,28 @@ describe('the environment of each child process', () => {
   it('gives the web processes the login role’s URL and what serving requests needs — nothing of the queue or the owner', () => {
     const env = childEnv('web', settings, inherited);
     expect(Object.keys(env).sort()).toEqual(
-      [...CONFIGURATION, 'APP_DATABASE_URL', 'APP_DATA_KEY', 'APP_DATA_KEYS', 'APP_DATA_KEY_VERSION', 'APP_URL', 'NEXTAUTH_SECRET', 'NEXTAUTH_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'].sort(),
+      [
+        ...CONFIGURATION,
+        'APP_DATABASE_URL',
+        'APP_DATA_KEY',
+        'APP_DATA_KEYS',
+        'APP_DATA_KEY_VERSION',
+        'APP_URL',
+        'NEXTAUTH_SECRET',
+        'NEXTAUTH_URL',
+        'STRIPE_SECRET_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+      ].sort(),
     );
     expect(env).toMatchObject({
-      APP_DATABASE_URL: settings.appDatabaseUrl, NEXTAUTH_SECRET: 'nextauth-secret', APP_DATA_KEY: 'data-key', APP_DATA_KEY_VERSION: '2',
-      APP_URL: 'https://unlockos.example', NEXTAUTH_URL: 'https://unlockos.example', NODE_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      APP_DATABASE_URL: settings.appDatabaseUrl,
+      NEXTAUTH_SECRET: 'nextauth-secret',
+      APP_DATA_KEY: 'data-key',
+      APP_DATA_KEY_VERSION: '2',
+      APP_URL: 'https://unlockos.example',
+      NEXTAUTH_URL: 'https://unlockos.example',
+      NODE_ENV: 'production',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
     });
   });
 
@@ -66,19 +83,35 @@ describe('the environment of each child process', () => {
     const env = childEnv('worker', settings, inherited);
     expect(Object.keys(env).sort()).toEqual(
       [
-        ...CONFIGURATION, 'APP_DATABASE_URL', 'QUEUE_DATABASE_URL', 'APP_DATA_KEY', 'APP_DATA_KEYS', 'APP_DATA_KEY_VERSION', 'APP_URL', 'NEXTAUTH_SECRET',
-        'LOCK_VENDOR', 'LOCK_VENDOR_URL', 'LOCK_VENDOR_CLIENT_ID', 'LOCK_VENDOR_CLIENT_SECRET', 'SMTP_URL',
+        ...CONFIGURATION,
+        'APP_DATABASE_URL',
+        'QUEUE_DATABASE_URL',
+        'APP_DATA_KEY',
+        'APP_DATA_KEYS',
+        'APP_DATA_KEY_VERSION',
+        'APP_URL',
+        'NEXTAUTH_SECRET',
+        'LOCK_VENDOR',
+        'LOCK_VENDOR_URL',
+        'LOCK_VENDOR_CLIENT_ID',
+        'LOCK_VENDOR_CLIENT_SECRET',
+        'SMTP_URL',
       ].sort(),
     );
     expect(env).toMatchObject({
-      APP_DATABASE_URL: settings.appDatabaseUrl, QUEUE_DATABASE_URL: settings.queueDatabaseUrl,
-      LOCK_VENDOR_URL: 'http://127.0.0.1:4100', LOCK_VENDOR_CLIENT_ID: 'unlockos', LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
+      APP_DATABASE_URL: settings.appDatabaseUrl,
+      QUEUE_DATABASE_URL: settings.queueDatabaseUrl,
+      LOCK_VENDOR_URL: 'http://127.0.0.1:4100',
+      LOCK_VENDOR_CLIENT_ID: 'unlockos',
+      LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
     });
   });
 
   it('gives the simulator its port and client secret, and no database credential or application secret', () => {
     const env = childEnv('simulator', settings, inherited);
-    expect(Object.keys(env).sort()).toEqual([...CONFIGURATION, 'SIMULATOR_CLIENT_ID', 'SIMULATOR_CLIENT_SECRET', 'SIMULATOR_PORT'].sort());
+    expect(Object.keys(env).sort()).toEqual(
+      [...CONFIGURATION, 'SIMULATOR_CLIENT_ID', 'SIMULATOR_CLIENT_SECRET', 'SIMULATOR_PORT'].sort(),
+    );
     expect(env).toMatchObject({ SIMULATOR_PORT: '4100', SIMULATOR_CLIENT_SECRET: 'fresh-simulator-secret' });
   });
 
@@ -98,10 +131,32 @@ describe('the environment of each child process', () => {
   });
 
   it('recognises credentials by name', () => {
-    for (const name of ['DATABASE_URL', 'QUEUE_DATABASE_URL', 'APP_DB_PASSWORD', 'PGPASSWORD', 'NEXTAUTH_SECRET', 'APP_DATA_KEY', 'AWS_ACCESS_KEY_ID', 'GITHUB_TOKEN', 'npm_config__authToken', 'SMTP_URL']) {
+    for (const name of [
+      'DATABASE_URL',
+      'QUEUE_DATABASE_URL',
+      'APP_DB_PASSWORD',
+      'PGPASSWORD',
+      'NEXTAUTH_SECRET',
+      'APP_DATA_KEY',
+      'AWS_ACCESS_KEY_ID',
+      'GITHUB_TOKEN',
+      'npm_config__authToken',
+      'SMTP_URL',
+    ]) {
       expect(isCredentialVariable(name), name).toBe(true);
     }
-    for (const name of ['PATH', 'PWD', 'NEXTAUTH_URL', 'APP_URL', 'LOG_LEVEL', 'LOCK_VENDOR_URL', 'STRIPE_API_BASE', 'UNLOCKOS_DATA_DIR', 'PORT', 'MAIL_FROM']) {
+    for (const name of [
+      'PATH',
+      'PWD',
+      'NEXTAUTH_URL',
+      'APP_URL',
+      'LOG_LEVEL',
+      'LOCK_VENDOR_URL',
+      'STRIPE_API_BASE',
+      'UNLOCKOS_DATA_DIR',
+      'PORT',
+      'MAIL_FROM',
+    ]) {
       expect(isCredentialVariable(name), name).toBe(false);
     }
     // …or by a value that holds a password, whatever its name.

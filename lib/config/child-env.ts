@@ -51,14 +51,23 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
  * owner's nor the queue's; workers get the login role's and the queue role's URLs and the lock
  * vendor's client credentials; the simulator gets no database credential and no application secret.
  */
-export function childEnv(kind: ChildKind, settings: ChildSettings, inherited: Record<string, string | undefined> = process.env): NodeJS.ProcessEnv {
+export function childEnv(
+  kind: ChildKind,
+  settings: ChildSettings,
+  inherited: Record<string, string | undefined> = process.env,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NODE_ENV: 'production' };
   for (const [name, value] of Object.entries(inherited)) {
     if (name === 'NODE_ENV' || value === undefined) continue;
     if (!isCredentialVariable(name, value) || PASSED_ON[kind].includes(name)) env[name] = value;
   }
   if (kind === 'simulator') {
-    return { ...env, SIMULATOR_PORT: String(settings.simulatorPort), SIMULATOR_CLIENT_ID: settings.simulatorClientId, SIMULATOR_CLIENT_SECRET: settings.simulatorClientSecret };
+    return {
+      ...env,
+      SIMULATOR_PORT: String(settings.simulatorPort),
+      SIMULATOR_CLIENT_ID: settings.simulatorClientId,
+      SIMULATOR_CLIENT_SECRET: settings.simulatorClientSecret,
+    };
   }
   Object.assign(env, {
     APP_DATABASE_URL: settings.appDatabaseUrl,

@@ -15,7 +15,13 @@ describe('the data directory', () => {
     const secrets = localSecrets(dir);
     expect(mode(dir)).toBe(0o700);
     expect(mode(path.join(dir, 'secrets.json'))).toBe(0o600);
-    expect(Object.keys(secrets).sort()).toEqual(['appDataKey', 'appDbPassword', 'appQueueDbPassword', 'nextauthSecret', 'postgresPassword']);
+    expect(Object.keys(secrets).sort()).toEqual([
+      'appDataKey',
+      'appDbPassword',
+      'appQueueDbPassword',
+      'nextauthSecret',
+      'postgresPassword',
+    ]);
     expect(localSecrets(dir)).toEqual(secrets);
   });
 
@@ -45,11 +51,14 @@ describe('the data directory', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"appUrl":"http://localhost:3000"}');
   });
 
-  it.runIf(process.getuid?.() === 0)('as root, belongs to the postgres user (when it exists) while its files stay root’s', () => {
-    const dir = path.join(root, 'as-root');
-    localSecrets(dir);
-    const owner = postgresOsUser();
-    expect(statSync(dir).uid).toBe(owner ? owner.uid : 0);
-    expect(statSync(path.join(dir, 'secrets.json')).uid).toBe(0);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'as root, belongs to the postgres user (when it exists) while its files stay root’s',
+    () => {
+      const dir = path.join(root, 'as-root');
+      localSecrets(dir);
+      const owner = postgresOsUser();
+      expect(statSync(dir).uid).toBe(owner ? owner.uid : 0);
+      expect(statSync(path.join(dir, 'secrets.json')).uid).toBe(0);
+    },
+  );
 });

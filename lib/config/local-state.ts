@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** Secrets generated once for an install and kept under `.data/` (never committed, never logged). */
@@ -34,7 +44,12 @@ export function postgresOsUser(): { uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
   if (serverUser) return serverUser;
   try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    const id = (flag: string) =>
+      Number(
+        execFileSync('id', [flag, 'postgres'], { stdio: ['ignore', 'pipe', 'ignore'] })
+          .toString()
+          .trim(),
+      );
     serverUser = { uid: id('-u'), gid: id('-g') };
     return serverUser;
   } catch {
@@ -76,8 +91,12 @@ export function writePrivateFile(file: string, content: string): void {
 export function localSecrets(dir = dataDir()): LocalSecrets {
   ensureDataDir(dir);
   const file = path.join(dir, 'secrets.json');
-  const stored: Partial<LocalSecrets> = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
-  const missing = (Object.keys(GENERATE) as (keyof LocalSecrets)[]).filter((name) => typeof stored[name] !== 'string' || stored[name] === '');
+  const stored: Partial<LocalSecrets> = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>)
+    : {};
+  const missing = (Object.keys(GENERATE) as (keyof LocalSecrets)[]).filter(
+    (name) => typeof stored[name] !== 'string' || stored[name] === '',
+  );
   if (missing.length === 0) {
     if ((statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600);
     return stored as LocalSecrets;

@@ -2,7 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The preload that stamps every request with the client's address (see the file, and API.md "Rate limits"). */
-export const CLIENT_ADDRESS_PRELOAD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/client-address.cjs');
+export const CLIENT_ADDRESS_PRELOAD = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../scripts/client-address.cjs',
+);
 
 /**
  * Node flags of every web process. A 16 MiB young generation (semi-space) means far fewer

@@ -4,7 +4,11 @@ import { PrismaClient } from './generated/client';
 
 export type Db = PrismaClient;
 
-const globalForDb = globalThis as unknown as { unlockosDb?: PrismaClient; unlockosPool?: pg.Pool; unlockosServicePool?: pg.Pool };
+const globalForDb = globalThis as unknown as {
+  unlockosDb?: PrismaClient;
+  unlockosPool?: pg.Pool;
+  unlockosServicePool?: pg.Pool;
+};
 
 /** The application's URL: the login role, which can do nothing until a transaction picks a role. */
 export function appDatabaseUrl(): string {
@@ -15,7 +19,12 @@ export function appDatabaseUrl(): string {
 
 function newPool(max: number, options?: string): pg.Pool {
   // Idle connections stay open: opening one costs a SCRAM handshake and a cold backend (~ms of CPU).
-  const created = new pg.Pool({ connectionString: appDatabaseUrl(), max, idleTimeoutMillis: 0, ...(options ? { options } : {}) });
+  const created = new pg.Pool({
+    connectionString: appDatabaseUrl(),
+    max,
+    idleTimeoutMillis: 0,
+    ...(options ? { options } : {}),
+  });
   // An idle connection dropped by the server (a restart) is not an error of any request.
   created.on('error', () => {});
   return created;

@@ -58,7 +58,9 @@ export async function openDatabase(options: { onLog?: (line: string) => void } =
     onLog: options.onLog,
   });
   // The demo is seeded only into a database this install created: say so before creating it.
-  await createDatabaseIfMissing(cluster.adminUrl('postgres'), 'unlockos', undefined, { beforeCreate: () => markDemoPending() });
+  await createDatabaseIfMissing(cluster.adminUrl('postgres'), 'unlockos', undefined, {
+    beforeCreate: () => markDemoPending(),
+  });
   const adminUrl = cluster.adminUrl('unlockos');
   return {
     adminUrl,
@@ -70,7 +72,12 @@ export async function openDatabase(options: { onLog?: (line: string) => void } =
 }
 
 /** Creates a database unless it exists; true when this call created it (`beforeCreate` runs just before). */
-export async function createDatabaseIfMissing(maintenanceUrl: string, name: string, template?: string, options: { beforeCreate?: () => void } = {}): Promise<boolean> {
+export async function createDatabaseIfMissing(
+  maintenanceUrl: string,
+  name: string,
+  template?: string,
+  options: { beforeCreate?: () => void } = {},
+): Promise<boolean> {
   const client = new pg.Client({ connectionString: maintenanceUrl });
   await client.connect();
   try {
@@ -78,7 +85,9 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
     if (rowCount) return false;
     options.beforeCreate?.();
     const ident = client.escapeIdentifier(name);
-    await client.query(template ? `create database ${ident} template ${client.escapeIdentifier(template)}` : `create database ${ident}`);
+    await client.query(
+      template ? `create database ${ident} template ${client.escapeIdentifier(template)}` : `create database ${ident}`,
+    );
     return true;
   } finally {
     await client.end();
@@ -90,22 +99,33 @@ export async function createDatabaseIfMissing(maintenanceUrl: string, name: stri
  * graphile-worker's schema, then gives the login roles their passwords, which are never stored in a
  * migration. Safe to run on every start.
  */
-export async function prepareDatabase(options: { adminUrl: string; appDbPassword?: string | null; queueDbPassword?: string | null }): Promise<{ applied: number }> {
+export async function prepareDatabase(options: {
+  adminUrl: string;
+  appDbPassword?: string | null;
+  queueDbPassword?: string | null;
+}): Promise<{ applied: number }> {
   const result = await migrate({ databaseUrl: options.adminUrl });
   const { runMigrations } = await import('graphile-worker');
   await runMigrations({ connectionString: options.adminUrl, logger: await silentWorkerLogger() });
   // null: leave that role's password as it is (a remote target sets it out of band).
-  const appDbPassword = options.appDbPassword === null ? null : (options.appDbPassword ?? process.env.APP_DB_PASSWORD ?? localSecrets().appDbPassword);
+  const appDbPassword =
+    options.appDbPassword === null
+      ? null
+      : (options.appDbPassword ?? process.env.APP_DB_PASSWORD ?? localSecrets().appDbPassword);
   const queueDbPassword =
-    options.queueDbPassword !== undefined ? options.queueDbPassword
-    : options.appDbPassword === null ? null
-    : process.env.APP_QUEUE_DB_PASSWORD || localSecrets().appQueueDbPassword;
+    options.queueDbPassword !== undefined
+      ? options.queueDbPassword
+      : options.appDbPassword === null
+        ? null
+        : process.env.APP_QUEUE_DB_PASSWORD || localSecrets().appQueueDbPassword;
   const client = new pg.Client({ connectionString: options.adminUrl });
   await client.connect();
   try {
     await client.query('select app_grant_queue_role()');
-    if (appDbPassword !== null) await client.query(`alter role ${LOGIN_ROLE} password ${client.escapeLiteral(appDbPassword)}`);
-    if (queueDbPassword !== null) await client.query(`alter role ${QUEUE_ROLE} password ${client.escapeLiteral(queueDbPassword)}`);
+    if (appDbPassword !== null)
+      await client.query(`alter role ${LOGIN_ROLE} password ${client.escapeLiteral(appDbPassword)}`);
+    if (queueDbPassword !== null)
+      await client.query(`alter role ${QUEUE_ROLE} password ${client.escapeLiteral(queueDbPassword)}`);
   } finally {
     await client.end();
   }

@@ -10,7 +10,8 @@ import { dataDir, postgresOsUser } from '../config/local-state';
 // — hiding a failed test run's exit code — races our own signal handling, and on 'exit' calls its
 // async hook without a callback (a crash). Every process here stops its server itself
 // (ensureEmbeddedPostgres(...).stop); a server left by a crash is found and reused next time.
-for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) asyncExitHook.unhookEvent(event);
+for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'])
+  asyncExitHook.unhookEvent(event);
 
 export type EmbeddedCluster = {
   /** URL of the cluster's superuser, for migrations and administration only. */
@@ -28,7 +29,9 @@ export async function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -125,8 +128,10 @@ export async function ensureEmbeddedPostgres(options: {
 }): Promise<EmbeddedCluster> {
   const { clusterDir, password } = options;
   // With a socket, the `host` parameter (a directory) wins over the URL's host for every pg client.
-  const urlFor = (port: number, socketDir: string | null) => (database = 'postgres') =>
-    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}${socketDir ? `?host=${encodeURIComponent(socketDir)}` : ''}`;
+  const urlFor =
+    (port: number, socketDir: string | null) =>
+    (database = 'postgres') =>
+      `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}${socketDir ? `?host=${encodeURIComponent(socketDir)}` : ''}`;
 
   const existing = runningServer(clusterDir);
   if (existing) return { adminUrl: urlFor(existing.port, existing.socketDir), started: false, stop: async () => {} };
@@ -143,7 +148,14 @@ export async function ensureEmbeddedPostgres(options: {
     persistent: options.persistent ?? true,
     authMethod: 'scram-sha-256',
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', `unix_socket_directories=${socketDir ?? ''}`],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      '-c',
+      `unix_socket_directories=${socketDir ?? ''}`,
+    ],
     onLog: quiet,
     onError: quiet,
   });

@@ -76,7 +76,17 @@ export function hasSqlstate(error: unknown, sqlstate: string): boolean {
 }
 
 // ENOENT: the server's Unix socket is gone (it is stopped).
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'P1001', 'P1002', 'P1017', 'P2024']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+]);
 
 /** Whether the database could not be reached at all (down, restarting, connection lost). */
 export function isConnectionError(error: unknown): boolean {
@@ -87,12 +97,22 @@ export function isConnectionError(error: unknown): boolean {
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
     const record = current as Record<string, unknown>;
-    const code = typeof record.code === 'string' ? record.code : typeof record.originalCode === 'string' ? record.originalCode : '';
+    const code =
+      typeof record.code === 'string'
+        ? record.code
+        : typeof record.originalCode === 'string'
+          ? record.originalCode
+          : '';
     if (CONNECTION_CODES.has(code) || /^(08|57P0)/.test(code)) return true;
     const kind = typeof record.kind === 'string' ? record.kind : '';
     if (/DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections/i.test(kind)) return true;
     const message = typeof record.message === 'string' ? record.message : '';
-    if (/Connection terminated|connect (ECONNREFUSED|ENOENT)|Can't reach database server|server closed the connection|the database system is (starting up|shutting down)/i.test(message)) return true;
+    if (
+      /Connection terminated|connect (ECONNREFUSED|ENOENT)|Can't reach database server|server closed the connection|the database system is (starting up|shutting down)/i.test(
+        message,
+      )
+    )
+      return true;
     for (const key of ['cause', 'meta', 'driverAdapterError', 'error']) if (record[key]) queue.push(record[key]);
   }
   return false;
@@ -101,42 +121,103 @@ export function isConnectionError(error: unknown): boolean {
 /** Maps a database error to an AppError where the SQLSTATE has a domain meaning; otherwise returns it unchanged. */
 export function toDomainError(error: unknown): unknown {
   if (error instanceof AppError) return error;
-  if (isConnectionError(error)) return new AppError('unavailable', 'The service is briefly unavailable; try again.', { retryAfter: 5 }, { cause: error });
+  if (isConnectionError(error))
+    return new AppError(
+      'unavailable',
+      'The service is briefly unavailable; try again.',
+      { retryAfter: 5 },
+      { cause: error },
+    );
   const info = dbErrorInfo(error);
   if (!info) return error;
   switch (info.sqlstate) {
     case SQLSTATE.illegalKeyTransition: {
       const match = /from=(\w+) to=(\w+)/.exec(info.detail ?? info.message ?? '');
-      return new AppError('illegal_transition', 'That key cannot move to the requested state.', {
-        from: match?.[1],
-        to: match?.[2],
-      }, { cause: error });
+      return new AppError(
+        'illegal_transition',
+        'That key cannot move to the requested state.',
+        {
+          from: match?.[1],
+          to: match?.[2],
+        },
+        { cause: error },
+      );
     }
     case SQLSTATE.checkInTooEarly:
-      return new AppError('too_early', 'Check-in for this stay has not opened yet.', { opensAt: info.detail }, { cause: error });
+      return new AppError(
+        'too_early',
+        'Check-in for this stay has not opened yet.',
+        { opensAt: info.detail },
+        { cause: error },
+      );
     case SQLSTATE.roomOccupied:
-      return new AppError('room_unavailable', 'Another stay of this room overlaps the hours before this one starts; it cannot be checked in early.', {}, { cause: error });
+      return new AppError(
+        'room_unavailable',
+        'Another stay of this room overlaps the hours before this one starts; it cannot be checked in early.',
+        {},
+        { cause: error },
+      );
     case SQLSTATE.notFound:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
     case SQLSTATE.dataKeyMissing:
-      return new AppError('data_key_mismatch', 'APP_DATA_KEY is missing or too short (at least 16 characters).', {}, { cause: error });
+      return new AppError(
+        'data_key_mismatch',
+        'APP_DATA_KEY is missing or too short (at least 16 characters).',
+        {},
+        { cause: error },
+      );
     case SQLSTATE.secretInvalid:
-      return new AppError('invalid_request', 'A secret must be 1 to 4096 characters.', { issues: [{ path: 'value', message: '1 to 4096 characters', code: 'too_big' }] }, { cause: error });
+      return new AppError(
+        'invalid_request',
+        'A secret must be 1 to 4096 characters.',
+        { issues: [{ path: 'value', message: '1 to 4096 characters', code: 'too_big' }] },
+        { cause: error },
+      );
     case SQLSTATE.dataKeyUnknownVersion:
-      return new AppError('data_key_mismatch', info.message ?? 'A secret is on a key version this install has no key for (APP_DATA_KEYS).', {}, { cause: error });
+      return new AppError(
+        'data_key_mismatch',
+        info.message ?? 'A secret is on a key version this install has no key for (APP_DATA_KEYS).',
+        {},
+        { cause: error },
+      );
     case SQLSTATE.dataKeyMismatch:
-      return new AppError('data_key_mismatch', info.message ?? 'A secret cannot be decrypted with the data key given; nothing was changed.', {}, { cause: error });
+      return new AppError(
+        'data_key_mismatch',
+        info.message ?? 'A secret cannot be decrypted with the data key given; nothing was changed.',
+        {},
+        { cause: error },
+      );
     case SQLSTATE.roomsUnavailable:
-      return new AppError('room_unavailable', 'Some rooms are not available for those dates; nothing was held.', { roomIds: jsonList(info.detail) }, { cause: error });
+      return new AppError(
+        'room_unavailable',
+        'Some rooms are not available for those dates; nothing was held.',
+        { roomIds: jsonList(info.detail) },
+        { cause: error },
+      );
     case SQLSTATE.unknownRooms:
-      return new AppError('not_found', 'One or more rooms do not exist.', { roomIds: jsonList(info.detail) }, { cause: error });
+      return new AppError(
+        'not_found',
+        'One or more rooms do not exist.',
+        { roomIds: jsonList(info.detail) },
+        { cause: error },
+      );
     case SQLSTATE.keyNotAllowed:
-      return new AppError('reservation_not_ready', 'This reservation cannot have a key now (cancelled or over).', {}, { cause: error });
+      return new AppError(
+        'reservation_not_ready',
+        'This reservation cannot have a key now (cancelled or over).',
+        {},
+        { cause: error },
+      );
     case SQLSTATE.exclusionViolation:
       return new AppError('room_unavailable', 'The room is already booked for that time.', {}, { cause: error });
     case SQLSTATE.uniqueViolation:
       if (info.constraint === 'booking_groups_tenant_payment_intent_key' || /payment_intent/.test(info.message ?? '')) {
-        return new AppError('payment_intent_in_use', 'That PaymentIntent already belongs to another of your booking groups.', {}, { cause: error });
+        return new AppError(
+          'payment_intent_in_use',
+          'That PaymentIntent already belongs to another of your booking groups.',
+          {},
+          { cause: error },
+        );
       }
       return new AppError('conflict', 'That already exists.', {}, { cause: error });
     case SQLSTATE.insufficientPrivilege:

@@ -47,9 +47,17 @@ describe('the migrator', () => {
     expect(all.length).toBeGreaterThan(0);
     expect(await migrate({ databaseUrl: emptyUrl })).toMatchObject({ applied: all.length });
     expect(await migrate({ databaseUrl: emptyUrl })).toEqual({ applied: 0, pending: [] });
-    const recorded = await rows(emptyUrl, 'select migration_name, checksum, finished_at is not null as finished, applied_steps_count from _prisma_migrations order by 1');
-    expect(recorded).toEqual(all.map((m) => ({ migration_name: m.name, checksum: m.checksum, finished: true, applied_steps_count: 1 })));
-    const extensions = await rows(emptyUrl, `select extname from pg_extension where extname in ('btree_gist', 'pgcrypto') order by 1`);
+    const recorded = await rows(
+      emptyUrl,
+      'select migration_name, checksum, finished_at is not null as finished, applied_steps_count from _prisma_migrations order by 1',
+    );
+    expect(recorded).toEqual(
+      all.map((m) => ({ migration_name: m.name, checksum: m.checksum, finished: true, applied_steps_count: 1 })),
+    );
+    const extensions = await rows(
+      emptyUrl,
+      `select extname from pg_extension where extname in ('btree_gist', 'pgcrypto') order by 1`,
+    );
     expect(extensions.map((e) => e.extname)).toEqual(['btree_gist', 'pgcrypto']);
   });
 
@@ -57,7 +65,9 @@ describe('the migrator', () => {
     const url = await scratchDatabase();
     const results = await Promise.all([migrate({ databaseUrl: url }), migrate({ databaseUrl: url })]);
     expect(results.map((r) => r.applied).sort()).toEqual([0, readMigrations().length]);
-    expect(await rows(url, 'select count(*)::int as n from _prisma_migrations')).toEqual([{ n: readMigrations().length }]);
+    expect(await rows(url, 'select count(*)::int as n from _prisma_migrations')).toEqual([
+      { n: readMigrations().length },
+    ]);
   });
 
   it('refuses to run when an applied migration file has changed', async () => {

@@ -31,7 +31,11 @@ export class MigrationError extends Error {}
  * `_prisma_migrations` exactly as Prisma records them. A no-op when up to date; refuses to run
  * when an applied migration's file has changed or an earlier attempt failed half-way.
  */
-export async function migrate(options: { databaseUrl: string; dir?: string; dryRun?: boolean }): Promise<{ applied: number; pending: string[] }> {
+export async function migrate(options: {
+  databaseUrl: string;
+  dir?: string;
+  dryRun?: boolean;
+}): Promise<{ applied: number; pending: string[] }> {
   const migrations = readMigrations(options.dir);
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
@@ -51,10 +55,13 @@ export async function migrate(options: { databaseUrl: string; dir?: string; dryR
     );
     const applied = new Map(rows.map((row) => [row.migration_name, row]));
     for (const row of rows) {
-      if (!row.finished_at) throw new MigrationError(`migration ${row.migration_name} failed earlier; resolve it before migrating again`);
+      if (!row.finished_at)
+        throw new MigrationError(`migration ${row.migration_name} failed earlier; resolve it before migrating again`);
       const file = migrations.find((m) => m.name === row.migration_name);
       if (file && file.checksum !== row.checksum) {
-        throw new MigrationError(`migration ${row.migration_name} was changed after it was applied (checksum mismatch); refusing to run`);
+        throw new MigrationError(
+          `migration ${row.migration_name} was changed after it was applied (checksum mismatch); refusing to run`,
+        );
       }
     }
     const pending = migrations.filter((m) => !applied.has(m.name));
@@ -68,7 +75,10 @@ export async function migrate(options: { databaseUrl: string; dir?: string; dryR
           [id, migration.checksum, migration.name],
         );
         await client.query(migration.sql);
-        await client.query('update "_prisma_migrations" set finished_at = now(), applied_steps_count = 1 where id = $1', [id]);
+        await client.query(
+          'update "_prisma_migrations" set finished_at = now(), applied_steps_count = 1 where id = $1',
+          [id],
+        );
         await client.query('commit');
       } catch (error) {
         await client.query('rollback');

@@ -11,7 +11,11 @@ import { asService } from './tx';
 // file works in a database of its own, so the real worker it starts sees only its own jobs.
 const { adminUrl } = inOwnDatabase('queue');
 // The password the test run gave the (cluster-wide) queue role: prepareDatabase's default.
-const queueUrl = withCredentials(adminUrl, QUEUE_ROLE, process.env.APP_QUEUE_DB_PASSWORD || localSecrets().appQueueDbPassword);
+const queueUrl = withCredentials(
+  adminUrl,
+  QUEUE_ROLE,
+  process.env.APP_QUEUE_DB_PASSWORD || localSecrets().appQueueDbPassword,
+);
 const silent = new Logger(() => () => {});
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
@@ -62,15 +66,24 @@ describe('the job queue’s role', () => {
 
   it('runs real jobs through graphile-worker: the worker started on it completes a job the application added', async () => {
     // Added the way the application adds jobs: the service role, inside its own transaction.
-    await asService((tx) => tx.$executeRaw`select app_enqueue_job('expire_keys', '{}'::jsonb, job_key => 'queue-role-probe')`);
-    const waiting = await query<{ id: string }>(adminUrl, `select id from graphile_worker.jobs where key = 'queue-role-probe'`);
+    await asService(
+      (tx) => tx.$executeRaw`select app_enqueue_job('expire_keys', '{}'::jsonb, job_key => 'queue-role-probe')`,
+    );
+    const waiting = await query<{ id: string }>(
+      adminUrl,
+      `select id from graphile_worker.jobs where key = 'queue-role-probe'`,
+    );
     expect(waiting).toHaveLength(1);
 
     const worker = await runWorker({ queueUrl, concurrency: 1 });
     try {
       const deadline = Date.now() + 20_000;
       for (;;) {
-        const left = await query<{ attempts: number; last_error: string | null }>(adminUrl, `select attempts, last_error from graphile_worker.jobs where id = $1`, [waiting[0]!.id]);
+        const left = await query<{ attempts: number; last_error: string | null }>(
+          adminUrl,
+          `select attempts, last_error from graphile_worker.jobs where id = $1`,
+          [waiting[0]!.id],
+        );
         if (left.length === 0) break; // graphile-worker deletes a job once it succeeded
         expect(left[0]!.last_error).toBeNull();
         if (Date.now() > deadline) throw new Error(`the job is still waiting: ${JSON.stringify(left)}`);

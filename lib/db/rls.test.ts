@@ -44,12 +44,17 @@ describe('the login role', () => {
     const login = await loginClient();
     try {
       for (const { relname } of rows) {
-        expect({ table: relname, code: await sqlstateOf(login.query(`select 1 from public.${login.escapeIdentifier(relname)} limit 1`)) }).toEqual({
+        expect({
+          table: relname,
+          code: await sqlstateOf(login.query(`select 1 from public.${login.escapeIdentifier(relname)} limit 1`)),
+        }).toEqual({
           table: relname,
           code: '42501',
         });
       }
-      const owned = await login.query(`select count(*)::int as n from pg_class where relowner = (select oid from pg_roles where rolname = current_user)`);
+      const owned = await login.query(
+        `select count(*)::int as n from pg_class where relowner = (select oid from pg_roles where rolname = current_user)`,
+      );
       expect(owned.rows[0].n).toBe(0);
     } finally {
       await login.end();
@@ -76,15 +81,22 @@ describe('row-level security', () => {
         const column = table === 'tenants' ? 'id' : 'tenant_id';
         const ident = login.escapeIdentifier(table);
         // The fixture must have given tenant B a row here, or this table is not being tested.
-        const { rows: present } = await admin.query(`select count(*)::int as n from ${ident} where ${column} = $1`, [b.tenantId]);
+        const { rows: present } = await admin.query(`select count(*)::int as n from ${ident} where ${column} = $1`, [
+          b.tenantId,
+        ]);
         expect({ table, rowsOfB: present[0].n > 0 }).toEqual({ table, rowsOfB: true });
 
         await login.query('begin');
-        await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [a.tenantId]);
-        const seen = await login.query(`select count(*)::int as n from ${ident} where ${column} = $1`, [b.tenantId]).then(
-          (r) => ({ visible: r.rows[0].n as number }),
-          (error: { code?: string }) => ({ denied: error.code }),
+        await login.query(
+          `select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`,
+          [a.tenantId],
         );
+        const seen = await login
+          .query(`select count(*)::int as n from ${ident} where ${column} = $1`, [b.tenantId])
+          .then(
+            (r) => ({ visible: r.rows[0].n as number }),
+            (error: { code?: string }) => ({ denied: error.code }),
+          );
         await login.query('rollback');
         expect({ table, seen }).toSatisfy(
           ({ seen }: { seen: { visible?: number; denied?: string } }) => seen.visible === 0 || seen.denied === '42501',
@@ -99,8 +111,12 @@ describe('row-level security', () => {
     const login = await loginClient();
     try {
       await login.query('begin');
-      await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [a.tenantId]);
-      const code = await sqlstateOf(login.query('insert into guests (tenant_id, name) values ($1, $2)', [b.tenantId, 'Intruder']));
+      await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [
+        a.tenantId,
+      ]);
+      const code = await sqlstateOf(
+        login.query('insert into guests (tenant_id, name) values ($1, $2)', [b.tenantId, 'Intruder']),
+      );
       await login.query('rollback');
       expect(code).toBe('42501');
     } finally {
@@ -129,7 +145,10 @@ describe('audit_events', () => {
       for (const role of ['app_service', 'app_authenticated', 'app_anon']) {
         for (const statement of [`update audit_events set reason = 'x'`, 'delete from audit_events']) {
           await login.query('begin');
-          await login.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [role, a.tenantId]);
+          await login.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+            role,
+            a.tenantId,
+          ]);
           const code = await sqlstateOf(login.query(statement));
           await login.query('rollback');
           expect({ role, statement, code }).toEqual({ role, statement, code: '42501' });
@@ -138,9 +157,14 @@ describe('audit_events', () => {
     } finally {
       await login.end();
     }
-    expect(await sqlstateOf(admin.query(`update audit_events set reason = 'x' where tenant_id = $1`, [a.tenantId]))).toBe('UA001');
+    expect(
+      await sqlstateOf(admin.query(`update audit_events set reason = 'x' where tenant_id = $1`, [a.tenantId])),
+    ).toBe('UA001');
     expect(await sqlstateOf(admin.query(`delete from audit_events where tenant_id = $1`, [a.tenantId]))).toBe('UA001');
-    const { rows } = await admin.query('select count(*)::int as n, max(reason) as reason from audit_events where tenant_id = $1', [a.tenantId]);
+    const { rows } = await admin.query(
+      'select count(*)::int as n, max(reason) as reason from audit_events where tenant_id = $1',
+      [a.tenantId],
+    );
     expect(rows[0]).toEqual({ n: 1, reason: null });
   });
 });
@@ -149,7 +173,9 @@ describe('reservations', () => {
   it('keep the reservation and null its guest when the guest is deleted', async () => {
     const graph = await createTenantGraph(admin, 'Deletion');
     await admin.query('delete from guests where id = $1', [graph.guestId]);
-    const { rows } = await admin.query('select guest_id, guest_ref_snapshot from reservations where id = $1', [graph.reservationId]);
+    const { rows } = await admin.query('select guest_id, guest_ref_snapshot from reservations where id = $1', [
+      graph.reservationId,
+    ]);
     expect(rows).toEqual([{ guest_id: null, guest_ref_snapshot: 'guest_ref' }]);
   });
 

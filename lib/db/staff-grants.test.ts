@@ -37,16 +37,40 @@ describe('the staff role', () => {
   it('is refused (42501) when it writes keys, reservations, check-ins or guest links directly, in its own tenant', async () => {
     const attempts: [string, string, unknown[]][] = [
       ['revive a key', `update access_keys set status = 'active' where id = $1`, [graph.keyId]],
-      ['stretch a key', `update access_keys set expires_at = expires_at + interval '30 days' where id = $1`, [graph.keyId]],
-      ['mint a key', `insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
-                      values ($1, $2, $3, $4, 'active', '999999', now(), now() + interval '1 day')`, [graph.tenantId, graph.reservationId, graph.checkInId, graph.roomId]],
+      [
+        'stretch a key',
+        `update access_keys set expires_at = expires_at + interval '30 days' where id = $1`,
+        [graph.keyId],
+      ],
+      [
+        'mint a key',
+        `insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
+                      values ($1, $2, $3, $4, 'active', '999999', now(), now() + interval '1 day')`,
+        [graph.tenantId, graph.reservationId, graph.checkInId, graph.roomId],
+      ],
       ['un-cancel a reservation', `update reservations set status = 'confirmed' where id = $1`, [graph.reservationId]],
-      ['insert a reservation', `insert into reservations (tenant_id, room_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
-                                values ($1, $2, now() + interval '9 days', now() + interval '10 days', 'desk', '101', 'g')`, [graph.tenantId, graph.roomId]],
-      ['check in by hand', `insert into check_ins (tenant_id, reservation_id) values ($1, $2)`, [graph.tenantId, graph.reservationId]],
-      ['revive a guest link', `update guest_links set expires_at = now() + interval '1 year' where reservation_id = $1`, [graph.reservationId]],
+      [
+        'insert a reservation',
+        `insert into reservations (tenant_id, room_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
+                                values ($1, $2, now() + interval '9 days', now() + interval '10 days', 'desk', '101', 'g')`,
+        [graph.tenantId, graph.roomId],
+      ],
+      [
+        'check in by hand',
+        `insert into check_ins (tenant_id, reservation_id) values ($1, $2)`,
+        [graph.tenantId, graph.reservationId],
+      ],
+      [
+        'revive a guest link',
+        `update guest_links set expires_at = now() + interval '1 year' where reservation_id = $1`,
+        [graph.reservationId],
+      ],
       ['delete a guest', `delete from guests where id = $1`, [graph.guestId]],
-      ['move a room between facilities', `update rooms set lock_device_ref = 'someone-elses-lock' where id = $1`, [graph.roomId]],
+      [
+        'move a room between facilities',
+        `update rooms set lock_device_ref = 'someone-elses-lock' where id = $1`,
+        [graph.roomId],
+      ],
     ];
     for (const [what, sql, params] of attempts) {
       expect({ what, code: await asStaff(sql, params) }).toEqual({ what, code: '42501' });

@@ -20,19 +20,25 @@ afterAll(async () => {
 
 describe('withTenant and asService', () => {
   it('switch role and settings for the transaction only', async () => {
-    const inside = await withTenant({ tenantId: a.tenantId, userId: a.userId }, (tx) =>
-      tx.$queryRaw<{ role: string; tenant: string; user_id: string }[]>`select current_user as role,
+    const inside = await withTenant(
+      { tenantId: a.tenantId, userId: a.userId },
+      (tx) =>
+        tx.$queryRaw<{ role: string; tenant: string; user_id: string }[]>`select current_user as role,
         current_setting('app.tenant_id') as tenant, current_setting('app.user_id') as user_id`,
     );
     expect(inside).toEqual([{ role: 'app_authenticated', tenant: a.tenantId, user_id: a.userId }]);
-    expect(await asService((tx) => tx.$queryRaw<{ role: string }[]>`select current_user as role`)).toEqual([{ role: 'app_service' }]);
+    expect(await asService((tx) => tx.$queryRaw<{ role: string }[]>`select current_user as role`)).toEqual([
+      { role: 'app_service' },
+    ]);
     const after = await db().$queryRaw<{ role: string }[]>`select current_user as role`;
     expect(after).toEqual([{ role: 'app_login' }]);
   });
 
   it('serviceStatement runs as the service role with no tenant, on connections the staff paths never get', async () => {
     const [row] = await serviceStatement<{ role: string; login: string; tenant: string | null }>(
-      `select current_user as role, session_user as login, nullif(current_setting('app.tenant_id', true), '') as tenant`, []);
+      `select current_user as role, session_user as login, nullif(current_setting('app.tenant_id', true), '') as tenant`,
+      [],
+    );
     expect(row).toEqual({ role: 'app_service', login: 'app_login', tenant: null });
     // The shared pool's connections are still the login role, which can read nothing alone.
     expect(await db().$queryRaw<{ role: string }[]>`select current_user as role`).toEqual([{ role: 'app_login' }]);
@@ -40,15 +46,22 @@ describe('withTenant and asService', () => {
     // A failing statement rolls back and maps its SQLSTATE like every other path.
     const before = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1`, [a.tenantId]);
     expect(before.rows[0].n).toBeGreaterThan(0);
-    await expect(serviceStatement(`update audit_events set action = 'x' where tenant_id = $1::uuid`, [a.tenantId])).rejects.toBeInstanceOf(AppError);
-    const unchanged = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1 and action = 'x'`, [a.tenantId]);
+    await expect(
+      serviceStatement(`update audit_events set action = 'x' where tenant_id = $1::uuid`, [a.tenantId]),
+    ).rejects.toBeInstanceOf(AppError);
+    const unchanged = await admin.query(
+      `select count(*)::int as n from audit_events where tenant_id = $1 and action = 'x'`,
+      [a.tenantId],
+    );
     expect(unchanged.rows[0].n).toBe(0);
   });
 
-  it("scope Prisma queries to the tenant even without a where clause", async () => {
+  it('scope Prisma queries to the tenant even without a where clause', async () => {
     const rooms = await withTenant({ tenantId: a.tenantId }, (tx) => tx.room.findMany());
     expect(rooms.map((r) => r.tenantId)).toEqual([a.tenantId]);
-    expect(await withTenant({ tenantId: a.tenantId }, (tx) => tx.room.findMany({ where: { tenantId: b.tenantId } }))).toEqual([]);
+    expect(
+      await withTenant({ tenantId: a.tenantId }, (tx) => tx.room.findMany({ where: { tenantId: b.tenantId } })),
+    ).toEqual([]);
   });
 
   it('turn SQLSTATEs into typed domain errors and roll everything back', async () => {
@@ -57,7 +70,10 @@ describe('withTenant and asService', () => {
       await tx.guest.create({ data: { tenantId: a.tenantId, name: 'Rolled back' } });
       await tx.$executeRaw`update access_keys set status = 'pre_issued' where id = ${a.keyId}::uuid`;
     });
-    await expect(attempt).rejects.toMatchObject({ code: 'illegal_transition', details: { from: 'active', to: 'pre_issued' } });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'illegal_transition',
+      details: { from: 'active', to: 'pre_issued' },
+    });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     const { rows } = await admin.query(`select count(*)::int as n from guests where name = 'Rolled back'`);
     expect(rows[0].n).toBe(0);
@@ -65,16 +81,25 @@ describe('withTenant and asService', () => {
     const overlap = asService({ tenantId: a.tenantId }, (tx) =>
       tx.reservation.create({
         data: {
-          tenantId: a.tenantId, roomId: a.roomId, startsAt: new Date(Date.now() + 3_600_000), endsAt: new Date(Date.now() + 7_200_000),
-          source: 'api', roomLabelSnapshot: '101', guestRefSnapshot: 'g',
+          tenantId: a.tenantId,
+          roomId: a.roomId,
+          startsAt: new Date(Date.now() + 3_600_000),
+          endsAt: new Date(Date.now() + 7_200_000),
+          source: 'api',
+          roomLabelSnapshot: '101',
+          guestRefSnapshot: 'g',
         },
       }),
     );
     await expect(overlap).rejects.toMatchObject({ code: 'room_unavailable' });
 
-    const denied = asService({ tenantId: a.tenantId }, (tx) => tx.guest.create({ data: { tenantId: b.tenantId, name: 'Intruder' } }));
+    const denied = asService({ tenantId: a.tenantId }, (tx) =>
+      tx.guest.create({ data: { tenantId: b.tenantId, name: 'Intruder' } }),
+    );
     await expect(denied).rejects.toMatchObject({ code: 'forbidden' });
-    const staffWrite = withTenant({ tenantId: a.tenantId }, (tx) => tx.guest.create({ data: { tenantId: a.tenantId, name: 'Staff by hand' } }));
+    const staffWrite = withTenant({ tenantId: a.tenantId }, (tx) =>
+      tx.guest.create({ data: { tenantId: a.tenantId, name: 'Staff by hand' } }),
+    );
     await expect(staffWrite).rejects.toMatchObject({ code: 'forbidden' });
   });
 });

@@ -10,21 +10,27 @@ type Settings = { role: DbRole; tenantId?: string | null; userId?: string | null
 
 async function inRole<T>(settings: Settings, fn: (tx: Tx) => Promise<T>): Promise<T> {
   try {
-    return await db().$transaction(async (tx) => {
-      // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
-      await tx.$executeRaw`select set_config('role', ${settings.role}, true),
+    return await db().$transaction(
+      async (tx) => {
+        // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
+        await tx.$executeRaw`select set_config('role', ${settings.role}, true),
         set_config('app.tenant_id', ${settings.tenantId ?? ''}, true),
         set_config('app.user_id', ${settings.userId ?? ''}, true),
         set_config('app.guest_token_hash', ${settings.guestTokenHash ?? ''}, true)`;
-      return fn(tx);
-    }, { timeout: 15_000, maxWait: 10_000 });
+        return fn(tx);
+      },
+      { timeout: 15_000, maxWait: 10_000 },
+    );
   } catch (error) {
     throw toDomainError(error);
   }
 }
 
 /** Runs `fn` in one transaction as a tenant's staff: role app_authenticated, RLS scoped to `tenantId`. */
-export function withTenant<T>(scope: { tenantId: string; userId?: string | null }, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export function withTenant<T>(
+  scope: { tenantId: string; userId?: string | null },
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return inRole({ role: 'app_authenticated', tenantId: scope.tenantId, userId: scope.userId }, fn);
 }
 
@@ -34,8 +40,13 @@ export function withTenant<T>(scope: { tenantId: string; userId?: string | null 
  */
 export function asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
 export function asService<T>(scope: { tenantId: string }, fn: (tx: Tx) => Promise<T>): Promise<T>;
-export function asService<T>(a: { tenantId: string } | ((tx: Tx) => Promise<T>), b?: (tx: Tx) => Promise<T>): Promise<T> {
-  return typeof a === 'function' ? inRole({ role: 'app_service' }, a) : inRole({ role: 'app_service', tenantId: a.tenantId }, b!);
+export function asService<T>(
+  a: { tenantId: string } | ((tx: Tx) => Promise<T>),
+  b?: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return typeof a === 'function'
+    ? inRole({ role: 'app_service' }, a)
+    : inRole({ role: 'app_service', tenantId: a.tenantId }, b!);
 }
 
 /** Runs `fn` in one transaction as an anonymous guest holding one guest link (by its token hash, hex). */

@@ -12,7 +12,15 @@ export const GUEST_DELETED = 'guest_deleted';
  * then removes the guests row. Reservations stay (guest_id becomes null; their pseudonymous
  * snapshots remain), keys stay and every audit row stays. docs/ARCHITECTURE.md lists the places.
  */
-export async function deleteGuest({ tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor }): Promise<void> {
+export async function deleteGuest({
+  tenantId,
+  guestId,
+  actor,
+}: {
+  tenantId: string;
+  guestId: string;
+  actor: Actor;
+}): Promise<void> {
   await asService({ tenantId }, (tx) => eraseGuest(tx, { tenantId, guestId, actor }));
 }
 
@@ -27,7 +35,12 @@ function sameName(a: string, b: string): boolean {
  * form), deleted only when `confirmName` is their name as typed — the check and the deletion in one
  * transaction. `not_found` for another tenant's reservation or one whose guest is already gone.
  */
-export async function deleteGuestOfReservation(input: { tenantId: string; reservationId: string; confirmName: string; actor: Actor }): Promise<'deleted' | 'name_mismatch'> {
+export async function deleteGuestOfReservation(input: {
+  tenantId: string;
+  reservationId: string;
+  confirmName: string;
+  actor: Actor;
+}): Promise<'deleted' | 'name_mismatch'> {
   const { tenantId, actor } = input;
   return asService({ tenantId }, async (tx) => {
     const guests = await tx.$queryRaw<{ id: string; name: string }[]>`select g.id, g.name from reservations r
@@ -41,8 +54,13 @@ export async function deleteGuestOfReservation(input: { tenantId: string; reserv
 }
 
 /** The deletion itself, inside the caller's transaction. */
-async function eraseGuest(tx: Tx, { tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor }): Promise<void> {
-  const guests = await tx.$queryRaw<{ id: string }[]>`select id from guests where tenant_id = ${tenantId}::uuid and id = ${guestId}::uuid for update`;
+async function eraseGuest(
+  tx: Tx,
+  { tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor },
+): Promise<void> {
+  const guests = await tx.$queryRaw<
+    { id: string }[]
+  >`select id from guests where tenant_id = ${tenantId}::uuid and id = ${guestId}::uuid for update`;
   if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
   // Lock the guest's reservations first, as a check-in does: a check-in racing the deletion
   // either finishes before it (and its key is revoked here) or finds the guest gone.
@@ -55,13 +73,27 @@ async function eraseGuest(tx: Tx, { tenantId, guestId, actor }: { tenantId: stri
     await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${GUEST_DELETED},
       ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
   }
-  const refs = await tx.reservation.findMany({ where: { tenantId, guestId }, select: { guestRefSnapshot: true }, take: 1 });
+  const refs = await tx.reservation.findMany({
+    where: { tenantId, guestId },
+    select: { guestRefSnapshot: true },
+    take: 1,
+  });
   const redacted = await eraseFromWebhookPayloads(tx, { tenantId, guestId });
   await tx.guest.deleteMany({ where: { tenantId, id: guestId } });
   await tx.auditEvent.create({
     data: {
-      tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'guest.deleted', subjectType: 'guest', subjectId: guestId,
-      metadata: { guestRef: refs[0]?.guestRefSnapshot ?? null, revokedKeyIds: keys.map((k) => k.id), redactedWebhookEvents: redacted },
+      tenantId,
+      actorType: actor.type,
+      actorId: actor.id,
+      actorLabel: actor.label,
+      action: 'guest.deleted',
+      subjectType: 'guest',
+      subjectId: guestId,
+      metadata: {
+        guestRef: refs[0]?.guestRefSnapshot ?? null,
+        revokedKeyIds: keys.map((k) => k.id),
+        redactedWebhookEvents: redacted,
+      },
     },
   });
 }
@@ -72,7 +104,10 @@ async function eraseGuest(tx: Tx, { tenantId, guestId, actor }: { tenantId: stri
  * new booking of a reschedule) and the Stripe events of their booking groups' PaymentIntents.
  * Each payload keeps only what processing and a replay need. Returns how many were rewritten.
  */
-async function eraseFromWebhookPayloads(tx: Tx, { tenantId, guestId }: { tenantId: string; guestId: string }): Promise<number> {
+async function eraseFromWebhookPayloads(
+  tx: Tx,
+  { tenantId, guestId }: { tenantId: string; guestId: string },
+): Promise<number> {
   const events = await tx.$queryRaw<{ id: string; provider: 'stripe' | 'calendly' | 'cal'; payload: unknown }[]>`
     with mine as (
       select r.source, r.external_ref, g.payment_intent_id

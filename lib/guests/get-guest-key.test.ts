@@ -6,7 +6,10 @@ import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../test
 import { guestTokenFor } from '../auth/guest-links';
 
 const call = (token: string, address = '203.0.113.7') =>
-  guestKey(new Request(`http://test/api/guest/${token}/key`, { method: 'POST', headers: { 'x-forwarded-for': address } }), { params: Promise.resolve({ token }) });
+  guestKey(
+    new Request(`http://test/api/guest/${token}/key`, { method: 'POST', headers: { 'x-forwarded-for': address } }),
+    { params: Promise.resolve({ token }) },
+  );
 
 describe('POST /api/guest/{token}/key', () => {
   it('answers the pre-issued key, then the stay key after check-in, the same on every call', async () => {
@@ -32,7 +35,10 @@ describe('POST /api/guest/{token}/key', () => {
     const body = await (await call(token)).json();
     expect(body.data).toMatchObject({ id: key.id, status: 'revoked', revokedReason: 'guest checked out early' });
     const admin = await adminClient();
-    const { rows } = await admin.query(`select count(*)::int as n from access_keys where reservation_id = $1 and status = 'active'`, [reservationId]);
+    const { rows } = await admin.query(
+      `select count(*)::int as n from access_keys where reservation_id = $1 and status = 'active'`,
+      [reservationId],
+    );
     expect(rows[0].n).toBe(0);
     await admin.end();
   });
@@ -46,7 +52,9 @@ describe('POST /api/guest/{token}/key', () => {
       expect((await response.json()).error.code).toBe('not_found');
     }
     const admin = await adminClient();
-    await admin.query(`update guest_links set expires_at = now() - interval '1 second' where reservation_id = $1`, [reservationId]);
+    await admin.query(`update guest_links set expires_at = now() - interval '1 second' where reservation_id = $1`, [
+      reservationId,
+    ]);
     await admin.end();
     expect((await call(token)).status).toBe(404);
   });
@@ -84,6 +92,8 @@ describe('app_anon through a guest link', () => {
     expect(seen.reservations).toEqual([mine.reservationId]);
     expect(new Set(seen.keys)).toEqual(new Set([mine.reservationId]));
     expect(seen.reservations).not.toContain(other.reservationId);
-    await expect(asGuest({ guestTokenHash: hash }, (tx) => tx.guest.findMany())).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(asGuest({ guestTokenHash: hash }, (tx) => tx.guest.findMany())).rejects.toMatchObject({
+      code: 'forbidden',
+    });
   });
 });

@@ -28,13 +28,25 @@ export async function getGuestStay(token: string): Promise<GuestStay | null> {
     const { tenantId, reservationId } = links[0]!;
     const reservations = await tx.reservation.findMany({
       where: { tenantId, id: reservationId },
-      select: { startsAt: true, endsAt: true, status: true, roomLabelSnapshot: true, room: { select: { facility: { select: { name: true, timeZone: true } } } } },
+      select: {
+        startsAt: true,
+        endsAt: true,
+        status: true,
+        roomLabelSnapshot: true,
+        room: { select: { facility: { select: { name: true, timeZone: true } } } },
+      },
     });
     if (reservations.length !== 1) return null;
     const r = reservations[0]!;
     return {
-      tenantId, reservationId, roomLabel: r.roomLabelSnapshot, facilityName: r.room.facility.name, timeZone: r.room.facility.timeZone,
-      startsAt: r.startsAt, endsAt: r.endsAt, status: r.status,
+      tenantId,
+      reservationId,
+      roomLabel: r.roomLabelSnapshot,
+      facilityName: r.room.facility.name,
+      timeZone: r.room.facility.timeZone,
+      startsAt: r.startsAt,
+      endsAt: r.endsAt,
+      status: r.status,
     };
   });
 }
@@ -52,7 +64,17 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
   const keys = await asGuest({ guestTokenHash: tokenHashHex(token) }, (tx) =>
     tx.accessKey.findMany({
       where: { tenantId, reservationId },
-      select: { id: true, status: true, pin: true, validFrom: true, expiresAt: true, vendorSync: true, revokedReason: true, checkInId: true, createdAt: true },
+      select: {
+        id: true,
+        status: true,
+        pin: true,
+        validFrom: true,
+        expiresAt: true,
+        vendorSync: true,
+        revokedReason: true,
+        checkInId: true,
+        createdAt: true,
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     }),
   );
@@ -62,10 +84,15 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
   if (stay.status === 'checked_in') {
     const stayKeys = keys.filter((k) => k.checkInId !== null);
     if (stayKeys.length > 0 || stay.endsAt <= new Date()) return shown(stayKeys[0] ?? keys[0]!);
-    const checkIns = await asService({ tenantId }, (tx) => tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }));
+    const checkIns = await asService({ tenantId }, (tx) =>
+      tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }),
+    );
     if (checkIns.length === 1) {
       const guest = { type: 'guest' as const, id: reservationId, label: 'guest link' };
-      return { ...forGuest(await issueCheckInKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest })), roomLabel: stay.roomLabel };
+      return {
+        ...forGuest(await issueCheckInKey({ tenantId, checkInId: checkIns[0]!.id, actor: guest })),
+        roomLabel: stay.roomLabel,
+      };
     }
   }
   const live = keys.find((k) => k.status === 'pre_issued') ?? keys[0];

@@ -19,15 +19,21 @@ afterAll(async () => {
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 const call = (token: string, headers: Record<string, string>) =>
-  guestKey(new Request(`http://test/api/guest/${encodeURIComponent(token)}/key`, { method: 'POST', headers }), { params: Promise.resolve({ token }) });
-const rateLimitRows = async () => (await admin.query<{ n: number }>('select count(*)::int as n from rate_limits')).rows[0]!.n;
+  guestKey(new Request(`http://test/api/guest/${encodeURIComponent(token)}/key`, { method: 'POST', headers }), {
+    params: Promise.resolve({ token }),
+  });
+const rateLimitRows = async () =>
+  (await admin.query<{ n: number }>('select count(*)::int as n from rate_limits')).rows[0]!.n;
 
 describe('POST /api/guest/{token}/key limits', () => {
   it('answers 404 for a malformed token without creating a rate-limit row', async () => {
     const before = await rateLimitRows();
     for (const token of ['short', "' or 1=1 --", 'a'.repeat(44), `${'a'.repeat(42)}!`, 'x'.repeat(5000)]) {
       const response = await call(token, { 'x-unlockos-client-address': '192.0.2.80' });
-      expect({ token: token.slice(0, 50), status: response.status }).toEqual({ token: token.slice(0, 50), status: 404 });
+      expect({ token: token.slice(0, 50), status: response.status }).toEqual({
+        token: token.slice(0, 50),
+        status: 404,
+      });
       expect((await response.json()).error.code).toBe('not_found');
     }
     expect(await rateLimitRows()).toBe(before);
@@ -35,11 +41,16 @@ describe('POST /api/guest/{token}/key limits', () => {
 
   it('counts the address the preload saw, never one from X-Forwarded-For', async () => {
     const token = guestTokenFor('00000000-0000-4000-8000-00000000f00d');
-    const response = await call(token, { 'x-unlockos-client-address': '192.0.2.81', 'x-forwarded-for': '198.51.100.81', 'x-real-ip': '198.51.100.82' });
+    const response = await call(token, {
+      'x-unlockos-client-address': '192.0.2.81',
+      'x-forwarded-for': '198.51.100.81',
+      'x-real-ip': '198.51.100.82',
+    });
     expect(response.status).toBe(404);
-    const { rows } = await admin.query<{ bucket: string }>('select bucket from rate_limits where bucket = any($1::text[])', [
-      ['192.0.2.81', '198.51.100.81', '198.51.100.82'].map((address) => `guest-key:addr:${hash(address)}`),
-    ]);
+    const { rows } = await admin.query<{ bucket: string }>(
+      'select bucket from rate_limits where bucket = any($1::text[])',
+      [['192.0.2.81', '198.51.100.81', '198.51.100.82'].map((address) => `guest-key:addr:${hash(address)}`)],
+    );
     expect(rows.map((r) => r.bucket)).toEqual([`guest-key:addr:${hash('192.0.2.81')}`]);
   });
 });

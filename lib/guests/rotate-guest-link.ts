@@ -9,26 +9,52 @@ import { AppError } from '../errors';
  * answers 404 from the commit on (audited `guest_link.rotated`). The reservation's row lock
  * serialises rotations, and the partial unique index keeps one live link per reservation.
  */
-export async function rotateGuestLink({ tenantId, reservationId, actor }: { tenantId: string; reservationId: string; actor: Actor }): Promise<{ guestUrl: string }> {
+export async function rotateGuestLink({
+  tenantId,
+  reservationId,
+  actor,
+}: {
+  tenantId: string;
+  reservationId: string;
+  actor: Actor;
+}): Promise<{ guestUrl: string }> {
   const linkId = randomUUID();
   const token = guestTokenFor(linkId);
   return asService({ tenantId }, async (tx) => {
-    const reservations = await tx.$queryRaw<{ status: string; ends_at: Date; room_id: string; guest_id: string | null }[]>`
+    const reservations = await tx.$queryRaw<
+      { status: string; ends_at: Date; room_id: string; guest_id: string | null }[]
+    >`
       select status, ends_at, room_id, guest_id from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
     if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
     const reservation = reservations[0]!;
     if (reservation.status === 'cancelled' || reservation.status === 'checked_out' || reservation.guest_id === null) {
-      throw new AppError('reservation_not_ready', 'A cancelled or checked-out stay, or one whose guest was deleted, has no guest link.', { status: reservation.status });
+      throw new AppError(
+        'reservation_not_ready',
+        'A cancelled or checked-out stay, or one whose guest was deleted, has no guest link.',
+        { status: reservation.status },
+      );
     }
     const ended = await tx.$queryRaw<{ id: string }[]>`update guest_links set ended_at = now()
       where tenant_id = ${tenantId}::uuid and reservation_id = ${reservationId}::uuid and ended_at is null returning id`;
     await tx.guestLink.create({
-      data: { id: linkId, tenantId, reservationId, tokenHash: hashGuestToken(token), expiresAt: new Date(reservation.ends_at.getTime() + GUEST_LINK_GRACE_MS) },
+      data: {
+        id: linkId,
+        tenantId,
+        reservationId,
+        tokenHash: hashGuestToken(token),
+        expiresAt: new Date(reservation.ends_at.getTime() + GUEST_LINK_GRACE_MS),
+      },
     });
     await tx.auditEvent.create({
       data: {
-        tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'guest_link.rotated',
-        subjectType: 'reservation', subjectId: reservationId, roomId: reservation.room_id,
+        tenantId,
+        actorType: actor.type,
+        actorId: actor.id,
+        actorLabel: actor.label,
+        action: 'guest_link.rotated',
+        subjectType: 'reservation',
+        subjectId: reservationId,
+        roomId: reservation.room_id,
         metadata: { endedLinkIds: ended.map((l) => l.id), linkId },
       },
     });

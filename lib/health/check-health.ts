@@ -8,9 +8,24 @@ export const WORKER_STALE_AFTER_SECONDS = 60;
 export type Health = { status: 'ok' | 'degraded'; checks: { db: 'ok' | 'failing'; worker: 'ok' | 'failing' } };
 
 const INCIDENT = {
-  worker: { conditionKey: 'health:worker', kind: 'health_worker', severity: 'critical' as const, summary: 'No job worker has reported in for a minute: keys are not being programmed or removed, and webhooks wait.' },
-  database: { conditionKey: 'health:database', kind: 'health_database', severity: 'critical' as const, summary: 'The database could not be reached for a while; requests were refused meanwhile.' },
-  lockProvider: { conditionKey: 'health:lock_provider', kind: 'health_lock_provider', severity: 'critical' as const, summary: 'The lock provider cannot be reached or refuses our credentials: new codes wait, removals are retried.' },
+  worker: {
+    conditionKey: 'health:worker',
+    kind: 'health_worker',
+    severity: 'critical' as const,
+    summary: 'No job worker has reported in for a minute: keys are not being programmed or removed, and webhooks wait.',
+  },
+  database: {
+    conditionKey: 'health:database',
+    kind: 'health_database',
+    severity: 'critical' as const,
+    summary: 'The database could not be reached for a while; requests were refused meanwhile.',
+  },
+  lockProvider: {
+    conditionKey: 'health:lock_provider',
+    kind: 'health_lock_provider',
+    severity: 'critical' as const,
+    summary: 'The lock provider cannot be reached or refuses our credentials: new codes wait, removals are retried.',
+  },
 };
 
 // When this process last saw the database fail; written down as an incident once it answers again.
@@ -46,6 +61,10 @@ export async function checkHealth(): Promise<Health> {
 /** The lock provider answers and accepts our credentials (the worker runs this every minute). */
 export async function checkLockProviderHealth(): Promise<'ok' | 'failing'> {
   const result = await getVendor().checkHealth({ correlationId: `health:${Date.now()}` });
-  await asService((tx) => (result.ok ? resolvePlatformIncident(tx, INCIDENT.lockProvider) : openPlatformIncident(tx, { ...INCIDENT.lockProvider, detail: { lastCode: result.code } })));
+  await asService((tx) =>
+    result.ok
+      ? resolvePlatformIncident(tx, INCIDENT.lockProvider)
+      : openPlatformIncident(tx, { ...INCIDENT.lockProvider, detail: { lastCode: result.code } }),
+  );
   return result.ok ? 'ok' : 'failing';
 }

@@ -12,7 +12,9 @@ describe('clientAddress', () => {
   it('reads only the preload’s header, from a Request, Headers or a plain header record', () => {
     marked(true);
     const forged = { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.10' };
-    expect(clientAddress(new Request('http://test/', { headers: { ...forged, [CLIENT_ADDRESS_HEADER]: '192.0.2.1' } }))).toBe('192.0.2.1');
+    expect(
+      clientAddress(new Request('http://test/', { headers: { ...forged, [CLIENT_ADDRESS_HEADER]: '192.0.2.1' } })),
+    ).toBe('192.0.2.1');
     expect(clientAddress(new Headers({ [CLIENT_ADDRESS_HEADER]: '2001:db8::1' }))).toBe('2001:db8::1');
     expect(clientAddress({ ...forged, [CLIENT_ADDRESS_HEADER]: '192.0.2.2' })).toBe('192.0.2.2');
     expect(clientAddress(new Request('http://test/', { headers: forged }))).toBe('unknown');

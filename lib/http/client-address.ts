@@ -6,14 +6,16 @@ export const CLIENT_ADDRESS_HEADER = 'x-unlockos-client-address';
 // Set by the preload in the process it runs in: without it, the header may come from the client.
 const PRELOAD_MARKER = Symbol.for('unlockos.client-address-preload');
 
-type HeaderSource = Request | { get(name: string): string | null } | Record<string, string | string[] | undefined> | null | undefined;
+type HeaderSource =
+  Request | { get(name: string): string | null } | Record<string, string | string[] | undefined> | null | undefined;
 
 let warned = false;
 
 function headerValue(source: HeaderSource): string | null {
   if (!source) return null;
   if (source instanceof Request) return source.headers.get(CLIENT_ADDRESS_HEADER);
-  if (typeof source.get === 'function') return (source as { get(name: string): string | null }).get(CLIENT_ADDRESS_HEADER);
+  if (typeof source.get === 'function')
+    return (source as { get(name: string): string | null }).get(CLIENT_ADDRESS_HEADER);
   const value = (source as Record<string, string | string[] | undefined>)[CLIENT_ADDRESS_HEADER];
   return typeof value === 'string' ? value : null;
 }

@@ -37,7 +37,10 @@ describe('Strict-Transport-Security', () => {
     expect(ok.headers.get('x-request-id')).toBeTruthy();
     expect(ok.headers.get('strict-transport-security')).toBe(HSTS);
 
-    const refused = await stripeWebhook(new Request('https://unlockos.example/api/webhooks/stripe', { method: 'POST', body: '{}' }), noParams);
+    const refused = await stripeWebhook(
+      new Request('https://unlockos.example/api/webhooks/stripe', { method: 'POST', body: '{}' }),
+      noParams,
+    );
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.headers.get('strict-transport-security')).toBe(HSTS);
 

@@ -16,7 +16,10 @@ export function strictTransportSecurity(appUrl: string | undefined = process.env
 }
 
 /** Sets the run-time security headers (HSTS when APP_URL is https) on a response, and returns it. */
-export function withSecurityHeaders<T extends Response>(response: T, appUrl: string | undefined = process.env.APP_URL): T {
+export function withSecurityHeaders<T extends Response>(
+  response: T,
+  appUrl: string | undefined = process.env.APP_URL,
+): T {
   const hsts = strictTransportSecurity(appUrl);
   if (hsts) response.headers.set('strict-transport-security', hsts);
   return response;

@@ -47,7 +47,8 @@ const en = {
   'signIn.password': 'Password',
   'signIn.submit': 'Sign in',
   'signIn.pending': 'Signing in…',
-  'signIn.error': 'Email or password is incorrect. After repeated failures, sign-in from this network pauses for a few minutes.',
+  'signIn.error':
+    'Email or password is incorrect. After repeated failures, sign-in from this network pauses for a few minutes.',
   'signIn.unavailable': 'Sign-in is unavailable right now. Please try again in a moment.',
 
   'signOut.title': 'Sign out',
@@ -168,7 +169,8 @@ const en = {
   'reservation.guestLink.expires': 'Link valid until {time}',
   'reservation.guestLink.none': 'This reservation has no active guest link.',
   'reservation.guestLink.rotate': 'Replace the guest link',
-  'reservation.guestLink.rotateHint': 'The current link stops working at once (for a lost or forwarded link). Give the guest the new one.',
+  'reservation.guestLink.rotateHint':
+    'The current link stops working at once (for a lost or forwarded link). Give the guest the new one.',
   'reservation.guestLink.rotatePending': 'Replacing…',
   'reservation.guestLink.rotated': 'A new guest link was made; the old one no longer works.',
   'reservation.guestLink.rotateError': 'Couldn’t replace the guest link. Try again.',
@@ -384,7 +386,8 @@ const en = {
   'reservation.timeline.all': 'Open in the audit log',
 
   'guestDelete.title': 'Delete guest’s personal data',
-  'guestDelete.lead': 'Removes the guest’s name, email and phone for good. Live keys of current and future stays are revoked first. The reservation and the audit log stay, and the guest is shown as “Deleted account”.',
+  'guestDelete.lead':
+    'Removes the guest’s name, email and phone for good. Live keys of current and future stays are revoked first. The reservation and the audit log stay, and the guest is shown as “Deleted account”.',
   'guestDelete.confirm': 'Type the guest’s name to confirm',
   'guestDelete.confirmHint': 'Type “{name}” exactly.',
   'guestDelete.submit': 'Delete personal data',
@@ -393,7 +396,8 @@ const en = {
   'guestDelete.notFound': 'This guest’s data has already been deleted.',
   'guestDelete.error': 'Couldn’t delete the guest’s data. Try again.',
   'manage.integrations.title': 'Integrations',
-  'manage.integrations.lead': 'Connect booking providers and the lock vendor, and let your own systems use the REST API.',
+  'manage.integrations.lead':
+    'Connect booking providers and the lock vendor, and let your own systems use the REST API.',
   'manage.integrations.secrets': 'Provider secrets and webhook URLs',
   'manage.integrations.docs': 'API reference',
 
@@ -430,7 +434,8 @@ const en = {
   'apiKeys.revoke.error': 'The key could not be revoked. Try again.',
 
   'secrets.title': 'Provider secrets',
-  'secrets.lead': 'The keys {tenant} shares with booking providers and the lock vendor, used to verify webhooks and to reach the locks.',
+  'secrets.lead':
+    'The keys {tenant} shares with booking providers and the lock vendor, used to verify webhooks and to reach the locks.',
   'secrets.encrypted': 'Values are encrypted when saved and can’t be shown again — to change one, enter a new value.',
   'secrets.provider.calendly': 'Calendly',
   'secrets.provider.cal': 'Cal.com',
@@ -463,7 +468,8 @@ const en = {
   'manage.timesIn': 'Times are shown in {timeZone}.',
 
   'webhooks.title': 'Webhook log',
-  'webhooks.lead': 'Every delivery from Stripe, Calendly and Cal.com for {tenant}, and what became of it — for example, whether a cancellation arrived and was applied.',
+  'webhooks.lead':
+    'Every delivery from Stripe, Calendly and Cal.com for {tenant}, and what became of it — for example, whether a cancellation arrived and was applied.',
   'webhooks.filters.title': 'Filter events',
   'webhooks.filters.provider': 'Provider',
   'webhooks.filters.anyProvider': 'All providers',
@@ -495,16 +501,20 @@ const en = {
   'webhooks.pagination.label': 'Event pages',
   'webhooks.pagination.older': 'Older events',
   'webhooks.pagination.newest': 'Newest events',
-  'webhooks.reason.created_after_cancel': 'The booking was created after the provider had already cancelled it, so no reservation or key was made.',
-  'webhooks.reason.slot_unavailable': 'The room is already booked for that time, so the booking was not created (see Incidents).',
+  'webhooks.reason.created_after_cancel':
+    'The booking was created after the provider had already cancelled it, so no reservation or key was made.',
+  'webhooks.reason.slot_unavailable':
+    'The room is already booked for that time, so the booking was not created (see Incidents).',
   'webhooks.reason.unmapped_event_type': 'No booking source maps this event type to a room, so it was ignored.',
   'webhooks.reason.no_matching_reservation': 'No reservation matches this event.',
   'webhooks.reason.tenant_mismatch': 'The event comes from an account other than this tenant’s; nothing was changed.',
-  'webhooks.reason.tenant_integrity': 'The event touches more than one tenant; nothing was changed and an incident was opened.',
+  'webhooks.reason.tenant_integrity':
+    'The event touches more than one tenant; nothing was changed and an incident was opened.',
   'webhooks.reason.unknown_account': 'The Stripe account is not linked to any tenant.',
   'webhooks.reason.unhandled_event_type': 'UnlockOS does not act on this event type; it was stored and ignored.',
   'webhooks.replay.title': 'Replay a window',
-  'webhooks.replay.lead': 'Runs one provider’s events received in a time window through processing again — after fixing a booking source or a secret, for example. Safe to repeat: an event already applied changes nothing twice.',
+  'webhooks.replay.lead':
+    'Runs one provider’s events received in a time window through processing again — after fixing a booking source or a secret, for example. Safe to repeat: an event already applied changes nothing twice.',
   'webhooks.replay.provider': 'Provider',
   'webhooks.replay.from': 'From',
   'webhooks.replay.to': 'To (not included)',
@@ -526,7 +536,8 @@ const en = {
   'webhooks.progress.error': 'Progress could not be loaded. Reload the page to see the log.',
 
   'incidents.title': 'Incidents',
-  'incidents.lead': 'Problems UnlockOS noticed for {tenant} — failing webhooks, locks that did not take a key, bookings that did not fit — and billing failures.',
+  'incidents.lead':
+    'Problems UnlockOS noticed for {tenant} — failing webhooks, locks that did not take a key, bookings that did not fit — and billing failures.',
   'incidents.open.title': 'Open incidents',
   'incidents.open.empty': 'No open incidents — all clear.',
   'incidents.resolved.title': 'Recently resolved',
@@ -569,20 +580,24 @@ const en = {
   'incidents.billing.noInvoice': 'Not given',
 
   'docs.api.title': 'API reference',
-  'docs.api.lead': 'What your own systems can do with UnlockOS over HTTP, generated from the same schemas that check every request.',
+  'docs.api.lead':
+    'What your own systems can do with UnlockOS over HTTP, generated from the same schemas that check every request.',
   'docs.api.baseUrl': 'Base URL',
   'docs.api.version': 'Version',
   'docs.api.openapi': 'OpenAPI document',
   'docs.api.toc': 'Contents',
   'docs.api.auth.title': 'Authentication',
   'docs.api.auth.header': 'Send a tenant API key with every request:',
-  'docs.api.auth.tenant': 'A key sees only its own tenant: another tenant’s ids answer 404 not_found, as if they did not exist.',
+  'docs.api.auth.tenant':
+    'A key sees only its own tenant: another tenant’s ids answer 404 not_found, as if they did not exist.',
   'docs.api.auth.keys': 'Managers create and revoke keys in UnlockOS:',
   'docs.api.auth.keysLink': 'Manage → API keys',
   'docs.api.errors.title': 'Errors',
-  'docs.api.errors.body': 'Every error has the same shape: a snake_case code, a message, and for some codes more details.',
+  'docs.api.errors.body':
+    'Every error has the same shape: a snake_case code, a message, and for some codes more details.',
   'docs.api.errors.schema': 'Error schema',
-  'docs.api.rateLimit': 'Too many requests answer 429 rate_limited with a retry-after header in seconds: wait that long, then retry.',
+  'docs.api.rateLimit':
+    'Too many requests answer 429 rate_limited with a retry-after header in seconds: wait that long, then retry.',
   'docs.api.endpoints': 'Endpoints',
   'docs.api.parameters': 'Parameters',
   'docs.api.param.name': 'Name',
@@ -647,7 +662,8 @@ const ja: Record<MessageKey, string> = {
   'signIn.password': 'パスワード',
   'signIn.submit': 'サインイン',
   'signIn.pending': 'サインインしています…',
-  'signIn.error': 'メールアドレスまたはパスワードが正しくありません。失敗が続くと、このネットワークからのサインインは数分間停止されます。',
+  'signIn.error':
+    'メールアドレスまたはパスワードが正しくありません。失敗が続くと、このネットワークからのサインインは数分間停止されます。',
   'signIn.unavailable': '現在サインインできません。しばらくしてからもう一度お試しください。',
 
   'signOut.title': 'サインアウト',
@@ -657,7 +673,8 @@ const ja: Record<MessageKey, string> = {
   'signOut.cancel': 'サインインしたままにする',
 
   'forbidden.title': 'このページにアクセスする権限がありません',
-  'forbidden.body': '現在のテナントでのあなたの役割では、この操作は許可されていません。必要な場合はマネージャーに依頼してください。',
+  'forbidden.body':
+    '現在のテナントでのあなたの役割では、この操作は許可されていません。必要な場合はマネージャーに依頼してください。',
   'forbidden.back': 'ホームページに戻る',
 
   'notFound.title': 'ページが見つかりません',
@@ -744,7 +761,8 @@ const ja: Record<MessageKey, string> = {
   'checkIn.early': '早めにチェックイン',
   'checkIn.opensAt': 'チェックイン開始 {time}',
   'checkIn.opensAtOccupied': 'チェックイン開始 {time}（それまでは客室が使用中です）',
-  'checkIn.tooEarly': 'この滞在のチェックインはまだ始まっていません。客室が空いていれば「早めにチェックイン」を使ってください。',
+  'checkIn.tooEarly':
+    'この滞在のチェックインはまだ始まっていません。客室が空いていれば「早めにチェックイン」を使ってください。',
   'checkIn.occupied': 'この滞在の開始前に別の滞在がこの客室を使うため、早めのチェックインはできません。',
 
   'reservation.title': '客室 {room}',
@@ -768,7 +786,8 @@ const ja: Record<MessageKey, string> = {
   'reservation.guestLink.expires': 'リンクの有効期限：{time}',
   'reservation.guestLink.none': 'この予約には有効なゲスト用リンクがありません。',
   'reservation.guestLink.rotate': 'ゲストリンクを再発行',
-  'reservation.guestLink.rotateHint': '現在のリンクはすぐに使えなくなります（紛失・転送されたリンクのため）。新しいリンクをゲストに渡してください。',
+  'reservation.guestLink.rotateHint':
+    '現在のリンクはすぐに使えなくなります（紛失・転送されたリンクのため）。新しいリンクをゲストに渡してください。',
   'reservation.guestLink.rotatePending': '再発行しています…',
   'reservation.guestLink.rotated': '新しいゲストリンクを発行しました。以前のリンクは使えません。',
   'reservation.guestLink.rotateError': 'ゲストリンクを再発行できませんでした。もう一度お試しください。',
@@ -824,7 +843,8 @@ const ja: Record<MessageKey, string> = {
   'bookings.roomLink': '客室 {room}',
 
   'bookingNew.title': '新規グループ予約',
-  'bookingNew.lead': '日程を選んでから、ゲストと客室を選びます。すべての客室がまとめて予約されるか、どれも予約されないかのどちらかです。',
+  'bookingNew.lead':
+    '日程を選んでから、ゲストと客室を選びます。すべての客室がまとめて予約されるか、どれも予約されないかのどちらかです。',
   'bookingNew.back': '予約一覧に戻る',
   'bookingNew.step.dates': '1. 日程',
   'bookingNew.step.rooms': '2. ゲストと客室',
@@ -984,7 +1004,8 @@ const ja: Record<MessageKey, string> = {
   'reservation.timeline.all': '監査ログで開く',
 
   'guestDelete.title': 'ゲストの個人情報を削除',
-  'guestDelete.lead': 'ゲストの氏名・メールアドレス・電話番号を完全に削除します。現在と今後の滞在の有効な鍵は先に無効化されます。予約と監査ログは残り、ゲストは「削除されたアカウント」と表示されます。',
+  'guestDelete.lead':
+    'ゲストの氏名・メールアドレス・電話番号を完全に削除します。現在と今後の滞在の有効な鍵は先に無効化されます。予約と監査ログは残り、ゲストは「削除されたアカウント」と表示されます。',
   'guestDelete.confirm': '確認のためゲストの氏名を入力してください',
   'guestDelete.confirmHint': '「{name}」と正確に入力してください。',
   'guestDelete.submit': '個人情報を削除',
@@ -1002,7 +1023,8 @@ const ja: Record<MessageKey, string> = {
   'copy.selected': 'ここではコピーできません。テキストを選択したので Ctrl+C（Mac は ⌘C）を押してください。',
 
   'apiKeys.title': 'API キー',
-  'apiKeys.lead': 'API キーを使うと、自社システムから {tenant} の UnlockOS REST API を呼び出せます。キーはこのテナントのデータだけにアクセスできます。',
+  'apiKeys.lead':
+    'API キーを使うと、自社システムから {tenant} の UnlockOS REST API を呼び出せます。キーはこのテナントのデータだけにアクセスできます。',
   'apiKeys.docsLink': 'API リファレンスを読む',
   'apiKeys.create.title': 'API キーを作成',
   'apiKeys.create.name': '名前',
@@ -1018,7 +1040,8 @@ const ja: Record<MessageKey, string> = {
   'apiKeys.created.copyKey': 'API キーをコピー',
   'apiKeys.created.dismiss': 'キーを保管しました',
   'apiKeys.list.title': 'キー一覧',
-  'apiKeys.list.empty': 'API キーはまだありません。上のフォームで作成し、予約サイトやサイトコントローラーと接続してください。',
+  'apiKeys.list.empty':
+    'API キーはまだありません。上のフォームで作成し、予約サイトやサイトコントローラーと接続してください。',
   'apiKeys.col.actions': '操作',
   'apiKeys.revoke.submit': '無効化',
   'apiKeys.revoke.confirm': '無効化を確定',
@@ -1063,7 +1086,8 @@ const ja: Record<MessageKey, string> = {
   'manage.timesIn': '時刻は {timeZone} で表示しています。',
 
   'webhooks.title': 'Webhook ログ',
-  'webhooks.lead': '{tenant} に Stripe・Calendly・Cal.com から届いたすべての通知と、その処理結果です。たとえば、キャンセルが届いて反映されたかを確認できます。',
+  'webhooks.lead':
+    '{tenant} に Stripe・Calendly・Cal.com から届いたすべての通知と、その処理結果です。たとえば、キャンセルが届いて反映されたかを確認できます。',
   'webhooks.filters.title': 'イベントを絞り込む',
   'webhooks.filters.provider': 'プロバイダー',
   'webhooks.filters.anyProvider': 'すべてのプロバイダー',
@@ -1095,16 +1119,20 @@ const ja: Record<MessageKey, string> = {
   'webhooks.pagination.label': 'イベントのページ',
   'webhooks.pagination.older': '以前のイベント',
   'webhooks.pagination.newest': '最新のイベント',
-  'webhooks.reason.created_after_cancel': 'プロバイダーがすでにキャンセルした後に予約作成が届いたため、予約もキーも作成していません。',
-  'webhooks.reason.slot_unavailable': 'その時間帯は部屋がすでに予約済みのため、予約を作成していません（インシデントを参照）。',
+  'webhooks.reason.created_after_cancel':
+    'プロバイダーがすでにキャンセルした後に予約作成が届いたため、予約もキーも作成していません。',
+  'webhooks.reason.slot_unavailable':
+    'その時間帯は部屋がすでに予約済みのため、予約を作成していません（インシデントを参照）。',
   'webhooks.reason.unmapped_event_type': 'このイベントタイプを部屋に割り当てる予約ソースがないため、無視しました。',
   'webhooks.reason.no_matching_reservation': 'このイベントに該当する予約がありません。',
   'webhooks.reason.tenant_mismatch': 'このテナント以外のアカウントからのイベントです。何も変更していません。',
-  'webhooks.reason.tenant_integrity': 'このイベントは複数のテナントにまたがります。何も変更せず、インシデントを作成しました。',
+  'webhooks.reason.tenant_integrity':
+    'このイベントは複数のテナントにまたがります。何も変更せず、インシデントを作成しました。',
   'webhooks.reason.unknown_account': 'この Stripe アカウントはどのテナントにも連携されていません。',
   'webhooks.reason.unhandled_event_type': 'UnlockOS はこのイベントタイプでは何もしません。保存して無視しました。',
   'webhooks.replay.title': '期間を指定して再処理',
-  'webhooks.replay.lead': '指定した期間に受信した 1 つのプロバイダーのイベントを、もう一度処理します（予約ソースやシークレットを修正した後など）。何度実行しても安全です。反映済みのイベントが二重に反映されることはありません。',
+  'webhooks.replay.lead':
+    '指定した期間に受信した 1 つのプロバイダーのイベントを、もう一度処理します（予約ソースやシークレットを修正した後など）。何度実行しても安全です。反映済みのイベントが二重に反映されることはありません。',
   'webhooks.replay.provider': 'プロバイダー',
   'webhooks.replay.from': '開始',
   'webhooks.replay.to': '終了（含まない）',
@@ -1126,7 +1154,8 @@ const ja: Record<MessageKey, string> = {
   'webhooks.progress.error': '進行状況を読み込めませんでした。ページを再読み込みしてログを確認してください。',
 
   'incidents.title': 'インシデント',
-  'incidents.lead': '{tenant} で UnlockOS が検知した問題（失敗している Webhook、ロックに登録できなかったキー、入らなかった予約など）と、請求の失敗です。',
+  'incidents.lead':
+    '{tenant} で UnlockOS が検知した問題（失敗している Webhook、ロックに登録できなかったキー、入らなかった予約など）と、請求の失敗です。',
   'incidents.open.title': '未解決のインシデント',
   'incidents.open.empty': '未解決のインシデントはありません。すべて正常です。',
   'incidents.resolved.title': '最近解決したインシデント',
@@ -1169,20 +1198,24 @@ const ja: Record<MessageKey, string> = {
   'incidents.billing.noInvoice': '記載なし',
 
   'docs.api.title': 'API リファレンス',
-  'docs.api.lead': '自社システムから HTTP で UnlockOS を操作する方法です。すべてのリクエストを検証するのと同じスキーマから生成しています。',
+  'docs.api.lead':
+    '自社システムから HTTP で UnlockOS を操作する方法です。すべてのリクエストを検証するのと同じスキーマから生成しています。',
   'docs.api.baseUrl': 'ベース URL',
   'docs.api.version': 'バージョン',
   'docs.api.openapi': 'OpenAPI ドキュメント',
   'docs.api.toc': '目次',
   'docs.api.auth.title': '認証',
   'docs.api.auth.header': 'すべてのリクエストにテナントの API キーを付けて送信します：',
-  'docs.api.auth.tenant': 'キーは自分のテナントのデータだけにアクセスできます。他のテナントの ID は存在しないものとして 404 not_found を返します。',
+  'docs.api.auth.tenant':
+    'キーは自分のテナントのデータだけにアクセスできます。他のテナントの ID は存在しないものとして 404 not_found を返します。',
   'docs.api.auth.keys': 'キーはマネージャーが UnlockOS で作成・無効化します：',
   'docs.api.auth.keysLink': '管理 → API キー',
   'docs.api.errors.title': 'エラー',
-  'docs.api.errors.body': 'エラーはすべて同じ形式です。snake_case のコード、メッセージ、コードによっては追加の詳細を含みます。',
+  'docs.api.errors.body':
+    'エラーはすべて同じ形式です。snake_case のコード、メッセージ、コードによっては追加の詳細を含みます。',
   'docs.api.errors.schema': 'エラーのスキーマ',
-  'docs.api.rateLimit': 'リクエストが多すぎる場合は 429 rate_limited と retry-after ヘッダー（秒）を返します。その秒数待ってから再試行してください。',
+  'docs.api.rateLimit':
+    'リクエストが多すぎる場合は 429 rate_limited と retry-after ヘッダー（秒）を返します。その秒数待ってから再試行してください。',
   'docs.api.endpoints': 'エンドポイント',
   'docs.api.parameters': 'パラメーター',
   'docs.api.param.name': '名前',

@@ -22,14 +22,18 @@ afterAll(async () => {
 async function openServiceTx(tenantId: string): Promise<pg.Client> {
   const client = await loginClient();
   await client.query('begin');
-  await client.query(`select set_config('role', 'app_service', true), set_config('app.tenant_id', $1, true)`, [tenantId]);
+  await client.query(`select set_config('role', 'app_service', true), set_config('app.tenant_id', $1, true)`, [
+    tenantId,
+  ]);
   return client;
 }
 
 /** Waits until some backend of this database waits on a lock: the second path is blocked behind the first. */
 async function untilSomeoneWaits(): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const { rows } = await admin.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+    const { rows } = await admin.query(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
     if (rows[0].n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -47,7 +51,10 @@ async function race<T>(holder: pg.Client, second: () => Promise<T>): Promise<T> 
 }
 
 async function endings(keyId: string) {
-  const audit = await admin.query(`select action, reason from audit_events where subject_id = $1 and action in ('key.revoked', 'key.expired') order by occurred_at`, [keyId]);
+  const audit = await admin.query(
+    `select action, reason from audit_events where subject_id = $1 and action in ('key.revoked', 'key.expired') order by occurred_at`,
+    [keyId],
+  );
   const jobs = await admin.query(
     `select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
       where t.identifier = 'vendor_remove_key' and j.payload->>'keyId' = $1`,
@@ -65,8 +72,13 @@ describe('two paths ending one key', () => {
     const keyId = rows[0].id;
 
     const desk = await openServiceTx(tenantId);
-    await desk.query(`select id from app_end_key($1, $2, 'revoked', 'lost phone', 'user', null, 'Desk')`, [tenantId, keyId]);
-    await race(desk, () => cancelReservation({ tenantId, reservationId, reason: 'guest cancelled', actor: TEST_ACTOR }));
+    await desk.query(`select id from app_end_key($1, $2, 'revoked', 'lost phone', 'user', null, 'Desk')`, [
+      tenantId,
+      keyId,
+    ]);
+    await race(desk, () =>
+      cancelReservation({ tenantId, reservationId, reason: 'guest cancelled', actor: TEST_ACTOR }),
+    );
 
     expect(await endings(keyId)).toEqual({
       key: { status: 'revoked', revoked_reason: 'lost phone' },
@@ -81,14 +93,24 @@ describe('two paths ending one key', () => {
     const { tenantId, roomIds } = await createBookableTenant();
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -1 });
     const { checkInId, key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
-    await admin.query(`update access_keys set valid_from = now() - interval '2 hours', expires_at = now() - interval '1 second' where id = $1`, [key.id]);
+    await admin.query(
+      `update access_keys set valid_from = now() - interval '2 hours', expires_at = now() - interval '1 second' where id = $1`,
+      [key.id],
+    );
 
     const sweep = await openServiceTx(tenantId);
-    await sweep.query(`select app_end_key($1, $2, 'expired', 'stay_ended', 'system', null, 'expiry')`, [tenantId, key.id]);
+    await sweep.query(`select app_end_key($1, $2, 'expired', 'stay_ended', 'system', null, 'expiry')`, [
+      tenantId,
+      key.id,
+    ]);
     const next = await race(sweep, () => issueCheckInKey({ tenantId, checkInId, actor: TEST_ACTOR }));
 
     expect(next.id).not.toBe(key.id);
-    expect(await endings(key.id)).toEqual({ key: { status: 'expired', revoked_reason: null }, audit: [{ action: 'key.expired', reason: 'stay_ended' }], removalJobs: 1 });
+    expect(await endings(key.id)).toEqual({
+      key: { status: 'expired', revoked_reason: null },
+      audit: [{ action: 'key.expired', reason: 'stay_ended' }],
+      removalJobs: 1,
+    });
   });
 
   it('deletion racing check-in: the pre-issued key ends once, as superseded by the check-in', async () => {
@@ -99,8 +121,14 @@ describe('two paths ending one key', () => {
 
     // The desk's check-in, as completeCheckIn does it: the reservation locked, the pre-issued key superseded.
     const desk = await openServiceTx(tenantId);
-    await desk.query(`select id from reservations where tenant_id = $1 and id = $2 for update`, [tenantId, reservationId]);
-    await desk.query(`select id from app_end_key($1, $2, 'revoked', 'superseded_by_checkin', 'user', null, 'Desk')`, [tenantId, preIssuedId]);
+    await desk.query(`select id from reservations where tenant_id = $1 and id = $2 for update`, [
+      tenantId,
+      reservationId,
+    ]);
+    await desk.query(`select id from app_end_key($1, $2, 'revoked', 'superseded_by_checkin', 'user', null, 'Desk')`, [
+      tenantId,
+      preIssuedId,
+    ]);
     await race(desk, () => deleteGuest({ tenantId, guestId, actor: TEST_ACTOR }));
 
     expect(await endings(preIssuedId)).toEqual({
@@ -119,7 +147,10 @@ describe('two paths ending one key', () => {
     const results = await Promise.all(
       clients.map(async (client, i) => {
         const status = i % 2 === 0 ? 'revoked' : 'expired';
-        const ended = await client.query(`select id from app_end_key($1, $2, $3::key_status, $4, 'system', null, 'racer')`, [tenantId, keyId, status, `racer ${i}`]);
+        const ended = await client.query(
+          `select id from app_end_key($1, $2, $3::key_status, $4, 'system', null, 'racer')`,
+          [tenantId, keyId, status, `racer ${i}`],
+        );
         await client.query('commit');
         await client.end();
         return ended.rows[0].id as string | null;
@@ -138,16 +169,31 @@ describe('an ended key in SQL', () => {
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 30 });
     const { rows } = await admin.query(`select id from access_keys where reservation_id = $1`, [reservationId]);
     const keyId = rows[0].id;
-    await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'first', revoked_at = now() where id = $1`, [keyId]);
-    const attempt = (sql: string) => admin.query(sql, [keyId]).then(() => 'ok', (error: { code?: string }) => error.code);
+    await admin.query(
+      `update access_keys set status = 'revoked', revoked_reason = 'first', revoked_at = now() where id = $1`,
+      [keyId],
+    );
+    const attempt = (sql: string) =>
+      admin.query(sql, [keyId]).then(
+        () => 'ok',
+        (error: { code?: string }) => error.code,
+      );
     expect(await attempt(`update access_keys set status = 'revoked' where id = $1`)).toBe('UK001');
-    expect(await attempt(`update access_keys set status = 'revoked', revoked_reason = 'second' where id = $1`)).toBe('UK001');
+    expect(await attempt(`update access_keys set status = 'revoked', revoked_reason = 'second' where id = $1`)).toBe(
+      'UK001',
+    );
     expect(await attempt(`update access_keys set revoked_reason = 'second' where id = $1`)).toBe('UK001');
-    expect(await attempt(`update access_keys set expires_at = expires_at + interval '1 day' where id = $1`)).toBe('UK001');
+    expect(await attempt(`update access_keys set expires_at = expires_at + interval '1 day' where id = $1`)).toBe(
+      'UK001',
+    );
     expect(await attempt(`update access_keys set valid_from = valid_from where id = $1`)).toBe('UK001');
     expect(await attempt(`update access_keys set revoked_at = now() where id = $1`)).toBe('UK001');
-    expect(await attempt(`update access_keys set vendor_sync = 'synced', vendor_error = null where id = $1`)).toBe('ok');
-    expect((await admin.query(`select status, revoked_reason from access_keys where id = $1`, [keyId])).rows[0]).toEqual({ status: 'revoked', revoked_reason: 'first' });
+    expect(await attempt(`update access_keys set vendor_sync = 'synced', vendor_error = null where id = $1`)).toBe(
+      'ok',
+    );
+    expect(
+      (await admin.query(`select status, revoked_reason from access_keys where id = $1`, [keyId])).rows[0],
+    ).toEqual({ status: 'revoked', revoked_reason: 'first' });
   });
 
   it('app_end_key on an ended key changes nothing, writes no audit row and queues no removal', async () => {
@@ -157,10 +203,17 @@ describe('an ended key in SQL', () => {
     const keyId = rows[0].id;
     const client = await openServiceTx(tenantId);
     await client.query(`select app_end_key($1, $2, 'revoked', 'first', 'system', null, 'one')`, [tenantId, keyId]);
-    const again = await client.query(`select id from app_end_key($1, $2, 'expired', 'stay_ended', 'system', null, 'two')`, [tenantId, keyId]);
+    const again = await client.query(
+      `select id from app_end_key($1, $2, 'expired', 'stay_ended', 'system', null, 'two')`,
+      [tenantId, keyId],
+    );
     expect(again.rows[0].id).toBeNull();
     await client.query('commit');
     await client.end();
-    expect(await endings(keyId)).toEqual({ key: { status: 'revoked', revoked_reason: 'first' }, audit: [{ action: 'key.revoked', reason: 'first' }], removalJobs: 1 });
+    expect(await endings(keyId)).toEqual({
+      key: { status: 'revoked', revoked_reason: 'first' },
+      audit: [{ action: 'key.revoked', reason: 'first' }],
+      removalJobs: 1,
+    });
   });
 });

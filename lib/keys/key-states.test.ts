@@ -18,17 +18,28 @@ async function keyIn(status: string): Promise<string> {
   const { rows } = await admin.query<{ id: string }>(
     `insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, revoked_reason)
      values ($1, $2, $3, $4, $5, lpad((floor(random() * 1e6))::int::text, 6, '0'), now(), now() + interval '1 day', $6) returning id`,
-    [graph.tenantId, graph.reservationId, status === 'active' ? graph.checkInId : null, graph.roomId, status === 'active' ? 'active' : 'pre_issued', null],
+    [
+      graph.tenantId,
+      graph.reservationId,
+      status === 'active' ? graph.checkInId : null,
+      graph.roomId,
+      status === 'active' ? 'active' : 'pre_issued',
+      null,
+    ],
   );
   const id = rows[0]!.id;
-  if (status === 'revoked') await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'test' where id = $1`, [id]);
+  if (status === 'revoked')
+    await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'test' where id = $1`, [id]);
   if (status === 'expired') await admin.query(`update access_keys set status = 'expired' where id = $1`, [id]);
   return id;
 }
 
 describe('key lifecycle', () => {
   it('agrees with the database trigger on every pair of states', async () => {
-    await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'clear' where tenant_id = $1 and status in ('active', 'pre_issued')`, [graph.tenantId]);
+    await admin.query(
+      `update access_keys set status = 'revoked', revoked_reason = 'clear' where tenant_id = $1 and status in ('active', 'pre_issued')`,
+      [graph.tenantId],
+    );
     for (const from of KEY_STATES) {
       for (const to of KEY_STATES) {
         const id = await keyIn(from);
@@ -38,11 +49,17 @@ describe('key lifecycle', () => {
                check_in_id = case when $2::text = 'active' then $3::uuid else check_in_id end where id = $1`,
             [id, to, graph.checkInId],
           )
-          .then(() => 'ok', (error: { code?: string }) => error.code);
+          .then(
+            () => 'ok',
+            (error: { code?: string }) => error.code,
+          );
         // A live key may be updated in place (its window changes); an ended key not even to its own state.
         const allowed = canTransition(from, to) || (from === to && !isTerminal(from));
         expect({ from, to, result }).toEqual({ from, to, result: allowed ? 'ok' : 'UK001' });
-        await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'clear' where id = $1 and status in ('active', 'pre_issued')`, [id]);
+        await admin.query(
+          `update access_keys set status = 'revoked', revoked_reason = 'clear' where id = $1 and status in ('active', 'pre_issued')`,
+          [id],
+        );
       }
     }
   });
@@ -50,11 +67,16 @@ describe('key lifecycle', () => {
   it('treats revoked and expired as terminal', () => {
     expect(KEY_TRANSITIONS.revoked).toEqual([]);
     expect(KEY_TRANSITIONS.expired).toEqual([]);
-    expect(() => assertTransition('revoked', 'active')).toThrowError(expect.objectContaining({ code: 'illegal_transition', details: { from: 'revoked', to: 'active' } }));
+    expect(() => assertTransition('revoked', 'active')).toThrowError(
+      expect.objectContaining({ code: 'illegal_transition', details: { from: 'revoked', to: 'active' } }),
+    );
   });
 
   it('allows one live PIN per room and one active key per check-in (23505)', async () => {
-    await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'clear' where tenant_id = $1 and status in ('active', 'pre_issued')`, [graph.tenantId]);
+    await admin.query(
+      `update access_keys set status = 'revoked', revoked_reason = 'clear' where tenant_id = $1 and status in ('active', 'pre_issued')`,
+      [graph.tenantId],
+    );
     const { rows } = await admin.query<{ id: string }>(
       `insert into reservations (tenant_id, room_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
        values ($1, $2, now() + interval '10 days', now() + interval '11 days', 'api', '101', 'g') returning id`,
@@ -68,10 +90,15 @@ describe('key lifecycle', () => {
            values ($1, $2, $3, $4, case when $3::uuid is null then 'pre_issued' else 'active' end::key_status, $5, now(), now() + interval '1 day')`,
           [graph.tenantId, reservationId, checkInId, graph.roomId, pin],
         )
-        .then(() => 'ok', (error: { code?: string; constraint?: string }) => `${error.code} ${error.constraint}`);
+        .then(
+          () => 'ok',
+          (error: { code?: string; constraint?: string }) => `${error.code} ${error.constraint}`,
+        );
     expect(await insert(graph.reservationId, graph.checkInId, '482913')).toBe('ok');
     expect(await insert(later, null, '482913')).toBe('23505 access_keys_one_live_pin_per_room');
-    expect(await insert(graph.reservationId, graph.checkInId, '777001')).toBe('23505 access_keys_one_active_per_check_in');
+    expect(await insert(graph.reservationId, graph.checkInId, '777001')).toBe(
+      '23505 access_keys_one_active_per_check_in',
+    );
     expect(await insert(later, null, '777002')).toBe('ok');
     expect(await insert(later, null, '777003')).toBe('23505 access_keys_one_pre_issued_per_reservation');
   });

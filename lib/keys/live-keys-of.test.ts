@@ -11,7 +11,10 @@ describe('the live keys of reservations', () => {
     const inHouse = await bookRoom({ tenantId, roomId: roomIds[1]!, startsInHours: -1 });
     const { key } = await completeCheckIn({ tenantId, reservationId: inHouse.reservationId, actor: TEST_ACTOR });
     const foreign = await bookRoom({ tenantId: other.tenantId, roomId: other.roomIds[0]! });
-    const keys = await liveKeysOf({ tenantId, reservationIds: [arriving.reservationId, inHouse.reservationId, foreign.reservationId] });
+    const keys = await liveKeysOf({
+      tenantId,
+      reservationIds: [arriving.reservationId, inHouse.reservationId, foreign.reservationId],
+    });
     expect(keys.get(arriving.reservationId)).toMatchObject({ status: 'pre_issued' });
     expect(keys.get(inHouse.reservationId)).toMatchObject({ id: key.id, status: 'active' });
     expect(keys.has(foreign.reservationId)).toBe(false);

@@ -1,9 +1,23 @@
 import { withTenant } from '../db/tx';
 
-export type LiveKey = { id: string; reservationId: string; status: 'pre_issued' | 'active'; vendorSync: 'pending' | 'synced' | 'failed'; vendorError: string | null };
+export type LiveKey = {
+  id: string;
+  reservationId: string;
+  status: 'pre_issued' | 'active';
+  vendorSync: 'pending' | 'synced' | 'failed';
+  vendorError: string | null;
+};
 
 /** The newest live (pre-issued or active) key of each of a tenant's reservations, for the desk's lists; the PIN is not read. */
-export async function liveKeysOf({ tenantId, userId, reservationIds }: { tenantId: string; userId?: string | null; reservationIds: string[] }): Promise<Map<string, LiveKey>> {
+export async function liveKeysOf({
+  tenantId,
+  userId,
+  reservationIds,
+}: {
+  tenantId: string;
+  userId?: string | null;
+  reservationIds: string[];
+}): Promise<Map<string, LiveKey>> {
   if (reservationIds.length === 0) return new Map();
   const keys = await withTenant({ tenantId, userId }, (tx) =>
     tx.accessKey.findMany({
@@ -15,7 +29,8 @@ export async function liveKeysOf({ tenantId, userId, reservationIds }: { tenantI
   const byReservation = new Map<string, LiveKey>();
   for (const key of keys) {
     if (byReservation.has(key.reservationId)) continue;
-    if (key.status === 'pre_issued' || key.status === 'active') byReservation.set(key.reservationId, { ...key, status: key.status });
+    if (key.status === 'pre_issued' || key.status === 'active')
+      byReservation.set(key.reservationId, { ...key, status: key.status });
   }
   return byReservation;
 }

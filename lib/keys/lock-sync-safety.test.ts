@@ -37,7 +37,10 @@ function fakeVendor(result: VendorResult<unknown>): LockVendor & { calls: string
 }
 
 async function keyOf(reservationId: string) {
-  const { rows } = await admin.query(`select id, status, vendor_sync, vendor_error from access_keys where reservation_id = $1 order by created_at desc limit 1`, [reservationId]);
+  const { rows } = await admin.query(
+    `select id, status, vendor_sync, vendor_error from access_keys where reservation_id = $1 order by created_at desc limit 1`,
+    [reservationId],
+  );
   return rows[0];
 }
 
@@ -53,7 +56,10 @@ describe('a room without a lock device', () => {
     await programKeyOnLock({ tenantId, keyId: key.id, attempt: 1, maxAttempts: 8 });
     expect(await keyOf(reservationId)).toMatchObject({ vendor_sync: 'failed', vendor_error: 'no_lock_device' });
     expect(vendor.calls).toEqual([]);
-    const { rows } = await admin.query(`select kind, detail->'keyIds' as keys from incidents where tenant_id = $1 and resolved_at is null`, [tenantId]);
+    const { rows } = await admin.query(
+      `select kind, detail->'keyIds' as keys from incidents where tenant_id = $1 and resolved_at is null`,
+      [tenantId],
+    );
     expect(rows).toEqual([{ kind: 'room_without_lock', keys: [key.id] }]);
     const { getGuestKey } = await import('../guests/get-guest-key');
     expect(await getGuestKey(token)).toMatchObject({ vendorSync: 'failed', pin: null });
@@ -72,10 +78,18 @@ describe('lock-provider failures', () => {
       await programKeyOnLock({ tenantId, keyId: key.id, ...LAST });
     }
     const open = async () =>
-      (await admin.query(`select kind, occurrences, detail from incidents where tenant_id = $1 and resolved_at is null order by kind`, [tenantId])).rows;
+      (
+        await admin.query(
+          `select kind, occurrences, detail from incidents where tenant_id = $1 and resolved_at is null order by kind`,
+          [tenantId],
+        )
+      ).rows;
     let incidents = await open();
     expect(incidents).toHaveLength(1);
-    expect(incidents[0]).toMatchObject({ kind: 'lock_program_failed', detail: { affectedKeys: 3, lastCode: 'vendor_-3036' } });
+    expect(incidents[0]).toMatchObject({
+      kind: 'lock_program_failed',
+      detail: { affectedKeys: 3, lastCode: 'vendor_-3036' },
+    });
     expect([...incidents[0].detail.keyIds].sort()).toEqual([...keys].sort());
 
     setVendorForTests(fakeVendor({ ok: true, data: null }));
@@ -87,7 +101,10 @@ describe('lock-provider failures', () => {
     await removeKeyFromLock({ tenantId, keyId: keys[1]!, attempt: 1, maxAttempts: 8 });
     await programKeyOnLock({ tenantId, keyId: keys[2]!, attempt: 1, maxAttempts: 8 });
     expect(await open()).toEqual([]);
-    const resolved = await admin.query(`select count(*)::int as n from incidents where tenant_id = $1 and kind = 'lock_program_failed'`, [tenantId]);
+    const resolved = await admin.query(
+      `select count(*)::int as n from incidents where tenant_id = $1 and kind = 'lock_program_failed'`,
+      [tenantId],
+    );
     expect(resolved.rows[0].n).toBe(1);
   });
 });
@@ -99,16 +116,25 @@ describe('failed health checks', () => {
     try {
       const response = await healthRoute(new Request('http://test/api/health'), { params: Promise.resolve({}) });
       expect(response.status).toBe(503);
-      const open = await admin.query(`select kind, severity from incidents where tenant_id is null and resolved_at is null and kind = 'health_worker'`);
+      const open = await admin.query(
+        `select kind, severity from incidents where tenant_id is null and resolved_at is null and kind = 'health_worker'`,
+      );
       expect(open.rows).toEqual([{ kind: 'health_worker', severity: 'critical' }]);
       await admin.query(`insert into worker_heartbeats (worker_id, beat_at) values ('health-test', now())`);
       const ok = await healthRoute(new Request('http://test/api/health'), { params: Promise.resolve({}) });
       expect(ok.status).toBe(200);
-      const still = await admin.query(`select count(*)::int as n from incidents where tenant_id is null and resolved_at is null and kind = 'health_worker'`);
+      const still = await admin.query(
+        `select count(*)::int as n from incidents where tenant_id is null and resolved_at is null and kind = 'health_worker'`,
+      );
       expect(still.rows[0].n).toBe(0);
     } finally {
       await admin.query(`delete from worker_heartbeats`);
-      for (const row of saved.rows) await admin.query(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, $2, $3)`, [row.worker_id, row.beat_at, row.queue_worker_ids]);
+      for (const row of saved.rows)
+        await admin.query(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, $2, $3)`, [
+          row.worker_id,
+          row.beat_at,
+          row.queue_worker_ids,
+        ]);
     }
   });
 

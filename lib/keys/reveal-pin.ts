@@ -6,7 +6,15 @@ import { AppError } from '../errors';
  * Shows a live key's PIN to staff, audited `key.pin_revealed` in the same transaction. An ended key's
  * PIN is never shown again (`illegal_transition`); the row lock keeps a racing revocation out.
  */
-export async function revealPin({ tenantId, keyId, actor }: { tenantId: string; keyId: string; actor: Actor }): Promise<{ pin: string }> {
+export async function revealPin({
+  tenantId,
+  keyId,
+  actor,
+}: {
+  tenantId: string;
+  keyId: string;
+  actor: Actor;
+}): Promise<{ pin: string }> {
   return asService({ tenantId }, async (tx) => {
     const keys = await tx.$queryRaw<{ pin: string; status: string; roomId: string; reservationId: string }[]>`
       select pin, status, room_id as "roomId", reservation_id as "reservationId" from access_keys
@@ -14,13 +22,23 @@ export async function revealPin({ tenantId, keyId, actor }: { tenantId: string; 
     if (keys.length !== 1) throw new AppError('not_found', 'No such key.');
     const key = keys[0]!;
     if (key.status !== 'pre_issued' && key.status !== 'active') {
-      throw new AppError('illegal_transition', 'That key has ended; its PIN is not shown again.', { from: key.status, to: 'revealed' });
+      throw new AppError('illegal_transition', 'That key has ended; its PIN is not shown again.', {
+        from: key.status,
+        to: 'revealed',
+      });
     }
     await tx.accessKey.update({ where: { id: keyId }, data: { pinRevealedAt: new Date() } });
     await tx.auditEvent.create({
       data: {
-        tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'key.pin_revealed',
-        subjectType: 'access_key', subjectId: keyId, roomId: key.roomId, metadata: { reservationId: key.reservationId },
+        tenantId,
+        actorType: actor.type,
+        actorId: actor.id,
+        actorLabel: actor.label,
+        action: 'key.pin_revealed',
+        subjectType: 'access_key',
+        subjectId: keyId,
+        roomId: key.roomId,
+        metadata: { reservationId: key.reservationId },
       },
     });
     return { pin: key.pin };

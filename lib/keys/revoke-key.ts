@@ -8,16 +8,29 @@ import { toKeyView, type AccessKeyRow, type KeyView } from './key-view';
  * Revokes one key of a tenant with a reason: audited `key.revoked`, and the vendor removal queued
  * in the same transaction. From a terminal state it fails with `illegal_transition`.
  */
-export async function revokeKey({ tenantId, keyId, reason, actor }: { tenantId: string; keyId: string; reason: string; actor: Actor }): Promise<KeyView> {
+export async function revokeKey({
+  tenantId,
+  keyId,
+  reason,
+  actor,
+}: {
+  tenantId: string;
+  keyId: string;
+  reason: string;
+  actor: Actor;
+}): Promise<KeyView> {
   return asService({ tenantId }, async (tx) => {
     const current = await tx.$queryRaw<{ status: KeyState }[]>`select status from access_keys
       where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid for update`;
     if (current.length !== 1) throw new AppError('not_found', 'No such key.');
     assertTransition(current[0]!.status, 'revoked');
-    const rows = await tx.$queryRaw<AccessKeyRow[]>`select * from app_end_key(${tenantId}::uuid, ${keyId}::uuid, 'revoked',
+    const rows = await tx.$queryRaw<
+      AccessKeyRow[]
+    >`select * from app_end_key(${tenantId}::uuid, ${keyId}::uuid, 'revoked',
       ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label}) where id is not null`;
     // The row lock above makes this unreachable, but a key that another path ended is never re-ended.
-    if (rows.length !== 1) throw new AppError('illegal_transition', 'That key has already ended.', { from: 'ended', to: 'revoked' });
+    if (rows.length !== 1)
+      throw new AppError('illegal_transition', 'That key has already ended.', { from: 'ended', to: 'revoked' });
     return toKeyView(rows[0]!);
   });
 }

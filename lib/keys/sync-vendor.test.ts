@@ -17,18 +17,29 @@ let worker: Awaited<ReturnType<typeof runWorker>>;
 let admin: pg.Client;
 
 const control = (path: string, body?: unknown) =>
-  fetch(`${sim.url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+  fetch(`${sim.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((r) => r.json());
 
 async function callsFor(clientRef: string): Promise<SimulatorCall[]> {
   const { calls } = (await control('/_control/calls')) as { calls: SimulatorCall[] };
   return calls.filter((c) => c.clientRef === clientRef);
 }
 
-async function waitForKey(keyId: string, until: (row: { vendor_sync: string; status: string }) => boolean, timeoutMs = 40_000) {
+async function waitForKey(
+  keyId: string,
+  until: (row: { vendor_sync: string; status: string }) => boolean,
+  timeoutMs = 40_000,
+) {
   const deadline = Date.now() + timeoutMs;
   const seen: string[] = [];
   for (;;) {
-    const { rows } = await admin.query(`select status, vendor_sync, vendor_key_id, vendor_error from access_keys where id = $1`, [keyId]);
+    const { rows } = await admin.query(
+      `select status, vendor_sync, vendor_key_id, vendor_error from access_keys where id = $1`,
+      [keyId],
+    );
     const row = rows[0];
     if (seen.at(-1) !== row.vendor_sync) seen.push(row.vendor_sync);
     if (until(row)) return { row, seen };
@@ -55,7 +66,9 @@ describe('vendor commands through the outbox', () => {
     const { tenantId, roomIds } = await createBookableTenant();
     await control('/_control/faults', { next: { count: 2, httpStatus: 500 } });
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
-    const { rows } = await admin.query(`select id, vendor_sync from access_keys where reservation_id = $1`, [reservationId]);
+    const { rows } = await admin.query(`select id, vendor_sync from access_keys where reservation_id = $1`, [
+      reservationId,
+    ]);
     expect(rows[0].vendor_sync).toBe('pending');
     const { row, seen } = await waitForKey(rows[0].id, (r) => r.vendor_sync === 'synced');
     expect(seen).toEqual(['pending', 'synced']);
@@ -72,8 +85,12 @@ describe('vendor commands through the outbox', () => {
     const { row } = await waitForKey(rows[0].id, (r) => r.vendor_sync === 'synced');
     const calls = await callsFor(rows[0].id);
     expect(calls.filter((c) => c.endpoint === '/v3/keyboardPwd/add')).toHaveLength(1);
-    const { locks } = (await control('/_control/codes')) as { locks: Record<string, { keyboardPwdId: string; clientRef: string }[]> };
-    const onLock = Object.values(locks).flat().filter((c) => c.clientRef === rows[0].id);
+    const { locks } = (await control('/_control/codes')) as {
+      locks: Record<string, { keyboardPwdId: string; clientRef: string }[]>;
+    };
+    const onLock = Object.values(locks)
+      .flat()
+      .filter((c) => c.clientRef === rows[0].id);
     expect(onLock).toEqual([{ keyboardPwdId: row.vendor_key_id, clientRef: rows[0].id, pinHash: expect.any(String) }]);
   }, 60_000);
 
@@ -88,10 +105,19 @@ describe('vendor commands through the outbox', () => {
     await revokeKey({ tenantId, keyId: key.id, reason: 'guest left early', actor: TEST_ACTOR });
     const { row } = await waitForKey(key.id, (r) => r.vendor_sync !== 'pending');
     expect(row).toMatchObject({ status: 'revoked', vendor_sync: 'failed', vendor_error: 'vendor_30006' });
-    const incidents = await admin.query(`select kind, severity, occurrences, resolved_at from incidents where tenant_id = $1`, [tenantId]);
-    expect(incidents.rows).toEqual([{ kind: 'lock_remove_failed', severity: 'critical', occurrences: 1, resolved_at: null }]);
+    const incidents = await admin.query(
+      `select kind, severity, occurrences, resolved_at from incidents where tenant_id = $1`,
+      [tenantId],
+    );
+    expect(incidents.rows).toEqual([
+      { kind: 'lock_remove_failed', severity: 'critical', occurrences: 1, resolved_at: null },
+    ]);
     const { locks } = (await control('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
-    expect(Object.values(locks).flat().filter((c) => c.clientRef === revokedKeyIds[0])).toEqual([]);
+    expect(
+      Object.values(locks)
+        .flat()
+        .filter((c) => c.clientRef === revokedKeyIds[0]),
+    ).toEqual([]);
   }, 60_000);
 
   it('removes a key revoked while its code was being programmed (the removal is not skipped)', async () => {
@@ -107,7 +133,9 @@ describe('vendor commands through the outbox', () => {
     await waitForKey(key.id, (r) => r.vendor_sync === 'synced');
     await control('/_control/faults', {});
     const { locks } = (await control('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
-    const onLock = Object.values(locks).flat().map((c) => c.clientRef);
+    const onLock = Object.values(locks)
+      .flat()
+      .map((c) => c.clientRef);
     expect(onLock).not.toContain(preIssued);
     expect(onLock).toContain(key.id);
   }, 60_000);

@@ -25,7 +25,10 @@ const conditionKey = {
 
 async function loadKey(tenantId: string, keyId: string) {
   const rows = await asService({ tenantId }, (tx) =>
-    tx.accessKey.findMany({ where: { tenantId, id: keyId }, include: { room: { select: { lockDeviceRef: true, label: true } } } }),
+    tx.accessKey.findMany({
+      where: { tenantId, id: keyId },
+      include: { room: { select: { lockDeviceRef: true, label: true } } },
+    }),
   );
   return rows[0] ?? null;
 }
@@ -38,7 +41,14 @@ type LoadedKey = NonNullable<Awaited<ReturnType<typeof loadKey>>>;
  * queue's backoff; a final one marks the key `failed` and counts it on the one incident of its lock
  * and kind.
  */
-async function settle(job: JobAttempt, key: LoadedKey, deviceRef: string, result: VendorResult<unknown>, kind: Kind, vendorKeyId?: string): Promise<void> {
+async function settle(
+  job: JobAttempt,
+  key: LoadedKey,
+  deviceRef: string,
+  result: VendorResult<unknown>,
+  kind: Kind,
+  vendorKeyId?: string,
+): Promise<void> {
   const { tenantId, keyId } = job;
   if (result.ok) {
     await asService({ tenantId }, async (tx) => {
@@ -60,7 +70,9 @@ async function settle(job: JobAttempt, key: LoadedKey, deviceRef: string, result
   }
   const final = !result.retryable || job.attempt >= job.maxAttempts;
   if (!final) {
-    await asService({ tenantId }, (tx) => tx.accessKey.update({ where: { id: keyId }, data: { vendorError: result.code } }));
+    await asService({ tenantId }, (tx) =>
+      tx.accessKey.update({ where: { id: keyId }, data: { vendorError: result.code } }),
+    );
     throw new RetryableVendorError(result.code);
   }
   logger.warn({ keyId, vendorCode: result.code, kind, attempt: job.attempt }, 'lock vendor command failed for good');
@@ -98,8 +110,13 @@ export async function programKeyOnLock(job: JobAttempt): Promise<void> {
     await asService({ tenantId: job.tenantId }, async (tx) => {
       await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'failed', vendorError: NO_LOCK_DEVICE } });
       await addKeyToIncident(tx, {
-        tenantId: job.tenantId, keyId: key.id, conditionKey: conditionKey.noLock(key.roomId), kind: 'room_without_lock', severity: 'warning',
-        summary: `Room ${key.room.label} has no lock device: its keys cannot be programmed.`, detail: { roomId: key.roomId },
+        tenantId: job.tenantId,
+        keyId: key.id,
+        conditionKey: conditionKey.noLock(key.roomId),
+        kind: 'room_without_lock',
+        severity: 'warning',
+        summary: `Room ${key.room.label} has no lock device: its keys cannot be programmed.`,
+        detail: { roomId: key.roomId },
       });
     });
     return;
@@ -107,7 +124,10 @@ export async function programKeyOnLock(job: JobAttempt): Promise<void> {
   if (!key.lockDeviceRef) {
     // Recorded before the first call: should the answer be lost, removal still knows where to look.
     await asService({ tenantId: job.tenantId }, (tx) =>
-      tx.accessKey.updateMany({ where: { tenantId: job.tenantId, id: key.id, lockDeviceRef: null }, data: { lockDeviceRef: deviceRef } }),
+      tx.accessKey.updateMany({
+        where: { tenantId: job.tenantId, id: key.id, lockDeviceRef: null },
+        data: { lockDeviceRef: deviceRef },
+      }),
     );
   }
   const vendor = getVendor();
@@ -117,7 +137,14 @@ export async function programKeyOnLock(job: JobAttempt): Promise<void> {
     if (found.ok && found.data) return settle(job, key, deviceRef, found, 'program', found.data.vendorKeyId);
     if (!found.ok) return settle(job, key, deviceRef, found, 'program');
   }
-  const result = await vendor.programCode({ deviceRef, pin: key.pin, validFrom: key.validFrom, expiresAt: key.expiresAt, clientRef: key.id, correlationId });
+  const result = await vendor.programCode({
+    deviceRef,
+    pin: key.pin,
+    validFrom: key.validFrom,
+    expiresAt: key.expiresAt,
+    clientRef: key.id,
+    correlationId,
+  });
   await settle(job, key, deviceRef, result, 'program', result.ok ? result.data.vendorKeyId : undefined);
 }
 
@@ -133,7 +160,11 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
     // Never sent to any lock (the room has none): nothing opens a door with it.
     await asService({ tenantId: job.tenantId }, async (tx) => {
       await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'synced', vendorError: null } });
-      await clearKeyFromIncidents(tx, { tenantId: job.tenantId, conditionKeys: [conditionKey.noLock(key.roomId)], keyId: key.id });
+      await clearKeyFromIncidents(tx, {
+        tenantId: job.tenantId,
+        conditionKeys: [conditionKey.noLock(key.roomId)],
+        keyId: key.id,
+      });
     });
     return;
   }
@@ -143,7 +174,8 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
   if (!vendorKeyId) {
     // Never confirmed as programmed: make sure no lost call left it on the lock.
     const found = await vendor.findCode({ deviceRef, clientRef: key.id, correlationId });
-    if (!found.ok || !found.data) return settle(job, key, deviceRef, found.ok ? { ok: true, data: null } : found, 'remove');
+    if (!found.ok || !found.data)
+      return settle(job, key, deviceRef, found.ok ? { ok: true, data: null } : found, 'remove');
     vendorKeyId = found.data.vendorKeyId;
   }
   const result = await vendor.removeCode({ deviceRef, vendorKeyId, correlationId });

@@ -66,5 +66,9 @@ export function classifyResponse(status: number, body: unknown, isSuccess: Succe
 /** A network failure or timeout: nothing was answered, so trying again may work. */
 export function classifyNetworkError(error: unknown): Classified {
   const name = (error as { name?: string })?.name;
-  return { ok: false, code: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network_error', retryable: true };
+  return {
+    ok: false,
+    code: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network_error',
+    retryable: true,
+  };
 }

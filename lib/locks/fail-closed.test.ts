@@ -31,21 +31,33 @@ describe('classifying a lock provider answer', () => {
   it('recognises each endpoint’s success by its shape, and only that', () => {
     expect(classifyResponse(200, { errcode: 0, keyboardPwdId: 1 }, SUCCESS_SHAPES.add)).toMatchObject({ ok: true });
     expect(classifyResponse(200, { keyboardPwdId: '100200' }, SUCCESS_SHAPES.add)).toMatchObject({ ok: true });
-    expect(classifyResponse(200, { errcode: 0 }, SUCCESS_SHAPES.add)).toMatchObject({ ok: false, code: 'malformed_response' });
+    expect(classifyResponse(200, { errcode: 0 }, SUCCESS_SHAPES.add)).toMatchObject({
+      ok: false,
+      code: 'malformed_response',
+    });
     expect(classifyResponse(200, { errcode: 0 }, SUCCESS_SHAPES.delete)).toMatchObject({ ok: true });
     expect(classifyResponse(200, { errmsg: 'none error message' }, SUCCESS_SHAPES.delete)).toMatchObject({ ok: false });
     expect(classifyResponse(200, { list: [] }, SUCCESS_SHAPES.list)).toMatchObject({ ok: true });
     expect(classifyResponse(200, { list: 'nope' }, SUCCESS_SHAPES.list)).toMatchObject({ ok: false });
-    expect(classifyResponse(200, { access_token: 't', expires_in: 100 }, SUCCESS_SHAPES.token)).toMatchObject({ ok: true });
+    expect(classifyResponse(200, { access_token: 't', expires_in: 100 }, SUCCESS_SHAPES.token)).toMatchObject({
+      ok: true,
+    });
     expect(classifyResponse(200, { access_token: '' }, SUCCESS_SHAPES.token)).toMatchObject({ ok: false });
-    expect(classifyResponse(200, { errcode: -3007, errmsg: 'exists' }, SUCCESS_SHAPES.add)).toMatchObject({ ok: false, code: 'vendor_-3007' });
+    expect(classifyResponse(200, { errcode: -3007, errmsg: 'exists' }, SUCCESS_SHAPES.add)).toMatchObject({
+      ok: false,
+      code: 'vendor_-3007',
+    });
   });
 });
 
 describe('the HTTP lock client against a provider that answers garbage', () => {
   let server: http.Server;
   let url = '';
-  let answer: { status: number; contentType: string; body: string } = { status: 200, contentType: 'application/json', body: '{}' };
+  let answer: { status: number; contentType: string; body: string } = {
+    status: 200,
+    contentType: 'application/json',
+    body: '{}',
+  };
   beforeAll(async () => {
     server = http.createServer((request, response) => {
       request.resume();
@@ -82,7 +94,15 @@ describe('the HTTP lock client against a provider that answers garbage', () => {
       const vendor = createHttpVendor({ baseUrl: url, clientId: 'c', clientSecret: 's', tokenCache: new TokenCache() });
       const ref = { deviceRef: 'lock-1', correlationId: 'c' };
       expect(await vendor.removeCode({ ...ref, vendorKeyId: '1' })).toMatchObject({ ok: false });
-      expect(await vendor.programCode({ ...ref, pin: '123456', validFrom: new Date(), expiresAt: new Date(Date.now() + 3_600_000), clientRef: 'k' })).toMatchObject({ ok: false });
+      expect(
+        await vendor.programCode({
+          ...ref,
+          pin: '123456',
+          validFrom: new Date(),
+          expiresAt: new Date(Date.now() + 3_600_000),
+          clientRef: 'k',
+        }),
+      ).toMatchObject({ ok: false });
       expect(await vendor.findCode({ ...ref, clientRef: 'k' })).toMatchObject({ ok: false });
       expect(await vendor.codeStatus({ ...ref, vendorKeyId: '1' })).toMatchObject({ ok: false });
     });

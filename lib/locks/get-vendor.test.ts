@@ -14,7 +14,11 @@ afterEach(() => {
 });
 
 const token = (url: string, clientId: string, clientSecret: string) =>
-  fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }) });
+  fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
+  });
 
 describe('lock vendor credentials', () => {
   it('getVendor refuses to run without explicit client credentials', () => {
@@ -42,7 +46,10 @@ describe('lock vendor credentials', () => {
   it('the simulator process refuses to start without SIMULATOR_CLIENT_SECRET', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, SIMULATOR_PORT: '0' };
     delete env.SIMULATOR_CLIENT_SECRET;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/simulator.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/simulator.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += String(chunk)));
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -17,9 +17,16 @@ export function getVendor(): LockVendor {
   const clientId = process.env.LOCK_VENDOR_CLIENT_ID;
   const clientSecret = process.env.LOCK_VENDOR_CLIENT_SECRET;
   if (!clientId || !clientSecret) {
-    throw new Error('LOCK_VENDOR_CLIENT_ID and LOCK_VENDOR_CLIENT_SECRET must be set: the lock vendor has no default credentials (npm start sets them for the simulator it starts)');
+    throw new Error(
+      'LOCK_VENDOR_CLIENT_ID and LOCK_VENDOR_CLIENT_SECRET must be set: the lock vendor has no default credentials (npm start sets them for the simulator it starts)',
+    );
   }
-  vendor = createHttpVendor({ baseUrl, clientId, clientSecret, timeoutMs: Number(process.env.LOCK_VENDOR_TIMEOUT_MS ?? 10_000) });
+  vendor = createHttpVendor({
+    baseUrl,
+    clientId,
+    clientSecret,
+    timeoutMs: Number(process.env.LOCK_VENDOR_TIMEOUT_MS ?? 10_000),
+  });
   return vendor;
 }
 

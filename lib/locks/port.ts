@@ -15,8 +15,16 @@ export type ProgramCodeInput = {
 export interface LockVendor {
   programCode(input: ProgramCodeInput): Promise<VendorResult<{ vendorKeyId: string }>>;
   removeCode(input: { deviceRef: string; vendorKeyId: string; correlationId: string }): Promise<VendorResult<null>>;
-  findCode(input: { deviceRef: string; clientRef: string; correlationId: string }): Promise<VendorResult<{ vendorKeyId: string } | null>>;
-  codeStatus(input: { deviceRef: string; vendorKeyId: string; correlationId: string }): Promise<VendorResult<{ state: 'set' | 'absent' }>>;
+  findCode(input: {
+    deviceRef: string;
+    clientRef: string;
+    correlationId: string;
+  }): Promise<VendorResult<{ vendorKeyId: string } | null>>;
+  codeStatus(input: {
+    deviceRef: string;
+    vendorKeyId: string;
+    correlationId: string;
+  }): Promise<VendorResult<{ state: 'set' | 'absent' }>>;
   /** Whether the provider answers and accepts our credentials (a fresh sign-in, never a cached token). */
   checkHealth(input: { correlationId: string }): Promise<VendorResult<null>>;
 }

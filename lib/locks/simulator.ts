@@ -38,7 +38,13 @@ type Faults = {
 
 type Code = { keyboardPwdId: string; pin: string; clientRef: string | null; startDate: number; endDate: number };
 
-const DEFAULT_FAULTS: Faults = { latencyMs: 0, errorRate: 0, errorKind: 'http500', next: null, tokenExpiresIn: 7_776_000 };
+const DEFAULT_FAULTS: Faults = {
+  latencyMs: 0,
+  errorRate: 0,
+  errorKind: 'http500',
+  next: null,
+  tokenExpiresIn: 7_776_000,
+};
 const CLOCK_TOLERANCE_MS = 5 * 60_000;
 /**
  * The simulator knows exactly the client credentials it is given (`clients`: id → secret) — there is
@@ -54,12 +60,18 @@ export function createSimulator(options: { clients: Record<string, string>; rand
   const tokens = new Map<string, number>();
   const locks = new Map<string, Map<string, Code>>();
 
-  const pinHash = (pin: unknown) => (typeof pin === 'string' ? createHash('sha256').update(pin).digest('hex').slice(0, 16) : null);
+  const pinHash = (pin: unknown) =>
+    typeof pin === 'string' ? createHash('sha256').update(pin).digest('hex').slice(0, 16) : null;
 
-  function handleApi(endpoint: string, body: Record<string, unknown>, authorization: string | undefined): { status: number; body: Record<string, unknown> } {
+  function handleApi(
+    endpoint: string,
+    body: Record<string, unknown>,
+    authorization: string | undefined,
+  ): { status: number; body: Record<string, unknown> } {
     if (endpoint === '/oauth2/token') {
       const clientId = String(body.client_id ?? '');
-      if (!clients.has(clientId) || clients.get(clientId) !== body.client_secret) return { status: 401, body: { errcode: 10001, errmsg: 'invalid client' } };
+      if (!clients.has(clientId) || clients.get(clientId) !== body.client_secret)
+        return { status: 401, body: { errcode: 10001, errmsg: 'invalid client' } };
       const token = randomUUID();
       tokens.set(token, Date.now() + faults.tokenExpiresIn * 1000);
       return { status: 200, body: { access_token: token, expires_in: faults.tokenExpiresIn, token_type: 'Bearer' } };
@@ -79,7 +91,8 @@ export function createSimulator(options: { clients: Record<string, string>; rand
       case '/v3/keyboardPwd/add': {
         const pin = String(body.keyboardPwd ?? '');
         if (!/^\d{4,10}$/.test(pin)) return { status: 200, body: { errcode: -3006, errmsg: 'invalid passcode' } };
-        if ([...codes.values()].some((c) => c.pin === pin)) return { status: 200, body: { errcode: -3007, errmsg: 'passcode exists' } };
+        if ([...codes.values()].some((c) => c.pin === pin))
+          return { status: 200, body: { errcode: -3007, errmsg: 'passcode exists' } };
         const code: Code = {
           keyboardPwdId: String(100000 + ++seq),
           pin,
@@ -96,10 +109,18 @@ export function createSimulator(options: { clients: Record<string, string>; rand
         return { status: 200, body: { errcode: 0 } };
       }
       case '/v3/keyboardPwd/list':
-        return { status: 200, body: { errcode: 0, list: [...codes.values()].map((c) => ({ keyboardPwdId: c.keyboardPwdId, clientRef: c.clientRef })) } };
+        return {
+          status: 200,
+          body: {
+            errcode: 0,
+            list: [...codes.values()].map((c) => ({ keyboardPwdId: c.keyboardPwdId, clientRef: c.clientRef })),
+          },
+        };
       case '/v3/keyboardPwd/get': {
         const id = String(body.keyboardPwdId ?? '');
-        return codes.has(id) ? { status: 200, body: { errcode: 0, keyboardPwdId: id, status: 'set' } } : { status: 200, body: { errcode: -3009, errmsg: 'passcode not found' } };
+        return codes.has(id)
+          ? { status: 200, body: { errcode: 0, keyboardPwdId: id, status: 'set' } }
+          : { status: 200, body: { errcode: -3009, errmsg: 'passcode not found' } };
       }
       default:
         return { status: 404, body: { errcode: 404, errmsg: 'not found' } };
@@ -108,12 +129,19 @@ export function createSimulator(options: { clients: Record<string, string>; rand
 
   /** An injected fault for this call, if any: the next-N queue first, then the random error rate. */
   function injectedFault(): { status: number; body: Record<string, unknown> } | null {
-    if (faults.next && faults.next.count > 0 && faults.next.errcode === undefined && faults.next.httpStatus === undefined) return null;
+    if (
+      faults.next &&
+      faults.next.count > 0 &&
+      faults.next.errcode === undefined &&
+      faults.next.httpStatus === undefined
+    )
+      return null;
     if (faults.next && faults.next.count > 0) {
       faults.next.count -= 1;
       const { errcode, httpStatus } = faults.next;
       if (faults.next.count === 0) faults.next = null;
-      if (httpStatus && httpStatus !== 200) return { status: httpStatus, body: { errcode: errcode ?? -1, errmsg: 'injected' } };
+      if (httpStatus && httpStatus !== 200)
+        return { status: httpStatus, body: { errcode: errcode ?? -1, errmsg: 'injected' } };
       return { status: 200, body: { errcode: errcode ?? -3003, errmsg: 'injected' } };
     }
     if (faults.errorRate > 0 && random() < faults.errorRate) {
@@ -143,7 +171,18 @@ export function createSimulator(options: { clients: Record<string, string>; rand
       if (url.pathname === '/health') return send(200, { ok: true });
       if (url.pathname === '/_control/calls') return send(200, { calls });
       if (url.pathname === '/_control/codes') {
-        return send(200, { locks: Object.fromEntries([...locks].map(([lockId, codes]) => [lockId, [...codes.values()].map((c) => ({ keyboardPwdId: c.keyboardPwdId, clientRef: c.clientRef, pinHash: pinHash(c.pin) }))])) });
+        return send(200, {
+          locks: Object.fromEntries(
+            [...locks].map(([lockId, codes]) => [
+              lockId,
+              [...codes.values()].map((c) => ({
+                keyboardPwdId: c.keyboardPwdId,
+                clientRef: c.clientRef,
+                pinHash: pinHash(c.pin),
+              })),
+            ]),
+          ),
+        });
       }
       if (url.pathname === '/_control/reset') {
         faults = { ...DEFAULT_FAULTS };
@@ -157,8 +196,14 @@ export function createSimulator(options: { clients: Record<string, string>; rand
         return send(200, { faults });
       }
 
-      const slowNext = url.pathname !== '/oauth2/token' && faults.next && faults.next.count > 0 && faults.next.errcode === undefined && faults.next.httpStatus === undefined
-        ? faults.next : null;
+      const slowNext =
+        url.pathname !== '/oauth2/token' &&
+        faults.next &&
+        faults.next.count > 0 &&
+        faults.next.errcode === undefined &&
+        faults.next.httpStatus === undefined
+          ? faults.next
+          : null;
       if (slowNext) {
         slowNext.count -= 1;
         if (slowNext.count === 0) faults.next = null;
@@ -174,7 +219,12 @@ export function createSimulator(options: { clients: Record<string, string>; rand
           endpoint: url.pathname,
           lockId: typeof body.lockId === 'string' ? body.lockId : null,
           clientRef: typeof body.clientRef === 'string' ? body.clientRef : null,
-          keyboardPwdId: typeof result.body.keyboardPwdId === 'string' ? result.body.keyboardPwdId : typeof body.keyboardPwdId === 'string' ? body.keyboardPwdId : null,
+          keyboardPwdId:
+            typeof result.body.keyboardPwdId === 'string'
+              ? result.body.keyboardPwdId
+              : typeof body.keyboardPwdId === 'string'
+                ? body.keyboardPwdId
+                : null,
           pinHash: pinHash(body.keyboardPwd),
           outcome: result.status === 200 && errcode === 0 ? 'ok' : 'error',
           errcode,
@@ -189,12 +239,19 @@ export function createSimulator(options: { clients: Record<string, string>; rand
 }
 
 /** Starts a simulator on a free loopback port (tests), accepting the one client given. */
-export async function startSimulator(client: { clientId: string; clientSecret: string }): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startSimulator(client: {
+  clientId: string;
+  clientSecret: string;
+}): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createSimulator({ clients: { [client.clientId]: client.clientSecret } });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${address.port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -4,7 +4,19 @@ import pino from 'pino';
  * Field names whose values never reach a log line, at the top level and one or two levels down.
  * Messages must not interpolate such values either: log ids and codes, not bodies.
  */
-const SENSITIVE = ['authorization', 'cookie', 'set-cookie', 'pin', 'token', 'secret', 'password', 'key', 'apiKey', 'body', 'stripe-signature'];
+const SENSITIVE = [
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'pin',
+  'token',
+  'secret',
+  'password',
+  'key',
+  'apiKey',
+  'body',
+  'stripe-signature',
+];
 
 export const REDACT_PATHS = SENSITIVE.flatMap((field) => {
   const quoted = field.includes('-') ? `["${field}"]` : `.${field}`;

@@ -33,20 +33,38 @@ describe('secrets never reach the logs or the database in clear', () => {
     const { reservationId, token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
 
     const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', cookie: `session=${apiKey}` };
-    const checked = await (await checkIn(new Request('http://t/x', { method: 'POST', headers: auth }), { params: Promise.resolve({ id: reservationId }) })).json();
+    const checked = await (
+      await checkIn(new Request('http://t/x', { method: 'POST', headers: auth }), {
+        params: Promise.resolve({ id: reservationId }),
+      })
+    ).json();
     const pin: string = checked.data.key.pin;
-    await guestKey(new Request(`http://t/api/guest/${token}/key`, { method: 'POST' }), { params: Promise.resolve({ token }) });
-    await guestKey(new Request(`http://t/api/guest/${token}x/key`, { method: 'POST' }), { params: Promise.resolve({ token: `${token}x` }) });
-    // A failing request whose body carries secrets: the error is logged, the body is not.
-    await revoke(new Request('http://t/x', { method: 'POST', headers: auth, body: JSON.stringify({ reason: pin, note: secretValue, password }) }), {
-      params: Promise.resolve({ id: checked.data.key.id }),
+    await guestKey(new Request(`http://t/api/guest/${token}/key`, { method: 'POST' }), {
+      params: Promise.resolve({ token }),
     });
-    await rooms(new Request('http://t/api/v1/rooms', { headers: { authorization: `Bearer ${apiKey}x` } }), { params: Promise.resolve({}) });
+    await guestKey(new Request(`http://t/api/guest/${token}x/key`, { method: 'POST' }), {
+      params: Promise.resolve({ token: `${token}x` }),
+    });
+    // A failing request whose body carries secrets: the error is logged, the body is not.
+    await revoke(
+      new Request('http://t/x', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ reason: pin, note: secretValue, password }),
+      }),
+      {
+        params: Promise.resolve({ id: checked.data.key.id }),
+      },
+    );
+    await rooms(new Request('http://t/api/v1/rooms', { headers: { authorization: `Bearer ${apiKey}x` } }), {
+      params: Promise.resolve({}),
+    });
 
     const sensitive: Record<string, string> = { pin, token, secretValue, apiKey, password };
     const log = readFileSync(logFile, 'utf8');
     expect(log.length).toBeGreaterThan(0);
-    for (const [name, value] of Object.entries(sensitive)) expect({ name, inLog: log.includes(value) }).toEqual({ name, inLog: false });
+    for (const [name, value] of Object.entries(sensitive))
+      expect({ name, inLog: log.includes(value) }).toEqual({ name, inLog: false });
 
     // Every text-like column of every table, scanned for each value in clear.
     const admin = await adminClient();
@@ -56,16 +74,25 @@ describe('secrets never reach the logs or the database in clear', () => {
     );
     const found: string[] = [];
     for (const c of columns) {
-      const expr = c.data_type === 'bytea' ? `encode(${admin.escapeIdentifier(c.column_name)}, 'escape')` : `${admin.escapeIdentifier(c.column_name)}::text`;
+      const expr =
+        c.data_type === 'bytea'
+          ? `encode(${admin.escapeIdentifier(c.column_name)}, 'escape')`
+          : `${admin.escapeIdentifier(c.column_name)}::text`;
       for (const [name, value] of Object.entries(sensitive)) {
-        const { rows } = await admin.query(`select count(*)::int as n from public.${admin.escapeIdentifier(c.table_name)} where position($1 in ${expr}) > 0`, [value]);
+        const { rows } = await admin.query(
+          `select count(*)::int as n from public.${admin.escapeIdentifier(c.table_name)} where position($1 in ${expr}) > 0`,
+          [value],
+        );
         if (rows[0].n > 0) found.push(`${name} in ${c.table_name}.${c.column_name}`);
       }
     }
     // The PIN is the one value the lock and the guest need in clear: in access_keys.pin and nowhere else.
     // (The failed revoke above wrote nothing: its reason never reached an audit row.)
     expect(found.filter((f) => f !== 'pin in access_keys.pin')).toEqual([]);
-    const jobs = await admin.query(`select count(*)::int as n from graphile_worker._private_jobs where payload::text like '%' || $1 || '%'`, [pin]);
+    const jobs = await admin.query(
+      `select count(*)::int as n from graphile_worker._private_jobs where payload::text like '%' || $1 || '%'`,
+      [pin],
+    );
     expect(jobs.rows[0].n).toBe(0);
     await admin.end();
   });

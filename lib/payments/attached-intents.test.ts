@@ -53,12 +53,23 @@ async function deliverAndProcess(event: { id: string }) {
 }
 
 const succeeded = (intent: string, account: string, amount: number, currency: string) => ({
-  id: `evt_att_${Date.now()}_${++seq}`, object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), account,
-  data: { object: { id: intent, object: 'payment_intent', amount, amount_received: amount, currency, status: 'succeeded' } },
+  id: `evt_att_${Date.now()}_${++seq}`,
+  object: 'event',
+  type: 'payment_intent.succeeded',
+  created: Math.floor(Date.now() / 1000),
+  account,
+  data: {
+    object: { id: intent, object: 'payment_intent', amount, amount_received: amount, currency, status: 'succeeded' },
+  },
 });
 
 async function paidCount(groupId: string) {
-  return (await admin.query(`select count(*)::int as n from reservations where booking_group_id = $1 and paid_at is not null`, [groupId])).rows[0].n;
+  return (
+    await admin.query(
+      `select count(*)::int as n from reservations where booking_group_id = $1 and paid_at is not null`,
+      [groupId],
+    )
+  ).rows[0].n;
 }
 
 describe('attaching a caller’s PaymentIntent', () => {
@@ -69,15 +80,22 @@ describe('attaching a caller’s PaymentIntent', () => {
     const response = await withStripe(() =>
       createGroupRoute(
         new Request('http://test/api/v1/booking-groups', {
-          method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ guest: { name: 'Mallory' }, paymentIntentId: `pi_elsewhere${seq}`, reservations: [{ roomId: t.roomIds[0], startsAt: at(1).toISOString(), endsAt: at(2).toISOString() }] }),
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            guest: { name: 'Mallory' },
+            paymentIntentId: `pi_elsewhere${seq}`,
+            reservations: [{ roomId: t.roomIds[0], startsAt: at(1).toISOString(), endsAt: at(2).toISOString() }],
+          }),
         }),
         { params: Promise.resolve({}) },
       ),
     );
     expect(response.status).toBe(409);
     expect((await response.json()).error.code).toBe('payment_intent_invalid');
-    expect((await admin.query(`select count(*)::int as n from reservations where tenant_id = $1`, [t.tenantId])).rows[0].n).toBe(0);
+    expect(
+      (await admin.query(`select count(*)::int as n from reservations where tenant_id = $1`, [t.tenantId])).rows[0].n,
+    ).toBe(0);
   });
 
   it('records the amount Stripe holds for an intent on the tenant’s account', async () => {
@@ -85,20 +103,50 @@ describe('attaching a caller’s PaymentIntent', () => {
     const t = await tenantOn(account);
     stub.addIntent({ id: `pi_mine${seq}`, amount: 24000, currency: 'jpy', account });
     const group = await withStripe(() =>
-      bookGroup({ tenantId: t.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Ok' }, paymentIntentId: `pi_mine${seq}`, reservations: [{ roomId: t.roomIds[0]!, startsAt: at(1), endsAt: at(3) }] }),
+      bookGroup({
+        tenantId: t.tenantId,
+        actor: TEST_ACTOR,
+        source: 'api',
+        guest: { name: 'Ok' },
+        paymentIntentId: `pi_mine${seq}`,
+        reservations: [{ roomId: t.roomIds[0]!, startsAt: at(1), endsAt: at(3) }],
+      }),
     );
-    expect((await admin.query(`select amount_cents, currency from booking_groups where id = $1`, [group.id])).rows[0]).toEqual({ amount_cents: 24000, currency: 'jpy' });
+    expect(
+      (await admin.query(`select amount_cents, currency from booking_groups where id = $1`, [group.id])).rows[0],
+    ).toEqual({ amount_cents: 24000, currency: 'jpy' });
   });
 
   it('is unique within a tenant only: another tenant can neither squat an intent id nor learn it is in use', async () => {
     const a = await createBookableTenant({ rooms: 2 });
     const b = await createBookableTenant({ rooms: 1 });
     const intent = `pi_shared${Date.now()}`;
-    await bookGroup({ tenantId: a.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'A' }, paymentIntentId: intent, reservations: [{ roomId: a.roomIds[0]!, startsAt: at(1), endsAt: at(2) }] });
-    const inB = await bookGroup({ tenantId: b.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'B' }, paymentIntentId: intent, reservations: [{ roomId: b.roomIds[0]!, startsAt: at(1), endsAt: at(2) }] });
+    await bookGroup({
+      tenantId: a.tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'A' },
+      paymentIntentId: intent,
+      reservations: [{ roomId: a.roomIds[0]!, startsAt: at(1), endsAt: at(2) }],
+    });
+    const inB = await bookGroup({
+      tenantId: b.tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'B' },
+      paymentIntentId: intent,
+      reservations: [{ roomId: b.roomIds[0]!, startsAt: at(1), endsAt: at(2) }],
+    });
     expect(inB.paymentIntentId).toBe(intent);
     await expect(
-      bookGroup({ tenantId: a.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'A2' }, paymentIntentId: intent, reservations: [{ roomId: a.roomIds[1]!, startsAt: at(1), endsAt: at(2) }] }),
+      bookGroup({
+        tenantId: a.tenantId,
+        actor: TEST_ACTOR,
+        source: 'api',
+        guest: { name: 'A2' },
+        paymentIntentId: intent,
+        reservations: [{ roomId: a.roomIds[1]!, startsAt: at(1), endsAt: at(2) }],
+      }),
     ).rejects.toMatchObject({ code: 'payment_intent_in_use' });
   });
 });
@@ -108,16 +156,33 @@ describe('payment_intent.succeeded', () => {
     const account = `acct_amount${++seq}`;
     const t = await tenantOn(account);
     const group = await withStripe(() =>
-      bookGroup({ tenantId: t.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'Payer' }, reservations: [{ roomId: t.roomIds[0]!, startsAt: at(1), endsAt: at(3) }] }),
+      bookGroup({
+        tenantId: t.tenantId,
+        actor: TEST_ACTOR,
+        source: 'api',
+        guest: { name: 'Payer' },
+        reservations: [{ roomId: t.roomIds[0]!, startsAt: at(1), endsAt: at(3) }],
+      }),
     );
     const { rows } = await admin.query(`select amount_cents, currency from booking_groups where id = $1`, [group.id]);
     expect(rows[0].amount_cents).toBeGreaterThan(100);
-    expect(await deliverAndProcess(succeeded(group.paymentIntentId!, account, 100, rows[0].currency))).toEqual({ status: 'failed', reason: 'amount_mismatch' });
-    expect(await deliverAndProcess(succeeded(group.paymentIntentId!, account, rows[0].amount_cents, 'usd'))).toEqual({ status: 'failed', reason: 'amount_mismatch' });
+    expect(await deliverAndProcess(succeeded(group.paymentIntentId!, account, 100, rows[0].currency))).toEqual({
+      status: 'failed',
+      reason: 'amount_mismatch',
+    });
+    expect(await deliverAndProcess(succeeded(group.paymentIntentId!, account, rows[0].amount_cents, 'usd'))).toEqual({
+      status: 'failed',
+      reason: 'amount_mismatch',
+    });
     expect(await paidCount(group.id)).toBe(0);
-    const incidents = await admin.query(`select kind, severity from incidents where tenant_id = $1 and resolved_at is null`, [t.tenantId]);
+    const incidents = await admin.query(
+      `select kind, severity from incidents where tenant_id = $1 and resolved_at is null`,
+      [t.tenantId],
+    );
     expect(incidents.rows).toContainEqual({ kind: 'payment_mismatch', severity: 'critical' });
-    expect(await deliverAndProcess(succeeded(group.paymentIntentId!, account, rows[0].amount_cents, rows[0].currency))).toEqual({ status: 'processed', reason: null });
+    expect(
+      await deliverAndProcess(succeeded(group.paymentIntentId!, account, rows[0].amount_cents, rows[0].currency)),
+    ).toEqual({ status: 'processed', reason: null });
     expect(await paidCount(group.id)).toBe(1);
   });
 
@@ -126,9 +191,26 @@ describe('payment_intent.succeeded', () => {
     const a = await tenantOn(accountA);
     const b = await createBookableTenant({ rooms: 1 });
     const intent = `pi_twice${Date.now()}`;
-    const groupA = await bookGroup({ tenantId: a.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'A' }, paymentIntentId: intent, reservations: [{ roomId: a.roomIds[0]!, startsAt: at(1), endsAt: at(2) }] });
-    const groupB = await bookGroup({ tenantId: b.tenantId, actor: TEST_ACTOR, source: 'api', guest: { name: 'B' }, paymentIntentId: intent, reservations: [{ roomId: b.roomIds[0]!, startsAt: at(1), endsAt: at(2) }] });
-    expect(await deliverAndProcess(succeeded(intent, accountA, 5000, 'jpy'))).toEqual({ status: 'processed', reason: null });
+    const groupA = await bookGroup({
+      tenantId: a.tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'A' },
+      paymentIntentId: intent,
+      reservations: [{ roomId: a.roomIds[0]!, startsAt: at(1), endsAt: at(2) }],
+    });
+    const groupB = await bookGroup({
+      tenantId: b.tenantId,
+      actor: TEST_ACTOR,
+      source: 'api',
+      guest: { name: 'B' },
+      paymentIntentId: intent,
+      reservations: [{ roomId: b.roomIds[0]!, startsAt: at(1), endsAt: at(2) }],
+    });
+    expect(await deliverAndProcess(succeeded(intent, accountA, 5000, 'jpy'))).toEqual({
+      status: 'processed',
+      reason: null,
+    });
     expect(await paidCount(groupA.id)).toBe(1);
     expect(await paidCount(groupB.id)).toBe(0);
   });

@@ -5,10 +5,15 @@ import { stripeClient } from './stripe-client';
 const DAY_MS = 86_400_000;
 
 /** The group's price: each room's nightly rate times its nights (at least one), in one currency. */
-export function groupAmount(items: { nightlyRateCents: number; currency: string; startsAt: Date; endsAt: Date }[]): { amount: number; currency: string } | null {
+export function groupAmount(
+  items: { nightlyRateCents: number; currency: string; startsAt: Date; endsAt: Date }[],
+): { amount: number; currency: string } | null {
   const currencies = new Set(items.map((i) => i.currency));
   if (currencies.size !== 1) return null;
-  const amount = items.reduce((sum, i) => sum + i.nightlyRateCents * Math.max(1, Math.ceil((i.endsAt.getTime() - i.startsAt.getTime()) / DAY_MS)), 0);
+  const amount = items.reduce(
+    (sum, i) => sum + i.nightlyRateCents * Math.max(1, Math.ceil((i.endsAt.getTime() - i.startsAt.getTime()) / DAY_MS)),
+    0,
+  );
   return { amount, currency: [...currencies][0]! };
 }
 
@@ -17,13 +22,22 @@ export function groupAmount(items: { nightlyRateCents: number; currency: string;
  * group id in metadata, on the tenant's Connect account when it has one) and records it on the
  * group. Returns the intent id, or null when payments are not configured or Stripe failed (logged).
  */
-export async function createGroupPaymentIntent({ tenantId, bookingGroupId }: { tenantId: string; bookingGroupId: string }): Promise<string | null> {
+export async function createGroupPaymentIntent({
+  tenantId,
+  bookingGroupId,
+}: {
+  tenantId: string;
+  bookingGroupId: string;
+}): Promise<string | null> {
   const stripe = stripeClient();
   if (!stripe) return null;
   const group = await asService({ tenantId }, async (tx) => {
     const groups = await tx.bookingGroup.findMany({
       where: { tenantId, id: bookingGroupId },
-      include: { tenant: { select: { stripeAccountId: true } }, reservations: { include: { room: { select: { nightlyRateCents: true, currency: true } } } } },
+      include: {
+        tenant: { select: { stripeAccountId: true } },
+        reservations: { include: { room: { select: { nightlyRateCents: true, currency: true } } } },
+      },
     });
     return groups[0] ?? null;
   });
@@ -37,14 +51,23 @@ export async function createGroupPaymentIntent({ tenantId, bookingGroupId }: { t
   try {
     const intent = await stripe.paymentIntents.create(
       { amount: price.amount, currency: price.currency, metadata: { bookingGroupId, tenantId } },
-      { idempotencyKey: `booking-group:${bookingGroupId}`, ...(group.tenant.stripeAccountId ? { stripeAccount: group.tenant.stripeAccountId } : {}) },
+      {
+        idempotencyKey: `booking-group:${bookingGroupId}`,
+        ...(group.tenant.stripeAccountId ? { stripeAccount: group.tenant.stripeAccountId } : {}),
+      },
     );
     await asService({ tenantId }, (tx) =>
-      tx.bookingGroup.updateMany({ where: { tenantId, id: bookingGroupId, paymentIntentId: null }, data: { paymentIntentId: intent.id, amountCents: price.amount, currency: price.currency } }),
+      tx.bookingGroup.updateMany({
+        where: { tenantId, id: bookingGroupId, paymentIntentId: null },
+        data: { paymentIntentId: intent.id, amountCents: price.amount, currency: price.currency },
+      }),
     );
     return intent.id;
   } catch (error) {
-    logger.warn({ bookingGroupId, stripeCode: (error as { code?: string }).code, stripeType: (error as { type?: string }).type }, 'creating the payment intent failed');
+    logger.warn(
+      { bookingGroupId, stripeCode: (error as { code?: string }).code, stripeType: (error as { type?: string }).type },
+      'creating the payment intent failed',
+    );
     return null;
   }
 }

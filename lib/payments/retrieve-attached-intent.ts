@@ -12,10 +12,18 @@ export type AttachedIntent = { amountCents: number; currency: string };
  * payment Stripe later reports is checked against them; null when payments are not configured
  * (nothing can be checked — the intent is then only an opaque reference).
  */
-export async function retrieveAttachedIntent({ tenantId, paymentIntentId }: { tenantId: string; paymentIntentId: string }): Promise<AttachedIntent | null> {
+export async function retrieveAttachedIntent({
+  tenantId,
+  paymentIntentId,
+}: {
+  tenantId: string;
+  paymentIntentId: string;
+}): Promise<AttachedIntent | null> {
   const stripe = stripeClient();
   if (!stripe) return null;
-  const tenants = await asService({ tenantId }, (tx) => tx.tenant.findMany({ where: { id: tenantId }, select: { stripeAccountId: true } }));
+  const tenants = await asService({ tenantId }, (tx) =>
+    tx.tenant.findMany({ where: { id: tenantId }, select: { stripeAccountId: true } }),
+  );
   if (tenants.length !== 1) throw new AppError('not_found', 'No such tenant.');
   const account = tenants[0]!.stripeAccountId;
   try {
@@ -27,6 +35,10 @@ export async function retrieveAttachedIntent({ tenantId, paymentIntentId }: { te
       throw new AppError('payment_intent_invalid', 'That PaymentIntent is not on this account’s Stripe account.');
     }
     logger.warn({ stripeCode: code, stripeType: type, statusCode }, 'checking an attached payment intent failed');
-    throw new AppError('unavailable', 'Stripe could not be asked about that PaymentIntent; nothing was held. Try again shortly.', { retryAfter: 5 });
+    throw new AppError(
+      'unavailable',
+      'Stripe could not be asked about that PaymentIntent; nothing was held. Try again shortly.',
+      { retryAfter: 5 },
+    );
   }
 }

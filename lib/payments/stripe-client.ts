@@ -14,7 +14,13 @@ export function stripeClient(): Stripe | null {
   client = new Stripe(key, {
     maxNetworkRetries: 2,
     timeout: 10_000,
-    ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
+    ...(base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)),
+          protocol: base.protocol.replace(':', '') as 'http' | 'https',
+        }
+      : {}),
   });
   return client;
 }

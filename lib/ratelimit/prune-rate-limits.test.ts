@@ -15,8 +15,14 @@ afterAll(async () => {
 });
 
 async function present(prefix: string): Promise<{ windows: string[]; buckets: string[] }> {
-  const windows = await admin.query<{ bucket: string }>(`select bucket from rate_limits where starts_with(bucket, $1) order by bucket`, [prefix]);
-  const buckets = await admin.query<{ bucket: string }>(`select bucket from rate_buckets where starts_with(bucket, $1) order by bucket`, [prefix]);
+  const windows = await admin.query<{ bucket: string }>(
+    `select bucket from rate_limits where starts_with(bucket, $1) order by bucket`,
+    [prefix],
+  );
+  const buckets = await admin.query<{ bucket: string }>(
+    `select bucket from rate_buckets where starts_with(bucket, $1) order by bucket`,
+    [prefix],
+  );
   return { windows: windows.rows.map((r) => r.bucket), buckets: buckets.rows.map((r) => r.bucket) };
 }
 
@@ -39,8 +45,14 @@ describe('pruning rate-limit rows', () => {
 
   it('works through a backlog in batches', async () => {
     const p = `backlog-${randomUUID()}:`;
-    await admin.query(`insert into rate_limits (bucket, window_start, hits) select $1 || g, now() - interval '2 hours', 1 from generate_series(1, 25) g`, [p]);
-    await admin.query(`insert into rate_buckets (bucket, tokens, updated_at) select $1 || g, 1, now() - interval '2 hours' from generate_series(1, 25) g`, [p]);
+    await admin.query(
+      `insert into rate_limits (bucket, window_start, hits) select $1 || g, now() - interval '2 hours', 1 from generate_series(1, 25) g`,
+      [p],
+    );
+    await admin.query(
+      `insert into rate_buckets (bucket, tokens, updated_at) select $1 || g, 1, now() - interval '2 hours' from generate_series(1, 25) g`,
+      [p],
+    );
     const pruned = await pruneRateLimits({ batch: 10 });
     expect(pruned.windows).toBeGreaterThanOrEqual(25);
     expect(pruned.buckets).toBeGreaterThanOrEqual(25);
@@ -51,7 +63,11 @@ describe('pruning rate-limit rows', () => {
     const login = await loginClient();
     try {
       for (const role of ['app_anon', 'app_authenticated']) {
-        for (const statement of [`select app_rate_prune(1)`, `select app_rate_give('x', 1)`, `select app_rate_take_all(array['x'], array[1], array[1.0::float8])`]) {
+        for (const statement of [
+          `select app_rate_prune(1)`,
+          `select app_rate_give('x', 1)`,
+          `select app_rate_take_all(array['x'], array[1], array[1.0::float8])`,
+        ]) {
           await login.query('begin');
           await login.query(`set local role ${role}`);
           await expect(login.query(statement), `${role}: ${statement}`).rejects.toMatchObject({ code: '42501' });
@@ -67,7 +83,9 @@ describe('pruning rate-limit rows', () => {
     expect(Object.keys(taskList('test', () => []))).toContain('prune_rate_limits');
     const item = parseCrontab(crontab).find((i) => i.task === 'prune_rate_limits')!;
     expect(item.options.maxAttempts).toBe(1);
-    const minutes = Array.from({ length: 60 }, (_, min) => min).filter((min) => item.match({ min, hour: 3, date: 1, month: 1, dow: 1 }));
+    const minutes = Array.from({ length: 60 }, (_, min) => min).filter((min) =>
+      item.match({ min, hour: 3, date: 1, month: 1, dow: 1 }),
+    );
     expect(minutes).toEqual([0, 10, 20, 30, 40, 50]);
   });
 });

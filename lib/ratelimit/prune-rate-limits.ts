@@ -5,11 +5,15 @@ import { asService } from '../db/tx';
  * hour old, buckets idle for an hour and so full again), in batches of `batch` rows per table, each
  * in its own short transaction. Returns how many rows went.
  */
-export async function pruneRateLimits(options: { batch?: number; maxBatches?: number } = {}): Promise<{ windows: number; buckets: number }> {
+export async function pruneRateLimits(
+  options: { batch?: number; maxBatches?: number } = {},
+): Promise<{ windows: number; buckets: number }> {
   const batch = options.batch ?? 10_000;
   const total = { windows: 0, buckets: 0 };
   for (let i = 0; i < (options.maxBatches ?? 100); i++) {
-    const rows = await asService((tx) => tx.$queryRaw<{ windows: number; buckets: number }[]>`select * from app_rate_prune(${batch}::int)`);
+    const rows = await asService(
+      (tx) => tx.$queryRaw<{ windows: number; buckets: number }[]>`select * from app_rate_prune(${batch}::int)`,
+    );
     const { windows, buckets } = rows[0]!;
     total.windows += windows;
     total.buckets += buckets;

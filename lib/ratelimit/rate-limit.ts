@@ -19,7 +19,9 @@ export async function hitRateLimits(rules: RateLimitRule[]): Promise<void> {
   });
   const refused = results.filter((r) => !r.allowed);
   if (refused.length > 0) {
-    throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused.map((r) => r.retry_after)) });
+    throw new AppError('rate_limited', 'Too many requests; try again shortly.', {
+      retryAfter: Math.max(...refused.map((r) => r.retry_after)),
+    });
   }
 }
 
@@ -39,7 +41,8 @@ export async function takeTokens(rules: BucketRule[]): Promise<void> {
     }
     return out;
   });
-  if (refused.length > 0) throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused) });
+  if (refused.length > 0)
+    throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused) });
 }
 
 /** The API's limit per key: bursts of 300 requests, 100 a second sustained. */
@@ -52,8 +55,9 @@ export type TakeAllResult = { allowed: boolean; retryAfter: number; tokens: numb
  * spent. `tokens` is what each bucket holds afterwards, in the order given. Never throws for a limit.
  */
 export async function takeAllTokens(rules: BucketRule[]): Promise<TakeAllResult> {
-  const rows = await asService((tx) =>
-    tx.$queryRaw<{ allowed: boolean; retry_after: number; tokens: number[] }[]>`
+  const rows = await asService(
+    (tx) =>
+      tx.$queryRaw<{ allowed: boolean; retry_after: number; tokens: number[] }[]>`
       select * from app_rate_take_all(${rules.map((r) => r.bucket)}::text[], ${rules.map((r) => r.capacity)}::int[], ${rules.map((r) => r.perSecond)}::float8[])`,
   );
   const row = rows[0]!;

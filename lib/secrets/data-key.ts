@@ -15,7 +15,8 @@ function invalid(message: string): AppError {
 export function currentDataKey(): DataKey {
   const key = process.env.APP_DATA_KEY;
   const version = Number(process.env.APP_DATA_KEY_VERSION ?? '1');
-  if (!key || key.length < MIN_KEY_LENGTH) throw invalid('APP_DATA_KEY is missing or too short (at least 16 characters).');
+  if (!key || key.length < MIN_KEY_LENGTH)
+    throw invalid('APP_DATA_KEY is missing or too short (at least 16 characters).');
   if (!Number.isInteger(version) || version < 1) throw invalid('APP_DATA_KEY_VERSION must be a positive whole number.');
   return { key, version };
 }
@@ -26,13 +27,20 @@ export function currentDataKey(): DataKey {
  */
 export function parseOlderKeys(text: string | undefined): Record<string, string> {
   const keys: Record<string, string> = {};
-  for (const [index, entry] of (text ?? '').split(',').map((e) => e.trim()).filter(Boolean).entries()) {
+  for (const [index, entry] of (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .entries()) {
     const colon = entry.indexOf(':');
     const version = Number(entry.slice(0, colon));
     const key = entry.slice(colon + 1);
-    if (colon <= 0 || !Number.isInteger(version) || version < 1) throw invalid(`APP_DATA_KEYS entry ${index + 1} must look like <version>:<key>.`);
-    if (key.length < MIN_KEY_LENGTH) throw invalid(`APP_DATA_KEYS entry ${index + 1} (version ${version}) is shorter than 16 characters.`);
-    if (keys[String(version)] !== undefined && keys[String(version)] !== key) throw invalid(`APP_DATA_KEYS names version ${version} twice.`);
+    if (colon <= 0 || !Number.isInteger(version) || version < 1)
+      throw invalid(`APP_DATA_KEYS entry ${index + 1} must look like <version>:<key>.`);
+    if (key.length < MIN_KEY_LENGTH)
+      throw invalid(`APP_DATA_KEYS entry ${index + 1} (version ${version}) is shorter than 16 characters.`);
+    if (keys[String(version)] !== undefined && keys[String(version)] !== key)
+      throw invalid(`APP_DATA_KEYS names version ${version} twice.`);
     keys[String(version)] = key;
   }
   return keys;

@@ -32,16 +32,22 @@ describe('provider secrets', () => {
     useKey(KEY_1, 1);
     const { tenantId } = await createBookableTenant();
     const value = 'calendly-signing-key-Zq81';
-    expect(await setProviderSecret({ tenantId, provider: 'calendly', value, actor: TEST_ACTOR })).toEqual({ keyVersion: 1 });
+    expect(await setProviderSecret({ tenantId, provider: 'calendly', value, actor: TEST_ACTOR })).toEqual({
+      keyVersion: 1,
+    });
     expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe(value);
     expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBeNull();
     const admin = await adminClient();
-    const { rows } = await admin.query(`select ciphertext, key_version from provider_secrets where tenant_id = $1`, [tenantId]);
+    const { rows } = await admin.query(`select ciphertext, key_version from provider_secrets where tenant_id = $1`, [
+      tenantId,
+    ]);
     expect(rows[0].key_version).toBe(1);
     expect(Buffer.from(rows[0].ciphertext).includes(Buffer.from(value))).toBe(false);
     expect(Buffer.from(rows[0].ciphertext).includes(Buffer.from(KEY_1))).toBe(false);
     await admin.end();
-    expect(await listProviderSecrets({ tenantId })).toEqual([{ provider: 'calendly', keyVersion: 1, rotatedAt: expect.any(Date) }]);
+    expect(await listProviderSecrets({ tenantId })).toEqual([
+      { provider: 'calendly', keyVersion: 1, rotatedAt: expect.any(Date) },
+    ]);
   });
 
   it('can be read only by the service role: app_authenticated and app_anon get 42501', async () => {
@@ -64,7 +70,9 @@ describe('provider secrets', () => {
       expect(await attempt(role, `select app_secret_get($1, 'cal', $2::jsonb)`)).toBe('42501');
       expect(await attempt(role, `select ciphertext from provider_secrets`)).toBe('42501');
     }
-    expect(await attempt('app_service', `select app_secret_get($1, 'cal', $2::jsonb) as v`)).toEqual([{ v: 'cal-secret' }]);
+    expect(await attempt('app_service', `select app_secret_get($1, 'cal', $2::jsonb) as v`)).toEqual([
+      { v: 'cal-secret' },
+    ]);
     expect(await attempt('app_service', `select ciphertext from provider_secrets`)).toBe('42501');
     await login.end();
   });
@@ -80,14 +88,21 @@ describe('provider secrets', () => {
     expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe('value-one');
     expect(await getProviderSecret({ tenantId, provider: 'lock_vendor' })).toBe('value-two');
     const admin = await adminClient();
-    const { rows } = await admin.query(`select distinct key_version from provider_secrets where tenant_id = $1`, [tenantId]);
+    const { rows } = await admin.query(`select distinct key_version from provider_secrets where tenant_id = $1`, [
+      tenantId,
+    ]);
     expect(rows).toEqual([{ key_version: 2 }]);
-    const audit = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1 and action = 'secret.rotated'`, [tenantId]);
+    const audit = await admin.query(
+      `select count(*)::int as n from audit_events where tenant_id = $1 and action = 'secret.rotated'`,
+      [tenantId],
+    );
     expect(audit.rows[0].n).toBe(2);
     await admin.end();
     expect(await rotateProviderSecrets({ actor: TEST_ACTOR })).toEqual({ rotated: 0 });
     useKey(KEY_1, 1);
-    await expect(getProviderSecret({ tenantId, provider: 'calendly' })).rejects.toMatchObject({ code: 'data_key_mismatch' });
+    await expect(getProviderSecret({ tenantId, provider: 'calendly' })).rejects.toMatchObject({
+      code: 'data_key_mismatch',
+    });
   });
 
   it('fail closed on a wrong previous key: a clear error and nothing changed', async () => {
@@ -114,7 +129,9 @@ describe('provider secrets', () => {
     expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBe('set-on-v2');
     // Without the old key the row cannot be read, and says so.
     useKey(KEY_2, 2);
-    await expect(getProviderSecret({ tenantId, provider: 'calendly' })).rejects.toMatchObject({ code: 'data_key_mismatch' });
+    await expect(getProviderSecret({ tenantId, provider: 'calendly' })).rejects.toMatchObject({
+      code: 'data_key_mismatch',
+    });
     expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBe('set-on-v2');
   });
 
@@ -127,9 +144,15 @@ describe('provider secrets', () => {
     useKey(KEY_3, 3, { 1: KEY_1, 2: KEY_2 });
     expect((await rotateProviderSecrets({ actor: TEST_ACTOR })).rotated).toBeGreaterThanOrEqual(2);
     const admin = await adminClient();
-    const { rows } = await admin.query(`select provider, key_version from provider_secrets where tenant_id = $1 order by provider`, [tenantId]);
+    const { rows } = await admin.query(
+      `select provider, key_version from provider_secrets where tenant_id = $1 order by provider`,
+      [tenantId],
+    );
     await admin.end();
-    expect(rows).toEqual([{ provider: 'calendly', key_version: 3 }, { provider: 'cal', key_version: 3 }]);
+    expect(rows).toEqual([
+      { provider: 'calendly', key_version: 3 },
+      { provider: 'cal', key_version: 3 },
+    ]);
     useKey(KEY_3, 3);
     expect(await getProviderSecret({ tenantId, provider: 'calendly' })).toBe('from-v1');
     expect(await getProviderSecret({ tenantId, provider: 'cal' })).toBe('from-v2');
@@ -142,8 +165,16 @@ describe('provider secrets', () => {
     const { tenantId } = await createBookableTenant();
     await setProviderSecret({ tenantId, provider: 'calendly', value: 'calendly-signing-key', actor: TEST_ACTOR });
     useKey(KEY_2, 2, { 1: KEY_1 });
-    const raw = JSON.stringify({ event: 'invitee.created', created_at: new Date().toISOString(), payload: { uri: `u-${Date.now()}`, scheduled_event: { start_time: 'x', end_time: 'y', event_type: 'z' } } });
-    const result = await receiveCalendlyWebhook({ tenantIdParam: tenantId, raw: new TextEncoder().encode(raw), signature: signCalendly(raw, 'calendly-signing-key') });
+    const raw = JSON.stringify({
+      event: 'invitee.created',
+      created_at: new Date().toISOString(),
+      payload: { uri: `u-${Date.now()}`, scheduled_event: { start_time: 'x', end_time: 'y', event_type: 'z' } },
+    });
+    const result = await receiveCalendlyWebhook({
+      tenantIdParam: tenantId,
+      raw: new TextEncoder().encode(raw),
+      signature: signCalendly(raw, 'calendly-signing-key'),
+    });
     expect(result.duplicate).toBe(false);
   });
 });

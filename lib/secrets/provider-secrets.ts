@@ -7,7 +7,12 @@ import { currentDataKey, currentKeyring } from './data-key';
 export const SECRET_PROVIDERS = ['calendly', 'cal', 'lock_vendor'] as const satisfies readonly SecretProvider[];
 
 /** Stores a tenant's provider secret encrypted with the current data key (pgcrypto), audited `secret.set`. */
-export async function setProviderSecret(input: { tenantId: string; provider: SecretProvider; value: string; actor: Actor }): Promise<{ keyVersion: number }> {
+export async function setProviderSecret(input: {
+  tenantId: string;
+  provider: SecretProvider;
+  value: string;
+  actor: Actor;
+}): Promise<{ keyVersion: number }> {
   const { key, version } = currentDataKey();
   const { tenantId, actor } = input;
   // Every process drops its cached copy on the database's notice; this one at once, too.
@@ -15,8 +20,13 @@ export async function setProviderSecret(input: { tenantId: string; provider: Sec
     await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
     await tx.auditEvent.create({
       data: {
-        tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'secret.set',
-        subjectType: 'provider_secret', metadata: { provider: input.provider, keyVersion: version },
+        tenantId,
+        actorType: actor.type,
+        actorId: actor.id,
+        actorLabel: actor.label,
+        action: 'secret.set',
+        subjectType: 'provider_secret',
+        metadata: { provider: input.provider, keyVersion: version },
       },
     });
     return { keyVersion: version };
@@ -29,10 +39,20 @@ export async function setProviderSecret(input: { tenantId: string; provider: Sec
  * A tenant's provider secret in clear, for the service role only; null when none is set. It is
  * decrypted with the key of its own version (the keyring: APP_DATA_KEY and APP_DATA_KEYS).
  */
-export async function getProviderSecret({ tenantId, provider }: { tenantId: string; provider: SecretProvider }): Promise<string | null> {
+export async function getProviderSecret({
+  tenantId,
+  provider,
+}: {
+  tenantId: string;
+  provider: SecretProvider;
+}): Promise<string | null> {
   const { keys } = currentKeyring();
-  const rows = await asService({ tenantId }, (tx) =>
-    tx.$queryRaw<{ value: string | null }[]>`select app_secret_get(${tenantId}::uuid, ${provider}::secret_provider, ${JSON.stringify(keys)}::jsonb) as value`,
+  const rows = await asService(
+    { tenantId },
+    (tx) =>
+      tx.$queryRaw<
+        { value: string | null }[]
+      >`select app_secret_get(${tenantId}::uuid, ${provider}::secret_provider, ${JSON.stringify(keys)}::jsonb) as value`,
   );
   return rows[0]?.value ?? null;
 }
@@ -51,8 +71,13 @@ export async function rotateProviderSecrets({ actor }: { actor: Actor }): Promis
     for (const row of rows) {
       await tx.auditEvent.create({
         data: {
-          tenantId: row.tenant_id, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'secret.rotated',
-          subjectType: 'provider_secret', metadata: { provider: row.provider, fromVersion: row.old_version, toVersion: version },
+          tenantId: row.tenant_id,
+          actorType: actor.type,
+          actorId: actor.id,
+          actorLabel: actor.label,
+          action: 'secret.rotated',
+          subjectType: 'provider_secret',
+          metadata: { provider: row.provider, fromVersion: row.old_version, toVersion: version },
         },
       });
     }
@@ -65,7 +90,11 @@ export type ProviderSecretSummary = { provider: SecretProvider; keyVersion: numb
 /** Which providers have a secret for a tenant, with key version and rotation date — never the value. */
 export async function listProviderSecrets({ tenantId }: { tenantId: string }): Promise<ProviderSecretSummary[]> {
   const rows = await withTenant({ tenantId }, (tx) =>
-    tx.providerSecret.findMany({ where: { tenantId }, select: { provider: true, keyVersion: true, rotatedAt: true }, orderBy: { provider: 'asc' } }),
+    tx.providerSecret.findMany({
+      where: { tenantId },
+      select: { provider: true, keyVersion: true, rotatedAt: true },
+      orderBy: { provider: 'asc' },
+    }),
   );
   return rows;
 }

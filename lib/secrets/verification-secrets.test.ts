@@ -5,7 +5,11 @@ import { currentDataKey } from './data-key';
 import { setProviderSecret } from './provider-secrets';
 import { CALENDLY_KEY, invitee, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
 import { adminClient, TEST_ACTOR } from '../testing/fixtures';
-import { resetVerificationSecretsForTests, verificationSecretStats, waitForSecretListener } from './verification-secrets';
+import {
+  resetVerificationSecretsForTests,
+  verificationSecretStats,
+  waitForSecretListener,
+} from './verification-secrets';
 
 // Verifying a webhook must not make the database work for every request that merely looks signed:
 // each tenant's verification secrets are cached per process (dropped the moment they change,
@@ -26,7 +30,14 @@ beforeEach(async () => {
   resetVerificationSecretsForTests();
 });
 
-const body = () => invitee('invitee.created', { uri: `https://api.calendly.com/scheduled_events/S/invitees/C${++n}`, start: 10, end: 11, createdAt: new Date().toISOString(), eventType: 'https://api.calendly.com/event_types/UNMAPPED' });
+const body = () =>
+  invitee('invitee.created', {
+    uri: `https://api.calendly.com/scheduled_events/S/invitees/C${++n}`,
+    start: 10,
+    end: 11,
+    createdAt: new Date().toISOString(),
+    eventType: 'https://api.calendly.com/event_types/UNMAPPED',
+  });
 
 describe('webhook verification secrets', () => {
   it('are looked up once per tenant, not once per delivery — good or badly signed', async () => {
@@ -36,7 +47,8 @@ describe('webhook verification secrets', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     resetVerificationSecretsForTests();
     for (let i = 0; i < 15; i++) expect((await sendCalendly(t.tenantId, body())).status).toBe(200);
-    for (let i = 0; i < 15; i++) expect((await sendCalendly(t.tenantId, body(), { key: 'not-the-key' })).status).toBe(400);
+    for (let i = 0; i < 15; i++)
+      expect((await sendCalendly(t.tenantId, body(), { key: 'not-the-key' })).status).toBe(400);
     // One lookup, plus at most one re-read after a mismatch (a secret changed elsewhere is picked up).
     expect(verificationSecretStats().lookups).toBeLessThanOrEqual(2);
   });
@@ -44,7 +56,12 @@ describe('webhook verification secrets', () => {
   it('change at once when the secret is set in this process', async () => {
     const t = await tenantWithSources();
     expect((await sendCalendly(t.tenantId, body())).status).toBe(200);
-    await setProviderSecret({ tenantId: t.tenantId, provider: 'calendly', value: 'the-new-calendly-key', actor: TEST_ACTOR });
+    await setProviderSecret({
+      tenantId: t.tenantId,
+      provider: 'calendly',
+      value: 'the-new-calendly-key',
+      actor: TEST_ACTOR,
+    });
     expect((await sendCalendly(t.tenantId, body(), { key: 'the-new-calendly-key' })).status).toBe(200);
     expect((await sendCalendly(t.tenantId, body(), { key: CALENDLY_KEY })).status).toBe(400);
   });
@@ -55,7 +72,11 @@ describe('webhook verification secrets', () => {
     expect((await sendCalendly(t.tenantId, body())).status).toBe(200);
     const { key, version } = currentDataKey();
     // The CLI in another process: the secret changes in the database, not in this process.
-    await admin.query(`select app_secret_set($1, 'calendly', 'rotated-elsewhere-key', $2, $3)`, [t.tenantId, key, version]);
+    await admin.query(`select app_secret_set($1, 'calendly', 'rotated-elsewhere-key', $2, $3)`, [
+      t.tenantId,
+      key,
+      version,
+    ]);
     const deadline = Date.now() + 2_000;
     while ((await sendCalendly(t.tenantId, body(), { key: CALENDLY_KEY })).status === 200) {
       expect(Date.now()).toBeLessThan(deadline);

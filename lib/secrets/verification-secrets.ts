@@ -39,8 +39,18 @@ const keyOf = (tenantId: string, provider: SecretProvider) => `${tenantId}:${pro
 
 // ---- the listener -------------------------------------------------------------------------
 
-let listener: { client: pg.Client | null; ready: Promise<void> | null; listening: boolean; retryMs: number; stopped: boolean } = {
-  client: null, ready: null, listening: false, retryMs: 1_000, stopped: false,
+let listener: {
+  client: pg.Client | null;
+  ready: Promise<void> | null;
+  listening: boolean;
+  retryMs: number;
+  stopped: boolean;
+} = {
+  client: null,
+  ready: null,
+  listening: false,
+  retryMs: 1_000,
+  stopped: false,
 };
 
 function startListener(): Promise<void> {
@@ -99,7 +109,10 @@ function fresh(entry: Entry | undefined, now: number): entry is Entry {
 }
 
 function takeBudget(now: number): boolean {
-  budget = { tokens: Math.min(BUDGET.capacity, budget.tokens + ((now - budget.at) / 1000) * BUDGET.perSecond), at: now };
+  budget = {
+    tokens: Math.min(BUDGET.capacity, budget.tokens + ((now - budget.at) / 1000) * BUDGET.perSecond),
+    at: now,
+  };
   if (budget.tokens < 1) return false;
   budget.tokens -= 1;
   return true;
@@ -127,7 +140,11 @@ async function load(tenantId: string, provider: SecretProvider): Promise<Entry> 
   const running = inflight.get(key);
   if (running) return running;
   if (!takeBudget(Date.now())) {
-    throw new AppError('unavailable', 'Too many webhook deliveries for tenants this server has not seen; try again shortly.', { retryAfter: 1 });
+    throw new AppError(
+      'unavailable',
+      'Too many webhook deliveries for tenants this server has not seen; try again shortly.',
+      { retryAfter: 1 },
+    );
   }
   const promise = lookup(tenantId, provider)
     .then((entry) => {
@@ -140,7 +157,10 @@ async function load(tenantId: string, provider: SecretProvider): Promise<Entry> 
 }
 
 /** Whether the tenant exists, and its secret for `provider` (null when none is set). */
-export async function verificationSecret(tenantId: string, provider: SecretProvider): Promise<{ tenantExists: boolean; secret: string | null }> {
+export async function verificationSecret(
+  tenantId: string,
+  provider: SecretProvider,
+): Promise<{ tenantExists: boolean; secret: string | null }> {
   startListener().catch(() => {});
   const cached = entries.get(keyOf(tenantId, provider));
   const entry = fresh(cached, Date.now()) ? cached : await load(tenantId, provider);

@@ -9,7 +9,15 @@ import { openDatabase, withDatabase } from '../db/database';
 import { TEST_APP_DB_PASSWORD, templateDb } from '../testing/cluster';
 import { prepareInstall, shouldSeedDemo } from './prepare-install';
 
-const ENV_KEYS = ['DATABASE_URL', 'APP_DATABASE_URL', 'APP_DB_PASSWORD', 'APP_QUEUE_DB_PASSWORD', 'UNLOCKOS_DATA_DIR', 'NEXTAUTH_SECRET', 'APP_URL'] as const;
+const ENV_KEYS = [
+  'DATABASE_URL',
+  'APP_DATABASE_URL',
+  'APP_DB_PASSWORD',
+  'APP_QUEUE_DB_PASSWORD',
+  'UNLOCKOS_DATA_DIR',
+  'NEXTAUTH_SECRET',
+  'APP_URL',
+] as const;
 const savedEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
 const tempDirs: string[] = [];
 
@@ -94,7 +102,8 @@ describe('the launcher’s preparation', () => {
 
   it('seeds the embedded database it created itself — once, and even after a crash before seeding', async () => {
     process.env.UNLOCKOS_DATA_DIR = freshDataDir();
-    for (const key of ['DATABASE_URL', 'APP_DATABASE_URL', 'APP_DB_PASSWORD', 'APP_QUEUE_DB_PASSWORD']) delete process.env[key];
+    for (const key of ['DATABASE_URL', 'APP_DATABASE_URL', 'APP_DB_PASSWORD', 'APP_QUEUE_DB_PASSWORD'])
+      delete process.env[key];
 
     // A first start that created the database and died before seeding it.
     const crashed = await openDatabase();

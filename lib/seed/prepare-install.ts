@@ -16,10 +16,17 @@ export function shouldSeedDemo(input: { embedded: boolean; createdHere: boolean;
  * Leaves this process configured (APP_DATABASE_URL, NEXTAUTH_SECRET, APP_URL) like its children,
  * because it seeds and prints guest links.
  */
-export async function prepareInstall(options: { appUrl: string; nextauthSecret: string }): Promise<{ database: OpenDatabase; applied: number; seeded: boolean; demo: boolean }> {
+export async function prepareInstall(options: {
+  appUrl: string;
+  nextauthSecret: string;
+}): Promise<{ database: OpenDatabase; applied: number; seeded: boolean; demo: boolean }> {
   const database = await openDatabase();
   const { applied } = await prepareDatabase({ adminUrl: database.adminUrl });
-  Object.assign(process.env, { APP_DATABASE_URL: database.appUrl, NEXTAUTH_SECRET: options.nextauthSecret, APP_URL: options.appUrl });
+  Object.assign(process.env, {
+    APP_DATABASE_URL: database.appUrl,
+    NEXTAUTH_SECRET: options.nextauthSecret,
+    APP_URL: options.appUrl,
+  });
   const { hasDemo, isEmpty, seedDemo } = await import('./seed-demo');
   let seeded = false;
   // The marker is written just before the embedded database is created and removed once the demo

@@ -10,7 +10,9 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     );
     const result: Record<string, unknown[]> = {};
     for (const { relname } of tables) {
-      result[relname] = (await admin.query(`select * from public.${admin.escapeIdentifier(relname)} order by 1, 2`)).rows;
+      result[relname] = (
+        await admin.query(`select * from public.${admin.escapeIdentifier(relname)} order by 1, 2`)
+      ).rows;
     }
     return result;
   } finally {

@@ -31,18 +31,50 @@ const DEMO_RESERVATIONS = [
 ] as const;
 
 const ROOMS = [
-  { id: '5a0c0000-0000-4000-8000-000000000021', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '101', lock: 'lock-sakura-101' },
-  { id: '5a0c0000-0000-4000-8000-000000000022', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '102', lock: 'lock-sakura-102' },
-  { id: '5a0c0000-0000-4000-8000-000000000023', tenantId: ID.sakura, facilityId: ID.sakuraFacility, label: '201', lock: 'lock-sakura-201' },
-  { id: '5a0c0000-0000-4000-8000-000000000024', tenantId: ID.harbor, facilityId: ID.harborFacility, label: 'Meeting Room A', lock: 'lock-harbor-a' },
-  { id: '5a0c0000-0000-4000-8000-000000000025', tenantId: ID.harbor, facilityId: ID.harborFacility, label: 'Meeting Room B', lock: 'lock-harbor-b' },
+  {
+    id: '5a0c0000-0000-4000-8000-000000000021',
+    tenantId: ID.sakura,
+    facilityId: ID.sakuraFacility,
+    label: '101',
+    lock: 'lock-sakura-101',
+  },
+  {
+    id: '5a0c0000-0000-4000-8000-000000000022',
+    tenantId: ID.sakura,
+    facilityId: ID.sakuraFacility,
+    label: '102',
+    lock: 'lock-sakura-102',
+  },
+  {
+    id: '5a0c0000-0000-4000-8000-000000000023',
+    tenantId: ID.sakura,
+    facilityId: ID.sakuraFacility,
+    label: '201',
+    lock: 'lock-sakura-201',
+  },
+  {
+    id: '5a0c0000-0000-4000-8000-000000000024',
+    tenantId: ID.harbor,
+    facilityId: ID.harborFacility,
+    label: 'Meeting Room A',
+    lock: 'lock-harbor-a',
+  },
+  {
+    id: '5a0c0000-0000-4000-8000-000000000025',
+    tenantId: ID.harbor,
+    facilityId: ID.harborFacility,
+    label: 'Meeting Room B',
+    lock: 'lock-harbor-b',
+  },
 ] as const;
 
 /**
  * Seeds the demo: two tenants, their facilities, rooms, staff and today's arrivals. Idempotent:
  * every row has a fixed id or natural key and is inserted only when missing.
  */
-export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; guestLinks: string[]; signIns: { email: string; password: string; role: string }[] }> {
+export async function seedDemo(
+  now = new Date(),
+): Promise<{ tenants: string[]; guestLinks: string[]; signIns: { email: string; password: string; role: string }[] }> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const at = (days: number, hours: number) => new Date(today.getTime() + days * 86_400_000 + hours * 3_600_000);
@@ -63,7 +95,13 @@ export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; g
       skipDuplicates: true,
     });
     await tx.room.createMany({
-      data: ROOMS.map((r) => ({ id: r.id, tenantId: r.tenantId, facilityId: r.facilityId, label: r.label, lockDeviceRef: r.lock })),
+      data: ROOMS.map((r) => ({
+        id: r.id,
+        tenantId: r.tenantId,
+        facilityId: r.facilityId,
+        label: r.label,
+        lockDeviceRef: r.lock,
+      })),
       skipDuplicates: true,
     });
     await tx.user.createMany({
@@ -93,25 +131,50 @@ export async function seedDemo(now = new Date()): Promise<{ tenants: string[]; g
       await tx.reservation.createMany({
         data: [
           {
-            id: ID.resAiko, tenantId: ID.sakura, roomId: ROOMS[0].id, guestId: ID.guestAiko, startsAt: at(0, 6), endsAt: at(2, 1),
-            status: 'confirmed', source: 'desk', roomLabelSnapshot: ROOMS[0].label, planNameSnapshot: 'Standard', guestRefSnapshot: guestRef(ID.guestAiko),
+            id: ID.resAiko,
+            tenantId: ID.sakura,
+            roomId: ROOMS[0].id,
+            guestId: ID.guestAiko,
+            startsAt: at(0, 6),
+            endsAt: at(2, 1),
+            status: 'confirmed',
+            source: 'desk',
+            roomLabelSnapshot: ROOMS[0].label,
+            planNameSnapshot: 'Standard',
+            guestRefSnapshot: guestRef(ID.guestAiko),
           },
           {
-            id: ID.resBen, tenantId: ID.harbor, roomId: ROOMS[3].id, guestId: ID.guestBen, startsAt: at(0, 8), endsAt: at(0, 10),
-            status: 'confirmed', source: 'desk', roomLabelSnapshot: ROOMS[3].label, planNameSnapshot: 'Hourly', guestRefSnapshot: guestRef(ID.guestBen),
+            id: ID.resBen,
+            tenantId: ID.harbor,
+            roomId: ROOMS[3].id,
+            guestId: ID.guestBen,
+            startsAt: at(0, 8),
+            endsAt: at(0, 10),
+            status: 'confirmed',
+            source: 'desk',
+            roomLabelSnapshot: ROOMS[3].label,
+            planNameSnapshot: 'Hourly',
+            guestRefSnapshot: guestRef(ID.guestBen),
           },
         ],
         skipDuplicates: true,
       });
     }
-    const reservations = await tx.reservation.findMany({ where: { id: { in: DEMO_RESERVATIONS.map((r) => r.reservationId) } } });
+    const reservations = await tx.reservation.findMany({
+      where: { id: { in: DEMO_RESERVATIONS.map((r) => r.reservationId) } },
+    });
     for (const demo of DEMO_RESERVATIONS) {
       const reservation = reservations.find((r) => r.id === demo.reservationId)!;
       await tx.guestLink.createMany({
-        data: [{
-          id: demo.linkId, tenantId: demo.tenantId, reservationId: demo.reservationId,
-          tokenHash: hashGuestToken(guestTokenFor(demo.linkId)), expiresAt: new Date(reservation.endsAt.getTime() + 86_400_000),
-        }],
+        data: [
+          {
+            id: demo.linkId,
+            tenantId: demo.tenantId,
+            reservationId: demo.reservationId,
+            tokenHash: hashGuestToken(guestTokenFor(demo.linkId)),
+            expiresAt: new Date(reservation.endsAt.getTime() + 86_400_000),
+          },
+        ],
         skipDuplicates: true,
       });
       const keys = await tx.accessKey.count({ where: { reservationId: demo.reservationId } });

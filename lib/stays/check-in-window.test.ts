@@ -34,9 +34,16 @@ describe('checking in before the stay', () => {
     const { tenantId, facilityId, roomIds } = await createBookableTenant();
     await admin.query(`update facilities set early_check_in_minutes = 90 where id = $1`, [facilityId]);
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 72 });
-    const startsAt = (await admin.query(`select starts_at from reservations where id = $1`, [reservationId])).rows[0].starts_at as Date;
-    const error = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR }).then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'too_early', details: { opensAt: new Date(startsAt.getTime() - 90 * 60_000).toISOString() } });
+    const startsAt = (await admin.query(`select starts_at from reservations where id = $1`, [reservationId])).rows[0]
+      .starts_at as Date;
+    const error = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'too_early',
+      details: { opensAt: new Date(startsAt.getTime() - 90 * 60_000).toISOString() },
+    });
     expect(await state(reservationId)).toEqual({ status: 'confirmed', check_ins: 0, keys: 'pre_issued' });
   });
 
@@ -55,7 +62,10 @@ describe('checking in before the stay', () => {
     const { key, checkInId } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR, early: true });
     expect(new Date(key.validFrom).getTime()).toBeGreaterThanOrEqual(before - 5_000);
     expect(new Date(key.validFrom).getTime()).toBeLessThan(before + 60_000);
-    const audit = await admin.query(`select reason, metadata->>'early' as early from audit_events where action = 'checkin.completed' and subject_id = $1`, [reservationId]);
+    const audit = await admin.query(
+      `select reason, metadata->>'early' as early from audit_events where action = 'checkin.completed' and subject_id = $1`,
+      [reservationId],
+    );
     expect(audit.rows).toEqual([{ reason: 'early_check_in', early: 'true' }]);
     expect((await admin.query(`select early from check_ins where id = $1`, [checkInId])).rows[0].early).toBe(true);
   });
@@ -65,7 +75,10 @@ describe('checking in before the stay', () => {
     // Someone sleeps in the room tonight; our guest arrives tomorrow afternoon.
     await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -10, hours: 30 });
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 26 });
-    const error = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR, early: true }).then(() => null, (e: unknown) => e);
+    const error = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR, early: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'room_unavailable' });
     expect(await state(reservationId)).toEqual({ status: 'confirmed', check_ins: 0, keys: 'pre_issued' });
   });
@@ -75,10 +88,15 @@ describe('checking in before the stay', () => {
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 5 * 24 });
     const login = await loginClient();
     await login.query('begin');
-    await login.query(`select set_config('role', 'app_service', true), set_config('app.tenant_id', $1, true)`, [tenantId]);
+    await login.query(`select set_config('role', 'app_service', true), set_config('app.tenant_id', $1, true)`, [
+      tenantId,
+    ]);
     const code = await login
       .query(`insert into check_ins (tenant_id, reservation_id) values ($1, $2)`, [tenantId, reservationId])
-      .then(() => 'ok', (e: { code?: string }) => e.code);
+      .then(
+        () => 'ok',
+        (e: { code?: string }) => e.code,
+      );
     await login.query('rollback');
     await login.end();
     expect(code).toBe('UC001');
@@ -91,7 +109,9 @@ describe('checking in before the stay', () => {
     const call = (body?: unknown) =>
       checkInRoute(
         new Request(`http://test/api/v1/reservations/${reservationId}/check-in`, {
-          method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
         }),
         { params: Promise.resolve({ id: reservationId }) },
       );
@@ -115,7 +135,8 @@ describe('checking in before the stay', () => {
     const windows = await checkInWindows({ tenantId, reservationIds: [occupied.reservationId, free.reservationId] });
     expect(windows.get(occupied.reservationId)).toMatchObject({ roomFree: false });
     expect(windows.get(free.reservationId)).toMatchObject({ roomFree: true });
-    const startsAt = (await admin.query(`select starts_at from reservations where id = $1`, [free.reservationId])).rows[0].starts_at as Date;
+    const startsAt = (await admin.query(`select starts_at from reservations where id = $1`, [free.reservationId]))
+      .rows[0].starts_at as Date;
     expect(windows.get(free.reservationId)!.opensAt.getTime()).toBe(startsAt.getTime() - 120 * 60_000);
   });
 });

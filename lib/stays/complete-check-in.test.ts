@@ -12,12 +12,19 @@ describe('the check-in hand-off', () => {
     expect(before.rows).toEqual([{ id: expect.any(String), status: 'pre_issued' }]);
     const preIssuedId = before.rows[0].id;
 
-    const first = await completeCheckIn({ tenantId, reservationId, actor: { type: 'user', id: null, label: 'Desk Aiko' } });
+    const first = await completeCheckIn({
+      tenantId,
+      reservationId,
+      actor: { type: 'user', id: null, label: 'Desk Aiko' },
+    });
     expect(first.revokedKeyIds).toEqual([preIssuedId]);
     expect(first.key).toMatchObject({ status: 'active', vendorSync: 'pending', revokedReason: null });
     expect(first.key.pin).toMatch(/^\d{6}$/);
 
-    const keys = await admin.query(`select id, status, revoked_reason, check_in_id from access_keys where reservation_id = $1 order by created_at`, [reservationId]);
+    const keys = await admin.query(
+      `select id, status, revoked_reason, check_in_id from access_keys where reservation_id = $1 order by created_at`,
+      [reservationId],
+    );
     expect(keys.rows).toEqual([
       { id: preIssuedId, status: 'revoked', revoked_reason: 'superseded_by_checkin', check_in_id: null },
       { id: first.key.id, status: 'active', revoked_reason: null, check_in_id: first.checkInId },
@@ -27,15 +34,39 @@ describe('the check-in hand-off', () => {
       [tenantId],
     );
     expect(audit.rows).toEqual([
-      { actor_type: 'user', actor_label: 'Desk Aiko', action: 'key.revoked', subject_type: 'access_key', subject_id: preIssuedId, reason: 'superseded_by_checkin' },
-      { actor_type: 'user', actor_label: 'Desk Aiko', action: 'checkin.completed', subject_type: 'reservation', subject_id: reservationId, reason: null },
-      { actor_type: 'user', actor_label: 'Desk Aiko', action: 'key.issued', subject_type: 'access_key', subject_id: first.key.id, reason: null },
+      {
+        actor_type: 'user',
+        actor_label: 'Desk Aiko',
+        action: 'key.revoked',
+        subject_type: 'access_key',
+        subject_id: preIssuedId,
+        reason: 'superseded_by_checkin',
+      },
+      {
+        actor_type: 'user',
+        actor_label: 'Desk Aiko',
+        action: 'checkin.completed',
+        subject_type: 'reservation',
+        subject_id: reservationId,
+        reason: null,
+      },
+      {
+        actor_type: 'user',
+        actor_label: 'Desk Aiko',
+        action: 'key.issued',
+        subject_type: 'access_key',
+        subject_id: first.key.id,
+        reason: null,
+      },
     ]);
 
     const again = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
     expect(again).toEqual(first);
-    const counts = await admin.query(`select (select count(*)::int from check_ins where reservation_id = $1) as check_ins,
-      (select count(*)::int from access_keys where reservation_id = $1) as keys`, [reservationId]);
+    const counts = await admin.query(
+      `select (select count(*)::int from check_ins where reservation_id = $1) as check_ins,
+      (select count(*)::int from access_keys where reservation_id = $1) as keys`,
+      [reservationId],
+    );
     expect(counts.rows[0]).toEqual({ check_ins: 1, keys: 2 });
     await admin.end();
   });
@@ -44,11 +75,15 @@ describe('the check-in hand-off', () => {
     const a = await createBookableTenant();
     const b = await createBookableTenant();
     const { reservationId } = await bookRoom({ tenantId: b.tenantId, roomId: b.roomIds[0]! });
-    await expect(completeCheckIn({ tenantId: a.tenantId, reservationId, actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(completeCheckIn({ tenantId: a.tenantId, reservationId, actor: TEST_ACTOR })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     const admin = await adminClient();
     await admin.query(`update reservations set status = 'cancelled' where id = $1`, [reservationId]);
     await admin.end();
-    await expect(completeCheckIn({ tenantId: b.tenantId, reservationId, actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'reservation_not_ready' });
+    await expect(completeCheckIn({ tenantId: b.tenantId, reservationId, actor: TEST_ACTOR })).rejects.toMatchObject({
+      code: 'reservation_not_ready',
+    });
   });
 
   it('answers a second revocation with illegal_transition (from revoked to revoked)', async () => {
@@ -58,7 +93,8 @@ describe('the check-in hand-off', () => {
     const revoked = await revokeKey({ tenantId, keyId: key.id, reason: 'lost phone', actor: TEST_ACTOR });
     expect(revoked).toMatchObject({ status: 'revoked', revokedReason: 'lost phone', vendorSync: 'pending' });
     await expect(revokeKey({ tenantId, keyId: key.id, reason: 'again', actor: TEST_ACTOR })).rejects.toMatchObject({
-      code: 'illegal_transition', details: { from: 'revoked', to: 'revoked' },
+      code: 'illegal_transition',
+      details: { from: 'revoked', to: 'revoked' },
     });
   });
 });

@@ -17,10 +17,22 @@ export const EARLY_CHECK_IN = 'early_check_in';
  * `opensAt`) unless `early` — then it is audited as an early check-in, and refused while another
  * stay of the room overlaps the hours before the start (the trigger check_ins_guard_window).
  */
-export async function completeCheckIn({ tenantId, reservationId, actor, early = false }: { tenantId: string; reservationId: string; actor: Actor; early?: boolean }): Promise<CheckInResult> {
+export async function completeCheckIn({
+  tenantId,
+  reservationId,
+  actor,
+  early = false,
+}: {
+  tenantId: string;
+  reservationId: string;
+  actor: Actor;
+  early?: boolean;
+}): Promise<CheckInResult> {
   return asService({ tenantId }, async (tx) => {
     // The row lock serializes concurrent check-ins of one reservation (and a guest's deletion).
-    const reservations = await tx.$queryRaw<{ id: string; status: string; ends_at: Date; room_id: string; guest_id: string | null; opens_at: Date }[]>`
+    const reservations = await tx.$queryRaw<
+      { id: string; status: string; ends_at: Date; room_id: string; guest_id: string | null; opens_at: Date }[]
+    >`
       select id, status, ends_at, room_id, guest_id, app_check_in_opens_at(tenant_id, id) as opens_at
         from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
     if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
@@ -29,14 +41,22 @@ export async function completeCheckIn({ tenantId, reservationId, actor, early = 
     let checkIns = await tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } });
     if (checkIns.length === 0) {
       if (!['held', 'confirmed'].includes(reservation.status) || reservation.ends_at <= new Date()) {
-        throw new AppError('reservation_not_ready', `A ${reservation.status} reservation cannot be checked in.`, { status: reservation.status });
+        throw new AppError('reservation_not_ready', `A ${reservation.status} reservation cannot be checked in.`, {
+          status: reservation.status,
+        });
       }
       if (reservation.guest_id === null) {
-        throw new AppError('reservation_not_ready', 'The guest of this reservation was deleted; it cannot be checked in.', { status: reservation.status });
+        throw new AppError(
+          'reservation_not_ready',
+          'The guest of this reservation was deleted; it cannot be checked in.',
+          { status: reservation.status },
+        );
       }
       const isEarly = reservation.opens_at > new Date();
       if (isEarly && !early) {
-        throw new AppError('too_early', 'Check-in for this stay has not opened yet.', { opensAt: reservation.opens_at.toISOString() });
+        throw new AppError('too_early', 'Check-in for this stay has not opened yet.', {
+          opensAt: reservation.opens_at.toISOString(),
+        });
       }
       const created = await tx.checkIn.create({
         data: { tenantId, reservationId, completedByUserId: actor.type === 'user' ? actor.id : null, early: isEarly },
@@ -44,21 +64,37 @@ export async function completeCheckIn({ tenantId, reservationId, actor, early = 
       });
       checkIns = [created];
       await tx.reservation.update({ where: { id: reservationId }, data: { status: 'checked_in' } });
-      const preIssued = await tx.accessKey.findMany({ where: { tenantId, reservationId, status: 'pre_issued' }, select: { id: true } });
+      const preIssued = await tx.accessKey.findMany({
+        where: { tenantId, reservationId, status: 'pre_issued' },
+        select: { id: true },
+      });
       for (const key of preIssued) {
         await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${SUPERSEDED_BY_CHECKIN},
           ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
       }
       await tx.auditEvent.create({
         data: {
-          tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'checkin.completed',
-          subjectType: 'reservation', subjectId: reservationId, roomId: reservation.room_id, reason: isEarly ? EARLY_CHECK_IN : null,
-          metadata: { checkInId: created.id, revokedKeyIds: preIssued.map((k) => k.id), ...(isEarly ? { early: true, opensAt: reservation.opens_at.toISOString() } : {}) },
+          tenantId,
+          actorType: actor.type,
+          actorId: actor.id,
+          actorLabel: actor.label,
+          action: 'checkin.completed',
+          subjectType: 'reservation',
+          subjectId: reservationId,
+          roomId: reservation.room_id,
+          reason: isEarly ? EARLY_CHECK_IN : null,
+          metadata: {
+            checkInId: created.id,
+            revokedKeyIds: preIssued.map((k) => k.id),
+            ...(isEarly ? { early: true, opensAt: reservation.opens_at.toISOString() } : {}),
+          },
         },
       });
     }
     const checkInId = checkIns[0]!.id;
-    const keys = await tx.$queryRaw<AccessKeyRow[]>`select * from issue_checkin_key(${tenantId}::uuid, ${checkInId}::uuid,
+    const keys = await tx.$queryRaw<
+      AccessKeyRow[]
+    >`select * from issue_checkin_key(${tenantId}::uuid, ${checkInId}::uuid,
       ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
     const revoked = await tx.accessKey.findMany({
       where: { tenantId, reservationId, status: 'revoked', revokedReason: SUPERSEDED_BY_CHECKIN },

@@ -14,7 +14,10 @@ describe('issuing the key of a check-in', () => {
     const { checkInId } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
     const admin = await adminClient();
     // Start from no live key, so the processes race to issue one.
-    await admin.query(`update access_keys set status = 'revoked', revoked_reason = 'test reset' where check_in_id = $1 and status = 'active'`, [checkInId]);
+    await admin.query(
+      `update access_keys set status = 'revoked', revoked_reason = 'test reset' where check_in_id = $1 and status = 'active'`,
+      [checkInId],
+    );
     await admin.query(`update reservations set status = 'checked_in' where id = $1`, [reservationId]);
 
     const outputs = await Promise.all(
@@ -27,9 +30,14 @@ describe('issuing the key of a check-in', () => {
     const ids = outputs.flatMap((o) => JSON.parse(o.stdout) as string[]);
     expect(ids).toHaveLength(150);
     expect(new Set(ids).size).toBe(1);
-    const { rows } = await admin.query(`select id from access_keys where check_in_id = $1 and status = 'active'`, [checkInId]);
+    const { rows } = await admin.query(`select id from access_keys where check_in_id = $1 and status = 'active'`, [
+      checkInId,
+    ]);
     expect(rows).toEqual([{ id: ids[0] }]);
-    const issued = await admin.query(`select count(*)::int as n from audit_events where action = 'key.issued' and subject_id = $1`, [ids[0]]);
+    const issued = await admin.query(
+      `select count(*)::int as n from audit_events where action = 'key.issued' and subject_id = $1`,
+      [ids[0]],
+    );
     expect(issued.rows[0].n).toBe(1);
     await admin.end();
   }, 60_000);
@@ -39,7 +47,10 @@ describe('issuing the key of a check-in', () => {
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -1 });
     const { checkInId, key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
     const admin = await adminClient();
-    await admin.query(`update access_keys set valid_from = now() - interval '2 hours', expires_at = now() - interval '1 second' where id = $1`, [key.id]);
+    await admin.query(
+      `update access_keys set valid_from = now() - interval '2 hours', expires_at = now() - interval '1 second' where id = $1`,
+      [key.id],
+    );
     const next = await issueCheckInKey({ tenantId, checkInId, actor: TEST_ACTOR });
     expect(next.id).not.toBe(key.id);
     expect(next.status).toBe('active');
@@ -53,15 +64,21 @@ describe('issuing the key of a check-in', () => {
     const b = await createBookableTenant();
     const { reservationId } = await bookRoom({ tenantId: b.tenantId, roomId: b.roomIds[0]! });
     const { checkInId } = await completeCheckIn({ tenantId: b.tenantId, reservationId, actor: TEST_ACTOR });
-    await expect(issueCheckInKey({ tenantId: a.tenantId, checkInId, actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(issueCheckInKey({ tenantId: a.tenantId, checkInId, actor: TEST_ACTOR })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('gives every live key of a room its own PIN of the room’s length', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
     const admin = await adminClient();
     await admin.query(`update rooms set pin_length = 4 where id = $1`, [roomIds[0]]);
-    for (let i = 0; i < 12; i++) await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 2 + i * 30, hours: 24 });
-    const { rows } = await admin.query(`select pin from access_keys where room_id = $1 and status in ('pre_issued', 'active')`, [roomIds[0]]);
+    for (let i = 0; i < 12; i++)
+      await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 2 + i * 30, hours: 24 });
+    const { rows } = await admin.query(
+      `select pin from access_keys where room_id = $1 and status in ('pre_issued', 'active')`,
+      [roomIds[0]],
+    );
     expect(rows).toHaveLength(12);
     expect(rows.every((r) => /^\d{4}$/.test(r.pin))).toBe(true);
     expect(new Set(rows.map((r) => r.pin)).size).toBe(12);

@@ -12,10 +12,20 @@ const flight = singleFlight<KeyView>();
  * in-flight call per check-in in this process, and across processes the SQL function
  * `issue_checkin_key` (advisory lock, expiry of a stale key, partial unique index).
  */
-export function issueCheckInKey({ tenantId, checkInId, actor }: { tenantId: string; checkInId: string; actor: Actor }): Promise<KeyView> {
+export function issueCheckInKey({
+  tenantId,
+  checkInId,
+  actor,
+}: {
+  tenantId: string;
+  checkInId: string;
+  actor: Actor;
+}): Promise<KeyView> {
   return flight(`${tenantId}:${checkInId}`, async () => {
-    const rows = await asService({ tenantId }, (tx) =>
-      tx.$queryRaw<AccessKeyRow[]>`select * from issue_checkin_key(${tenantId}::uuid, ${checkInId}::uuid,
+    const rows = await asService(
+      { tenantId },
+      (tx) =>
+        tx.$queryRaw<AccessKeyRow[]>`select * from issue_checkin_key(${tenantId}::uuid, ${checkInId}::uuid,
         ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
     );
     if (rows.length !== 1) throw new AppError('internal', 'Key issuance returned no key.');

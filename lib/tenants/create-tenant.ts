@@ -5,7 +5,10 @@ import type { Role } from '../auth/permissions';
 /** Creates a tenant (optionally bound to a Stripe Connect account). */
 export async function createTenant(input: { name: string; stripeAccountId?: string | null }): Promise<{ id: string }> {
   return asService((tx) =>
-    tx.tenant.create({ data: { name: input.name, stripeAccountId: input.stripeAccountId ?? null }, select: { id: true } }),
+    tx.tenant.create({
+      data: { name: input.name, stripeAccountId: input.stripeAccountId ?? null },
+      select: { id: true },
+    }),
   );
 }
 
@@ -14,11 +17,19 @@ export async function createTenant(input: { name: string; stripeAccountId?: stri
  * keys start working (default 120 minutes) and how long before a stay the desk may check its guest
  * in (default 0: not before the stay starts, unless the desk insists and the room is free).
  */
-export async function createFacility(input: { tenantId: string; name: string; timeZone: string; keyLeadMinutes?: number; earlyCheckInMinutes?: number }): Promise<{ id: string }> {
+export async function createFacility(input: {
+  tenantId: string;
+  name: string;
+  timeZone: string;
+  keyLeadMinutes?: number;
+  earlyCheckInMinutes?: number;
+}): Promise<{ id: string }> {
   return asService({ tenantId: input.tenantId }, (tx) =>
     tx.facility.create({
       data: {
-        tenantId: input.tenantId, name: input.name, timeZone: input.timeZone,
+        tenantId: input.tenantId,
+        name: input.name,
+        timeZone: input.timeZone,
         ...(input.keyLeadMinutes === undefined ? {} : { keyLeadMinutes: input.keyLeadMinutes }),
         ...(input.earlyCheckInMinutes === undefined ? {} : { earlyCheckInMinutes: input.earlyCheckInMinutes }),
       },
@@ -28,10 +39,20 @@ export async function createFacility(input: { tenantId: string; name: string; ti
 }
 
 /** Creates a room in one of the tenant's facilities (the composite foreign key refuses another tenant's facility). */
-export async function createRoom(input: { tenantId: string; facilityId: string; label: string; lockDeviceRef?: string | null }): Promise<{ id: string }> {
+export async function createRoom(input: {
+  tenantId: string;
+  facilityId: string;
+  label: string;
+  lockDeviceRef?: string | null;
+}): Promise<{ id: string }> {
   return asService((tx) =>
     tx.room.create({
-      data: { tenantId: input.tenantId, facilityId: input.facilityId, label: input.label, lockDeviceRef: input.lockDeviceRef ?? null },
+      data: {
+        tenantId: input.tenantId,
+        facilityId: input.facilityId,
+        label: input.label,
+        lockDeviceRef: input.lockDeviceRef ?? null,
+      },
       select: { id: true },
     }),
   );
@@ -41,7 +62,13 @@ export async function createRoom(input: { tenantId: string; facilityId: string; 
  * Creates a staff user with a membership in a tenant; an existing user (same email) gains the
  * membership instead, keeping their password.
  */
-export async function createStaffUser(input: { tenantId: string; email: string; password: string; role: Role; name?: string }): Promise<{ id: string }> {
+export async function createStaffUser(input: {
+  tenantId: string;
+  email: string;
+  password: string;
+  role: Role;
+  name?: string;
+}): Promise<{ id: string }> {
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   return asService(async (tx) => {

@@ -18,8 +18,18 @@ export const CAL_EVENT_TYPE = '4242';
 /** A bookable tenant with Calendly and Cal.com secrets (`calendly`/`cal`, default the shared test ones) and a booking source each. */
 export async function tenantWithSources(secrets: { calendly?: string; cal?: string } = {}) {
   const t = await createBookableTenant({ rooms: 2 });
-  await setProviderSecret({ tenantId: t.tenantId, provider: 'calendly', value: secrets.calendly ?? CALENDLY_KEY, actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId: t.tenantId, provider: 'cal', value: secrets.cal ?? CAL_SECRET, actor: TEST_ACTOR });
+  await setProviderSecret({
+    tenantId: t.tenantId,
+    provider: 'calendly',
+    value: secrets.calendly ?? CALENDLY_KEY,
+    actor: TEST_ACTOR,
+  });
+  await setProviderSecret({
+    tenantId: t.tenantId,
+    provider: 'cal',
+    value: secrets.cal ?? CAL_SECRET,
+    actor: TEST_ACTOR,
+  });
   await addBookingSource({ tenantId: t.tenantId, provider: 'calendly', eventType: EVENT_TYPE, roomId: t.roomIds[0]! });
   await addBookingSource({ tenantId: t.tenantId, provider: 'cal', eventType: CAL_EVENT_TYPE, roomId: t.roomIds[1]! });
   return t;
@@ -30,14 +40,35 @@ export const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).
 /** A Calendly invitee event body. */
 export function invitee(
   event: 'invitee.created' | 'invitee.canceled',
-  opts: { uri: string; start: number; end: number; createdAt: string; rescheduled?: boolean; oldInvitee?: string; eventType?: string; name?: string; email?: string },
+  opts: {
+    uri: string;
+    start: number;
+    end: number;
+    createdAt: string;
+    rescheduled?: boolean;
+    oldInvitee?: string;
+    eventType?: string;
+    name?: string;
+    email?: string;
+  },
 ) {
   return {
-    event, created_at: opts.createdAt, created_by: 'https://api.calendly.com/users/U',
+    event,
+    created_at: opts.createdAt,
+    created_by: 'https://api.calendly.com/users/U',
     payload: {
-      uri: opts.uri, name: opts.name ?? 'Yui Kato', email: opts.email ?? 'yui@example.com', status: event === 'invitee.created' ? 'active' : 'canceled',
-      rescheduled: opts.rescheduled ?? false, old_invitee: opts.oldInvitee ?? null,
-      scheduled_event: { uri: 'https://api.calendly.com/scheduled_events/E', start_time: hoursFromNow(opts.start), end_time: hoursFromNow(opts.end), event_type: opts.eventType ?? EVENT_TYPE },
+      uri: opts.uri,
+      name: opts.name ?? 'Yui Kato',
+      email: opts.email ?? 'yui@example.com',
+      status: event === 'invitee.created' ? 'active' : 'canceled',
+      rescheduled: opts.rescheduled ?? false,
+      old_invitee: opts.oldInvitee ?? null,
+      scheduled_event: {
+        uri: 'https://api.calendly.com/scheduled_events/E',
+        start_time: hoursFromNow(opts.start),
+        end_time: hoursFromNow(opts.end),
+        event_type: opts.eventType ?? EVENT_TYPE,
+      },
     },
   };
 }
@@ -45,8 +76,16 @@ export function invitee(
 /** A Cal.com booking event body. */
 export function calBooking(trigger: string, uid: string, extra: Record<string, unknown> = {}) {
   return {
-    triggerEvent: trigger, createdAt: new Date().toISOString(),
-    payload: { uid, startTime: hoursFromNow(90), endTime: hoursFromNow(92), eventTypeId: Number(CAL_EVENT_TYPE), attendees: [{ name: 'Leo', email: 'leo@example.com' }], ...extra },
+    triggerEvent: trigger,
+    createdAt: new Date().toISOString(),
+    payload: {
+      uid,
+      startTime: hoursFromNow(90),
+      endTime: hoursFromNow(92),
+      eventTypeId: Number(CAL_EVENT_TYPE),
+      attendees: [{ name: 'Leo', email: 'leo@example.com' }],
+      ...extra,
+    },
   };
 }
 
@@ -55,7 +94,14 @@ export function sendCalendly(tenantId: string, body: unknown, options: { key?: s
   const raw = JSON.stringify(body);
   const signature = options.header === undefined ? signCalendly(raw, options.key ?? CALENDLY_KEY) : options.header;
   return calendlyRoute(
-    new Request(`http://t/api/webhooks/calendly/${tenantId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'calendly-webhook-signature': signature } : {}) }, body: raw }),
+    new Request(`http://t/api/webhooks/calendly/${tenantId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(signature ? { 'calendly-webhook-signature': signature } : {}),
+      },
+      body: raw,
+    }),
     { params: Promise.resolve({ tenantId }) },
   );
 }
@@ -64,14 +110,24 @@ export function sendCalendly(tenantId: string, body: unknown, options: { key?: s
 export function sendCal(tenantId: string, body: unknown, options: { secret?: string; header?: string } = {}) {
   const raw = JSON.stringify(body);
   return calRoute(
-    new Request(`http://t/api/webhooks/cal/${tenantId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-cal-signature-256': options.header ?? signCal(raw, options.secret ?? CAL_SECRET) }, body: raw }),
+    new Request(`http://t/api/webhooks/cal/${tenantId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-cal-signature-256': options.header ?? signCal(raw, options.secret ?? CAL_SECRET),
+      },
+      body: raw,
+    }),
     { params: Promise.resolve({ tenantId }) },
   );
 }
 
 /** Processes every stored, unprocessed event of the tenant in arrival order, as the worker would. */
 export async function processAll(admin: pg.Client, tenantId: string) {
-  const { rows } = await admin.query(`select id from webhook_events where tenant_id = $1 and status in ('received', 'failed') order by received_at, id`, [tenantId]);
+  const { rows } = await admin.query(
+    `select id from webhook_events where tenant_id = $1 and status in ('received', 'failed') order by received_at, id`,
+    [tenantId],
+  );
   for (const row of rows) await processWebhookEvent({ eventId: row.id, attempt: 1, maxAttempts: 10 });
 }
 

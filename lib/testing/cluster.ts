@@ -29,7 +29,9 @@ export function assertLocalDatabase(url: string): void {
   const parsed = new URL(url);
   const host = parsed.searchParams.get('host') ?? parsed.hostname;
   if (!isLocalHost(host) && process.env.ALLOW_NONLOCAL_TEST_DB !== '1') {
-    throw new Error(`tests refuse to run against a non-local database (${host}); set ALLOW_NONLOCAL_TEST_DB=1 to override`);
+    throw new Error(
+      `tests refuse to run against a non-local database (${host}); set ALLOW_NONLOCAL_TEST_DB=1 to override`,
+    );
   }
 }
 

@@ -20,11 +20,19 @@ export async function loginClient(): Promise<pg.Client> {
  * role's connection as the application would, and rolls it back: `{ rows }`, or the SQLSTATE it
  * failed with (`{ code: '42501' }`).
  */
-export async function asRole(role: 'app_anon' | 'app_authenticated' | 'app_service', tenantId: string | null, sql: string, params: unknown[] = []): Promise<{ rows: Record<string, unknown>[] } | { code: string }> {
+export async function asRole(
+  role: 'app_anon' | 'app_authenticated' | 'app_service',
+  tenantId: string | null,
+  sql: string,
+  params: unknown[] = [],
+): Promise<{ rows: Record<string, unknown>[] } | { code: string }> {
   const login = await loginClient();
   try {
     await login.query('begin');
-    await login.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [role, tenantId ?? '']);
+    await login.query(`select set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+      role,
+      tenantId ?? '',
+    ]);
     return { rows: (await login.query(sql, params)).rows };
   } catch (error) {
     return { code: (error as { code?: string }).code ?? 'unknown' };
@@ -52,27 +60,56 @@ export type TenantGraph = {
 export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Promise<TenantGraph> {
   const tag = randomBytes(4).toString('hex');
   const ids = {
-    tenantId: randomUUID(), facilityId: randomUUID(), roomId: randomUUID(), userId: randomUUID(), guestId: randomUUID(),
-    reservationId: randomUUID(), checkInId: randomUUID(), keyId: randomUUID(),
+    tenantId: randomUUID(),
+    facilityId: randomUUID(),
+    roomId: randomUUID(),
+    userId: randomUUID(),
+    guestId: randomUUID(),
+    reservationId: randomUUID(),
+    checkInId: randomUUID(),
+    keyId: randomUUID(),
   };
   const q = (sql: string, params: unknown[]) => admin.query(sql, params);
   await q('insert into tenants (id, name) values ($1, $2)', [ids.tenantId, `${label} ${tag}`]);
-  await q('insert into facilities (tenant_id, id, name, time_zone) values ($1, $2, $3, $4)', [ids.tenantId, ids.facilityId, 'Main', 'Asia/Tokyo']);
-  await q('insert into rooms (tenant_id, id, facility_id, label) values ($1, $2, $3, $4)', [ids.tenantId, ids.roomId, ids.facilityId, '101']);
-  await q('insert into users (id, email, password_hash) values ($1, $2, $3)', [ids.userId, `staff-${tag}@example.com`, 'scrypt$x']);
+  await q('insert into facilities (tenant_id, id, name, time_zone) values ($1, $2, $3, $4)', [
+    ids.tenantId,
+    ids.facilityId,
+    'Main',
+    'Asia/Tokyo',
+  ]);
+  await q('insert into rooms (tenant_id, id, facility_id, label) values ($1, $2, $3, $4)', [
+    ids.tenantId,
+    ids.roomId,
+    ids.facilityId,
+    '101',
+  ]);
+  await q('insert into users (id, email, password_hash) values ($1, $2, $3)', [
+    ids.userId,
+    `staff-${tag}@example.com`,
+    'scrypt$x',
+  ]);
   await q(`insert into memberships (tenant_id, user_id, role) values ($1, $2, 'manager')`, [ids.tenantId, ids.userId]);
   await q('insert into guests (tenant_id, id, name) values ($1, $2, $3)', [ids.tenantId, ids.guestId, 'Guest']);
   const groupId = randomUUID();
-  await q('insert into booking_groups (tenant_id, id, payment_intent_id) values ($1, $2, $3)', [ids.tenantId, groupId, `pi_${tag}`]);
+  await q('insert into booking_groups (tenant_id, id, payment_intent_id) values ($1, $2, $3)', [
+    ids.tenantId,
+    groupId,
+    `pi_${tag}`,
+  ]);
   await q(
     `insert into reservations (tenant_id, id, booking_group_id, room_id, guest_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
      values ($1, $2, $3, $4, $5, now(), now() + interval '1 day', 'api', '101', 'guest_ref')`,
     [ids.tenantId, ids.reservationId, groupId, ids.roomId, ids.guestId],
   );
-  await q('insert into check_ins (tenant_id, id, reservation_id) values ($1, $2, $3)', [ids.tenantId, ids.checkInId, ids.reservationId]);
-  await q(`insert into guest_links (tenant_id, reservation_id, token_hash, expires_at) values ($1, $2, $3, now() + interval '2 days')`, [
-    ids.tenantId, ids.reservationId, randomBytes(32),
+  await q('insert into check_ins (tenant_id, id, reservation_id) values ($1, $2, $3)', [
+    ids.tenantId,
+    ids.checkInId,
+    ids.reservationId,
   ]);
+  await q(
+    `insert into guest_links (tenant_id, reservation_id, token_hash, expires_at) values ($1, $2, $3, now() + interval '2 days')`,
+    [ids.tenantId, ids.reservationId, randomBytes(32)],
+  );
   await q(
     `insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
      values ($1, $2, $3, $4, $5, 'active', '123456', now(), now() + interval '1 day')`,
@@ -82,16 +119,37 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     `insert into audit_events (tenant_id, actor_type, actor_label, action, subject_type, subject_id) values ($1, 'system', 'fixture', 'key.issued', 'access_key', $2)`,
     [ids.tenantId, ids.keyId],
   );
-  await q('insert into api_keys (tenant_id, name, prefix, secret_hash) values ($1, $2, $3, $4)', [ids.tenantId, 'fixture', 'uok_fixture', randomBytes(32)]);
-  // Version 1000: random bytes on a key no rotation test will ever try to read.
-  await q(`insert into provider_secrets (tenant_id, provider, ciphertext, key_version) values ($1, 'calendly', $2, 1000)`, [ids.tenantId, randomBytes(16)]);
-  await q(`insert into subscriptions (tenant_id, stripe_subscription_id, status) values ($1, $2, 'active')`, [ids.tenantId, `sub_${tag}`]);
-  await q(`insert into billing_failures (tenant_id, kind, day) values ($1, 'invoice.payment_failed', current_date)`, [ids.tenantId]);
-  await q(`insert into incidents (tenant_id, condition_key, kind, summary) values ($1, 'fixture', 'fixture', 'fixture')`, [ids.tenantId]);
-  await q(`insert into booking_sources (tenant_id, provider, event_type, room_id) values ($1, 'calendly', $2, $3)`, [ids.tenantId, `et_${tag}`, ids.roomId]);
-  await q(`insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'cal', $2, 'BOOKING_CREATED', '{}')`, [
-    ids.tenantId, `uid_${tag}:BOOKING_CREATED`,
+  await q('insert into api_keys (tenant_id, name, prefix, secret_hash) values ($1, $2, $3, $4)', [
+    ids.tenantId,
+    'fixture',
+    'uok_fixture',
+    randomBytes(32),
   ]);
+  // Version 1000: random bytes on a key no rotation test will ever try to read.
+  await q(
+    `insert into provider_secrets (tenant_id, provider, ciphertext, key_version) values ($1, 'calendly', $2, 1000)`,
+    [ids.tenantId, randomBytes(16)],
+  );
+  await q(`insert into subscriptions (tenant_id, stripe_subscription_id, status) values ($1, $2, 'active')`, [
+    ids.tenantId,
+    `sub_${tag}`,
+  ]);
+  await q(`insert into billing_failures (tenant_id, kind, day) values ($1, 'invoice.payment_failed', current_date)`, [
+    ids.tenantId,
+  ]);
+  await q(
+    `insert into incidents (tenant_id, condition_key, kind, summary) values ($1, 'fixture', 'fixture', 'fixture')`,
+    [ids.tenantId],
+  );
+  await q(`insert into booking_sources (tenant_id, provider, event_type, room_id) values ($1, 'calendly', $2, $3)`, [
+    ids.tenantId,
+    `et_${tag}`,
+    ids.roomId,
+  ]);
+  await q(
+    `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'cal', $2, 'BOOKING_CREATED', '{}')`,
+    [ids.tenantId, `uid_${tag}:BOOKING_CREATED`],
+  );
   return ids;
 }
 
@@ -99,15 +157,24 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
  * A tenant built through the domain functions: a facility in Tokyo (check-in opens two hours before
  * a stay, so a stay booked an hour ahead can be checked in) and `rooms` rooms with lock devices.
  */
-export async function createBookableTenant(options: { rooms?: number; lockDevices?: boolean; name?: string; earlyCheckInMinutes?: number } = {}) {
+export async function createBookableTenant(
+  options: { rooms?: number; lockDevices?: boolean; name?: string; earlyCheckInMinutes?: number } = {},
+) {
   const { createFacility, createRoom, createTenant } = await import('../tenants/create-tenant');
   const tag = randomBytes(3).toString('hex');
   const tenant = await createTenant({ name: `${options.name ?? 'Bookable'} ${tag}` });
-  const facility = await createFacility({ tenantId: tenant.id, name: 'Main', timeZone: 'Asia/Tokyo', earlyCheckInMinutes: options.earlyCheckInMinutes ?? 120 });
+  const facility = await createFacility({
+    tenantId: tenant.id,
+    name: 'Main',
+    timeZone: 'Asia/Tokyo',
+    earlyCheckInMinutes: options.earlyCheckInMinutes ?? 120,
+  });
   const roomIds: string[] = [];
   for (let i = 0; i < (options.rooms ?? 2); i++) {
     const room = await createRoom({
-      tenantId: tenant.id, facilityId: facility.id, label: `${101 + i}`,
+      tenantId: tenant.id,
+      facilityId: facility.id,
+      label: `${101 + i}`,
       lockDeviceRef: options.lockDevices === false ? null : `lock-${tag}-${101 + i}`,
     });
     roomIds.push(room.id);
@@ -118,13 +185,27 @@ export async function createBookableTenant(options: { rooms?: number; lockDevice
 export const TEST_ACTOR = { type: 'system' as const, id: null, label: 'test' };
 
 /** A confirmed reservation (with guest link and pre-issued key) in `roomId`, from `startsInHours` for `hours`. */
-export async function bookRoom(input: { tenantId: string; roomId: string; startsInHours?: number; hours?: number; guestName?: string }) {
+export async function bookRoom(input: {
+  tenantId: string;
+  roomId: string;
+  startsInHours?: number;
+  hours?: number;
+  guestName?: string;
+}) {
   const { createBookingGroup } = await import('../bookings/create-booking-group');
   const startsAt = new Date(Date.now() + (input.startsInHours ?? 1) * 3_600_000);
   const endsAt = new Date(startsAt.getTime() + (input.hours ?? 24) * 3_600_000);
   const group = await createBookingGroup({
-    tenantId: input.tenantId, actor: TEST_ACTOR, guest: { name: input.guestName ?? 'Guest' }, source: 'api',
+    tenantId: input.tenantId,
+    actor: TEST_ACTOR,
+    guest: { name: input.guestName ?? 'Guest' },
+    source: 'api',
     reservations: [{ roomId: input.roomId, startsAt, endsAt }],
   });
-  return { bookingGroupId: group.id, guestId: group.guestId, reservationId: group.reservations[0]!.id, token: group.reservations[0]!.guestLinkToken };
+  return {
+    bookingGroupId: group.id,
+    guestId: group.guestId,
+    reservationId: group.reservations[0]!.id,
+    token: group.reservations[0]!.guestLinkToken,
+  };
 }

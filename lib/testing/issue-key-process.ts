@@ -5,7 +5,11 @@ import { disconnectDb } from '../db/client';
 
 const [tenantId, checkInId, count] = process.argv.slice(2);
 const calls = Array.from({ length: Number(count) }, () =>
-  issueCheckInKey({ tenantId: tenantId!, checkInId: checkInId!, actor: { type: 'system', id: null, label: `process ${process.pid}` } }),
+  issueCheckInKey({
+    tenantId: tenantId!,
+    checkInId: checkInId!,
+    actor: { type: 'system', id: null, label: `process ${process.pid}` },
+  }),
 );
 const keys = await Promise.all(calls);
 process.stdout.write(JSON.stringify(keys.map((k) => k.id)));

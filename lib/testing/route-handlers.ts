@@ -23,9 +23,13 @@ export async function routeFilesOnDisk(): Promise<string[]> {
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) await walk(full);
       else if (entry === 'route.ts') {
-        const routePath = path.relative(root, dir).split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'));
+        const routePath = path
+          .relative(root, dir)
+          .split(path.sep)
+          .map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'));
         const routeModule = (await import(full)) as Record<string, unknown>;
-        for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) if (routeModule[method]) found.push(`${method} /${routePath.join('/')}`);
+        for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'])
+          if (routeModule[method]) found.push(`${method} /${routePath.join('/')}`);
       }
     }
   };

@@ -14,7 +14,8 @@ if (!process.env.TEST_ADMIN_URL) {
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
-    if (!rowCount) await client.query(`create database ${client.escapeIdentifier(database)} template ${templateDb(runId)}`);
+    if (!rowCount)
+      await client.query(`create database ${client.escapeIdentifier(database)} template ${templateDb(runId)}`);
   } finally {
     await client.end();
   }

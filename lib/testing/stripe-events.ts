@@ -9,18 +9,34 @@ import { processWebhookEvent } from '../webhooks/process-event';
 const signer = new Stripe('sk_test_unused').webhooks;
 
 /** Posts one event to the Stripe webhook route, signed with `secret` (or with the header / body given). */
-export function deliverStripe(event: unknown, options: { secret: string; header?: string | null; body?: string }): Promise<Response> {
+export function deliverStripe(
+  event: unknown,
+  options: { secret: string; header?: string | null; body?: string },
+): Promise<Response> {
   const payload = options.body ?? JSON.stringify(event);
-  const header = options.header === undefined ? signer.generateTestHeaderString({ payload, secret: options.secret }) : options.header;
+  const header =
+    options.header === undefined
+      ? signer.generateTestHeaderString({ payload, secret: options.secret })
+      : options.header;
   return stripeRoute(
-    new Request('http://test/api/webhooks/stripe', { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) }, body: payload }),
+    new Request('http://test/api/webhooks/stripe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(header ? { 'stripe-signature': header } : {}) },
+      body: payload,
+    }),
     { params: Promise.resolve({}) },
   );
 }
 
 /** The stored row of a Stripe event, by its event id. */
-export async function stripeEventRow(admin: pg.Client, stripeEventId: string): Promise<{ id: string; status: string; reason: string | null; tenant_id: string | null } | undefined> {
-  const { rows } = await admin.query(`select id, status, reason, tenant_id from webhook_events where provider = 'stripe' and dedupe_key = $1`, [stripeEventId]);
+export async function stripeEventRow(
+  admin: pg.Client,
+  stripeEventId: string,
+): Promise<{ id: string; status: string; reason: string | null; tenant_id: string | null } | undefined> {
+  const { rows } = await admin.query(
+    `select id, status, reason, tenant_id from webhook_events where provider = 'stripe' and dedupe_key = $1`,
+    [stripeEventId],
+  );
   return rows[0];
 }
 

@@ -13,7 +13,8 @@ describe('zonedLocalToInstant', () => {
   });
 
   it('refuses malformed input and unknown zones', () => {
-    for (const bad of ['', '2026-02-30', '2026-12-01T24:00', '2026-12-01 09:30', 'yesterday']) expect(zonedLocalToInstant(bad, 'UTC')).toBeNull();
+    for (const bad of ['', '2026-02-30', '2026-12-01T24:00', '2026-12-01 09:30', 'yesterday'])
+      expect(zonedLocalToInstant(bad, 'UTC')).toBeNull();
     expect(zonedLocalToInstant('2026-12-01T09:30', 'Mars/Olympus')).toBeNull();
   });
 });

@@ -6,7 +6,13 @@ const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/;
 function wallClock(local: string): number | null {
   const m = LOCAL.exec(local);
   if (!m) return null;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4] ?? '00', m[5] ?? '00'].map(Number) as [number, number, number, number, number];
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4] ?? '00', m[5] ?? '00'].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (hour > 23 || minute > 59) return null;
   const wall = Date.UTC(year, month - 1, day, hour, minute);
   // Rejects 2026-02-30 and the like, which Date.UTC would roll over.
@@ -35,9 +41,15 @@ export function instantToZonedLocal(at: Date, timeZone: string): string {
 }
 
 /** The instants bounding the calendar days `fromDay` … `toDay` (both inclusive, `YYYY-MM-DD`) in a time zone. */
-export function zonedDaysRange(input: { fromDay?: string; toDay?: string; timeZone: string }): { from?: Date; to?: Date } {
+export function zonedDaysRange(input: { fromDay?: string; toDay?: string; timeZone: string }): {
+  from?: Date;
+  to?: Date;
+} {
   const from = input.fromDay ? zonedLocalToInstant(input.fromDay, input.timeZone) : null;
   const toWall = input.toDay ? wallClock(input.toDay) : null;
-  const to = toWall === null ? null : zonedLocalToInstant(new Date(toWall + 86_400_000).toISOString().slice(0, 10), input.timeZone);
+  const to =
+    toWall === null
+      ? null
+      : zonedLocalToInstant(new Date(toWall + 86_400_000).toISOString().slice(0, 10), input.timeZone);
   return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }

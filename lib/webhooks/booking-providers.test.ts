@@ -1,8 +1,16 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CAL_SECRET, CALENDLY_KEY, calBooking, hoursFromNow, invitee, processAll as processAllOf, reservationsOf as reservationsOfTenant,
-  sendCal as sendCalOf, sendCalendly as send, tenantWithSources,
+  CAL_SECRET,
+  CALENDLY_KEY,
+  calBooking,
+  hoursFromNow,
+  invitee,
+  processAll as processAllOf,
+  reservationsOf as reservationsOfTenant,
+  sendCal as sendCalOf,
+  sendCalendly as send,
+  tenantWithSources,
 } from '../testing/booking-webhooks';
 import { adminClient, TEST_ACTOR } from '../testing/fixtures';
 import { signCal } from './cal/verify';
@@ -20,7 +28,10 @@ const sendCalendly = (tenantId: string, body: unknown, header?: string | null) =
 const sendCal = (tenantId: string, body: unknown, header?: string) => sendCalOf(tenantId, body, { header });
 
 async function eventStatus(tenantId: string, dedupeKey: string) {
-  const { rows } = await admin.query(`select status, reason from webhook_events where tenant_id = $1 and dedupe_key = $2`, [tenantId, dedupeKey]);
+  const { rows } = await admin.query(
+    `select status, reason from webhook_events where tenant_id = $1 and dedupe_key = $2`,
+    [tenantId, dedupeKey],
+  );
   return rows[0];
 }
 
@@ -36,7 +47,12 @@ afterAll(async () => {
 describe('the Calendly route', () => {
   it('stores a verified delivery once and refuses bad signatures, stale timestamps and unknown tenants, storing nothing', async () => {
     const t = await tenantWithSources();
-    const body = invitee('invitee.created', { uri: `https://api.calendly.com/scheduled_events/E/invitees/I${++n}`, start: 5, end: 6, createdAt: new Date().toISOString() });
+    const body = invitee('invitee.created', {
+      uri: `https://api.calendly.com/scheduled_events/E/invitees/I${++n}`,
+      start: 5,
+      end: 6,
+      createdAt: new Date().toISOString(),
+    });
     const raw = JSON.stringify(body);
     const cases: [string, string | null, number][] = [
       [t.tenantId, null, 400],
@@ -48,9 +64,14 @@ describe('the Calendly route', () => {
     ];
     for (const [tenantId, header, status] of cases) {
       const response = await sendCalendly(tenantId, body, header);
-      expect({ header: header?.slice(0, 12) ?? null, status: response.status }).toEqual({ header: header?.slice(0, 12) ?? null, status });
+      expect({ header: header?.slice(0, 12) ?? null, status: response.status }).toEqual({
+        header: header?.slice(0, 12) ?? null,
+        status,
+      });
     }
-    expect((await admin.query(`select count(*)::int as n from webhook_events where tenant_id = $1`, [t.tenantId])).rows[0].n).toBe(0);
+    expect(
+      (await admin.query(`select count(*)::int as n from webhook_events where tenant_id = $1`, [t.tenantId])).rows[0].n,
+    ).toBe(0);
     expect(await (await sendCalendly(t.tenantId, body)).json()).toEqual({ received: true, duplicate: false });
     expect(await (await sendCalendly(t.tenantId, body)).json()).toEqual({ received: true, duplicate: true });
   });
@@ -60,12 +81,20 @@ describe('Calendly bookings', () => {
   it('invitee.created makes a reservation with a pre-issued key; invitee.canceled cancels it and revokes the key', async () => {
     const t = await tenantWithSources();
     const uri = `https://api.calendly.com/scheduled_events/E/invitees/I${++n}`;
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri, start: 24, end: 26, createdAt: new Date(Date.now() - 60_000).toISOString() }));
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', { uri, start: 24, end: 26, createdAt: new Date(Date.now() - 60_000).toISOString() }),
+    );
     await processAll(t.tenantId);
     expect(await reservationsOf(t.tenantId)).toEqual([{ external_ref: uri, status: 'confirmed', keys: 'pre_issued:' }]);
-    await sendCalendly(t.tenantId, invitee('invitee.canceled', { uri, start: 24, end: 26, createdAt: new Date().toISOString() }));
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.canceled', { uri, start: 24, end: 26, createdAt: new Date().toISOString() }),
+    );
     await processAll(t.tenantId);
-    expect(await reservationsOf(t.tenantId)).toEqual([{ external_ref: uri, status: 'cancelled', keys: 'revoked:booking_canceled' }]);
+    expect(await reservationsOf(t.tenantId)).toEqual([
+      { external_ref: uri, status: 'cancelled', keys: 'revoked:booking_canceled' },
+    ]);
   });
 
   it('refuses a created that arrives after its canceled (by the provider’s timestamps): no reservation, no key, rejected', async () => {
@@ -78,10 +107,21 @@ describe('Calendly bookings', () => {
     await sendCalendly(t.tenantId, invitee('invitee.created', { uri, start: 30, end: 31, createdAt }));
     await processAll(t.tenantId);
     expect(await reservationsOf(t.tenantId)).toEqual([]);
-    expect(await eventStatus(t.tenantId, `${uri}:invitee.created`)).toEqual({ status: 'rejected', reason: 'created_after_cancel' });
-    expect((await admin.query(`select count(*)::int as n from access_keys where tenant_id = $1`, [t.tenantId])).rows[0].n).toBe(0);
+    expect(await eventStatus(t.tenantId, `${uri}:invitee.created`)).toEqual({
+      status: 'rejected',
+      reason: 'created_after_cancel',
+    });
+    expect(
+      (await admin.query(`select count(*)::int as n from access_keys where tenant_id = $1`, [t.tenantId])).rows[0].n,
+    ).toBe(0);
     // Replaying the window changes nothing either.
-    await replayWebhookEvents({ provider: 'calendly', tenantId: t.tenantId, from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000), actor: TEST_ACTOR });
+    await replayWebhookEvents({
+      provider: 'calendly',
+      tenantId: t.tenantId,
+      from: new Date(Date.now() - 3_600_000),
+      to: new Date(Date.now() + 60_000),
+      actor: TEST_ACTOR,
+    });
     await processAll(t.tenantId);
     expect(await reservationsOf(t.tenantId)).toEqual([]);
   });
@@ -91,11 +131,31 @@ describe('Calendly bookings', () => {
       const t = await tenantWithSources();
       const oldUri = `https://api.calendly.com/scheduled_events/E/invitees/OLD${++n}`;
       const newUri = `https://api.calendly.com/scheduled_events/E2/invitees/NEW${n}`;
-      await sendCalendly(t.tenantId, invitee('invitee.created', { uri: oldUri, start: 48, end: 50, createdAt: new Date(Date.now() - 600_000).toISOString() }));
+      await sendCalendly(
+        t.tenantId,
+        invitee('invitee.created', {
+          uri: oldUri,
+          start: 48,
+          end: 50,
+          createdAt: new Date(Date.now() - 600_000).toISOString(),
+        }),
+      );
       await processAll(t.tenantId);
       const now = new Date().toISOString();
-      const cancel = invitee('invitee.canceled', { uri: oldUri, start: 48, end: 50, createdAt: now, rescheduled: true });
-      const create = invitee('invitee.created', { uri: newUri, start: 49, end: 51, createdAt: now, oldInvitee: oldUri });
+      const cancel = invitee('invitee.canceled', {
+        uri: oldUri,
+        start: 48,
+        end: 50,
+        createdAt: now,
+        rescheduled: true,
+      });
+      const create = invitee('invitee.created', {
+        uri: newUri,
+        start: 49,
+        end: 51,
+        createdAt: now,
+        oldInvitee: oldUri,
+      });
       for (const body of order === 'canceled first' ? [cancel, create] : [create, cancel]) {
         await sendCalendly(t.tenantId, body);
         await processAll(t.tenantId);
@@ -110,13 +170,36 @@ describe('Calendly bookings', () => {
 
   it('rejects a booking whose slot is taken, with an incident; an unmapped event type is ignored', async () => {
     const t = await tenantWithSources();
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri: `u-a-${++n}`, start: 70, end: 72, createdAt: new Date().toISOString() }));
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri: `u-b-${n}`, start: 71, end: 73, createdAt: new Date().toISOString() }));
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri: `u-c-${n}`, start: 71, end: 73, createdAt: new Date().toISOString(), eventType: 'https://api.calendly.com/event_types/UNKNOWN' }));
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', { uri: `u-a-${++n}`, start: 70, end: 72, createdAt: new Date().toISOString() }),
+    );
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', { uri: `u-b-${n}`, start: 71, end: 73, createdAt: new Date().toISOString() }),
+    );
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', {
+        uri: `u-c-${n}`,
+        start: 71,
+        end: 73,
+        createdAt: new Date().toISOString(),
+        eventType: 'https://api.calendly.com/event_types/UNKNOWN',
+      }),
+    );
     await processAll(t.tenantId);
-    expect(await eventStatus(t.tenantId, `u-b-${n}:invitee.created`)).toEqual({ status: 'rejected', reason: 'slot_unavailable' });
-    expect(await eventStatus(t.tenantId, `u-c-${n}:invitee.created`)).toEqual({ status: 'ignored', reason: 'unmapped_event_type' });
-    const { rows } = await admin.query(`select kind from incidents where tenant_id = $1 and resolved_at is null`, [t.tenantId]);
+    expect(await eventStatus(t.tenantId, `u-b-${n}:invitee.created`)).toEqual({
+      status: 'rejected',
+      reason: 'slot_unavailable',
+    });
+    expect(await eventStatus(t.tenantId, `u-c-${n}:invitee.created`)).toEqual({
+      status: 'ignored',
+      reason: 'unmapped_event_type',
+    });
+    const { rows } = await admin.query(`select kind from incidents where tenant_id = $1 and resolved_at is null`, [
+      t.tenantId,
+    ]);
     expect(rows).toEqual([{ kind: 'slot_unavailable' }]);
   });
 });
@@ -129,10 +212,16 @@ describe('Cal.com bookings', () => {
     expect((await sendCal(t.tenantId, booking('BOOKING_CREATED', 'x'), 'no-secret-provided')).status).toBe(400);
     expect((await sendCal(t.tenantId, booking('BOOKING_CREATED', 'x'), signCal('{}', CAL_SECRET))).status).toBe(400);
     const uid = `cal-${++n}`;
-    expect(await (await sendCal(t.tenantId, booking('BOOKING_CREATED', uid))).json()).toEqual({ received: true, duplicate: false });
+    expect(await (await sendCal(t.tenantId, booking('BOOKING_CREATED', uid))).json()).toEqual({
+      received: true,
+      duplicate: false,
+    });
     await processAll(t.tenantId);
     const rescheduled = `cal-${n}-r`;
-    await sendCal(t.tenantId, booking('BOOKING_RESCHEDULED', rescheduled, { rescheduleUid: uid, startTime: hours(91), endTime: hours(93) }));
+    await sendCal(
+      t.tenantId,
+      booking('BOOKING_RESCHEDULED', rescheduled, { rescheduleUid: uid, startTime: hours(91), endTime: hours(93) }),
+    );
     await processAll(t.tenantId);
     await sendCal(t.tenantId, booking('BOOKING_CANCELLED', rescheduled));
     await processAll(t.tenantId);
@@ -150,7 +239,13 @@ describe('processing failures per source', () => {
       `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'calendly', $2, 'invitee.created', '{"broken": true}') returning id`,
       [t.tenantId, `broken-${++n}`],
     );
-    const incident = async () => (await admin.query(`select occurrences, severity, updated_at, resolved_at from incidents where tenant_id = $1 and kind = 'webhook_processing_failed'`, [t.tenantId])).rows;
+    const incident = async () =>
+      (
+        await admin.query(
+          `select occurrences, severity, updated_at, resolved_at from incidents where tenant_id = $1 and kind = 'webhook_processing_failed'`,
+          [t.tenantId],
+        )
+      ).rows;
     const seen: { occurrences: number; severity: string; updated_at: Date }[] = [];
     for (let attempt = 1; attempt <= 21; attempt++) {
       await expect(processWebhookEvent({ eventId: rows[0].id, attempt, maxAttempts: 100 })).rejects.toThrow();
@@ -162,8 +257,14 @@ describe('processing failures per source', () => {
     expect(seen[4]).toMatchObject({ occurrences: 5, severity: 'critical' });
     const updates = new Set(seen.map((s) => s.updated_at.getTime()));
     expect(updates.size).toBe(3); // at 1, 5 and 20 only
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri: `ok-${n}`, start: 100, end: 101, createdAt: new Date().toISOString() }));
-    const ok = await admin.query(`select id from webhook_events where tenant_id = $1 and dedupe_key = $2`, [t.tenantId, `ok-${n}:invitee.created`]);
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', { uri: `ok-${n}`, start: 100, end: 101, createdAt: new Date().toISOString() }),
+    );
+    const ok = await admin.query(`select id from webhook_events where tenant_id = $1 and dedupe_key = $2`, [
+      t.tenantId,
+      `ok-${n}:invitee.created`,
+    ]);
     await processWebhookEvent({ eventId: ok.rows[0].id, attempt: 1, maxAttempts: 10 });
     const after = await incident();
     expect(after).toHaveLength(1);
@@ -178,15 +279,27 @@ describe('replay', () => {
   it('requeues a window, is audited, and changes nothing already applied', async () => {
     const t = await tenantWithSources();
     const uri = `replay-${++n}`;
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri, start: 120, end: 121, createdAt: new Date().toISOString() }));
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', { uri, start: 120, end: 121, createdAt: new Date().toISOString() }),
+    );
     await processAll(t.tenantId);
     const before = await reservationsOf(t.tenantId);
-    const result = await replayWebhookEvents({ provider: 'calendly', tenantId: t.tenantId, from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 60_000), actor: TEST_ACTOR });
+    const result = await replayWebhookEvents({
+      provider: 'calendly',
+      tenantId: t.tenantId,
+      from: new Date(Date.now() - 60_000),
+      to: new Date(Date.now() + 60_000),
+      actor: TEST_ACTOR,
+    });
     expect(result).toEqual({ requeued: 1 });
     expect(await eventStatus(t.tenantId, `${uri}:invitee.created`)).toMatchObject({ status: 'received' });
     await processAll(t.tenantId);
     expect(await reservationsOf(t.tenantId)).toEqual(before);
-    const audit = await admin.query(`select metadata->>'requeued' as requeued from audit_events where tenant_id = $1 and action = 'webhook.replayed'`, [t.tenantId]);
+    const audit = await admin.query(
+      `select metadata->>'requeued' as requeued from audit_events where tenant_id = $1 and action = 'webhook.replayed'`,
+      [t.tenantId],
+    );
     expect(audit.rows).toEqual([{ requeued: '1' }]);
   });
 });

@@ -20,7 +20,15 @@ export async function storeWebhookEvent(input: {
 }): Promise<{ id: string | null; duplicate: boolean }> {
   const rows = await serviceStatement<{ id: string | null; duplicate: boolean }>(
     'select * from app_webhook_store($1::webhook_provider, $2, $3, $4::jsonb, $5::timestamptz, $6::uuid, $7)',
-    [input.provider, input.dedupeKey, input.type, JSON.stringify(input.payload), input.providerCreatedAt, input.tenantId, input.stripeAccount ?? null],
+    [
+      input.provider,
+      input.dedupeKey,
+      input.type,
+      JSON.stringify(input.payload),
+      input.providerCreatedAt,
+      input.tenantId,
+      input.stripeAccount ?? null,
+    ],
   );
   return rows[0] ?? { id: null, duplicate: true };
 }

@@ -2,7 +2,15 @@ import { decodeCursor, encodeCursor } from '../api/cursor';
 import { withTenant } from '../db/tx';
 import type { WebhookProvider, WebhookStatus } from '../db/generated/enums';
 
-export type WebhookEventView = { id: string; provider: WebhookProvider; type: string; status: WebhookStatus; reason: string | null; receivedAt: string; attempts: number };
+export type WebhookEventView = {
+  id: string;
+  provider: WebhookProvider;
+  type: string;
+  status: WebhookStatus;
+  reason: string | null;
+  receivedAt: string;
+  attempts: number;
+};
 
 /** A tenant's webhook events, newest first, filtered by provider, status and time. */
 export async function listWebhookEvents(input: {
@@ -22,8 +30,12 @@ export async function listWebhookEvents(input: {
         tenantId,
         ...(input.provider ? { provider: input.provider } : {}),
         ...(input.status ? { status: input.status } : {}),
-        ...(input.from || input.to ? { receivedAt: { ...(input.from ? { gte: input.from } : {}), ...(input.to ? { lt: input.to } : {}) } } : {}),
-        ...(before ? { OR: [{ receivedAt: { lt: before.at } }, { receivedAt: before.at, id: { lt: before.id } }] } : {}),
+        ...(input.from || input.to
+          ? { receivedAt: { ...(input.from ? { gte: input.from } : {}), ...(input.to ? { lt: input.to } : {}) } }
+          : {}),
+        ...(before
+          ? { OR: [{ receivedAt: { lt: before.at } }, { receivedAt: before.at, id: { lt: before.id } }] }
+          : {}),
       },
       select: { id: true, provider: true, type: true, status: true, reason: true, receivedAt: true, attempts: true },
       orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],

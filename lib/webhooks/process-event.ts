@@ -10,7 +10,15 @@ import type { StoredWebhookEvent, WebhookOutcome } from './types';
  * retries with backoff; on the last attempt the event becomes `dead`. Handlers converge, so a
  * retry or a replay changes nothing twice.
  */
-export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { eventId: string; attempt: number; maxAttempts: number }): Promise<void> {
+export async function processWebhookEvent({
+  eventId,
+  attempt,
+  maxAttempts,
+}: {
+  eventId: string;
+  attempt: number;
+  maxAttempts: number;
+}): Promise<void> {
   const [event] = await serviceStatement<StoredWebhookEvent>(
     `select id, provider, type, tenant_id as "tenantId", payload, provider_created_at as "providerCreatedAt", received_at as "receivedAt"
        from webhook_events where id = $1::uuid`,
@@ -28,17 +36,28 @@ export async function processWebhookEvent({ eventId, attempt, maxAttempts }: { e
     await record(eventId, { status: final ? 'dead' : 'failed', reason: `${reason}` }, attempt);
     if (event.tenantId) {
       await asService({ tenantId: event.tenantId }, (tx) =>
-        recordSourceFailure(tx, { tenantId: event.tenantId!, source: event.provider, label: PROVIDER_LABEL[event.provider], reason: String(reason) }),
+        recordSourceFailure(tx, {
+          tenantId: event.tenantId!,
+          source: event.provider,
+          label: PROVIDER_LABEL[event.provider],
+          reason: String(reason),
+        }),
       );
     }
     if (!final) throw error;
     return;
   }
   if (outcome.status === 'rejected' || outcome.status === 'failed') {
-    logger.warn({ eventId, provider: event.provider, type: event.type, status: outcome.status, reason: outcome.reason }, 'webhook event not applied');
+    logger.warn(
+      { eventId, provider: event.provider, type: event.type, status: outcome.status, reason: outcome.reason },
+      'webhook event not applied',
+    );
   }
   await record(eventId, outcome, attempt);
-  if (event.tenantId) await asService({ tenantId: event.tenantId }, (tx) => recordSourceSuccess(tx, { tenantId: event.tenantId!, source: event.provider }));
+  if (event.tenantId)
+    await asService({ tenantId: event.tenantId }, (tx) =>
+      recordSourceSuccess(tx, { tenantId: event.tenantId!, source: event.provider }),
+    );
 }
 
 const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com' } as const;

@@ -17,7 +17,11 @@ const PROVIDER_NAME = { calendly: 'Calendly signing key', cal: 'Cal.com webhook 
  * see verification-secrets.ts): 404 for a tenant that does not exist, 400 for a tenant without the
  * secret or a signature that does not match it. Returns the tenant id.
  */
-async function verifyForTenant(tenantIdParam: string, provider: 'calendly' | 'cal', verify: (secret: string) => boolean): Promise<string> {
+async function verifyForTenant(
+  tenantIdParam: string,
+  provider: 'calendly' | 'cal',
+  verify: (secret: string) => boolean,
+): Promise<string> {
   const parsed = z.uuid().safeParse(tenantIdParam);
   if (!parsed.success) throw new AppError('not_found', 'Unknown tenant.');
   const tenantId = parsed.data;
@@ -44,21 +48,33 @@ function parseJson(raw: Uint8Array): unknown {
  * bytes with the tenant's signing key (180 s tolerance), stores it once per (invitee URI, event)
  * and queues its processing. A bad signature or an unknown tenant stores nothing.
  */
-export async function receiveCalendlyWebhook(input: { tenantIdParam: string; raw: Uint8Array; signature: string | null }): Promise<{ duplicate: boolean }> {
-  if (!parseCalendlySignature(input.signature)) throw invalidSignature('The Calendly-Webhook-Signature header is missing or malformed.');
+export async function receiveCalendlyWebhook(input: {
+  tenantIdParam: string;
+  raw: Uint8Array;
+  signature: string | null;
+}): Promise<{ duplicate: boolean }> {
+  if (!parseCalendlySignature(input.signature))
+    throw invalidSignature('The Calendly-Webhook-Signature header is missing or malformed.');
   // A stale timestamp fails whatever the key: refuse it before touching any secret.
   if (verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey: 'x' }) === 'stale') {
     throw invalidSignature('The Calendly signature timestamp is outside the 180 s tolerance.');
   }
-  const tenantId = await verifyForTenant(input.tenantIdParam, 'calendly', (signingKey) =>
-    verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey }) === 'ok');
+  const tenantId = await verifyForTenant(
+    input.tenantIdParam,
+    'calendly',
+    (signingKey) => verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey }) === 'ok',
+  );
   const parsed = ZCalendlyBodySchema.safeParse(parseJson(input.raw));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Calendly invitee event.');
   const body = parsed.data;
   const createdAt = new Date(body.created_at);
   return storeWebhookEvent({
-    provider: 'calendly', dedupeKey: calendlyDedupeKey(body.payload.uri, body.event), type: body.event, tenantId,
-    payload: body, providerCreatedAt: Number.isNaN(createdAt.getTime()) ? null : createdAt,
+    provider: 'calendly',
+    dedupeKey: calendlyDedupeKey(body.payload.uri, body.event),
+    type: body.event,
+    tenantId,
+    payload: body,
+    providerCreatedAt: Number.isNaN(createdAt.getTime()) ? null : createdAt,
   });
 }
 
@@ -66,15 +82,28 @@ export async function receiveCalendlyWebhook(input: { tenantIdParam: string; raw
  * Receives one Cal.com delivery for a tenant: verifies `X-Cal-Signature-256` (hex HMAC-SHA256 of the
  * raw body) with the tenant's secret, stores it once per (uid, trigger) and queues its processing.
  */
-export async function receiveCalWebhook(input: { tenantIdParam: string; raw: Uint8Array; signature: string | null }): Promise<{ duplicate: boolean }> {
-  if (!input.signature || !/^[0-9a-fA-F]{64}$/.test(input.signature.trim())) throw invalidSignature('The X-Cal-Signature-256 header is missing or malformed.');
-  const tenantId = await verifyForTenant(input.tenantIdParam, 'cal', (secret) => verifyCalSignature({ rawBody: input.raw, header: input.signature, secret }) === 'ok');
+export async function receiveCalWebhook(input: {
+  tenantIdParam: string;
+  raw: Uint8Array;
+  signature: string | null;
+}): Promise<{ duplicate: boolean }> {
+  if (!input.signature || !/^[0-9a-fA-F]{64}$/.test(input.signature.trim()))
+    throw invalidSignature('The X-Cal-Signature-256 header is missing or malformed.');
+  const tenantId = await verifyForTenant(
+    input.tenantIdParam,
+    'cal',
+    (secret) => verifyCalSignature({ rawBody: input.raw, header: input.signature, secret }) === 'ok',
+  );
   const parsed = ZCalBodySchema.safeParse(parseJson(input.raw));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Cal.com booking event.');
   const body = parsed.data;
   const createdAt = new Date(body.createdAt);
   return storeWebhookEvent({
-    provider: 'cal', dedupeKey: calDedupeKey(body.payload.uid, body.triggerEvent), type: body.triggerEvent, tenantId,
-    payload: body, providerCreatedAt: Number.isNaN(createdAt.getTime()) ? null : createdAt,
+    provider: 'cal',
+    dedupeKey: calDedupeKey(body.payload.uid, body.triggerEvent),
+    type: body.triggerEvent,
+    tenantId,
+    payload: body,
+    providerCreatedAt: Number.isNaN(createdAt.getTime()) ? null : createdAt,
   });
 }

@@ -19,8 +19,12 @@ async function store(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const { id } = await storeWebhookEvent({
-      provider: 'stripe', dedupeKey: `evt_relay_${process.pid}_${run}_${i}`, type: 'payment_intent.created', tenantId: null,
-      payload: { id: i }, providerCreatedAt: new Date(),
+      provider: 'stripe',
+      dedupeKey: `evt_relay_${process.pid}_${run}_${i}`,
+      type: 'payment_intent.created',
+      tenantId: null,
+      payload: { id: i },
+      providerCreatedAt: new Date(),
     });
     ids.push(id!);
   }
@@ -59,17 +63,19 @@ describe('webhook relay', () => {
     const relays = await Promise.all(Array.from({ length: 6 }, () => loginClient()));
     try {
       // Six backends relay small batches at the same time until nothing is left.
-      const relayed = await Promise.all(relays.map(async (client) => {
-        let total = 0;
-        for (;;) {
-          await client.query('begin');
-          await client.query(`select set_config('role', 'app_service', true)`);
-          const { rows } = await client.query('select app_webhook_relay(17) as n');
-          await client.query('commit');
-          if (rows[0].n === 0) return total;
-          total += rows[0].n;
-        }
-      }));
+      const relayed = await Promise.all(
+        relays.map(async (client) => {
+          let total = 0;
+          for (;;) {
+            await client.query('begin');
+            await client.query(`select set_config('role', 'app_service', true)`);
+            const { rows } = await client.query('select app_webhook_relay(17) as n');
+            await client.query('commit');
+            if (rows[0].n === 0) return total;
+            total += rows[0].n;
+          }
+        }),
+      );
       expect(relayed.filter((n) => n > 0).length).toBeGreaterThan(1); // they really shared the work
       const rows = await jobsPerEvent(ids);
       expect(rows).toHaveLength(400);
@@ -79,7 +85,7 @@ describe('webhook relay', () => {
     }
   });
 
-  it('is the service role\'s alone', async () => {
+  it("is the service role's alone", async () => {
     const client = await loginClient();
     try {
       for (const role of ['app_authenticated', 'app_anon']) {

@@ -17,7 +17,9 @@ export async function relayWebhookEvents(limit = RELAY_BATCH): Promise<number> {
  * looks every `idleMs`. A failure (the database restarting) is reported once, then retried every
  * second until the relay works again.
  */
-export function startWebhookRelay(options: { idleMs: number; onError: (error: unknown) => void }): { stop: () => Promise<void> } {
+export function startWebhookRelay(options: { idleMs: number; onError: (error: unknown) => void }): {
+  stop: () => Promise<void>;
+} {
   let stopped = false;
   let wake: (() => void) | null = null;
   const loop = (async () => {

@@ -14,12 +14,28 @@ export type ReplayProgress = {
 };
 
 /** How far a replay of one tenant's provider events in `[from, to)` has got: counts by status. */
-export async function getReplayProgress(input: { tenantId: string; provider: WebhookProvider; from: Date; to: Date }): Promise<ReplayProgress> {
+export async function getReplayProgress(input: {
+  tenantId: string;
+  provider: WebhookProvider;
+  from: Date;
+  to: Date;
+}): Promise<ReplayProgress> {
   const { tenantId, provider } = input;
   const groups = await withTenant({ tenantId }, (tx) =>
-    tx.webhookEvent.groupBy({ by: ['status'], where: { tenantId, provider, receivedAt: { gte: input.from, lt: input.to } }, _count: true }),
+    tx.webhookEvent.groupBy({
+      by: ['status'],
+      where: { tenantId, provider, receivedAt: { gte: input.from, lt: input.to } },
+      _count: true,
+    }),
   );
-  const counts: Record<WebhookStatus, number> = { received: 0, processed: 0, ignored: 0, rejected: 0, failed: 0, dead: 0 };
+  const counts: Record<WebhookStatus, number> = {
+    received: 0,
+    processed: 0,
+    ignored: 0,
+    rejected: 0,
+    failed: 0,
+    dead: 0,
+  };
   for (const group of groups) counts[group.status] += group._count;
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const pending = PENDING_WEBHOOK_STATUSES.reduce((sum, status) => sum + counts[status], 0);

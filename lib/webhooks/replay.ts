@@ -8,10 +8,18 @@ import { PROCESS_WEBHOOK_TASK, WEBHOOK_MAX_ATTEMPTS } from './inbox';
  * `received` and is queued again, audited `webhook.replayed` per tenant. Safe because processing
  * converges: a replay changes nothing that already happened.
  */
-export async function replayWebhookEvents(input: { provider: WebhookProvider; tenantId?: string; from: Date; to: Date; actor: Actor }): Promise<{ requeued: number }> {
+export async function replayWebhookEvents(input: {
+  provider: WebhookProvider;
+  tenantId?: string;
+  from: Date;
+  to: Date;
+  actor: Actor;
+}): Promise<{ requeued: number }> {
   const { actor } = input;
   const run = async (tx: Tx): Promise<{ requeued: number }> => {
-    const events = await tx.$queryRaw<{ id: string; tenant_id: string | null }[]>`update webhook_events set status = 'received', reason = null
+    const events = await tx.$queryRaw<
+      { id: string; tenant_id: string | null }[]
+    >`update webhook_events set status = 'received', reason = null
       where provider = ${input.provider}::webhook_provider and received_at >= ${input.from} and received_at < ${input.to}
         and (${input.tenantId ?? null}::uuid is null or tenant_id = ${input.tenantId ?? null}::uuid)
       returning id, tenant_id`;
@@ -23,8 +31,18 @@ export async function replayWebhookEvents(input: { provider: WebhookProvider; te
     for (const [tenantId, count] of perTenant) {
       await tx.auditEvent.create({
         data: {
-          tenantId, actorType: actor.type, actorId: actor.id, actorLabel: actor.label, action: 'webhook.replayed', subjectType: 'webhook_events',
-          metadata: { provider: input.provider, from: input.from.toISOString(), to: input.to.toISOString(), requeued: count },
+          tenantId,
+          actorType: actor.type,
+          actorId: actor.id,
+          actorLabel: actor.label,
+          action: 'webhook.replayed',
+          subjectType: 'webhook_events',
+          metadata: {
+            provider: input.provider,
+            from: input.from.toISOString(),
+            to: input.to.toISOString(),
+            requeued: count,
+          },
         },
       });
     }

@@ -1,7 +1,13 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  calBooking, invitee, processAll, reservationsOf, sendCal, sendCalendly, tenantWithSources,
+  calBooking,
+  invitee,
+  processAll,
+  reservationsOf,
+  sendCal,
+  sendCalendly,
+  tenantWithSources,
 } from '../testing/booking-webhooks';
 import { adminClient } from '../testing/fixtures';
 
@@ -26,18 +32,34 @@ describe('a booking provider event signed by another tenant', () => {
     const attacker = await tenantWithSources({ calendly: 'attacker-calendly-key' });
     const victim = await tenantWithSources({ calendly: 'victim-calendly-key' });
     const uri = `https://api.calendly.com/scheduled_events/V/invitees/VICTIM${++n}`;
-    await sendCalendly(victim.tenantId, invitee('invitee.created', { uri, start: 40, end: 42, createdAt: ago(120_000) }), { key: 'victim-calendly-key' });
+    await sendCalendly(
+      victim.tenantId,
+      invitee('invitee.created', { uri, start: 40, end: 42, createdAt: ago(120_000) }),
+      { key: 'victim-calendly-key' },
+    );
     await processAll(admin, victim.tenantId);
-    expect(await reservationsOf(admin, victim.tenantId)).toEqual([{ external_ref: uri, status: 'confirmed', keys: 'pre_issued:' }]);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: uri, status: 'confirmed', keys: 'pre_issued:' },
+    ]);
 
-    const forged = await sendCalendly(attacker.tenantId, invitee('invitee.canceled', { uri, start: 40, end: 42, createdAt: ago(60_000) }), { key: 'attacker-calendly-key' });
+    const forged = await sendCalendly(
+      attacker.tenantId,
+      invitee('invitee.canceled', { uri, start: 40, end: 42, createdAt: ago(60_000) }),
+      { key: 'attacker-calendly-key' },
+    );
     expect(await forged.json()).toEqual({ received: true, duplicate: false });
     await processAll(admin, attacker.tenantId);
 
-    const genuine = await sendCalendly(victim.tenantId, invitee('invitee.canceled', { uri, start: 40, end: 42, createdAt: ago(30_000) }), { key: 'victim-calendly-key' });
+    const genuine = await sendCalendly(
+      victim.tenantId,
+      invitee('invitee.canceled', { uri, start: 40, end: 42, createdAt: ago(30_000) }),
+      { key: 'victim-calendly-key' },
+    );
     expect(await genuine.json()).toEqual({ received: true, duplicate: false });
     await processAll(admin, victim.tenantId);
-    expect(await reservationsOf(admin, victim.tenantId)).toEqual([{ external_ref: uri, status: 'cancelled', keys: 'revoked:booking_canceled' }]);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: uri, status: 'cancelled', keys: 'revoked:booking_canceled' },
+    ]);
     // And the attacker's event touched nothing of the victim's.
     expect(await reservationsOf(admin, attacker.tenantId)).toEqual([]);
   });
@@ -46,11 +68,27 @@ describe('a booking provider event signed by another tenant', () => {
     const attacker = await tenantWithSources({ calendly: 'attacker-calendly-key' });
     const victim = await tenantWithSources({ calendly: 'victim-calendly-key' });
     const uri = `https://api.calendly.com/scheduled_events/V/invitees/NEXT${++n}`;
-    await sendCalendly(attacker.tenantId, invitee('invitee.created', { uri, start: 50, end: 51, createdAt: ago(60_000), eventType: 'https://api.calendly.com/event_types/NOPE' }), { key: 'attacker-calendly-key' });
-    const genuine = await sendCalendly(victim.tenantId, invitee('invitee.created', { uri, start: 50, end: 51, createdAt: ago(30_000) }), { key: 'victim-calendly-key' });
+    await sendCalendly(
+      attacker.tenantId,
+      invitee('invitee.created', {
+        uri,
+        start: 50,
+        end: 51,
+        createdAt: ago(60_000),
+        eventType: 'https://api.calendly.com/event_types/NOPE',
+      }),
+      { key: 'attacker-calendly-key' },
+    );
+    const genuine = await sendCalendly(
+      victim.tenantId,
+      invitee('invitee.created', { uri, start: 50, end: 51, createdAt: ago(30_000) }),
+      { key: 'victim-calendly-key' },
+    );
     expect(await genuine.json()).toEqual({ received: true, duplicate: false });
     await processAll(admin, victim.tenantId);
-    expect(await reservationsOf(admin, victim.tenantId)).toEqual([{ external_ref: uri, status: 'confirmed', keys: 'pre_issued:' }]);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: uri, status: 'confirmed', keys: 'pre_issued:' },
+    ]);
   });
 
   it('Cal.com: cannot make the victim’s cancellation a duplicate — the victim’s booking is cancelled and its key revoked', async () => {
@@ -59,13 +97,19 @@ describe('a booking provider event signed by another tenant', () => {
     const uid = `victim-cal-${++n}`;
     await sendCal(victim.tenantId, calBooking('BOOKING_CREATED', uid), { secret: 'victim-cal-secret' });
     await processAll(admin, victim.tenantId);
-    const forged = await sendCal(attacker.tenantId, calBooking('BOOKING_CANCELLED', uid), { secret: 'attacker-cal-secret' });
+    const forged = await sendCal(attacker.tenantId, calBooking('BOOKING_CANCELLED', uid), {
+      secret: 'attacker-cal-secret',
+    });
     expect(await forged.json()).toEqual({ received: true, duplicate: false });
     await processAll(admin, attacker.tenantId);
-    const genuine = await sendCal(victim.tenantId, calBooking('BOOKING_CANCELLED', uid), { secret: 'victim-cal-secret' });
+    const genuine = await sendCal(victim.tenantId, calBooking('BOOKING_CANCELLED', uid), {
+      secret: 'victim-cal-secret',
+    });
     expect(await genuine.json()).toEqual({ received: true, duplicate: false });
     await processAll(admin, victim.tenantId);
-    expect(await reservationsOf(admin, victim.tenantId)).toEqual([{ external_ref: uid, status: 'cancelled', keys: 'revoked:booking_canceled' }]);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: uid, status: 'cancelled', keys: 'revoked:booking_canceled' },
+    ]);
   });
 
   it('Cal.com: a duplicate within the tenant is still a duplicate', async () => {

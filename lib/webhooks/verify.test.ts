@@ -12,9 +12,32 @@ describe('Calendly signatures', () => {
     expect(verifyCalendlySignature({ rawBody: body(raw), header, signingKey: 'key-1', now })).toBe('ok');
     expect(verifyCalendlySignature({ rawBody: body(raw), header, signingKey: 'key-2', now })).toBe('mismatch');
     expect(verifyCalendlySignature({ rawBody: body(`${raw} `), header, signingKey: 'key-1', now })).toBe('mismatch');
-    expect(verifyCalendlySignature({ rawBody: body(raw), header: signCalendly(raw, 'key-1', Math.floor(now / 1000) - 181), signingKey: 'key-1', now })).toBe('stale');
-    expect(verifyCalendlySignature({ rawBody: body(raw), header: signCalendly(raw, 'key-1', Math.floor(now / 1000) + 181), signingKey: 'key-1', now })).toBe('stale');
-    for (const bad of [null, '', 't=1', 'v1=abc', 't=x,v1=' + 'a'.repeat(64), `t=1,t=2,v1=${'a'.repeat(64)}`, `t=1,v1=${'g'.repeat(64)}`, 'garbage']) {
+    expect(
+      verifyCalendlySignature({
+        rawBody: body(raw),
+        header: signCalendly(raw, 'key-1', Math.floor(now / 1000) - 181),
+        signingKey: 'key-1',
+        now,
+      }),
+    ).toBe('stale');
+    expect(
+      verifyCalendlySignature({
+        rawBody: body(raw),
+        header: signCalendly(raw, 'key-1', Math.floor(now / 1000) + 181),
+        signingKey: 'key-1',
+        now,
+      }),
+    ).toBe('stale');
+    for (const bad of [
+      null,
+      '',
+      't=1',
+      'v1=abc',
+      't=x,v1=' + 'a'.repeat(64),
+      `t=1,t=2,v1=${'a'.repeat(64)}`,
+      `t=1,v1=${'g'.repeat(64)}`,
+      'garbage',
+    ]) {
       expect(verifyCalendlySignature({ rawBody: body(raw), header: bad, signingKey: 'key-1', now })).toBe('malformed');
     }
   });
@@ -24,7 +47,13 @@ describe('Calendly signatures', () => {
     const t = Math.floor(Date.now() / 1000);
     const good = signCalendly(raw, 'k', t).split('v1=')[1]!;
     expect(parseCalendlySignature(`t=${t},v1=${'0'.repeat(64)},v1=${good}`)).toEqual({ t, v1: ['0'.repeat(64), good] });
-    expect(verifyCalendlySignature({ rawBody: body(raw), header: `t=${t},v1=${'0'.repeat(64)},v1=${good}`, signingKey: 'k' })).toBe('ok');
+    expect(
+      verifyCalendlySignature({
+        rawBody: body(raw),
+        header: `t=${t},v1=${'0'.repeat(64)},v1=${good}`,
+        signingKey: 'k',
+      }),
+    ).toBe('ok');
   });
 });
 

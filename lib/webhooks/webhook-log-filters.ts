@@ -1,7 +1,14 @@
 import type { WebhookProvider, WebhookStatus } from '../db/generated/enums';
 
 export const WEBHOOK_PROVIDERS = ['stripe', 'calendly', 'cal'] as const satisfies readonly WebhookProvider[];
-export const WEBHOOK_STATUSES = ['received', 'processed', 'ignored', 'rejected', 'failed', 'dead'] as const satisfies readonly WebhookStatus[];
+export const WEBHOOK_STATUSES = [
+  'received',
+  'processed',
+  'ignored',
+  'rejected',
+  'failed',
+  'dead',
+] as const satisfies readonly WebhookStatus[];
 
 /** The longest window a manager may replay at once. */
 export const REPLAY_MAX_DAYS = 31;
@@ -32,7 +39,13 @@ export function isWebhookReasonCode(value: unknown): value is WebhookReasonCode 
 }
 
 /** The webhook log's filters as they live in its URL: `from`/`to` are calendar days (YYYY-MM-DD) in the facility's zone. */
-export type WebhookLogUrlFilters = { provider: WebhookProvider | ''; status: WebhookStatus | ''; from: string; to: string; cursor: string };
+export type WebhookLogUrlFilters = {
+  provider: WebhookProvider | '';
+  status: WebhookStatus | '';
+  from: string;
+  to: string;
+  cursor: string;
+};
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;

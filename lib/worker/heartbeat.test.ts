@@ -18,47 +18,76 @@ afterAll(async () => {
 });
 
 async function lockedJob(lockedBy: string): Promise<string> {
-  const { rows } = await admin.query(`select (graphile_worker.add_job('heartbeat_probe', '{}'::json, queue_name => $1)).id`, [`probe:${lockedBy}`]);
+  const { rows } = await admin.query(
+    `select (graphile_worker.add_job('heartbeat_probe', '{}'::json, queue_name => $1)).id`,
+    [`probe:${lockedBy}`],
+  );
   const id = rows[0].id as string;
-  await admin.query(`update graphile_worker._private_jobs set locked_by = $2, locked_at = now() where id = $1`, [id, lockedBy]);
+  await admin.query(`update graphile_worker._private_jobs set locked_by = $2, locked_at = now() where id = $1`, [
+    id,
+    lockedBy,
+  ]);
   return id;
 }
 
-const lockedByOf = async (jobId: string) => (await admin.query(`select locked_by from graphile_worker._private_jobs where id = $1`, [jobId])).rows[0]?.locked_by ?? null;
+const lockedByOf = async (jobId: string) =>
+  (await admin.query(`select locked_by from graphile_worker._private_jobs where id = $1`, [jobId])).rows[0]
+    ?.locked_by ?? null;
 
 describe('the worker heartbeat', () => {
   it('keeps naming the worker’s job-queue pools when the once-a-minute cron heartbeat runs', async () => {
     const workerId = `cron-beat-${Date.now()}`;
     const pools = ['pool-a', 'worker-a1'];
     await beat(workerId, pools);
-    const heartbeat = taskList(workerId, () => pools).heartbeat as (payload: unknown, helpers: JobHelpers) => Promise<void>;
+    const heartbeat = taskList(workerId, () => pools).heartbeat as (
+      payload: unknown,
+      helpers: JobHelpers,
+    ) => Promise<void>;
     await heartbeat({}, {} as JobHelpers);
-    const { rows } = await admin.query(`select queue_worker_ids from worker_heartbeats where worker_id = $1`, [workerId]);
+    const { rows } = await admin.query(`select queue_worker_ids from worker_heartbeats where worker_id = $1`, [
+      workerId,
+    ]);
     expect(rows[0].queue_worker_ids).toEqual(pools);
     await admin.query(`delete from worker_heartbeats where worker_id = $1`, [workerId]);
   });
 
   it('releases a dead worker’s jobs in the transaction that removes its heartbeat', async () => {
     const pool = `dead-pool-${Date.now()}`;
-    await admin.query(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, now() - interval '2 minutes', $2)`, [`dead-${pool}`, [pool]]);
+    await admin.query(
+      `insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, now() - interval '2 minutes', $2)`,
+      [`dead-${pool}`, [pool]],
+    );
     const job = await lockedJob(pool);
     expect(await reapDeadWorkers()).toContain(pool);
     expect(await lockedByOf(job)).toBeNull();
-    expect((await admin.query(`select count(*)::int as n from worker_heartbeats where worker_id = $1`, [`dead-${pool}`])).rows[0].n).toBe(0);
+    expect(
+      (await admin.query(`select count(*)::int as n from worker_heartbeats where worker_id = $1`, [`dead-${pool}`]))
+        .rows[0].n,
+    ).toBe(0);
   });
 
   it('forgets nothing when the reaper dies half way: a later reap still releases the jobs', async () => {
     const pool = `half-pool-${Date.now()}`;
-    await admin.query(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, now() - interval '2 minutes', $2)`, [`half-${pool}`, [pool]]);
+    await admin.query(
+      `insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, now() - interval '2 minutes', $2)`,
+      [`half-${pool}`, [pool]],
+    );
     const job = await lockedJob(pool);
     // Another session holds the job's row: the reaper blocks while releasing it — then is killed.
     const blocker = await adminClient();
     await blocker.query('begin');
     await blocker.query(`select id from graphile_worker._private_jobs where id = $1 for update`, [job]);
-    const reaping = reapDeadWorkers().then(() => 'finished', () => 'killed');
+    const reaping = reapDeadWorkers().then(
+      () => 'finished',
+      () => 'killed',
+    );
     let waiting: { pid: number }[] = [];
     for (let i = 0; i < 200 && waiting.length === 0; i++) {
-      waiting = (await admin.query(`select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows;
+      waiting = (
+        await admin.query(
+          `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      ).rows;
       if (waiting.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(waiting).toHaveLength(1);

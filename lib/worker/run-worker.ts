@@ -12,7 +12,10 @@ const HEARTBEAT_MS = 10_000;
  * Starts graphile-worker on the job queue (`queueUrl`, the schema owner's connection) with the
  * project's tasks, and a heartbeat every 10 s. Returns a stop function that drains cleanly.
  */
-export async function runWorker(options: { queueUrl: string; concurrency?: number }): Promise<{ stop: () => Promise<void>; workerId: string }> {
+export async function runWorker(options: {
+  queueUrl: string;
+  concurrency?: number;
+}): Promise<{ stop: () => Promise<void>; workerId: string }> {
   const workerId = `${hostname()}:${process.pid}`;
   const log = logger.child({ workerId });
   const workerLogger = new Logger((scope) => (level, message) => {

@@ -49,4 +49,9 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
 }
 
 /** Recurring jobs (graphile-worker crontab syntax). */
-export const crontab = ['* * * * * heartbeat ?max=1', '* * * * * expire_keys ?max=1', '* * * * * health_check ?max=1', '*/10 * * * * prune_rate_limits ?max=1'].join('\n');
+export const crontab = [
+  '* * * * * heartbeat ?max=1',
+  '* * * * * expire_keys ?max=1',
+  '* * * * * health_check ?max=1',
+  '*/10 * * * * prune_rate_limits ?max=1',
+].join('\n');

@@ -35,7 +35,10 @@ async function serverTimes(path: string): Promise<{ p50: number; p99: number }> 
 }
 
 const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
 
 /** Bytes of JavaScript a first visit downloads (decoded), from the browser's own resource timings. */
 async function firstLoadJs(path: string): Promise<number> {
@@ -43,7 +46,13 @@ async function firstLoadJs(path: string): Promise<number> {
   const page = await context.newPage();
   const bodies: Promise<number>[] = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') bodies.push(response.body().then((b) => b.length, () => 0));
+    if (response.request().resourceType() === 'script')
+      bodies.push(
+        response.body().then(
+          (b) => b.length,
+          () => 0,
+        ),
+      );
   });
   await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
   const bytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
@@ -53,25 +62,58 @@ async function firstLoadJs(path: string): Promise<number> {
 
 /** A Lighthouse mobile run (lighthouse 12.2.3, the system Chromium): performance and accessibility scores. */
 type Score = { performance: number; accessibility: number; metrics: string };
-const METRICS = [['first-contentful-paint', 'FCP'], ['largest-contentful-paint', 'LCP'], ['total-blocking-time', 'TBT'], ['speed-index', 'SI'], ['cumulative-layout-shift', 'CLS']] as const;
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['speed-index', 'SI'],
+  ['cumulative-layout-shift', 'CLS'],
+] as const;
 
 function lighthouse(url: string): Score {
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'lighthouse-')), 'report.json');
-  execFileSync(process.execPath, ['node_modules/lighthouse/cli/index.js', url, '--quiet', '--only-categories=performance,accessibility', '--output=json', `--output-path=${out}`,
-    '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync'], {
-    env: { ...process.env, CHROME_PATH: executablePath ?? '' }, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000,
-  });
-  if (process.env.BENCH_KEEP_REPORTS) copyFileSync(out, path.join(process.env.BENCH_KEEP_REPORTS, `${url.includes('/k/') ? 'guest' : 'minimal'}-${Date.now()}.json`));
-  const report = JSON.parse(readFileSync(out, 'utf8')) as { categories: Record<string, { score: number }>; audits: Record<string, { numericValue?: number; score: number | null }> };
+  execFileSync(
+    process.execPath,
+    [
+      'node_modules/lighthouse/cli/index.js',
+      url,
+      '--quiet',
+      '--only-categories=performance,accessibility',
+      '--output=json',
+      `--output-path=${out}`,
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync',
+    ],
+    {
+      env: { ...process.env, CHROME_PATH: executablePath ?? '' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 180_000,
+    },
+  );
+  if (process.env.BENCH_KEEP_REPORTS)
+    copyFileSync(
+      out,
+      path.join(process.env.BENCH_KEEP_REPORTS, `${url.includes('/k/') ? 'guest' : 'minimal'}-${Date.now()}.json`),
+    );
+  const report = JSON.parse(readFileSync(out, 'utf8')) as {
+    categories: Record<string, { score: number }>;
+    audits: Record<string, { numericValue?: number; score: number | null }>;
+  };
   const metrics = METRICS.map(([id, label]) => {
     const audit = report.audits[id];
     const value = audit?.numericValue ?? 0;
     return `${label} ${id === 'cumulative-layout-shift' ? value.toFixed(3) : `${Math.round(value)} ms`} (${Math.round((audit?.score ?? 0) * 100)})`;
   }).join(', ');
-  return { performance: Math.round(report.categories.performance!.score * 100), accessibility: Math.round(report.categories.accessibility!.score * 100), metrics };
+  return {
+    performance: Math.round(report.categories.performance!.score * 100),
+    accessibility: Math.round(report.categories.accessibility!.score * 100),
+    metrics,
+  };
 }
 
-const rows: string[] = ['| run | /k/{token} p50 ms | p99 ms | /minimal p50 ms | p99 ms | guest JS bytes | minimal JS bytes | JS ratio | Lighthouse perf | a11y |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+const rows: string[] = [
+  '| run | /k/{token} p50 ms | p99 ms | /minimal p50 ms | p99 ms | guest JS bytes | minimal JS bytes | JS ratio | Lighthouse perf | a11y |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+];
 const ratios: number[] = [];
 const scores: Score[] = [];
 const metricLines: string[] = [];
@@ -85,7 +127,9 @@ for (let run = 1; run <= 2; run++) {
   const minimalScore = lighthouse(`${base}/minimal`);
   scores.push(score);
   metricLines.push(`- run ${run}: guest page ${score.metrics}; minimal page ${minimalScore.metrics}.`);
-  rows.push(`| ${run} | ${guest.p50.toFixed(1)} | ${guest.p99.toFixed(1)} | ${minimal.p50.toFixed(1)} | ${minimal.p99.toFixed(1)} | ${guestJs} | ${minimalJs} | ${(guestJs / minimalJs).toFixed(3)} | ${score.performance} (minimal page ${minimalScore.performance}) | ${score.accessibility} |`);
+  rows.push(
+    `| ${run} | ${guest.p50.toFixed(1)} | ${guest.p99.toFixed(1)} | ${minimal.p50.toFixed(1)} | ${minimal.p99.toFixed(1)} | ${guestJs} | ${minimalJs} | ${(guestJs / minimalJs).toFixed(3)} | ${score.performance} (minimal page ${minimalScore.performance}) | ${score.accessibility} |`,
+  );
 }
 await browser.close();
 await system.stop();

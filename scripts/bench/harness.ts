@@ -2,10 +2,24 @@ import { cpus, totalmem } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type Measurement = { name: string; concurrency: number; ops: number; seconds: number; throughput: number; p50: number; p99: number };
+export type Measurement = {
+  name: string;
+  concurrency: number;
+  ops: number;
+  seconds: number;
+  throughput: number;
+  p50: number;
+  p99: number;
+};
 
 /** Runs `op` from `concurrency` callers for `seconds` (or until `maxOps`), timing each call. */
-export async function measure(name: string, concurrency: number, seconds: number, op: (i: number) => Promise<unknown>, maxOps = Infinity): Promise<Measurement> {
+export async function measure(
+  name: string,
+  concurrency: number,
+  seconds: number,
+  op: (i: number) => Promise<unknown>,
+  maxOps = Infinity,
+): Promise<Measurement> {
   const latencies: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   let next = 0;
@@ -23,7 +37,15 @@ export async function measure(name: string, concurrency: number, seconds: number
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { name, concurrency, ops: latencies.length, seconds: elapsed, throughput: latencies.length / elapsed, p50: pct(0.5), p99: pct(0.99) };
+  return {
+    name,
+    concurrency,
+    ops: latencies.length,
+    seconds: elapsed,
+    throughput: latencies.length / elapsed,
+    p50: pct(0.5),
+    p99: pct(0.99),
+  };
 }
 
 export function machine(): string {
@@ -33,14 +55,18 @@ export function machine(): string {
 
 export function table(rows: Measurement[]): string {
   const lines = ['| measurement | clients | ops | ops/s | p50 ms | p99 ms |', '|---|---:|---:|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.name} | ${r.concurrency} | ${r.ops} | ${r.throughput.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.name} | ${r.concurrency} | ${r.ops} | ${r.throughput.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`,
+    );
   return lines.join('\n');
 }
 
 /** Replaces (or appends) one `## section` of docs/PERFORMANCE.md, keeping the others. */
 export function writeSection(title: string, body: string): void {
   const file = path.join(process.cwd(), 'docs', 'PERFORMANCE.md');
-  const header = '# Performance\n\nMeasured figures, each with the command that produced it. Targets are ratios to a baseline measured in the same run.\n';
+  const header =
+    '# Performance\n\nMeasured figures, each with the command that produced it. Targets are ratios to a baseline measured in the same run.\n';
   const current = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const marker = `## ${title}`;
   const sections = current.split(/\n(?=## )/);
@@ -65,13 +91,20 @@ export function cpuByPart(): Map<string, number> {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      const part = Number(pid) === process.pid ? 'load generator'
-        : comm === 'postgres' ? 'PostgreSQL'
-        : cmdline.includes('worker.ts') ? 'worker'
-        : cmdline.includes('simulator.ts') ? 'lock simulator'
-        : comm.startsWith('next') || cmdline.includes('next\0start') ? 'web'
-        : comm.startsWith('kworker') ? 'kernel workers'
-        : 'other';
+      const part =
+        Number(pid) === process.pid
+          ? 'load generator'
+          : comm === 'postgres'
+            ? 'PostgreSQL'
+            : cmdline.includes('worker.ts')
+              ? 'worker'
+              : cmdline.includes('simulator.ts')
+                ? 'lock simulator'
+                : comm.startsWith('next') || cmdline.includes('next\0start')
+                  ? 'web'
+                  : comm.startsWith('kworker')
+                    ? 'kernel workers'
+                    : 'other';
       // utime and stime, in clock ticks (100 per second on Linux).
       parts.set(part, (parts.get(part) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
@@ -82,7 +115,13 @@ export function cpuByPart(): Map<string, number> {
 }
 
 /** CPU ms per operation for each part, between two `cpuByPart()` readings. */
-export function cpuPerOp(before: Map<string, number>, after: Map<string, number>, ops: number): { part: string; ms: number }[] {
-  return [...after].map(([part, ms]) => ({ part, ms: (ms - (before.get(part) ?? 0)) / ops }))
-    .filter((row) => row.ms >= 0.01).sort((a, b) => b.ms - a.ms);
+export function cpuPerOp(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  ops: number,
+): { part: string; ms: number }[] {
+  return [...after]
+    .map(([part, ms]) => ({ part, ms: (ms - (before.get(part) ?? 0)) / ops }))
+    .filter((row) => row.ms >= 0.01)
+    .sort((a, b) => b.ms - a.ms);
 }

@@ -13,7 +13,12 @@ const CONCURRENCY = 32;
 const stripe = new Stripe('sk_test_unused');
 type Sample = { ms: number; status: number };
 
-async function request(path: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): Promise<Sample> {
+async function request(
+  path: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Sample> {
   const started = performance.now();
   try {
     const response = await pool.request({ path, method, headers, body });
@@ -27,9 +32,24 @@ async function request(path: string, method: 'GET' | 'POST', headers: Record<str
 let seq = 0;
 function delivery(): () => Promise<Sample> {
   return () => {
-    const payload = JSON.stringify({ id: `evt_bench_${process.pid}_${seq++}`, object: 'event', type: 'payment_intent.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'pi_bench' } } });
+    const payload = JSON.stringify({
+      id: `evt_bench_${process.pid}_${seq++}`,
+      object: 'event',
+      type: 'payment_intent.created',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'pi_bench' } },
+    });
     const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: CHAOS_SECRETS.stripeWebhook });
-    return request('/api/webhooks/stripe', 'POST', { 'content-type': 'application/json', 'stripe-signature': signature, 'content-length': String(Buffer.byteLength(payload)) }, payload);
+    return request(
+      '/api/webhooks/stripe',
+      'POST',
+      {
+        'content-type': 'application/json',
+        'stripe-signature': signature,
+        'content-length': String(Buffer.byteLength(payload)),
+      },
+      payload,
+    );
   };
 }
 
@@ -37,11 +57,17 @@ async function fixedRate(send: () => Promise<Sample>): Promise<Sample[]> {
   const samples: Promise<Sample>[] = [];
   const started = performance.now();
   let cpuSecond = cpuByPart();
-  const timer = process.env.BENCH_DEBUG ? setInterval(() => {
-    const now = cpuByPart();
-    process.stdout.write(`cpu/s: ${cpuPerOp(cpuSecond, now, 1).map((r) => `${r.part} ${r.ms.toFixed(0)}`).join(', ')}\n`);
-    cpuSecond = now;
-  }, 1000) : null;
+  const timer = process.env.BENCH_DEBUG
+    ? setInterval(() => {
+        const now = cpuByPart();
+        process.stdout.write(
+          `cpu/s: ${cpuPerOp(cpuSecond, now, 1)
+            .map((r) => `${r.part} ${r.ms.toFixed(0)}`)
+            .join(', ')}\n`,
+        );
+        cpuSecond = now;
+      }, 1000)
+    : null;
   for (let i = 0; i < RATE * SECONDS; i++) {
     const due = started + (i * 1000) / RATE;
     const wait = due - performance.now();
@@ -52,13 +78,18 @@ async function fixedRate(send: () => Promise<Sample>): Promise<Sample[]> {
   return Promise.all(samples);
 }
 
-async function saturate(send: () => Promise<Sample>, seconds = SECONDS): Promise<{ throughput: number; samples: Sample[] }> {
+async function saturate(
+  send: () => Promise<Sample>,
+  seconds = SECONDS,
+): Promise<{ throughput: number; samples: Sample[] }> {
   const samples: Sample[] = [];
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < deadline) samples.push(await send());
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) samples.push(await send());
+    }),
+  );
   return { throughput: samples.length / ((performance.now() - started) / 1000), samples };
 }
 
@@ -82,7 +113,8 @@ await saturate(delivery(), WARMUP);
 
 const admin = new pg.Client({ connectionString: system.adminUrl });
 await admin.connect();
-const backlog = async () => Number((await admin.query(`select count(*) from webhook_events where status = 'received'`)).rows[0].count);
+const backlog = async () =>
+  Number((await admin.query(`select count(*) from webhook_events where status = 'received'`)).rows[0].count);
 /** Waits until the worker has processed every stored event; returns the seconds it took. */
 async function drain(): Promise<number> {
   const started = performance.now();
@@ -107,10 +139,16 @@ for (let run = 1; run <= 2; run++) {
   if (process.env.BENCH_DEBUG) {
     for (let sec = 0; sec < SECONDS; sec++) {
       const slice = fixed.slice(sec * RATE, (sec + 1) * RATE);
-      process.stdout.write(`run ${run} second ${sec}: p50 ${pct(slice, 0.5).toFixed(1)} p99 ${pct(slice, 0.99).toFixed(1)}\n`);
+      process.stdout.write(
+        `run ${run} second ${sec}: p50 ${pct(slice, 0.5).toFixed(1)} p99 ${pct(slice, 0.99).toFixed(1)}\n`,
+      );
     }
   }
-  rateRuns.push({ p50: pct(fixed, 0.5), p99: pct(fixed, 0.99), bad: fixed.filter((s) => s.status < 200 || s.status >= 300).length });
+  rateRuns.push({
+    p50: pct(fixed, 0.5),
+    p99: pct(fixed, 0.99),
+    bad: fixed.filter((s) => s.status < 200 || s.status >= 300).length,
+  });
   if (WORKERS > 0) await drain();
   let cpu = cpuByPart();
   const empty = await saturate(ping);
@@ -121,24 +159,35 @@ for (let run = 1; run <= 2; run++) {
   satRuns.push({ webhook: hook.throughput, empty: empty.throughput });
   if (WORKERS > 0) drains.push(await drain());
 }
-const { rows: [counts] } = await admin.query(`select count(*)::int as stored, count(*) filter (where status = 'ignored')::int as processed,
+const {
+  rows: [counts],
+} = await admin.query(`select count(*)::int as stored, count(*) filter (where status = 'ignored')::int as processed,
   count(*) filter (where queued_at is null)::int as unqueued from webhook_events`);
 await admin.end();
 await pool.close();
 await system.stop();
 
-lines.push('| run | fixed 250/s: p50 ms | p99 ms | non-2xx | saturation: webhook req/s | empty route req/s | ratio |', '|---:|---:|---:|---:|---:|---:|---:|');
+lines.push(
+  '| run | fixed 250/s: p50 ms | p99 ms | non-2xx | saturation: webhook req/s | empty route req/s | ratio |',
+  '|---:|---:|---:|---:|---:|---:|---:|',
+);
 rateRuns.forEach((r, i) => {
   const s = satRuns[i]!;
-  lines.push(`| ${i + 1} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.bad} | ${s.webhook.toFixed(0)} | ${s.empty.toFixed(0)} | ${(s.webhook / s.empty).toFixed(2)} |`);
+  lines.push(
+    `| ${i + 1} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.bad} | ${s.webhook.toFixed(0)} | ${s.empty.toFixed(0)} | ${(s.webhook / s.empty).toFixed(2)} |`,
+  );
 });
 const rateMissed = rateRuns.every((r) => r.p99 >= 50 || r.bad > 0);
 const satMissed = satRuns.every((s) => s.webhook / s.empty < 0.5);
 verdicts.push(`- Fixed 250/s, p99 < 50 ms and no non-2xx: ${rateMissed ? 'MISSED (both runs)' : 'met'}.`);
-verdicts.push(`- Saturation ≥ 0.5× the empty route handler (${CONCURRENCY} connections): ${satMissed ? 'MISSED (both runs)' : 'met'}.`);
+verdicts.push(
+  `- Saturation ≥ 0.5× the empty route handler (${CONCURRENCY} connections): ${satMissed ? 'MISSED (both runs)' : 'met'}.`,
+);
 if (WORKERS > 0) {
-  verdicts.push(`- Processing kept pace: after each saturation run the worker(s) finished the backlog in ${drains.map((d) => `${d.toFixed(1)} s`).join(' and ')}; ` +
-    `in all, ${counts.stored} deliveries stored, ${counts.processed} processed (the bench's event type is stored and ignored), ${counts.unqueued} left unqueued.`);
+  verdicts.push(
+    `- Processing kept pace: after each saturation run the worker(s) finished the backlog in ${drains.map((d) => `${d.toFixed(1)} s`).join(' and ')}; ` +
+      `in all, ${counts.stored} deliveries stored, ${counts.processed} processed (the bench's event type is stored and ignored), ${counts.unqueued} left unqueued.`,
+  );
 }
 
 const cpuLine = (label: string, rows: { part: string; ms: number }[][]) =>

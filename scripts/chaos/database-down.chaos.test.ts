@@ -13,10 +13,19 @@ afterAll(async () => {
 });
 
 async function deliver(id: string): Promise<number> {
-  const payload = JSON.stringify({ id, object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), data: { object: { id: `pi_${id}` } } });
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: `pi_${id}` } },
+  });
   const header = stripe.webhooks.generateTestHeaderString({ payload, secret: CHAOS_SECRETS.stripeWebhook });
   const response = await fetch(`${system.webUrl(0)}/api/webhooks/stripe`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload, signal: AbortSignal.timeout(15_000),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    body: payload,
+    signal: AbortSignal.timeout(15_000),
   }).catch(() => null);
   return response?.status ?? 0;
 }
@@ -39,13 +48,21 @@ describe('chaos: PostgreSQL stops during a burst of webhook deliveries', () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     // The health check fails while the database is down …
     const healthDown = await fetch(`${system.webUrl(0)}/api/health`, { signal: AbortSignal.timeout(15_000) });
-    expect({ status: healthDown.status, db: (await healthDown.json()).checks?.db }).toEqual({ status: 503, db: 'failing' });
+    expect({ status: healthDown.status, db: (await healthDown.json()).checks?.db }).toEqual({
+      status: 503,
+      db: 'failing',
+    });
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const downTo = results.size;
     await system.startDatabase();
     await new Promise((resolve) => setTimeout(resolve, 6000));
     // … and once it answers again, the outage is written down as an incident of the install.
-    await waitFor(async () => (await fetch(`${system.webUrl(0)}/api/health`, { signal: AbortSignal.timeout(15_000) })).status === 200, 60_000, 'healthy again');
+    await waitFor(
+      async () =>
+        (await fetch(`${system.webUrl(0)}/api/health`, { signal: AbortSignal.timeout(15_000) })).status === 200,
+      60_000,
+      'healthy again',
+    );
     stop = true;
     await burst;
 
@@ -63,15 +80,25 @@ describe('chaos: PostgreSQL stops during a burst of webhook deliveries', () => {
     const pg = (await import('pg')).default;
     const admin = new pg.Client({ connectionString: system.adminUrl });
     await admin.connect();
-    await waitFor(async () => {
-      const { rows } = await admin.query(`select count(*)::int as n from webhook_events where provider = 'stripe' and status not in ('processed', 'ignored')`);
-      return rows[0].n === 0;
-    }, 90_000, 'every event processed');
-    const { rows } = await admin.query(`select dedupe_key, count(*)::int as n, min(status::text) as status from webhook_events where provider = 'stripe' group by 1`);
+    await waitFor(
+      async () => {
+        const { rows } = await admin.query(
+          `select count(*)::int as n from webhook_events where provider = 'stripe' and status not in ('processed', 'ignored')`,
+        );
+        return rows[0].n === 0;
+      },
+      90_000,
+      'every event processed',
+    );
+    const { rows } = await admin.query(
+      `select dedupe_key, count(*)::int as n, min(status::text) as status from webhook_events where provider = 'stripe' group by 1`,
+    );
     const stored = new Map(rows.map((r) => [r.dedupe_key as string, r]));
     for (const id of acknowledged) expect({ id, stored: stored.get(id)?.n ?? 0 }).toEqual({ id, stored: 1 });
     expect([...stored.values()].every((r) => r.status === 'ignored')).toBe(true);
-    const outage = await admin.query(`select tenant_id, opened_at, resolved_at from incidents where kind = 'health_database'`);
+    const outage = await admin.query(
+      `select tenant_id, opened_at, resolved_at from incidents where kind = 'health_database'`,
+    );
     expect(outage.rows).toHaveLength(1);
     expect(outage.rows[0].tenant_id).toBeNull();
     expect(outage.rows[0].resolved_at).not.toBeNull();

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { childEnv, type ChildKind, type ChildSettings } from '../../lib/config/child-env';
-import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, QUEUE_ROLE, withCredentials, withDatabase } from '../../lib/db/database';
+import {
+  createDatabaseIfMissing,
+  LOGIN_ROLE,
+  prepareDatabase,
+  QUEUE_ROLE,
+  withCredentials,
+  withDatabase,
+} from '../../lib/db/database';
 import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../lib/db/embedded';
 import { WEB_NODE_FLAGS } from '../../lib/config/web-process';
 
@@ -54,7 +61,11 @@ export class System {
     this.adminUrl = this.cluster.adminUrl('unlockos');
     this.appUrl = withCredentials(this.adminUrl, LOGIN_ROLE, CHAOS_SECRETS.appDbPassword);
     this.queueUrl = withCredentials(this.adminUrl, QUEUE_ROLE, CHAOS_SECRETS.queueDbPassword);
-    await prepareDatabase({ adminUrl: this.adminUrl, appDbPassword: CHAOS_SECRETS.appDbPassword, queueDbPassword: CHAOS_SECRETS.queueDbPassword });
+    await prepareDatabase({
+      adminUrl: this.adminUrl,
+      appDbPassword: CHAOS_SECRETS.appDbPassword,
+      queueDbPassword: CHAOS_SECRETS.queueDbPassword,
+    });
     this.simulatorPort = await freePort();
     this.simulatorUrl = `http://127.0.0.1:${this.simulatorPort}`;
     // This process plays the app in the tests (fixtures, lib calls): what a web process and a worker get.
@@ -62,14 +73,20 @@ export class System {
     this.simulatorProcess = this.spawn('simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
     for (let i = 0; i < options.workers; i++) this.workers.push(this.startWorkerProcess(i));
     if (options.webs > 0 && !existsSync(path.join(ROOT, DIST, 'BUILD_ID'))) {
-      throw new Error(`no production build in ${DIST}: run \`npm run build\` (npm test builds it for the end-to-end run)`);
+      throw new Error(
+        `no production build in ${DIST}: run \`npm run build\` (npm test builds it for the end-to-end run)`,
+      );
     }
     for (let i = 0; i < options.webs; i++) {
       const port = await freePort();
       this.webs.push({ port, child: null });
       await this.startWeb(i);
     }
-    await waitFor(async () => (await fetch(`${this.simulatorUrl}/health`).catch(() => null))?.ok === true, 20_000, 'simulator');
+    await waitFor(
+      async () => (await fetch(`${this.simulatorUrl}/health`).catch(() => null))?.ok === true,
+      20_000,
+      'simulator',
+    );
   }
 
   private dbPort = 0;
@@ -77,7 +94,11 @@ export class System {
   /** Starts PostgreSQL, on the same port as before when it is a restart. */
   async startDatabase(): Promise<void> {
     this.dbPort ||= await freePort();
-    this.cluster = await ensureEmbeddedPostgres({ clusterDir: this.clusterDir, password: `${CHAOS_SECRETS.appDbPassword}-owner`, port: this.dbPort });
+    this.cluster = await ensureEmbeddedPostgres({
+      clusterDir: this.clusterDir,
+      password: `${CHAOS_SECRETS.appDbPassword}-owner`,
+      port: this.dbPort,
+    });
   }
 
   async stopDatabase(): Promise<void> {
@@ -110,8 +131,16 @@ export class System {
     return childEnv(kind, { ...this.settings(), ...overrides }, inherited);
   }
 
-  private spawn(kind: ChildKind, args: string[], extra: Record<string, string> = {}, overrides: Partial<ChildSettings> = {}): ChildProcess {
-    const child = spawn(process.execPath, args, { env: { ...this.env(kind, overrides), ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+  private spawn(
+    kind: ChildKind,
+    args: string[],
+    extra: Record<string, string> = {},
+    overrides: Partial<ChildSettings> = {},
+  ): ChildProcess {
+    const child = spawn(process.execPath, args, {
+      env: { ...this.env(kind, overrides), ...extra },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     this.children.add(child);
     child.on('exit', () => this.children.delete(child));
     return child;
@@ -121,7 +150,11 @@ export class System {
 
   /** A worker process, restarted by this supervisor when it dies on its own (as the launcher does). */
   startWorkerProcess(slot = this.workers.length): ChildProcess {
-    const child = this.spawn('worker', [...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/worker.ts'], { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' });
+    const child = this.spawn(
+      'worker',
+      [...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/worker.ts'],
+      { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' },
+    );
     child.on('exit', (_code, signal) => {
       if (this.stopping || signal === 'SIGKILL' || this.workers[slot] !== child) return;
       setTimeout(() => {
@@ -134,10 +167,29 @@ export class System {
   async startWeb(index: number): Promise<void> {
     const web = this.webs[index]!;
     const url = this.webUrl(index);
-    web.child = this.spawn('web', [...WEB_NODE_FLAGS, ...(process.env.WEB_NODE_ARGS?.split(' ').filter(Boolean) ?? []), NEXT_BIN, 'start', '--port', String(web.port), '--hostname', '127.0.0.1'], {
-      NEXT_DIST_DIR: DIST, UNLOCKOS_PROCESS: `web-${index + 1}`,
-    }, { appUrl: url, nextauthUrl: url });
-    await waitFor(async () => (await fetch(`${url}/api/v1/openapi.json`).catch(() => null))?.ok === true, 60_000, `web ${index + 1}`);
+    web.child = this.spawn(
+      'web',
+      [
+        ...WEB_NODE_FLAGS,
+        ...(process.env.WEB_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        NEXT_BIN,
+        'start',
+        '--port',
+        String(web.port),
+        '--hostname',
+        '127.0.0.1',
+      ],
+      {
+        NEXT_DIST_DIR: DIST,
+        UNLOCKOS_PROCESS: `web-${index + 1}`,
+      },
+      { appUrl: url, nextauthUrl: url },
+    );
+    await waitFor(
+      async () => (await fetch(`${url}/api/v1/openapi.json`).catch(() => null))?.ok === true,
+      60_000,
+      `web ${index + 1}`,
+    );
   }
 
   webUrl(index: number): string {

@@ -32,28 +32,56 @@ describe('chaos: the lock vendor fails 30 % of calls with 2 s latency for a minu
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
     await system.simulator('/_control/faults', {});
-    await waitFor(async () => {
-      const { rows } = await admin.query(`select count(*)::int as n from access_keys where tenant_id = $1 and vendor_sync = 'pending'`, [tenantId]);
-      return rows[0].n === 0;
-    }, 240_000, 'every key settled');
+    await waitFor(
+      async () => {
+        const { rows } = await admin.query(
+          `select count(*)::int as n from access_keys where tenant_id = $1 and vendor_sync = 'pending'`,
+          [tenantId],
+        );
+        return rows[0].n === 0;
+      },
+      240_000,
+      'every key settled',
+    );
 
-    const { rows: keys } = await admin.query(`select id, status, vendor_sync from access_keys where tenant_id = $1`, [tenantId]);
+    const { rows: keys } = await admin.query(`select id, status, vendor_sync from access_keys where tenant_id = $1`, [
+      tenantId,
+    ]);
     expect(keys.length).toBeGreaterThanOrEqual(round * 2);
     const failed = keys.filter((k) => k.vendor_sync === 'failed');
     if (failed.length > 0) {
       // One incident per lock and kind, listing the keys it affects.
-      const { rows: incidents } = await admin.query(`select detail from incidents where tenant_id = $1 and resolved_at is null`, [tenantId]);
-      for (const key of failed) expect({ key: key.id, counted: incidents.some((i) => ((i.detail?.keyIds ?? []) as string[]).includes(key.id)) }).toEqual({ key: key.id, counted: true });
+      const { rows: incidents } = await admin.query(
+        `select detail from incidents where tenant_id = $1 and resolved_at is null`,
+        [tenantId],
+      );
+      for (const key of failed)
+        expect({
+          key: key.id,
+          counted: incidents.some((i) => ((i.detail?.keyIds ?? []) as string[]).includes(key.id)),
+        }).toEqual({ key: key.id, counted: true });
     }
-    const { calls } = (await system.simulator('/_control/calls')) as { calls: { endpoint: string; outcome: string; clientRef: string | null }[] };
+    const { calls } = (await system.simulator('/_control/calls')) as {
+      calls: { endpoint: string; outcome: string; clientRef: string | null }[];
+    };
     const programmed = new Map<string, number>();
-    for (const call of calls) if (call.endpoint === '/v3/keyboardPwd/add' && call.outcome === 'ok' && call.clientRef) programmed.set(call.clientRef, (programmed.get(call.clientRef) ?? 0) + 1);
+    for (const call of calls)
+      if (call.endpoint === '/v3/keyboardPwd/add' && call.outcome === 'ok' && call.clientRef)
+        programmed.set(call.clientRef, (programmed.get(call.clientRef) ?? 0) + 1);
     for (const [clientRef, n] of programmed) expect({ clientRef, n }).toEqual({ clientRef, n: 1 });
     // Live keys are on their locks; ended keys are not.
     const { locks } = (await system.simulator('/_control/codes')) as { locks: Record<string, { clientRef: string }[]> };
-    const onLocks = new Set(Object.values(locks).flat().map((c) => c.clientRef));
+    const onLocks = new Set(
+      Object.values(locks)
+        .flat()
+        .map((c) => c.clientRef),
+    );
     for (const key of keys.filter((k) => k.vendor_sync === 'synced')) {
-      expect({ key: key.id, status: key.status, onLock: onLocks.has(key.id) }).toEqual({ key: key.id, status: key.status, onLock: key.status === 'active' || key.status === 'pre_issued' });
+      expect({ key: key.id, status: key.status, onLock: onLocks.has(key.id) }).toEqual({
+        key: key.id,
+        status: key.status,
+        onLock: key.status === 'active' || key.status === 'pre_issued',
+      });
     }
     await admin.end();
   });

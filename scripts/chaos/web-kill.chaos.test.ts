@@ -19,10 +19,18 @@ describe('chaos: a web process is SIGKILLed mid-request', () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 30 });
     const { key } = await createApiKey({ tenantId, name: 'chaos', actor: TEST_ACTOR });
     const reservations: string[] = [];
-    for (const roomId of roomIds) reservations.push((await bookRoom({ tenantId, roomId, startsInHours: -1 })).reservationId);
+    for (const roomId of roomIds)
+      reservations.push((await bookRoom({ tenantId, roomId, startsInHours: -1 })).reservationId);
     const checkIn = (web: number, id: string) =>
-      fetch(`${system.webUrl(web)}/api/v1/reservations/${id}/check-in`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(20_000) })
-        .then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: { checkInId: string; key: { id: string } } } }))
+      fetch(`${system.webUrl(web)}/api/v1/reservations/${id}/check-in`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        signal: AbortSignal.timeout(20_000),
+      })
+        .then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { data?: { checkInId: string; key: { id: string } } },
+        }))
         .catch(() => ({ status: 0, body: {} as { data?: { checkInId: string; key: { id: string } } } }));
 
     const inFlight = Promise.all(reservations.map((id) => checkIn(0, id)));
@@ -36,7 +44,8 @@ describe('chaos: a web process is SIGKILLed mid-request', () => {
     expect(second.map((r) => r.status)).toEqual(reservations.map(() => 200));
     const third = await Promise.all(reservations.map((id) => checkIn(0, id)));
     expect(third.map((r) => r.body.data?.key.id)).toEqual(second.map((r) => r.body.data?.key.id));
-    for (const [i, r] of first.entries()) if (r.status === 200) expect(r.body.data?.checkInId).toBe(second[i]!.body.data?.checkInId);
+    for (const [i, r] of first.entries())
+      if (r.status === 200) expect(r.body.data?.checkInId).toBe(second[i]!.body.data?.checkInId);
 
     const { rows } = await admin.query(
       `select r.id, (select count(*)::int from check_ins c where c.reservation_id = r.id) as check_ins,

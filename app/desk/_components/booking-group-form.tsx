@@ -48,15 +48,30 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
       <input type="hidden" name="endsAt" value={endsAt} />
       <div id={messageId} role="alert" className="form__error">
         {state?.message && <p className="booking-form__message">{state.message}</p>}
-        {failedLabels.length > 0 && <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>}
+        {failedLabels.length > 0 && (
+          <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>
+        )}
       </div>
       {/* Remounted with every answer so the echoed values become the fields' defaults again. */}
-      <BookingFields key={state?.attempt ?? 0} state={state} rooms={rooms} labels={labels} pending={pending} messageId={messageId} />
+      <BookingFields
+        key={state?.attempt ?? 0}
+        state={state}
+        rooms={rooms}
+        labels={labels}
+        pending={pending}
+        messageId={messageId}
+      />
     </form>
   );
 }
 
-type FieldsProps = { state: BookGroupState; rooms: BookingRoomOption[]; labels: BookingGroupFormLabels; pending: boolean; messageId: string };
+type FieldsProps = {
+  state: BookGroupState;
+  rooms: BookingRoomOption[];
+  labels: BookingGroupFormLabels;
+  pending: boolean;
+  messageId: string;
+};
 
 function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps) {
   const id = useId();
@@ -75,20 +90,53 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
       return next;
     });
   const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
-  const submitLabel = pending ? labels.pending : count === 0 ? labels.submitNone : count === 1 ? labels.submitOne : labels.submitMany.replace('{count}', String(count));
+  const submitLabel = pending
+    ? labels.pending
+    : count === 0
+      ? labels.submitNone
+      : count === 1
+        ? labels.submitOne
+        : labels.submitMany.replace('{count}', String(count));
 
   return (
     <>
       <fieldset className="fieldset">
         <legend>{labels.guest}</legend>
         <div className="field-row">
-          <TextField id={`${id}-name`} name="name" label={labels.name} defaultValue={state?.values.name} error={errors.name} required autoComplete="off" />
-          <TextField id={`${id}-email`} name="email" type="email" label={labels.email} defaultValue={state?.values.email} error={errors.email} autoComplete="off" />
-          <TextField id={`${id}-phone`} name="phone" type="tel" label={labels.phone} defaultValue={state?.values.phone} error={errors.phone} autoComplete="off" />
+          <TextField
+            id={`${id}-name`}
+            name="name"
+            label={labels.name}
+            defaultValue={state?.values.name}
+            error={errors.name}
+            required
+            autoComplete="off"
+          />
+          <TextField
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            label={labels.email}
+            defaultValue={state?.values.email}
+            error={errors.email}
+            autoComplete="off"
+          />
+          <TextField
+            id={`${id}-phone`}
+            name="phone"
+            type="tel"
+            label={labels.phone}
+            defaultValue={state?.values.phone}
+            error={errors.phone}
+            autoComplete="off"
+          />
         </div>
       </fieldset>
 
-      <fieldset className="fieldset" aria-describedby={describedBy(`${id}-rooms-hint`, errors.roomIds && `${id}-rooms-error`)}>
+      <fieldset
+        className="fieldset"
+        aria-describedby={describedBy(`${id}-rooms-hint`, errors.roomIds && `${id}-rooms-error`)}
+      >
         <legend>{labels.rooms}</legend>
         <p id={`${id}-rooms-hint`} className="field__hint">
           {labels.roomsHint}
@@ -105,7 +153,10 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
             const disabled = !bookable(room);
             return (
               <li key={room.id}>
-                <label className={`room-choice${isFailed ? ' room-choice--failed' : disabled ? ' room-choice--disabled' : ''}`} data-room-id={room.id}>
+                <label
+                  className={`room-choice${isFailed ? ' room-choice--failed' : disabled ? ' room-choice--disabled' : ''}`}
+                  data-room-id={room.id}
+                >
                   <input
                     type="checkbox"
                     name="roomIds"

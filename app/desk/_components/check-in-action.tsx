@@ -7,20 +7,40 @@ import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
  * check-in" once the check-in opens; before that, "Check in early" while the room is free (with when
  * it opens), or only when it opens if the room is occupied.
  */
-export function CheckInAction({ reservationId, describedBy, window, now = new Date(), timeZone, t, locale }: {
-  reservationId: string; describedBy?: string; window: CheckInWindow | undefined; now?: Date; timeZone: string; t: Translate; locale: Locale;
+export function CheckInAction({
+  reservationId,
+  describedBy,
+  window,
+  now = new Date(),
+  timeZone,
+  t,
+  locale,
+}: {
+  reservationId: string;
+  describedBy?: string;
+  window: CheckInWindow | undefined;
+  now?: Date;
+  timeZone: string;
+  t: Translate;
+  locale: Locale;
 }) {
   if (!window) return null;
   if (window.opensAt <= now) return <CheckInButton reservationId={reservationId} describedBy={describedBy} />;
   const opensId = `opens-${reservationId}`;
   const opens = (
     <span id={opensId} className="muted small" data-testid="check-in-opens">
-      {t(window.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', { time: formatDateTime(locale, window.opensAt, timeZone) })}
+      {t(window.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', {
+        time: formatDateTime(locale, window.opensAt, timeZone),
+      })}
     </span>
   );
   return window.roomFree ? (
     <span className="check-in-slot">
-      <CheckInButton reservationId={reservationId} describedBy={describedBy ? `${describedBy} ${opensId}` : opensId} early />
+      <CheckInButton
+        reservationId={reservationId}
+        describedBy={describedBy ? `${describedBy} ${opensId}` : opensId}
+        early
+      />
       {opens}
     </span>
   ) : (

@@ -120,7 +120,12 @@ export function CheckInButton({ reservationId, describedBy, early = false }: But
     <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
       <input type="hidden" name="reservationId" value={reservationId} />
       {early && <input type="hidden" name="early" value="1" />}
-      <button type="submit" className={`button ${early ? 'button--secondary' : 'button--primary'} button--compact`} disabled={pending} aria-describedby={describedBy}>
+      <button
+        type="submit"
+        className={`button ${early ? 'button--secondary' : 'button--primary'} button--compact`}
+        disabled={pending}
+        aria-describedby={describedBy}
+      >
         {pending && target === reservationId ? labels.pending : early ? labels.early : labels.submit}
       </button>
     </form>

@@ -3,7 +3,14 @@
 import { useActionState, useId, useState } from 'react';
 import { deleteGuestAction } from '@/app/desk/reservations/[id]/guest-actions';
 
-export type DeleteGuestLabels = { title: string; lead: string; confirm: string; confirmHint: string; submit: string; pending: string };
+export type DeleteGuestLabels = {
+  title: string;
+  lead: string;
+  confirm: string;
+  confirmHint: string;
+  submit: string;
+  pending: string;
+};
 
 type Props = {
   reservationId: string;
@@ -27,13 +34,7 @@ export function DeleteGuestForm({ reservationId, guestName, labels }: Props) {
   const error = state && !state.ok ? state : null;
   const matches = normalise(typed) !== '' && normalise(typed) === normalise(guestName);
   return (
-    <form
-      action={action}
-      noValidate
-      className="form"
-      aria-labelledby={`${id}-title`}
-      data-testid="delete-guest-form"
-    >
+    <form action={action} noValidate className="form" aria-labelledby={`${id}-title`} data-testid="delete-guest-form">
       <h2 id={`${id}-title`}>{labels.title}</h2>
       <p className="muted">{labels.lead}</p>
       <input type="hidden" name="reservationId" value={reservationId} />

@@ -20,7 +20,17 @@ const SYNC_BADGE: Record<VendorSync, string> = {
  * A key's lifecycle status and, for a live key, whether the lock has it ("Activating…", "Active on
  * lock", "Lock error", or "No lock on this room" when there is no lock to program).
  */
-export function KeyBadges({ status, vendorSync, vendorError, t }: { status: KeyStatus; vendorSync: VendorSync; vendorError?: string | null; t: Translate }) {
+export function KeyBadges({
+  status,
+  vendorSync,
+  vendorError,
+  t,
+}: {
+  status: KeyStatus;
+  vendorSync: VendorSync;
+  vendorError?: string | null;
+  t: Translate;
+}) {
   const live = status === 'pre_issued' || status === 'active';
   const noLock = vendorSync === 'failed' && vendorError === 'no_lock_device';
   return (

@@ -27,21 +27,28 @@ export function ReservationTimeline({ reservationId, events, timeZone, locale, t
       ) : (
         <ol className="timeline">
           {events.map((event) => {
-            const actorType = (ACTOR_TYPES as readonly string[]).includes(event.actor.type) ? t(`audit.actorType.${event.actor.type as (typeof ACTOR_TYPES)[number]}`) : event.actor.type;
+            const actorType = (ACTOR_TYPES as readonly string[]).includes(event.actor.type)
+              ? t(`audit.actorType.${event.actor.type as (typeof ACTOR_TYPES)[number]}`)
+              : event.actor.type;
             return (
               <li key={event.id} className="timeline__event" data-testid="timeline-event" data-action={event.action}>
                 <div className="timeline__head">
-                  <span className="timeline__what">{isAuditAction(event.action) ? t(`audit.action.${event.action}`) : event.action}</span>
+                  <span className="timeline__what">
+                    {isAuditAction(event.action) ? t(`audit.action.${event.action}`) : event.action}
+                  </span>
                   <code className="audit-code">{event.action}</code>
                 </div>
                 <p className="timeline__meta">
-                  <time dateTime={event.occurredAt}>{formatDateTime(locale, new Date(event.occurredAt), timeZone)}</time>
+                  <time dateTime={event.occurredAt}>
+                    {formatDateTime(locale, new Date(event.occurredAt), timeZone)}
+                  </time>
                   {' · '}
                   <span className="wrap-anywhere">{event.actor.label}</span> ({actorType})
                 </p>
                 {event.reason !== null && (
                   <p className="timeline__meta wrap-anywhere">
-                    {t('audit.col.why')}: {isAuditReasonCode(event.reason) ? t(`audit.reason.${event.reason}`) : event.reason}
+                    {t('audit.col.why')}:{' '}
+                    {isAuditReasonCode(event.reason) ? t(`audit.reason.${event.reason}`) : event.reason}
                     {isAuditReasonCode(event.reason) && <code className="audit-code">{event.reason}</code>}
                   </p>
                 )}

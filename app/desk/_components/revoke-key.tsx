@@ -3,7 +3,14 @@
 import { useActionState, useId } from 'react';
 import { revokeKeyAction } from '@/app/desk/actions';
 
-export type RevokeKeyLabels = { title: string; reason: string; hint: string; submit: string; pending: string; done: string };
+export type RevokeKeyLabels = {
+  title: string;
+  reason: string;
+  hint: string;
+  submit: string;
+  pending: string;
+  done: string;
+};
 
 type Props = {
   keyId: string;

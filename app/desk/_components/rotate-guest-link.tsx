@@ -6,7 +6,13 @@ import { rotateGuestLinkAction } from '@/app/desk/actions';
 export type RotateGuestLinkLabels = { submit: string; hint: string; pending: string; done: string };
 
 /** "Replace the guest link": the current link stops working at once (audited); the page shows the new one. */
-export function RotateGuestLinkForm({ reservationId, labels }: { reservationId: string; labels: RotateGuestLinkLabels }) {
+export function RotateGuestLinkForm({
+  reservationId,
+  labels,
+}: {
+  reservationId: string;
+  labels: RotateGuestLinkLabels;
+}) {
   const [state, action, pending] = useActionState(rotateGuestLinkAction, null);
   const id = useId();
   return (
@@ -20,7 +26,11 @@ export function RotateGuestLinkForm({ reservationId, labels }: { reservationId: 
           {pending ? labels.pending : labels.submit}
         </button>
       </div>
-      <p role="status" className={state && !state.ok ? 'form__error' : 'muted small'} data-testid="rotate-guest-link-result">
+      <p
+        role="status"
+        className={state && !state.ok ? 'form__error' : 'muted small'}
+        data-testid="rotate-guest-link-result"
+      >
         {state ? (state.ok ? labels.done : state.message) : null}
       </p>
     </form>

@@ -34,7 +34,10 @@ const ZBookGroupFormSchema = z
     name: z.string().trim().min(1, 'bookingForm.error.name').max(200, 'bookingForm.error.nameTooLong'),
     email: z.union([z.literal(''), z.email('bookingForm.error.email').max(320, 'bookingForm.error.email')]),
     phone: z.string().trim().max(40, 'bookingForm.error.phone'),
-    roomIds: z.array(z.uuid('bookingForm.error.roomsNotFound')).min(1, 'bookingForm.error.rooms').max(50, 'bookingForm.error.tooManyRooms'),
+    roomIds: z
+      .array(z.uuid('bookingForm.error.roomsNotFound'))
+      .min(1, 'bookingForm.error.rooms')
+      .max(50, 'bookingForm.error.tooManyRooms'),
     startsAt: z.iso.datetime({ offset: true, message: 'bookingForm.error.window' }).transform((s) => new Date(s)),
     endsAt: z.iso.datetime({ offset: true, message: 'bookingForm.error.window' }).transform((s) => new Date(s)),
   })
@@ -55,10 +58,23 @@ export async function bookGroupAction(previous: BookGroupState, formData: FormDa
   const staff = await requireStaff('bookings.create', '/desk/bookings/new');
   const t = await getT();
   const roomIds = [...new Set(formData.getAll('roomIds').filter((v): v is string => typeof v === 'string'))];
-  const values: BookGroupValues = { name: text(formData, 'name'), email: text(formData, 'email').trim(), phone: text(formData, 'phone'), roomIds };
-  const answer = (rest: Omit<NonNullable<BookGroupState>, 'attempt' | 'values'>): BookGroupState => ({ attempt: (previous?.attempt ?? 0) + 1, values, ...rest });
+  const values: BookGroupValues = {
+    name: text(formData, 'name'),
+    email: text(formData, 'email').trim(),
+    phone: text(formData, 'phone'),
+    roomIds,
+  };
+  const answer = (rest: Omit<NonNullable<BookGroupState>, 'attempt' | 'values'>): BookGroupState => ({
+    attempt: (previous?.attempt ?? 0) + 1,
+    values,
+    ...rest,
+  });
 
-  const parsed = ZBookGroupFormSchema.safeParse({ ...values, startsAt: text(formData, 'startsAt'), endsAt: text(formData, 'endsAt') });
+  const parsed = ZBookGroupFormSchema.safeParse({
+    ...values,
+    startsAt: text(formData, 'startsAt'),
+    endsAt: text(formData, 'endsAt'),
+  });
   if (!parsed.success) {
     const fieldErrors: Partial<Record<BookGroupField, string>> = {};
     let message: string | null = null;
@@ -85,10 +101,13 @@ export async function bookGroupAction(previous: BookGroupState, formData: FormDa
     groupId = group.id;
   } catch (error) {
     if (isAppError(error) && error.code === 'room_unavailable') {
-      const failed = Array.isArray(error.details.roomIds) ? error.details.roomIds.filter((id): id is string => typeof id === 'string') : [];
+      const failed = Array.isArray(error.details.roomIds)
+        ? error.details.roomIds.filter((id): id is string => typeof id === 'string')
+        : [];
       return answer({ fieldErrors: {}, failedRoomIds: failed, message: t('bookingForm.conflict') });
     }
-    if (isAppError(error) && error.code === 'not_found') return answer({ fieldErrors: {}, failedRoomIds: [], message: t('bookingForm.error.roomsNotFound') });
+    if (isAppError(error) && error.code === 'not_found')
+      return answer({ fieldErrors: {}, failedRoomIds: [], message: t('bookingForm.error.roomsNotFound') });
     logger.error({ err: error, tenantId: staff.current.tenantId }, 'desk group booking failed');
     return answer({ fieldErrors: {}, failedRoomIds: [], message: t('bookingForm.error.generic') });
   }

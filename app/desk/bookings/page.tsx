@@ -26,7 +26,9 @@ const ZCreatedSchema = z.uuid();
 /** A group's rooms by stay, then by label as people read them (101 before 1001). */
 function byStayThenRoom(reservations: BookingGroupSummary['reservations']): BookingGroupSummary['reservations'] {
   return [...reservations].sort(
-    (a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.roomLabel.localeCompare(b.roomLabel, undefined, { numeric: true }),
+    (a, b) =>
+      a.startsAt.getTime() - b.startsAt.getTime() ||
+      a.roomLabel.localeCompare(b.roomLabel, undefined, { numeric: true }),
   );
 }
 
@@ -89,7 +91,9 @@ export default async function BookingsPage({ searchParams }: Props) {
 function GroupRow({ group, t, locale }: { group: BookingGroupSummary; t: Translate; locale: Locale }) {
   // A group's rooms are normally in one facility: its zone is the one the desk thinks in.
   const timeZone = group.reservations[0]?.timeZone;
-  const when = (date: Date, zone: string | undefined) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, zone)}</time>;
+  const when = (date: Date, zone: string | undefined) => (
+    <time dateTime={date.toISOString()}>{formatDateTime(locale, date, zone)}</time>
+  );
   return (
     <tr data-booking-group-id={group.id}>
       <td>{when(group.createdAt, timeZone)}</td>

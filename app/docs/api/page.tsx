@@ -14,9 +14,21 @@ const ZContentSchema = z.object({ 'application/json': z.object({ schema: ZJsonSc
 const ZOperationSchema = z.object({
   summary: z.string().default(''),
   operationId: z.string(),
-  parameters: z.array(z.object({ name: z.string(), in: z.string(), required: z.boolean().default(false), schema: ZJsonSchema.optional() })).default([]),
+  parameters: z
+    .array(
+      z.object({
+        name: z.string(),
+        in: z.string(),
+        required: z.boolean().default(false),
+        schema: ZJsonSchema.optional(),
+      }),
+    )
+    .default([]),
   requestBody: z.object({ content: ZContentSchema }).optional(),
-  responses: z.record(z.string(), z.object({ description: z.string().default(''), content: ZContentSchema.optional() })),
+  responses: z.record(
+    z.string(),
+    z.object({ description: z.string().default(''), content: ZContentSchema.optional() }),
+  ),
 });
 const ZDocumentSchema = z.object({
   info: z.object({ title: z.string(), version: z.string() }),
@@ -96,7 +108,8 @@ export default async function ApiDocsPage() {
                 {operations.map(({ path, method, anchor }) => (
                   <li key={anchor}>
                     <a href={`#${anchor}`}>
-                      <span className={`method ${METHOD_BADGE[method] ?? ''}`}>{method.toUpperCase()}</span> <code>{path}</code>
+                      <span className={`method ${METHOD_BADGE[method] ?? ''}`}>{method.toUpperCase()}</span>{' '}
+                      <code>{path}</code>
                     </a>
                   </li>
                 ))}
@@ -137,12 +150,19 @@ export default async function ApiDocsPage() {
         <section id="endpoints" aria-labelledby="endpoints-title" className="section">
           <h2 id="endpoints-title">{t('docs.api.endpoints')}</h2>
           {operations.map(({ path, method, op, anchor }) => {
-            const [successStatus, success] = Object.entries(op.responses).find(([status]) => status.startsWith('2')) ?? [];
+            const [successStatus, success] =
+              Object.entries(op.responses).find(([status]) => status.startsWith('2')) ?? [];
             const errors = Object.entries(op.responses).filter(([status]) => !status.startsWith('2'));
             const bodySchema = op.requestBody?.content['application/json']?.schema;
             const successSchema = success?.content?.['application/json']?.schema;
             return (
-              <article key={anchor} id={anchor} aria-labelledby={`${anchor}-title`} className="card api-op" data-testid="api-operation">
+              <article
+                key={anchor}
+                id={anchor}
+                aria-labelledby={`${anchor}-title`}
+                className="card api-op"
+                data-testid="api-operation"
+              >
                 <h3 id={`${anchor}-title`} className="api-op__title">
                   <span className={`method ${METHOD_BADGE[method] ?? ''}`}>{method.toUpperCase()}</span>
                   <code className="api-op__path">{path}</code>
@@ -152,7 +172,12 @@ export default async function ApiDocsPage() {
                 {op.parameters.length > 0 && (
                   <>
                     <h4>{t('docs.api.parameters')}</h4>
-                    <div className="table-wrap" role="region" aria-label={`${t('docs.api.parameters')}: ${method.toUpperCase()} ${path}`} tabIndex={0}>
+                    <div
+                      className="table-wrap"
+                      role="region"
+                      aria-label={`${t('docs.api.parameters')}: ${method.toUpperCase()} ${path}`}
+                      tabIndex={0}
+                    >
                       <table className="table">
                         <thead>
                           <tr>
@@ -168,7 +193,13 @@ export default async function ApiDocsPage() {
                               <th scope="row">
                                 <code>{p.name}</code>
                               </th>
-                              <td>{p.in === 'path' ? t('docs.api.param.inPath') : p.in === 'query' ? t('docs.api.param.inQuery') : p.in}</td>
+                              <td>
+                                {p.in === 'path'
+                                  ? t('docs.api.param.inPath')
+                                  : p.in === 'query'
+                                    ? t('docs.api.param.inQuery')
+                                    : p.in}
+                              </td>
                               <td className="wrap">
                                 <code>{typeOf(p.schema)}</code>
                               </td>

@@ -59,10 +59,21 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
               <code id={`${id}-key`} className="secret-panel__code" data-testid="api-key-secret">
                 {created.key}
               </code>
-              <CopyButton text={created.key} targetId={`${id}-key`} labels={labels.copy} accessibleLabel={labels.copyKey} testId="api-key-copy" />
+              <CopyButton
+                text={created.key}
+                targetId={`${id}-key`}
+                labels={labels.copy}
+                accessibleLabel={labels.copyKey}
+                testId="api-key-copy"
+              />
             </div>
           </div>
-          <button type="button" className="button button--secondary" onClick={() => setDismissedId(created.id)} data-testid="api-key-secret-dismiss">
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => setDismissedId(created.id)}
+            data-testid="api-key-secret-dismiss"
+          >
             {labels.dismiss}
           </button>
         </div>

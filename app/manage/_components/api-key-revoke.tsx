@@ -3,7 +3,14 @@
 import { useActionState, useEffect, useRef, useState } from 'react';
 import { revokeApiKeyAction } from '@/app/manage/api-keys/actions';
 
-export type RevokeApiKeyLabels = { revoke: string; confirm: string; cancel: string; pending: string; warning: string; done: string };
+export type RevokeApiKeyLabels = {
+  revoke: string;
+  confirm: string;
+  cancel: string;
+  pending: string;
+  warning: string;
+  done: string;
+};
 
 type Props = {
   apiKeyId: string;
@@ -45,16 +52,34 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
           <input type="hidden" name="apiKeyId" value={apiKeyId} />
           <p className="revoke-confirm__warning">{labels.warning}</p>
           <div className="revoke-confirm__buttons">
-            <button ref={confirmRef} type="submit" className="button button--danger button--compact" disabled={pending} data-testid="api-key-revoke-confirm">
+            <button
+              ref={confirmRef}
+              type="submit"
+              className="button button--danger button--compact"
+              disabled={pending}
+              data-testid="api-key-revoke-confirm"
+            >
               {pending ? labels.pending : labels.confirm}
             </button>
-            <button type="button" className="button button--ghost button--compact" onClick={() => setConfirming(false)} disabled={pending} data-testid="api-key-revoke-cancel">
+            <button
+              type="button"
+              className="button button--ghost button--compact"
+              onClick={() => setConfirming(false)}
+              disabled={pending}
+              data-testid="api-key-revoke-cancel"
+            >
               {labels.cancel}
             </button>
           </div>
         </form>
       ) : (
-        <button ref={revokeRef} type="button" className="button button--secondary button--compact" onClick={() => setConfirming(true)} data-testid="api-key-revoke">
+        <button
+          ref={revokeRef}
+          type="button"
+          className="button button--secondary button--compact"
+          onClick={() => setConfirming(true)}
+          data-testid="api-key-revoke"
+        >
           {labels.revoke}
         </button>
       )}

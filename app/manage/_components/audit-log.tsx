@@ -3,7 +3,14 @@
 import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { AUDIT_ACTIONS, auditApiSearch, auditUrlSearch, EMPTY_AUDIT_FILTERS, isAuditAction, type AuditUrlFilters } from '@/lib/audit/audit-filters';
+import {
+  AUDIT_ACTIONS,
+  auditApiSearch,
+  auditUrlSearch,
+  EMPTY_AUDIT_FILTERS,
+  isAuditAction,
+  type AuditUrlFilters,
+} from '@/lib/audit/audit-filters';
 import type { AuditEventView } from '@/lib/audit/list-audit-events';
 import { formatDateTime, type Locale } from '@/lib/i18n/locale';
 
@@ -79,11 +86,20 @@ function isAuditPage(value: unknown): value is AuditPage {
   return Array.isArray(v.data) && (v.nextCursor === null || typeof v.nextCursor === 'string');
 }
 
-async function fetchAuditPage(search: string, cursor: string | null, pageSize: number, signal: AbortSignal): Promise<AuditPage> {
+async function fetchAuditPage(
+  search: string,
+  cursor: string | null,
+  pageSize: number,
+  signal: AbortSignal,
+): Promise<AuditPage> {
   const params = new URLSearchParams(search);
   params.set('limit', String(pageSize));
   if (cursor) params.set('cursor', cursor);
-  const response = await fetch(`/manage/audit/events?${params.toString()}`, { cache: 'no-store', headers: { accept: 'application/json' }, signal });
+  const response = await fetch(`/manage/audit/events?${params.toString()}`, {
+    cache: 'no-store',
+    headers: { accept: 'application/json' },
+    signal,
+  });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok || !isAuditPage(body)) throw new AuditFetchError(response.status);
   return body;
@@ -111,7 +127,10 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
   useEffect(() => {
     const next = effective(form);
     if (next.actor === applied.actor && next.subjectId === applied.subjectId) return;
-    const timer = setTimeout(() => setApplied((current) => ({ ...current, actor: next.actor, subjectId: next.subjectId })), TYPING_DELAY_MS);
+    const timer = setTimeout(
+      () => setApplied((current) => ({ ...current, actor: next.actor, subjectId: next.subjectId })),
+      TYPING_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [form, applied.actor, applied.subjectId]);
 
@@ -120,7 +139,8 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
   useEffect(() => {
     const query = auditUrlSearch(applied);
     const url = `${window.location.pathname}${query ? `?${query}` : ''}`;
-    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(window.history.state, '', url);
+    if (url !== `${window.location.pathname}${window.location.search}`)
+      window.history.replaceState(window.history.state, '', url);
   }, [applied]);
 
   const query = useInfiniteQuery({
@@ -128,13 +148,18 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
     queryFn: ({ pageParam, signal }) => fetchAuditPage(search, pageParam, pageSize, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
-    initialData: search === initialSearch ? ({ pages: [initialPage], pageParams: [null] } satisfies InfiniteData<AuditPage, string | null>) : undefined,
+    initialData:
+      search === initialSearch
+        ? ({ pages: [initialPage], pageParams: [null] } satisfies InfiniteData<AuditPage, string | null>)
+        : undefined,
     staleTime: 60_000,
     // Refetching every loaded page on focus would be costly and make the list jump.
     refetchOnWindowFocus: false,
-    retry: (failureCount, error) => !(error instanceof AuditFetchError && error.status >= 400 && error.status < 500) && failureCount < 2,
+    retry: (failureCount, error) =>
+      !(error instanceof AuditFetchError && error.status >= 400 && error.status < 500) && failureCount < 2,
   });
-  const { data, isPending, isError, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, refetch } = query;
+  const { data, isPending, isError, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, refetch } =
+    query;
   const events = useMemo(() => data?.pages.flatMap((page) => page.data) ?? [], [data]);
 
   // Infinite scroll: load the next page when the end of the list comes near the viewport.
@@ -143,9 +168,12 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
   useEffect(() => {
     const target = sentinel.current;
     if (!target || !canAutoLoad || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
-    }, { rootMargin: '400px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
+      },
+      { rootMargin: '400px 0px' },
+    );
     observer.observe(target);
     return () => observer.disconnect();
   }, [canAutoLoad, fetchNextPage, events.length]);
@@ -171,7 +199,13 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
         <h2 id={`${id}-filters`} className="visually-hidden">
           {labels.filtersTitle}
         </h2>
-        <form role="search" aria-labelledby={`${id}-filters`} className="audit-filters" data-testid="audit-filters" onSubmit={(e) => e.preventDefault()}>
+        <form
+          role="search"
+          aria-labelledby={`${id}-filters`}
+          className="audit-filters"
+          data-testid="audit-filters"
+          onSubmit={(e) => e.preventDefault()}
+        >
           <div className="field">
             <label htmlFor={`${id}-action`} className="field__label">
               {labels.action}
@@ -235,7 +269,13 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
             <label htmlFor={`${id}-room`} className="field__label">
               {labels.room}
             </label>
-            <select id={`${id}-room`} name="roomId" className="select" value={form.roomId} onChange={(e) => update('roomId', e.target.value, true)}>
+            <select
+              id={`${id}-room`}
+              name="roomId"
+              className="select"
+              value={form.roomId}
+              onChange={(e) => update('roomId', e.target.value, true)}
+            >
               <option value="">{labels.anyRoom}</option>
               {rooms.map((room) => (
                 <option key={room.id} value={room.id}>
@@ -281,7 +321,13 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
             <button type="button" className="button button--ghost" onClick={reset} disabled={!isFiltered}>
               {labels.reset}
             </button>
-            <a href={`/manage/audit/export${search ? `?${search}` : ''}`} className="button button--secondary" data-testid="audit-export" download aria-describedby={`${id}-export-hint`}>
+            <a
+              href={`/manage/audit/export${search ? `?${search}` : ''}`}
+              className="button button--secondary"
+              data-testid="audit-export"
+              download
+              aria-describedby={`${id}-export-hint`}
+            >
               {labels.exportCsv}
             </a>
             <span id={`${id}-export-hint`} className="visually-hidden">
@@ -291,11 +337,21 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
         </form>
       </section>
 
-      <section className="section" aria-labelledby={`${id}-results`} aria-busy={isPending || isFetchingNextPage || undefined}>
+      <section
+        className="section"
+        aria-labelledby={`${id}-results`}
+        aria-busy={isPending || isFetchingNextPage || undefined}
+      >
         <h2 id={`${id}-results`} className="visually-hidden">
           {shown}
         </h2>
-        <p role="status" aria-live="polite" className="muted small" data-testid="audit-count" data-count={isPending ? undefined : events.length}>
+        <p
+          role="status"
+          aria-live="polite"
+          className="muted small"
+          data-testid="audit-count"
+          data-count={isPending ? undefined : events.length}
+        >
           {isPending ? labels.loading : isError && events.length === 0 ? '' : shown}
         </p>
 
@@ -336,12 +392,22 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
             {isFetchNextPageError ? (
               <div role="alert" className="inline-error">
                 {labels.loadMoreError}{' '}
-                <button type="button" className="button button--secondary button--compact" onClick={() => void fetchNextPage()}>
+                <button
+                  type="button"
+                  className="button button--secondary button--compact"
+                  onClick={() => void fetchNextPage()}
+                >
                   {labels.retry}
                 </button>
               </div>
             ) : hasNextPage ? (
-              <button type="button" className="button button--secondary" data-testid="audit-load-more" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+              <button
+                type="button"
+                className="button button--secondary"
+                data-testid="audit-load-more"
+                onClick={() => void fetchNextPage()}
+                disabled={isFetchingNextPage}
+              >
                 {isFetchingNextPage ? labels.loadingMore : labels.loadMore}
               </button>
             ) : (
@@ -356,7 +422,15 @@ export function AuditLog({ initialFilters, initialPage, rooms, timeZone, locale,
   );
 }
 
-function AuditTable({ labels, busy = false, children }: { labels: AuditLogLabels; busy?: boolean; children: ReactNode }) {
+function AuditTable({
+  labels,
+  busy = false,
+  children,
+}: {
+  labels: AuditLogLabels;
+  busy?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className="table-wrap" role="region" aria-label={labels.filtersTitle} tabIndex={0}>
       <table className="table audit-table" data-testid="audit-table" aria-busy={busy || undefined}>
@@ -375,7 +449,15 @@ function AuditTable({ labels, busy = false, children }: { labels: AuditLogLabels
   );
 }
 
-function AuditRow({ event, labels, format }: { event: AuditEventView; labels: AuditLogLabels; format: (iso: string) => string }) {
+function AuditRow({
+  event,
+  labels,
+  format,
+}: {
+  event: AuditEventView;
+  labels: AuditLogLabels;
+  format: (iso: string) => string;
+}) {
   const reasonLabel = event.reason !== null ? labels.reasons[event.reason] : undefined;
   return (
     <tr data-testid="audit-row" data-action={event.action} data-event-id={event.id}>
@@ -421,7 +503,10 @@ function AuditSubject({ event, labels }: { event: AuditEventView; labels: AuditL
   const { type, id } = event.subject;
   const typeLabel = labels.subjectTypes[type] ?? type;
   const shortId = id ? <code className="audit-code">{id.slice(0, 8)}</code> : null;
-  const keyReservation = typeof event.metadata.reservationId === 'string' && UUID.test(event.metadata.reservationId) ? event.metadata.reservationId : null;
+  const keyReservation =
+    typeof event.metadata.reservationId === 'string' && UUID.test(event.metadata.reservationId)
+      ? event.metadata.reservationId
+      : null;
   const reservationId = type === 'reservation' && id ? id : type === 'access_key' ? keyReservation : null;
   if (reservationId) {
     return (

@@ -48,7 +48,13 @@ export function CopyButton({ text, targetId, labels, accessibleLabel, testId }: 
 
   return (
     <span className="copy">
-      <button type="button" className="button button--secondary button--compact" onClick={() => void copy()} aria-label={accessibleLabel} data-testid={testId}>
+      <button
+        type="button"
+        className="button button--secondary button--compact"
+        onClick={() => void copy()}
+        aria-label={accessibleLabel}
+        data-testid={testId}
+      >
         {status === 'copied' ? labels.copied : labels.copy}
       </button>
       {/* "Copied" is already on the button; the live region repeats it for screen readers only. */}

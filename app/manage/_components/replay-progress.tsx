@@ -14,18 +14,42 @@ export type ReplayProgressLabels = {
   status: Record<'received' | 'processed' | 'ignored' | 'rejected' | 'failed' | 'dead', string>;
 };
 
-type Progress = { counts: Record<keyof ReplayProgressLabels['status'], number>; total: number; settled: number; pending: number };
+type Progress = {
+  counts: Record<keyof ReplayProgressLabels['status'], number>;
+  total: number;
+  settled: number;
+  pending: number;
+};
 
 export const REPLAY_POLL_MS = 1500;
 
-async function fetchProgress(query: { provider: string; from: string; to: string }, signal: AbortSignal): Promise<Progress> {
-  const response = await fetch(`/manage/webhooks/progress?${new URLSearchParams(query)}`, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
+async function fetchProgress(
+  query: { provider: string; from: string; to: string },
+  signal: AbortSignal,
+): Promise<Progress> {
+  const response = await fetch(`/manage/webhooks/progress?${new URLSearchParams(query)}`, {
+    signal,
+    cache: 'no-store',
+    headers: { accept: 'application/json' },
+  });
   if (!response.ok) throw new Error(`progress answered ${response.status}`);
   return ((await response.json()) as { data: Progress }).data;
 }
 
 /** A replayed window's progress: settled events over all, polled every 1.5 s until none is queued or retrying. */
-export function ReplayProgress({ provider, from, to, replayedAt, labels }: { provider: string; from: string; to: string; replayedAt: string; labels: ReplayProgressLabels }) {
+export function ReplayProgress({
+  provider,
+  from,
+  to,
+  replayedAt,
+  labels,
+}: {
+  provider: string;
+  from: string;
+  to: string;
+  replayedAt: string;
+  labels: ReplayProgressLabels;
+}) {
   const id = useId();
   const query = useQuery({
     queryKey: ['webhook-replay-progress', provider, from, to, replayedAt],
@@ -34,7 +58,9 @@ export function ReplayProgress({ provider, from, to, replayedAt, labels }: { pro
     retry: 2,
   });
   const data = query.data;
-  const text = data ? labels.count.replace('{done}', String(data.settled)).replace('{total}', String(data.total)) : labels.loading;
+  const text = data
+    ? labels.count.replace('{done}', String(data.settled)).replace('{total}', String(data.total))
+    : labels.loading;
   const done = data !== undefined && data.pending === 0;
   const router = useRouter();
   // Once everything has settled, the log above shows the new outcomes without a manual reload.

@@ -46,7 +46,12 @@ export function SecretForm({ provider, labels }: Props) {
         {error?.message}
       </p>
       <div className="form__submit-row">
-        <button type="submit" className="button button--primary" disabled={pending} data-testid={`secret-save-${provider}`}>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={pending}
+          data-testid={`secret-save-${provider}`}
+        >
           {pending ? labels.pending : labels.submit}
         </button>
         <span role="status" className="inline-success inline-success--flush" data-testid={`secret-saved-${provider}`}>

@@ -20,7 +20,13 @@ export type WebhookReplayLabels = {
 };
 
 /** Replays one provider's events of a window (facility wall-clock times), then follows their reprocessing. */
-export function WebhookReplayForm({ defaults, labels }: { defaults: { provider: string; from: string; to: string }; labels: WebhookReplayLabels }) {
+export function WebhookReplayForm({
+  defaults,
+  labels,
+}: {
+  defaults: { provider: string; from: string; to: string };
+  labels: WebhookReplayLabels;
+}) {
   const [state, action, pending] = useActionState(replayWebhooksAction, null);
   const id = useId();
   const error = state && !state.ok ? state : null;
@@ -34,7 +40,16 @@ export function WebhookReplayForm({ defaults, labels }: { defaults: { provider: 
             <label htmlFor={`${id}-provider`} className="field__label">
               {labels.provider}
             </label>
-            <select id={`${id}-provider`} name="provider" className="select" defaultValue={values.provider} key={`p-${values.provider}`} aria-invalid={invalid('provider')} aria-describedby={`${id}-error`} data-testid="webhook-replay-provider">
+            <select
+              id={`${id}-provider`}
+              name="provider"
+              className="select"
+              defaultValue={values.provider}
+              key={`p-${values.provider}`}
+              aria-invalid={invalid('provider')}
+              aria-describedby={`${id}-error`}
+              data-testid="webhook-replay-provider"
+            >
               {(Object.keys(labels.providers) as (keyof WebhookReplayLabels['providers'])[]).map((provider) => (
                 <option key={provider} value={provider}>
                   {labels.providers[provider]}
@@ -46,13 +61,35 @@ export function WebhookReplayForm({ defaults, labels }: { defaults: { provider: 
             <label htmlFor={`${id}-from`} className="field__label">
               {labels.from}
             </label>
-            <input id={`${id}-from`} name="from" type="datetime-local" required className="input" defaultValue={values.from} key={`f-${values.from}`} aria-invalid={invalid('from')} aria-describedby={`${id}-hint ${id}-error`} data-testid="webhook-replay-from" />
+            <input
+              id={`${id}-from`}
+              name="from"
+              type="datetime-local"
+              required
+              className="input"
+              defaultValue={values.from}
+              key={`f-${values.from}`}
+              aria-invalid={invalid('from')}
+              aria-describedby={`${id}-hint ${id}-error`}
+              data-testid="webhook-replay-from"
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-to`} className="field__label">
               {labels.to}
             </label>
-            <input id={`${id}-to`} name="to" type="datetime-local" required className="input" defaultValue={values.to} key={`t-${values.to}`} aria-invalid={invalid('to')} aria-describedby={`${id}-hint ${id}-error`} data-testid="webhook-replay-to" />
+            <input
+              id={`${id}-to`}
+              name="to"
+              type="datetime-local"
+              required
+              className="input"
+              defaultValue={values.to}
+              key={`t-${values.to}`}
+              aria-invalid={invalid('to')}
+              aria-describedby={`${id}-hint ${id}-error`}
+              data-testid="webhook-replay-to"
+            />
           </div>
         </div>
         <p id={`${id}-hint`} className="field__hint">
@@ -62,17 +99,34 @@ export function WebhookReplayForm({ defaults, labels }: { defaults: { provider: 
           {error?.message}
         </p>
         <div className="form__submit-row">
-          <button type="submit" className="button button--primary" disabled={pending} data-testid="webhook-replay-submit">
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={pending}
+            data-testid="webhook-replay-submit"
+          >
             {pending ? labels.pending : labels.submit}
           </button>
           <span role="status" className="inline-success inline-success--flush" data-testid="webhook-replay-result">
-            {state?.ok ? (state.requeued === 1 ? labels.requeuedOne : labels.requeuedOther).replace('{count}', String(state.requeued)) : ''}
+            {state?.ok
+              ? (state.requeued === 1 ? labels.requeuedOne : labels.requeuedOther).replace(
+                  '{count}',
+                  String(state.requeued),
+                )
+              : ''}
           </span>
         </div>
       </form>
       {state?.ok && state.requeued > 0 && (
         <QueryProvider>
-          <ReplayProgress key={state.replayedAt} replayedAt={state.replayedAt} provider={state.provider} from={state.from} to={state.to} labels={labels.progress} />
+          <ReplayProgress
+            key={state.replayedAt}
+            replayedAt={state.replayedAt}
+            provider={state.provider}
+            from={state.from}
+            to={state.to}
+            labels={labels.progress}
+          />
         </QueryProvider>
       )}
     </>

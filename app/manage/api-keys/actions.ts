@@ -41,12 +41,17 @@ export async function createApiKeyAction(_previous: CreateApiKeyState, formData:
   const staff = await requireStaff('api_keys.manage', PATH);
   const t = await getT();
   const schema = z.object({
-    name: z.string(t('apiKeys.create.nameRequired')).trim().min(1, t('apiKeys.create.nameRequired')).max(NAME_MAX, t('apiKeys.create.nameTooLong', { max: NAME_MAX })),
+    name: z
+      .string(t('apiKeys.create.nameRequired'))
+      .trim()
+      .min(1, t('apiKeys.create.nameRequired'))
+      .max(NAME_MAX, t('apiKeys.create.nameTooLong', { max: NAME_MAX })),
   });
   const typed = formData.get('name');
   const echo = typeof typed === 'string' ? typed.slice(0, 1000) : undefined;
   const parsed = schema.safeParse({ name: typed ?? '' });
-  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? t('apiKeys.create.nameRequired'), name: echo };
+  if (!parsed.success)
+    return { ok: false, message: parsed.error.issues[0]?.message ?? t('apiKeys.create.nameRequired'), name: echo };
   const { name } = parsed.data;
   try {
     const created = await createApiKey({ tenantId: staff.current.tenantId, name, actor: actorOf(staff) });
@@ -54,7 +59,10 @@ export async function createApiKeyAction(_previous: CreateApiKeyState, formData:
     return { ok: true, id: created.id, name, key: created.key, prefix: created.prefix };
   } catch (error) {
     // Never log the error object wholesale here: only its code, so nothing secret can ride along.
-    logger.error({ code: isAppError(error) ? error.code : 'unexpected', tenantId: staff.current.tenantId }, 'API key creation failed');
+    logger.error(
+      { code: isAppError(error) ? error.code : 'unexpected', tenantId: staff.current.tenantId },
+      'API key creation failed',
+    );
     return { ok: false, message: t('apiKeys.create.error'), name: echo };
   }
 }

@@ -69,7 +69,12 @@ export default async function ApiKeysPage() {
               </thead>
               <tbody>
                 {keys.map((k) => (
-                  <tr key={k.id} data-testid="api-key-row" data-api-key-id={k.id} data-status={k.revokedAt ? 'revoked' : 'active'}>
+                  <tr
+                    key={k.id}
+                    data-testid="api-key-row"
+                    data-api-key-id={k.id}
+                    data-status={k.revokedAt ? 'revoked' : 'active'}
+                  >
                     <th scope="row" className="wrap-anywhere">
                       {k.name}
                     </th>
@@ -77,7 +82,13 @@ export default async function ApiKeysPage() {
                       <code>{k.prefix}…</code>
                     </td>
                     <td>{when(k.createdAt)}</td>
-                    <td>{k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}</td>
+                    <td>
+                      {k.lastUsedAt ? (
+                        when(k.lastUsedAt)
+                      ) : (
+                        <span className="muted">{t('manage.apiKeys.neverUsed')}</span>
+                      )}
+                    </td>
                     <td>
                       {k.revokedAt ? (
                         <>

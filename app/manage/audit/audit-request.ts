@@ -15,8 +15,14 @@ const ZAuditQuerySchema = z.object({
   actor: z.string().trim().min(1).max(200).optional(),
   subjectId: z.uuid().optional(),
   roomId: z.uuid().optional(),
-  from: z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional(),
-  to: z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional(),
+  from: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional(),
+  to: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional(),
   cursor: z.string().min(1).max(500).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE),
 });

@@ -15,7 +15,10 @@ export type ResolveIncidentState = { ok: true } | { ok: false; message: string }
 const ZResolveIncidentFormSchema = z.object({ incidentId: z.uuid() });
 
 /** Marks one open incident of the current tenant resolved (a manager acknowledging it); already resolved is fine. */
-export async function resolveIncidentAction(_previous: ResolveIncidentState, formData: FormData): Promise<ResolveIncidentState> {
+export async function resolveIncidentAction(
+  _previous: ResolveIncidentState,
+  formData: FormData,
+): Promise<ResolveIncidentState> {
   const staff = await requireStaff('incidents.view', '/manage/incidents');
   const t = await getT();
   const parsed = ZResolveIncidentFormSchema.safeParse({ incidentId: formData.get('incidentId') });

@@ -11,15 +11,31 @@ import { requireStaff } from '../../_server/staff';
 
 export const dynamic = 'force-dynamic';
 
-const SEVERITY_BADGE: Record<string, string> = { info: 'badge--info', warning: 'badge--warning', critical: 'badge--danger' };
+const SEVERITY_BADGE: Record<string, string> = {
+  info: 'badge--info',
+  warning: 'badge--warning',
+  critical: 'badge--danger',
+};
 const SEVERITIES = ['info', 'warning', 'critical'] as const;
 const KNOWN_KINDS = [
-  'webhook_processing_failed', 'slot_unavailable', 'tenant_integrity', 'tenant_mismatch', 'vendor_program_failed', 'vendor_remove_failed',
-  'lock_program_failed', 'lock_remove_failed', 'room_without_lock', 'payment_mismatch', 'health_worker', 'health_database', 'health_lock_provider',
+  'webhook_processing_failed',
+  'slot_unavailable',
+  'tenant_integrity',
+  'tenant_mismatch',
+  'vendor_program_failed',
+  'vendor_remove_failed',
+  'lock_program_failed',
+  'lock_remove_failed',
+  'room_without_lock',
+  'payment_mismatch',
+  'health_worker',
+  'health_database',
+  'health_lock_provider',
 ] as const;
 const KNOWN_BILLING_KINDS = ['invoice.payment_failed'] as const;
 
-const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('incidents.title') };
@@ -29,7 +45,13 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function IncidentsPage() {
   const staff = await requireStaff('incidents.view', '/manage/incidents');
   const { tenantId } = staff.current;
-  const [t, locale, facilities, incidents, billing] = await Promise.all([getT(), getLocale(), listFacilities({ tenantId }), listIncidents({ tenantId }), listBillingFailures({ tenantId })]);
+  const [t, locale, facilities, incidents, billing] = await Promise.all([
+    getT(),
+    getLocale(),
+    listFacilities({ tenantId }),
+    listIncidents({ tenantId }),
+    listBillingFailures({ tenantId }),
+  ]);
   const timeZone = facilities[0]?.timeZone ?? 'UTC';
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
   // A billing day is a calendar date, not an instant: shown as stored.
@@ -44,21 +66,33 @@ export default async function IncidentsPage() {
         <p className="muted small">{t('manage.timesIn', { timeZone })}</p>
       </header>
 
-      <Section id="incidents-open" title={t('incidents.open.title')} empty={incidents.open.length === 0 ? t('incidents.open.empty') : null}>
+      <Section
+        id="incidents-open"
+        title={t('incidents.open.title')}
+        empty={incidents.open.length === 0 ? t('incidents.open.empty') : null}
+      >
         <IncidentHead t={t} last={t('incidents.col.actions')} />
         <tbody>
           {incidents.open.map((incident) => (
             <IncidentRow key={incident.id} incident={incident} t={t} when={when}>
               <ResolveIncidentButton
                 incidentId={incident.id}
-                labels={{ submit: t('incidents.resolve.submit'), pending: t('incidents.resolve.pending'), accessible: t('incidents.resolve.label', { summary: incident.summary }) }}
+                labels={{
+                  submit: t('incidents.resolve.submit'),
+                  pending: t('incidents.resolve.pending'),
+                  accessible: t('incidents.resolve.label', { summary: incident.summary }),
+                }}
               />
             </IncidentRow>
           ))}
         </tbody>
       </Section>
 
-      <Section id="incidents-resolved" title={t('incidents.resolved.title')} empty={incidents.resolved.length === 0 ? t('incidents.resolved.empty') : null}>
+      <Section
+        id="incidents-resolved"
+        title={t('incidents.resolved.title')}
+        empty={incidents.resolved.length === 0 ? t('incidents.resolved.empty') : null}
+      >
         <IncidentHead t={t} last={t('incidents.col.resolvedAt')} />
         <tbody>
           {incidents.resolved.map((incident) => (
@@ -69,7 +103,11 @@ export default async function IncidentsPage() {
         </tbody>
       </Section>
 
-      <Section id="billing-failures" title={t('incidents.billing.title')} empty={billing.length === 0 ? t('incidents.billing.empty') : null}>
+      <Section
+        id="billing-failures"
+        title={t('incidents.billing.title')}
+        empty={billing.length === 0 ? t('incidents.billing.empty') : null}
+      >
         <thead>
           <tr>
             <th scope="col">{t('incidents.billing.col.day')}</th>
@@ -87,9 +125,17 @@ export default async function IncidentsPage() {
                 </th>
                 <td>
                   {isOneOf(KNOWN_BILLING_KINDS, failure.kind) ? t(`incidents.billing.kind.${failure.kind}`) : null}
-                  <code className={isOneOf(KNOWN_BILLING_KINDS, failure.kind) ? 'incident-kind' : 'mono'}>{failure.kind}</code>
+                  <code className={isOneOf(KNOWN_BILLING_KINDS, failure.kind) ? 'incident-kind' : 'mono'}>
+                    {failure.kind}
+                  </code>
                 </td>
-                <td>{invoiceId ? <code className="mono">{invoiceId}</code> : <span className="muted">{t('incidents.billing.noInvoice')}</span>}</td>
+                <td>
+                  {invoiceId ? (
+                    <code className="mono">{invoiceId}</code>
+                  ) : (
+                    <span className="muted">{t('incidents.billing.noInvoice')}</span>
+                  )}
+                </td>
               </tr>
             );
           })}
@@ -117,11 +163,28 @@ function IncidentHead({ t, last }: { t: Translate; last: string }) {
 }
 
 /** One incident: severity badge, summary with its kind (translated when known, the code always), counts and times. */
-function IncidentRow({ incident, t, when, children }: { incident: IncidentView; t: Translate; when: (date: Date) => ReactNode; children: ReactNode }) {
-  const severity = isOneOf(SEVERITIES, incident.severity) ? t(`incidents.severity.${incident.severity}`) : incident.severity;
+function IncidentRow({
+  incident,
+  t,
+  when,
+  children,
+}: {
+  incident: IncidentView;
+  t: Translate;
+  when: (date: Date) => ReactNode;
+  children: ReactNode;
+}) {
+  const severity = isOneOf(SEVERITIES, incident.severity)
+    ? t(`incidents.severity.${incident.severity}`)
+    : incident.severity;
   const kindLabel: MessageKey | null = isOneOf(KNOWN_KINDS, incident.kind) ? `incidents.kind.${incident.kind}` : null;
   return (
-    <tr data-testid="incident-row" data-incident-id={incident.id} data-kind={incident.kind} data-severity={incident.severity}>
+    <tr
+      data-testid="incident-row"
+      data-incident-id={incident.id}
+      data-kind={incident.kind}
+      data-severity={incident.severity}
+    >
       <td>
         <span className={`badge ${SEVERITY_BADGE[incident.severity] ?? ''}`.trim()} data-testid="incident-severity">
           {severity}
@@ -143,7 +206,17 @@ function IncidentRow({ incident, t, when, children }: { incident: IncidentView; 
 }
 
 /** A titled section holding one table, or its empty state. */
-function Section({ id, title, empty, children }: { id: string; title: string; empty: string | null; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: string | null;
+  children: ReactNode;
+}) {
   const headingId = `${id}-title`;
   return (
     <section aria-labelledby={headingId} className="section" data-testid={id}>

@@ -16,7 +16,8 @@ import { requireStaff } from '../../_server/staff';
 type Provider = (typeof SECRET_PROVIDERS)[number];
 
 /** The value is never echoed back: after any answer the field is empty. */
-export type SetSecretState = { ok: true; provider: Provider; keyVersion: number } | { ok: false; message: string } | null;
+export type SetSecretState =
+  { ok: true; provider: Provider; keyVersion: number } | { ok: false; message: string } | null;
 
 const VALUE_MAX = 4096;
 
@@ -31,19 +32,32 @@ export async function setProviderSecretAction(_previous: SetSecretState, formDat
   const schema = z.object({
     provider: z.enum(SECRET_PROVIDERS, t('secrets.invalidProvider')),
     // Surrounding spaces are paste accidents; no provider issues a secret that starts or ends with one.
-    value: z.string(t('secrets.valueRequired')).trim().min(1, t('secrets.valueRequired')).max(VALUE_MAX, t('secrets.valueTooLong', { max: VALUE_MAX })),
+    value: z
+      .string(t('secrets.valueRequired'))
+      .trim()
+      .min(1, t('secrets.valueRequired'))
+      .max(VALUE_MAX, t('secrets.valueTooLong', { max: VALUE_MAX })),
   });
   const parsed = schema.safeParse({ provider: formData.get('provider'), value: formData.get('value') ?? '' });
   if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? t('secrets.valueRequired') };
   const { provider, value } = parsed.data;
   try {
-    const { keyVersion } = await setProviderSecret({ tenantId: staff.current.tenantId, provider, value, actor: actorOf(staff) });
+    const { keyVersion } = await setProviderSecret({
+      tenantId: staff.current.tenantId,
+      provider,
+      value,
+      actor: actorOf(staff),
+    });
     revalidatePath('/manage/secrets');
     return { ok: true, provider, keyVersion };
   } catch (error) {
-    if (isAppError(error) && error.code === 'data_key_mismatch') return { ok: false, message: t('secrets.dataKeyMissing') };
+    if (isAppError(error) && error.code === 'data_key_mismatch')
+      return { ok: false, message: t('secrets.dataKeyMissing') };
     // Only the code: a database error object could carry the query's parameters, the secret among them.
-    logger.error({ code: isAppError(error) ? error.code : 'unexpected', provider, tenantId: staff.current.tenantId }, 'provider secret update failed');
+    logger.error(
+      { code: isAppError(error) ? error.code : 'unexpected', provider, tenantId: staff.current.tenantId },
+      'provider secret update failed',
+    );
     return { ok: false, message: t('secrets.error') };
   }
 }

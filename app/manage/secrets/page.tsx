@@ -70,7 +70,9 @@ export default async function SecretsPage() {
                     <div>
                       <dt>{t('secrets.rotatedAt')}</dt>
                       <dd>
-                        <time dateTime={secret.rotatedAt.toISOString()}>{formatDateTime(locale, secret.rotatedAt)}</time>
+                        <time dateTime={secret.rotatedAt.toISOString()}>
+                          {formatDateTime(locale, secret.rotatedAt)}
+                        </time>
                       </dd>
                     </div>
                   </dl>
@@ -100,7 +102,9 @@ export default async function SecretsPage() {
                         testId={`webhook-url-copy-${provider}`}
                       />
                     </div>
-                    <p className="field__hint">{t('secrets.webhookUrlHint', { provider: t(`secrets.provider.${provider}`) })}</p>
+                    <p className="field__hint">
+                      {t('secrets.webhookUrlHint', { provider: t(`secrets.provider.${provider}`) })}
+                    </p>
                   </div>
                 )}
               </section>

@@ -18,7 +18,12 @@ type Provider = (typeof WEBHOOK_PROVIDERS)[number];
 /** What was typed comes back on failure so the form keeps it; on success, the window replayed (instants, ISO). */
 export type ReplayState =
   | { ok: true; requeued: number; provider: Provider; from: string; to: string; replayedAt: string }
-  | { ok: false; message: string; field?: 'provider' | 'from' | 'to'; values: { provider: string; from: string; to: string } }
+  | {
+      ok: false;
+      message: string;
+      field?: 'provider' | 'from' | 'to';
+      values: { provider: string; from: string; to: string };
+    }
   | null;
 
 /** Requeues the current tenant's events of one provider received in `[from, to)` (facility wall-clock times). */
@@ -45,18 +50,39 @@ export async function replayWebhooksAction(_previous: ReplayState, formData: For
       to: instant(t('webhooks.replay.toRequired')),
     })
     .refine((w) => w.to > w.from, { path: ['to'], message: t('webhooks.replay.toBeforeFrom') })
-    .refine((w) => w.to.getTime() - w.from.getTime() <= REPLAY_MAX_DAYS * 86_400_000, { path: ['to'], message: t('webhooks.replay.tooLong', { days: REPLAY_MAX_DAYS }) });
+    .refine((w) => w.to.getTime() - w.from.getTime() <= REPLAY_MAX_DAYS * 86_400_000, {
+      path: ['to'],
+      message: t('webhooks.replay.tooLong', { days: REPLAY_MAX_DAYS }),
+    });
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0];
-    return { ok: false, message: issue?.message ?? t('webhooks.replay.error'), field: field === 'provider' || field === 'from' || field === 'to' ? field : undefined, values };
+    return {
+      ok: false,
+      message: issue?.message ?? t('webhooks.replay.error'),
+      field: field === 'provider' || field === 'from' || field === 'to' ? field : undefined,
+      values,
+    };
   }
   const { provider, from, to } = parsed.data;
   try {
-    const { requeued } = await replayWebhookEvents({ provider, tenantId, from, to, actor: { type: 'user', id: staff.user.id, label: staff.user.name || staff.user.email } });
+    const { requeued } = await replayWebhookEvents({
+      provider,
+      tenantId,
+      from,
+      to,
+      actor: { type: 'user', id: staff.user.id, label: staff.user.name || staff.user.email },
+    });
     revalidatePath('/manage/webhooks');
-    return { ok: true, requeued, provider, from: from.toISOString(), to: to.toISOString(), replayedAt: new Date().toISOString() };
+    return {
+      ok: true,
+      requeued,
+      provider,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      replayedAt: new Date().toISOString(),
+    };
   } catch (error) {
     logger.error({ err: error, tenantId, provider }, 'webhook replay failed');
     return { ok: false, message: t('webhooks.replay.error'), values };

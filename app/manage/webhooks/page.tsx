@@ -38,19 +38,36 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** The tenant's webhook log ("did the cancel arrive?"), filterable in the URL, and a replay of a window. */
-export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function WebhooksPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const staff = await requireStaff('webhooks.view', '/manage/webhooks');
   const { tenantId } = staff.current;
-  const [t, locale, facilities, params] = await Promise.all([getT(), getLocale(), listFacilities({ tenantId }), searchParams]);
+  const [t, locale, facilities, params] = await Promise.all([
+    getT(),
+    getLocale(),
+    listFacilities({ tenantId }),
+    searchParams,
+  ]);
   const timeZone = facilities[0]?.timeZone ?? 'UTC';
   const filters = parseWebhookLogUrlFilters(params);
   const range = zonedDaysRange({ fromDay: filters.from, toDay: filters.to, timeZone });
-  const query = { tenantId, limit: PAGE_SIZE, ...range, ...(filters.provider ? { provider: filters.provider } : {}), ...(filters.status ? { status: filters.status } : {}) };
-  const page = await listWebhookEvents({ ...query, ...(filters.cursor ? { cursor: filters.cursor } : {}) }).catch((error: unknown) => {
-    // A stale or hand-edited cursor: show the newest page rather than an error.
-    if (filters.cursor && isAppError(error) && error.code === 'invalid_request') return listWebhookEvents(query);
-    throw error;
-  });
+  const query = {
+    tenantId,
+    limit: PAGE_SIZE,
+    ...range,
+    ...(filters.provider ? { provider: filters.provider } : {}),
+    ...(filters.status ? { status: filters.status } : {}),
+  };
+  const page = await listWebhookEvents({ ...query, ...(filters.cursor ? { cursor: filters.cursor } : {}) }).catch(
+    (error: unknown) => {
+      // A stale or hand-edited cursor: show the newest page rather than an error.
+      if (filters.cursor && isAppError(error) && error.code === 'invalid_request') return listWebhookEvents(query);
+      throw error;
+    },
+  );
   const filtered = Boolean(filters.provider || filters.status || filters.from || filters.to);
   const canReplay = can(staff.current.role, 'webhooks.replay');
 
@@ -61,7 +78,10 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
     // The end is exclusive: round up to the next minute so what arrived just now is included.
     to: instantToZonedLocal(new Date(Math.ceil((now + 1) / 60_000) * 60_000), timeZone),
   };
-  const statusLabels = Object.fromEntries(WEBHOOK_STATUSES.map((s) => [s, t(`webhooks.status.${s}`)])) as Record<(typeof WEBHOOK_STATUSES)[number], string>;
+  const statusLabels = Object.fromEntries(WEBHOOK_STATUSES.map((s) => [s, t(`webhooks.status.${s}`)])) as Record<
+    (typeof WEBHOOK_STATUSES)[number],
+    string
+  >;
 
   return (
     <>
@@ -78,12 +98,25 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         <h2 id="webhook-filters-title" className="visually-hidden">
           {t('webhooks.filters.title')}
         </h2>
-        <form method="get" action="/manage/webhooks" role="search" aria-labelledby="webhook-filters-title" className="card filter-bar" data-testid="webhook-filters">
+        <form
+          method="get"
+          action="/manage/webhooks"
+          role="search"
+          aria-labelledby="webhook-filters-title"
+          className="card filter-bar"
+          data-testid="webhook-filters"
+        >
           <div className="field">
             <label htmlFor="webhook-filter-provider" className="field__label">
               {t('webhooks.filters.provider')}
             </label>
-            <select id="webhook-filter-provider" name="provider" className="select" defaultValue={filters.provider} data-testid="webhook-filter-provider">
+            <select
+              id="webhook-filter-provider"
+              name="provider"
+              className="select"
+              defaultValue={filters.provider}
+              data-testid="webhook-filter-provider"
+            >
               <option value="">{t('webhooks.filters.anyProvider')}</option>
               {WEBHOOK_PROVIDERS.map((p) => (
                 <option key={p} value={p}>
@@ -96,7 +129,13 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             <label htmlFor="webhook-filter-status" className="field__label">
               {t('webhooks.filters.status')}
             </label>
-            <select id="webhook-filter-status" name="status" className="select" defaultValue={filters.status} data-testid="webhook-filter-status">
+            <select
+              id="webhook-filter-status"
+              name="status"
+              className="select"
+              defaultValue={filters.status}
+              data-testid="webhook-filter-status"
+            >
               <option value="">{t('webhooks.filters.anyStatus')}</option>
               {WEBHOOK_STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -109,13 +148,27 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             <label htmlFor="webhook-filter-from" className="field__label">
               {t('webhooks.filters.from')}
             </label>
-            <input id="webhook-filter-from" name="from" type="date" className="input" defaultValue={filters.from} data-testid="webhook-filter-from" />
+            <input
+              id="webhook-filter-from"
+              name="from"
+              type="date"
+              className="input"
+              defaultValue={filters.from}
+              data-testid="webhook-filter-from"
+            />
           </div>
           <div className="field">
             <label htmlFor="webhook-filter-to" className="field__label">
               {t('webhooks.filters.to')}
             </label>
-            <input id="webhook-filter-to" name="to" type="date" className="input" defaultValue={filters.to} data-testid="webhook-filter-to" />
+            <input
+              id="webhook-filter-to"
+              name="to"
+              type="date"
+              className="input"
+              defaultValue={filters.to}
+              data-testid="webhook-filter-to"
+            />
           </div>
           <div className="filter-bar__actions">
             <button type="submit" className="button button--primary" data-testid="webhook-filter-apply">
@@ -153,9 +206,19 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               </thead>
               <tbody>
                 {page.data.map((event) => (
-                  <tr key={event.id} data-testid="webhook-event-row" data-event-id={event.id} data-provider={event.provider} data-type={event.type} data-status={event.status} data-reason={event.reason ?? ''}>
+                  <tr
+                    key={event.id}
+                    data-testid="webhook-event-row"
+                    data-event-id={event.id}
+                    data-provider={event.provider}
+                    data-type={event.type}
+                    data-status={event.status}
+                    data-reason={event.reason ?? ''}
+                  >
                     <th scope="row">
-                      <time dateTime={event.receivedAt}>{formatDateTime(locale, new Date(event.receivedAt), timeZone)}</time>
+                      <time dateTime={event.receivedAt}>
+                        {formatDateTime(locale, new Date(event.receivedAt), timeZone)}
+                      </time>
                     </th>
                     <td>{t(`webhooks.provider.${event.provider}`)}</td>
                     <td>
@@ -174,7 +237,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                           <code className="mono" data-testid="webhook-event-reason">
                             {event.reason}
                           </code>
-                          {isWebhookReasonCode(event.reason) && <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>}
+                          {isWebhookReasonCode(event.reason) && (
+                            <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>
+                          )}
                         </>
                       ) : (
                         <span className="muted">{t('webhooks.noReason')}</span>
@@ -190,12 +255,20 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         {(filters.cursor || page.nextCursor) && (
           <nav aria-label={t('webhooks.pagination.label')} className="pager">
             {filters.cursor && (
-              <Link href={webhookLogHref({ ...filters, cursor: '' })} className="button button--secondary" data-testid="webhook-events-newest">
+              <Link
+                href={webhookLogHref({ ...filters, cursor: '' })}
+                className="button button--secondary"
+                data-testid="webhook-events-newest"
+              >
                 {t('webhooks.pagination.newest')}
               </Link>
             )}
             {page.nextCursor && (
-              <Link href={webhookLogHref({ ...filters, cursor: page.nextCursor })} className="button button--secondary" data-testid="webhook-events-older">
+              <Link
+                href={webhookLogHref({ ...filters, cursor: page.nextCursor })}
+                className="button button--secondary"
+                data-testid="webhook-events-older"
+              >
                 {t('webhooks.pagination.older')}
               </Link>
             )}
@@ -212,7 +285,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               defaults={replayDefaults}
               labels={{
                 provider: t('webhooks.replay.provider'),
-                providers: { stripe: t('webhooks.provider.stripe'), calendly: t('webhooks.provider.calendly'), cal: t('webhooks.provider.cal') },
+                providers: {
+                  stripe: t('webhooks.provider.stripe'),
+                  calendly: t('webhooks.provider.calendly'),
+                  cal: t('webhooks.provider.cal'),
+                },
                 from: t('webhooks.replay.from'),
                 to: t('webhooks.replay.to'),
                 hint: t('webhooks.replay.hint', { timeZone, days: REPLAY_MAX_DAYS }),

@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calBooking, invitee, reservationsOf, sendCal, sendCalendly, tenantWithSources } from '../../testing/booking-webhooks';
+import {
+  calBooking,
+  invitee,
+  reservationsOf,
+  sendCal,
+  sendCalendly,
+  tenantWithSources,
+} from '../../testing/booking-webhooks';
 import { adminClient, loginClient } from '../../testing/fixtures';
 import { processWebhookEvent } from '../process-event';
 
@@ -27,7 +34,9 @@ async function holdRoom(roomId: string): Promise<pg.Client> {
 }
 
 async function waiters(): Promise<number> {
-  const { rows } = await admin.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+  const { rows } = await admin.query(
+    `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+  );
   return rows[0].n;
 }
 
@@ -37,7 +46,8 @@ async function untilWaiting(count: number): Promise<void> {
 }
 
 const eventId = async (tenantId: string, dedupeKey: string) =>
-  (await admin.query(`select id from webhook_events where tenant_id = $1 and dedupe_key = $2`, [tenantId, dedupeKey])).rows[0].id as string;
+  (await admin.query(`select id from webhook_events where tenant_id = $1 and dedupe_key = $2`, [tenantId, dedupeKey]))
+    .rows[0].id as string;
 
 const process1 = (id: string) => processWebhookEvent({ eventId: id, attempt: 1, maxAttempts: 10 });
 
@@ -45,20 +55,28 @@ describe('a provider booking’s create and cancel', () => {
   it('Calendly: a cancel that lands while the create is between its checks and its write still cancels the booking', async () => {
     const t = await tenantWithSources();
     const uri = `https://api.calendly.com/scheduled_events/R/invitees/RACE${++n}`;
-    await sendCalendly(t.tenantId, invitee('invitee.created', { uri, start: 60, end: 62, createdAt: new Date(Date.now() - 60_000).toISOString() }));
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.created', { uri, start: 60, end: 62, createdAt: new Date(Date.now() - 60_000).toISOString() }),
+    );
     const createId = await eventId(t.tenantId, `${uri}:invitee.created`);
 
     const room = await holdRoom(t.roomIds[0]!);
     const creating = process1(createId);
     await untilWaiting(1); // the create has passed its checks (no cancellation known yet) and waits to write
-    await sendCalendly(t.tenantId, invitee('invitee.canceled', { uri, start: 60, end: 62, createdAt: new Date().toISOString() }));
+    await sendCalendly(
+      t.tenantId,
+      invitee('invitee.canceled', { uri, start: 60, end: 62, createdAt: new Date().toISOString() }),
+    );
     const cancelling = process1(await eventId(t.tenantId, `${uri}:invitee.canceled`));
     await new Promise((resolve) => setTimeout(resolve, 300)); // the cancel runs now (before the fix, to completion)
     await room.query('commit');
     await room.end();
     await Promise.all([creating, cancelling]);
 
-    expect(await reservationsOf(admin, t.tenantId)).toEqual([{ external_ref: uri, status: 'cancelled', keys: 'revoked:booking_canceled' }]);
+    expect(await reservationsOf(admin, t.tenantId)).toEqual([
+      { external_ref: uri, status: 'cancelled', keys: 'revoked:booking_canceled' },
+    ]);
   });
 
   it('Cal.com: a replay of a create still in flight records no false slot_unavailable and opens no incident', async () => {
@@ -76,7 +94,9 @@ describe('a provider booking’s create and cancel', () => {
     await room.end();
     await Promise.all([first, replay]);
 
-    expect(await reservationsOf(admin, t.tenantId)).toEqual([{ external_ref: uid, status: 'confirmed', keys: 'pre_issued:' }]);
+    expect(await reservationsOf(admin, t.tenantId)).toEqual([
+      { external_ref: uid, status: 'confirmed', keys: 'pre_issued:' },
+    ]);
     const { rows } = await admin.query(`select status, reason from webhook_events where id = $1`, [id]);
     expect(rows[0]).toEqual({ status: 'processed', reason: null });
     const incidents = await admin.query(`select kind from incidents where tenant_id = $1`, [t.tenantId]);

@@ -18,19 +18,36 @@ const actorFor = (provider: Provider, eventId: string) => ({
  * a create's checks and its write, and a cancellation, run one at a time, so a cancel can never land
  * between a create's "not cancelled" and its insert, and a replay waits for the run in flight.
  */
-async function lockBooking(tx: Tx, input: { tenantId: string; provider: Provider; externalRef: string }): Promise<void> {
+async function lockBooking(
+  tx: Tx,
+  input: { tenantId: string; provider: Provider; externalRef: string },
+): Promise<void> {
   await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`${input.tenantId}:${input.provider}:${input.externalRef}`}, 3))`;
 }
 
 /** Whether a cancellation of this booking is known that the provider made at or after `eventTime`. */
-async function cancelledAtOrAfter(tx: Tx, input: { tenantId: string; provider: Provider; externalRef: string; cancelDedupeKey: string; eventTime: Date }): Promise<boolean> {
+async function cancelledAtOrAfter(
+  tx: Tx,
+  input: { tenantId: string; provider: Provider; externalRef: string; cancelDedupeKey: string; eventTime: Date },
+): Promise<boolean> {
   const cancels = await tx.webhookEvent.findMany({
-    where: { tenantId: input.tenantId, provider: input.provider, dedupeKey: input.cancelDedupeKey, providerCreatedAt: { gte: input.eventTime } },
+    where: {
+      tenantId: input.tenantId,
+      provider: input.provider,
+      dedupeKey: input.cancelDedupeKey,
+      providerCreatedAt: { gte: input.eventTime },
+    },
     select: { id: true },
   });
   if (cancels.length > 0) return true;
   const cancelled = await tx.reservation.findMany({
-    where: { tenantId: input.tenantId, source: input.provider, externalRef: input.externalRef, status: 'cancelled', externalUpdatedAt: { gte: input.eventTime } },
+    where: {
+      tenantId: input.tenantId,
+      source: input.provider,
+      externalRef: input.externalRef,
+      status: 'cancelled',
+      externalUpdatedAt: { gte: input.eventTime },
+    },
     select: { id: true },
   });
   return cancelled.length > 0;
@@ -60,16 +77,30 @@ export async function createProviderBooking(input: {
     return await asService({ tenantId }, async (tx): Promise<WebhookOutcome> => {
       await lockBooking(tx, input);
       if (await cancelledAtOrAfter(tx, input)) {
-        logger.warn({ provider, tenantId, externalRef: input.externalRef, eventId: input.eventId }, 'REFUSED: booking created after the provider cancelled it; no reservation, no key');
+        logger.warn(
+          { provider, tenantId, externalRef: input.externalRef, eventId: input.eventId },
+          'REFUSED: booking created after the provider cancelled it; no reservation, no key',
+        );
         return { status: 'rejected', reason: 'created_after_cancel' };
       }
-      const sources = await tx.bookingSource.findMany({ where: { tenantId, provider, eventType: input.eventType }, select: { roomId: true } });
+      const sources = await tx.bookingSource.findMany({
+        where: { tenantId, provider, eventType: input.eventType },
+        select: { roomId: true },
+      });
       if (sources.length !== 1) return { status: 'ignored', reason: 'unmapped_event_type' };
-      const existing = await tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true } });
+      const existing = await tx.reservation.findMany({
+        where: { tenantId, source: provider, externalRef: input.externalRef },
+        select: { id: true },
+      });
       if (existing.length > 0) return { status: 'processed' };
       await holdBookingGroup(tx, {
-        tenantId, actor: actorFor(provider, input.eventId), source: provider, guest: input.guest, preIssueKeys: true,
-        externalRef: input.externalRef, externalUpdatedAt: input.eventTime,
+        tenantId,
+        actor: actorFor(provider, input.eventId),
+        source: provider,
+        guest: input.guest,
+        preIssueKeys: true,
+        externalRef: input.externalRef,
+        externalUpdatedAt: input.eventTime,
         reservations: [{ roomId: sources[0]!.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
       });
       return { status: 'processed' };
@@ -78,9 +109,17 @@ export async function createProviderBooking(input: {
     if (isAppError(error) && error.code === 'room_unavailable') {
       await asService({ tenantId }, (tx) =>
         openIncident(tx, {
-          tenantId, conditionKey: `slot_unavailable:${provider}:${input.externalRef}`, kind: 'slot_unavailable', severity: 'warning',
+          tenantId,
+          conditionKey: `slot_unavailable:${provider}:${input.externalRef}`,
+          kind: 'slot_unavailable',
+          severity: 'warning',
           summary: `A ${actorFor(provider, '').label} booking asks for a room that is already booked for that time; it was not created.`,
-          detail: { externalRef: input.externalRef, startsAt: input.startsAt.toISOString(), endsAt: input.endsAt.toISOString(), webhookEventId: input.eventId },
+          detail: {
+            externalRef: input.externalRef,
+            startsAt: input.startsAt.toISOString(),
+            endsAt: input.endsAt.toISOString(),
+            webhookEventId: input.eventId,
+          },
         }),
       );
       return { status: 'rejected', reason: 'slot_unavailable' };
@@ -105,12 +144,19 @@ export async function cancelProviderBooking(input: {
   const actor = actorFor(provider, input.eventId);
   return asService({ tenantId }, async (tx) => {
     await lockBooking(tx, input);
-    const reservations = await tx.reservation.findMany({ where: { tenantId, source: provider, externalRef: input.externalRef }, select: { id: true } });
+    const reservations = await tx.reservation.findMany({
+      where: { tenantId, source: provider, externalRef: input.externalRef },
+      select: { id: true },
+    });
     for (const reservation of reservations) {
       await tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${reservation.id}::uuid, ${input.reason}, 'booking_canceled',
         ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
       await tx.reservation.updateMany({
-        where: { tenantId, id: reservation.id, OR: [{ externalUpdatedAt: null }, { externalUpdatedAt: { lt: input.eventTime } }] },
+        where: {
+          tenantId,
+          id: reservation.id,
+          OR: [{ externalUpdatedAt: null }, { externalUpdatedAt: { lt: input.eventTime } }],
+        },
         data: { externalUpdatedAt: input.eventTime },
       });
     }

@@ -25,13 +25,25 @@ function parse(event: StoredWebhookEvent) {
   return { body, eventTime: event.providerCreatedAt ?? new Date(body.createdAt) };
 }
 
-function create(event: StoredWebhookEvent, body: z.infer<typeof ZCalBodySchema>, eventTime: Date): Promise<WebhookOutcome> {
+function create(
+  event: StoredWebhookEvent,
+  body: z.infer<typeof ZCalBodySchema>,
+  eventTime: Date,
+): Promise<WebhookOutcome> {
   const p = body.payload;
-  if (!p.startTime || !p.endTime || p.eventTypeId === undefined) return Promise.resolve({ status: 'rejected', reason: 'incomplete_booking' });
+  if (!p.startTime || !p.endTime || p.eventTypeId === undefined)
+    return Promise.resolve({ status: 'rejected', reason: 'incomplete_booking' });
   const attendee = p.attendees?.[0];
   return createProviderBooking({
-    tenantId: event.tenantId!, provider: 'cal', eventId: event.id, eventType: String(p.eventTypeId), externalRef: p.uid,
-    cancelDedupeKey: calDedupeKey(p.uid, 'BOOKING_CANCELLED'), startsAt: new Date(p.startTime), endsAt: new Date(p.endTime), eventTime,
+    tenantId: event.tenantId!,
+    provider: 'cal',
+    eventId: event.id,
+    eventType: String(p.eventTypeId),
+    externalRef: p.uid,
+    cancelDedupeKey: calDedupeKey(p.uid, 'BOOKING_CANCELLED'),
+    startsAt: new Date(p.startTime),
+    endsAt: new Date(p.endTime),
+    eventTime,
     guest: { name: attendee?.name?.trim() || 'Cal.com guest', email: attendee?.email ?? null },
   });
 }
@@ -46,7 +58,11 @@ export async function handleBookingCreated(event: StoredWebhookEvent): Promise<W
 export async function handleBookingCancelled(event: StoredWebhookEvent): Promise<WebhookOutcome> {
   const { body, eventTime } = parse(event);
   return cancelProviderBooking({
-    tenantId: event.tenantId!, provider: 'cal', eventId: event.id, externalRef: body.payload.uid, eventTime,
+    tenantId: event.tenantId!,
+    provider: 'cal',
+    eventId: event.id,
+    externalRef: body.payload.uid,
+    eventTime,
     reason: body.payload.cancellationReason?.slice(0, 200) || 'canceled in Cal.com',
   });
 }
@@ -55,7 +71,14 @@ export async function handleBookingCancelled(event: StoredWebhookEvent): Promise
 export async function handleBookingRescheduled(event: StoredWebhookEvent): Promise<WebhookOutcome> {
   const { body, eventTime } = parse(event);
   if (body.payload.rescheduleUid && body.payload.rescheduleUid !== body.payload.uid) {
-    await cancelProviderBooking({ tenantId: event.tenantId!, provider: 'cal', eventId: event.id, externalRef: body.payload.rescheduleUid, eventTime, reason: 'rescheduled' });
+    await cancelProviderBooking({
+      tenantId: event.tenantId!,
+      provider: 'cal',
+      eventId: event.id,
+      externalRef: body.payload.rescheduleUid,
+      eventTime,
+      reason: 'rescheduled',
+    });
   }
   return create(event, body, eventTime);
 }

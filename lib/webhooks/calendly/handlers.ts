@@ -30,12 +30,25 @@ export async function handleInviteeCreated(event: StoredWebhookEvent): Promise<W
   const { body, eventTime } = parse(event);
   const tenantId = event.tenantId!;
   if (body.payload.old_invitee) {
-    await cancelProviderBooking({ tenantId, provider: 'calendly', eventId: event.id, externalRef: body.payload.old_invitee, eventTime, reason: 'rescheduled' });
+    await cancelProviderBooking({
+      tenantId,
+      provider: 'calendly',
+      eventId: event.id,
+      externalRef: body.payload.old_invitee,
+      eventTime,
+      reason: 'rescheduled',
+    });
   }
   return createProviderBooking({
-    tenantId, provider: 'calendly', eventId: event.id, eventType: body.payload.scheduled_event.event_type,
-    externalRef: body.payload.uri, cancelDedupeKey: calendlyDedupeKey(body.payload.uri, 'invitee.canceled'),
-    startsAt: new Date(body.payload.scheduled_event.start_time), endsAt: new Date(body.payload.scheduled_event.end_time), eventTime,
+    tenantId,
+    provider: 'calendly',
+    eventId: event.id,
+    eventType: body.payload.scheduled_event.event_type,
+    externalRef: body.payload.uri,
+    cancelDedupeKey: calendlyDedupeKey(body.payload.uri, 'invitee.canceled'),
+    startsAt: new Date(body.payload.scheduled_event.start_time),
+    endsAt: new Date(body.payload.scheduled_event.end_time),
+    eventTime,
     guest: { name: body.payload.name?.trim() || 'Calendly guest', email: body.payload.email ?? null },
   });
 }
@@ -44,7 +57,13 @@ export async function handleInviteeCreated(event: StoredWebhookEvent): Promise<W
 export async function handleInviteeCanceled(event: StoredWebhookEvent): Promise<WebhookOutcome> {
   const { body, eventTime } = parse(event);
   return cancelProviderBooking({
-    tenantId: event.tenantId!, provider: 'calendly', eventId: event.id, externalRef: body.payload.uri, eventTime,
-    reason: body.payload.rescheduled ? 'rescheduled' : body.payload.cancellation?.reason?.slice(0, 200) || 'canceled in Calendly',
+    tenantId: event.tenantId!,
+    provider: 'calendly',
+    eventId: event.id,
+    externalRef: body.payload.uri,
+    eventTime,
+    reason: body.payload.rescheduled
+      ? 'rescheduled'
+      : body.payload.cancellation?.reason?.slice(0, 200) || 'canceled in Calendly',
   });
 }

@@ -29,7 +29,12 @@ export function parseCalendlySignature(header: string | null | undefined): Parse
  * Verifies a Calendly delivery: HMAC-SHA256 of `"<t>.<raw body>"` with the tenant's signing key,
  * compared in constant time, and `t` within 180 s of now.
  */
-export function verifyCalendlySignature(input: { rawBody: Uint8Array; header: string | null; signingKey: string; now?: number }): 'ok' | 'malformed' | 'stale' | 'mismatch' {
+export function verifyCalendlySignature(input: {
+  rawBody: Uint8Array;
+  header: string | null;
+  signingKey: string;
+  now?: number;
+}): 'ok' | 'malformed' | 'stale' | 'mismatch' {
   const parsed = parseCalendlySignature(input.header);
   if (!parsed) return 'malformed';
   const now = Math.floor((input.now ?? Date.now()) / 1000);

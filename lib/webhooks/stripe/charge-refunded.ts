@@ -11,14 +11,27 @@ export async function handleChargeRefunded(stored: StoredWebhookEvent): Promise<
   const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : null;
   if (!intentId) return { status: 'ignored', reason: 'no_payment_intent' };
   if (charge.refunded !== true) return { status: 'ignored', reason: 'partial_refund' };
-  const resolved = await resolveGroupReservations({ paymentIntentId: intentId, account: event.account ?? null, eventId: stored.id });
+  const resolved = await resolveGroupReservations({
+    paymentIntentId: intentId,
+    account: event.account ?? null,
+    eventId: stored.id,
+  });
   if (isOutcome(resolved)) return resolved;
   const { tenantId, reservationIds } = resolved;
   await asService({ tenantId }, async (tx) => {
-    const refunded = await tx.$queryRaw<{ id: string; room_id: string }[]>`update reservations set refunded_at = ${eventTime(event)}
+    const refunded = await tx.$queryRaw<
+      { id: string; room_id: string }[]
+    >`update reservations set refunded_at = ${eventTime(event)}
       where tenant_id = ${tenantId}::uuid and id = any(${reservationIds}::uuid[]) and refunded_at is null returning id, room_id`;
     for (const row of refunded) {
-      await auditStripeEventOnce(tx, { tenantId, stripeEventId: event.id, action: 'reservation.refunded', subjectId: row.id, roomId: row.room_id, metadata: { paymentIntentId: intentId } });
+      await auditStripeEventOnce(tx, {
+        tenantId,
+        stripeEventId: event.id,
+        action: 'reservation.refunded',
+        subjectId: row.id,
+        roomId: row.room_id,
+        metadata: { paymentIntentId: intentId },
+      });
     }
   });
   return { status: 'processed' };

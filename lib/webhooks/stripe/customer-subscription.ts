@@ -5,7 +5,9 @@ import { eventTime, ZStripeEventSchema } from './event-fields';
 /** The tenant a Connect event is about, by its `account`; null when no tenant has that account. */
 export async function tenantOfAccount(account: string | null | undefined): Promise<string | null> {
   if (!account) return null;
-  const tenants = await asService((tx) => tx.tenant.findMany({ where: { stripeAccountId: account }, select: { id: true } }));
+  const tenants = await asService((tx) =>
+    tx.tenant.findMany({ where: { stripeAccountId: account }, select: { id: true } }),
+  );
   return tenants.length === 1 ? tenants[0]!.id : null;
 }
 
@@ -21,12 +23,15 @@ export async function handleCustomerSubscription(stored: StoredWebhookEvent): Pr
   const id = String(sub.id ?? '');
   if (!id.startsWith('sub_')) return { status: 'ignored', reason: 'not_a_subscription' };
   const status = event.type === 'customer.subscription.deleted' ? 'canceled' : String(sub.status ?? 'unknown');
-  const items = (sub.items as { data?: { price?: { nickname?: string | null; id?: string } }[] } | undefined)?.data ?? [];
+  const items =
+    (sub.items as { data?: { price?: { nickname?: string | null; id?: string } }[] } | undefined)?.data ?? [];
   const plan = items[0]?.price?.nickname ?? items[0]?.price?.id ?? null;
   const periodEnd = typeof sub.current_period_end === 'number' ? new Date(sub.current_period_end * 1000) : null;
   const customer = typeof sub.customer === 'string' ? sub.customer : null;
-  await asService({ tenantId }, (tx) =>
-    tx.$executeRaw`insert into subscriptions (tenant_id, stripe_subscription_id, stripe_customer_id, status, plan, current_period_end, stripe_updated_at, updated_at)
+  await asService(
+    { tenantId },
+    (tx) =>
+      tx.$executeRaw`insert into subscriptions (tenant_id, stripe_subscription_id, stripe_customer_id, status, plan, current_period_end, stripe_updated_at, updated_at)
       values (${tenantId}::uuid, ${id}, ${customer}, ${status}, ${plan}, ${periodEnd}::timestamptz, ${eventTime(event)}, now())
       on conflict (tenant_id, stripe_subscription_id) do update set
         stripe_customer_id = excluded.stripe_customer_id, status = excluded.status, plan = excluded.plan,

@@ -12,7 +12,9 @@ export async function handleInvoicePaymentFailed(stored: StoredWebhookEvent): Pr
   const invoice = event.data.object;
   await asService({ tenantId }, (tx) =>
     recordBillingFailure(tx, {
-      tenantId, kind: 'invoice.payment_failed', at: eventTime(event),
+      tenantId,
+      kind: 'invoice.payment_failed',
+      at: eventTime(event),
       detail: { invoiceId: invoice.id ?? null, amountDue: invoice.amount_due ?? null, stripeEventId: event.id },
     }),
   );

@@ -15,27 +15,51 @@ export async function handlePaymentIntentSucceeded(stored: StoredWebhookEvent): 
   const event = ZStripeEventSchema.parse(stored.payload);
   const intent = event.data.object;
   const intentId = String(intent.id ?? '');
-  const resolved = await resolveGroupReservations({ paymentIntentId: intentId, account: event.account ?? null, eventId: stored.id });
+  const resolved = await resolveGroupReservations({
+    paymentIntentId: intentId,
+    account: event.account ?? null,
+    eventId: stored.id,
+  });
   if (isOutcome(resolved)) return resolved;
   const { tenantId, reservationIds, groups } = resolved;
   const received = typeof intent.amount_received === 'number' ? intent.amount_received : intent.amount;
   const currency = typeof intent.currency === 'string' ? intent.currency.toLowerCase() : null;
-  const mismatched = groups.filter((g) => g.amountCents !== null && (g.amountCents !== received || (g.currency ?? '').toLowerCase() !== currency));
+  const mismatched = groups.filter(
+    (g) => g.amountCents !== null && (g.amountCents !== received || (g.currency ?? '').toLowerCase() !== currency),
+  );
   if (mismatched.length > 0) {
     await asService({ tenantId }, (tx) =>
       openIncident(tx, {
-        tenantId, conditionKey: `payment_mismatch:${intentId}`, kind: 'payment_mismatch', severity: 'critical',
+        tenantId,
+        conditionKey: `payment_mismatch:${intentId}`,
+        kind: 'payment_mismatch',
+        severity: 'critical',
         summary: 'Stripe reported a payment that does not match what the booking costs; nothing was marked paid.',
-        detail: { paymentIntentId: intentId, webhookEventId: stored.id, received, currency, expected: mismatched.map((g) => ({ bookingGroupId: g.id, amountCents: g.amountCents, currency: g.currency })) },
+        detail: {
+          paymentIntentId: intentId,
+          webhookEventId: stored.id,
+          received,
+          currency,
+          expected: mismatched.map((g) => ({ bookingGroupId: g.id, amountCents: g.amountCents, currency: g.currency })),
+        },
       }),
     );
     return { status: 'failed', reason: 'amount_mismatch' };
   }
   await asService({ tenantId }, async (tx) => {
-    const paid = await tx.$queryRaw<{ id: string; room_id: string }[]>`update reservations set paid_at = ${eventTime(event)}
+    const paid = await tx.$queryRaw<
+      { id: string; room_id: string }[]
+    >`update reservations set paid_at = ${eventTime(event)}
       where tenant_id = ${tenantId}::uuid and id = any(${reservationIds}::uuid[]) and paid_at is null returning id, room_id`;
     for (const row of paid) {
-      await auditStripeEventOnce(tx, { tenantId, stripeEventId: event.id, action: 'reservation.paid', subjectId: row.id, roomId: row.room_id, metadata: { paymentIntentId: intentId } });
+      await auditStripeEventOnce(tx, {
+        tenantId,
+        stripeEventId: event.id,
+        action: 'reservation.paid',
+        subjectId: row.id,
+        roomId: row.room_id,
+        metadata: { paymentIntentId: intentId },
+      });
     }
   });
   return { status: 'processed' };

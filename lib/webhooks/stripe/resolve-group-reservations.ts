@@ -9,7 +9,15 @@ export type GroupReservations = {
   groups: { id: string; amountCents: number | null; currency: string | null }[];
 };
 
-type Row = { reservationId: string; reservationTenantId: string; groupId: string; groupTenantId: string; amountCents: number | null; currency: string | null; tenantAccount: string | null };
+type Row = {
+  reservationId: string;
+  reservationTenantId: string;
+  groupId: string;
+  groupTenantId: string;
+  amountCents: number | null;
+  currency: string | null;
+  tenantAccount: string | null;
+};
 
 /**
  * The reservations of the booking groups holding `paymentIntentId` in the event's tenant. Intent ids
@@ -24,8 +32,11 @@ export async function resolveGroupReservations(input: {
   eventId: string;
 }): Promise<GroupReservations | WebhookOutcome> {
   // By group id alone, not (tenant, group): a row that somehow crossed tenants must be seen, not joined away.
-  const rows = await asService((tx) =>
-    tx.$queryRaw<Row[]>`select r.id as "reservationId", r.tenant_id as "reservationTenantId", g.id as "groupId", g.tenant_id as "groupTenantId",
+  const rows = await asService(
+    (tx) =>
+      tx.$queryRaw<
+        Row[]
+      >`select r.id as "reservationId", r.tenant_id as "reservationTenantId", g.id as "groupId", g.tenant_id as "groupTenantId",
         g.amount_cents as "amountCents", g.currency, t.stripe_account_id as "tenantAccount"
       from booking_groups g join tenants t on t.id = g.tenant_id join reservations r on r.booking_group_id = g.id
       where g.payment_intent_id = ${input.paymentIntentId}
@@ -39,7 +50,10 @@ export async function resolveGroupReservations(input: {
     await asService(async (tx) => {
       for (const tenantId of others) {
         await openIncident(tx, {
-          tenantId, conditionKey: `stripe_tenant_mismatch:${input.paymentIntentId}`, kind: 'tenant_mismatch', severity: 'critical',
+          tenantId,
+          conditionKey: `stripe_tenant_mismatch:${input.paymentIntentId}`,
+          kind: 'tenant_mismatch',
+          severity: 'critical',
           summary: 'A Stripe event from another account named this tenant’s payment intent; nothing was applied.',
           detail: { paymentIntentId: input.paymentIntentId, webhookEventId: input.eventId, eventAccount: account },
         });
@@ -52,7 +66,10 @@ export async function resolveGroupReservations(input: {
     await asService(async (tx) => {
       for (const tenantId of tenants) {
         await openIncident(tx, {
-          tenantId, conditionKey: `stripe_tenant_integrity:${input.paymentIntentId}`, kind: 'tenant_integrity', severity: 'critical',
+          tenantId,
+          conditionKey: `stripe_tenant_integrity:${input.paymentIntentId}`,
+          kind: 'tenant_integrity',
+          severity: 'critical',
           summary: `A Stripe payment intent resolves to reservations of ${tenants.length} tenants; nothing was applied.`,
           detail: { paymentIntentId: input.paymentIntentId, webhookEventId: input.eventId },
         });
@@ -60,7 +77,9 @@ export async function resolveGroupReservations(input: {
     });
     return { status: 'failed', reason: 'tenant_integrity' };
   }
-  const groups = new Map(mine.map((r) => [r.groupId, { id: r.groupId, amountCents: r.amountCents, currency: r.currency }]));
+  const groups = new Map(
+    mine.map((r) => [r.groupId, { id: r.groupId, amountCents: r.amountCents, currency: r.currency }]),
+  );
   return { tenantId: tenants[0]!, reservationIds: mine.map((r) => r.reservationId), groups: [...groups.values()] };
 }
 

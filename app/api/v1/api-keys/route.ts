@@ -4,4 +4,6 @@ import { listApiKeys } from '@/lib/auth/list-api-keys';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withApiKey(async ({ principal, requestId }) => json({ data: await listApiKeys({ tenantId: principal.tenantId }), nextCursor: null }, { requestId }));
+export const GET = withApiKey(async ({ principal, requestId }) =>
+  json({ data: await listApiKeys({ tenantId: principal.tenantId }), nextCursor: null }, { requestId }),
+);

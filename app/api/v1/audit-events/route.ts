@@ -7,5 +7,7 @@ import { listAuditEvents } from '@/lib/audit/list-audit-events';
 export const dynamic = 'force-dynamic';
 
 export const GET = withApiKey(async ({ principal, request, requestId }) =>
-  json(await listAuditEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListAuditEventsQuerySchema) }), { requestId }),
+  json(await listAuditEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListAuditEventsQuerySchema) }), {
+    requestId,
+  }),
 );

@@ -9,6 +9,11 @@ export const dynamic = 'force-dynamic';
 
 export const POST = withApiKey(async ({ principal, request, requestId }) => {
   const body = await readJson(request, ZCreateBookingGroupBodySchema);
-  const group = await bookGroup({ tenantId: principal.tenantId, actor: apiKeyActor(principal), source: 'api', ...body });
+  const group = await bookGroup({
+    tenantId: principal.tenantId,
+    actor: apiKeyActor(principal),
+    source: 'api',
+    ...body,
+  });
   return json({ data: group }, { status: 201, requestId });
 });

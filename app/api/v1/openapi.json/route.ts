@@ -4,5 +4,8 @@ import { openApiDocument } from '@/lib/api/openapi';
 export const dynamic = 'force-dynamic';
 
 export const GET = withRequest(async ({ request, requestId }) =>
-  json(openApiDocument(process.env.APP_URL || new URL(request.url).origin), { requestId, headers: { 'cache-control': 'public, max-age=300' } }),
+  json(openApiDocument(process.env.APP_URL || new URL(request.url).origin), {
+    requestId,
+    headers: { 'cache-control': 'public, max-age=300' },
+  }),
 );

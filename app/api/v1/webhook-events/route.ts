@@ -7,5 +7,8 @@ import { listWebhookEvents } from '@/lib/webhooks/list-webhook-events';
 export const dynamic = 'force-dynamic';
 
 export const GET = withApiKey(async ({ principal, request, requestId }) =>
-  json(await listWebhookEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListWebhookEventsQuerySchema) }), { requestId }),
+  json(
+    await listWebhookEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListWebhookEventsQuerySchema) }),
+    { requestId },
+  ),
 );

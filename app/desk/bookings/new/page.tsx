@@ -63,14 +63,22 @@ export default async function NewBookingPage({ searchParams }: Props) {
   const today = zonedToday(now, facility.timeZone);
   const submitted = query.checkIn !== undefined || query.checkOut !== undefined;
   const checkIn = submitted ? first(query.checkIn) : today;
-  const checkOut = submitted ? first(query.checkOut) : new Date(Date.parse(`${today}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  const checkOut = submitted
+    ? first(query.checkOut)
+    : new Date(Date.parse(`${today}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
   const stay = submitted ? stayWindow({ checkIn, checkOut, timeZone: facility.timeZone, now }) : null;
   const errors = stay && !stay.ok ? stay.errors : {};
-  const rooms = stay?.ok ? (await roomAvailability({ tenantId, startsAt: stay.startsAt, endsAt: stay.endsAt })).filter((r) => r.facilityId === facility.id) : [];
+  const rooms = stay?.ok
+    ? (await roomAvailability({ tenantId, startsAt: stay.startsAt, endsAt: stay.endsAt })).filter(
+        (r) => r.facilityId === facility.id,
+      )
+    : [];
 
   const checkInError = errors.checkIn ? t(`bookingNew.error.checkIn.${errors.checkIn}`) : null;
   const checkOutError = errors.checkOut ? t(`bookingNew.error.checkOut.${errors.checkOut}`, { max: MAX_NIGHTS }) : null;
-  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, facility.timeZone)}</time>;
+  const when = (date: Date) => (
+    <time dateTime={date.toISOString()}>{formatDateTime(locale, date, facility.timeZone)}</time>
+  );
 
   return (
     <>
@@ -182,7 +190,12 @@ export default async function NewBookingPage({ searchParams }: Props) {
               key={`${stay.startsAt.toISOString()}-${stay.endsAt.toISOString()}-${facility.id}`}
               startsAt={stay.startsAt.toISOString()}
               endsAt={stay.endsAt.toISOString()}
-              rooms={rooms.map((r) => ({ id: r.id, label: r.label, available: r.available, rate: t('bookingForm.rate', { price: formatMoney(locale, r.nightlyRateCents, r.currency) }) }))}
+              rooms={rooms.map((r) => ({
+                id: r.id,
+                label: r.label,
+                available: r.available,
+                rate: t('bookingForm.rate', { price: formatMoney(locale, r.nightlyRateCents, r.currency) }),
+              }))}
               labels={{
                 guest: t('bookingForm.guest'),
                 name: t('bookingForm.name'),

@@ -9,7 +9,8 @@ import { getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
 
 /** On a mismatch, `confirmName` echoes what was typed so the form can keep it. */
-export type DeleteGuestState = { ok: true } | { ok: false; message: string; field?: 'confirmName'; confirmName?: string } | null;
+export type DeleteGuestState =
+  { ok: true } | { ok: false; message: string; field?: 'confirmName'; confirmName?: string } | null;
 
 const ZDeleteGuestFormSchema = z.object({ reservationId: z.uuid(), confirmName: z.string().max(1000) });
 
@@ -21,14 +22,18 @@ const ZDeleteGuestFormSchema = z.object({ reservationId: z.uuid(), confirmName: 
 export async function deleteGuestAction(_previous: DeleteGuestState, formData: FormData): Promise<DeleteGuestState> {
   const staff = await requireStaff('staff.manage', '/desk');
   const t = await getT();
-  const parsed = ZDeleteGuestFormSchema.safeParse({ reservationId: formData.get('reservationId'), confirmName: formData.get('confirmName') ?? '' });
+  const parsed = ZDeleteGuestFormSchema.safeParse({
+    reservationId: formData.get('reservationId'),
+    confirmName: formData.get('confirmName') ?? '',
+  });
   if (!parsed.success) return { ok: false, message: t('guestDelete.notFound') };
   const { reservationId, confirmName } = parsed.data;
   const { tenantId } = staff.current;
   try {
     const actor = { type: 'user' as const, id: staff.user.id, label: staff.user.name || staff.user.email };
     const outcome = await deleteGuestOfReservation({ tenantId, reservationId, confirmName, actor });
-    if (outcome === 'name_mismatch') return { ok: false, field: 'confirmName', message: t('guestDelete.mismatch'), confirmName };
+    if (outcome === 'name_mismatch')
+      return { ok: false, field: 'confirmName', message: t('guestDelete.mismatch'), confirmName };
     revalidatePath('/desk', 'layout');
     return { ok: true };
   } catch (error) {

@@ -65,9 +65,25 @@ export default async function ReservationPage({ params }: Props) {
   const { role } = staff.current;
   const { timeZone } = reservation.room.facility;
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
-  const canCheckIn = can(role, 'checkin.complete') && !reservation.checkIn && reservation.guest !== null && (reservation.status === 'held' || reservation.status === 'confirmed');
-  const checkInWindow = canCheckIn ? (await checkInWindows({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationIds: [reservation.id] })).get(reservation.id) : undefined;
-  const canRotateLink = can(role, 'guest_links.rotate') && reservation.guest !== null && reservation.status !== 'cancelled' && reservation.status !== 'checked_out';
+  const canCheckIn =
+    can(role, 'checkin.complete') &&
+    !reservation.checkIn &&
+    reservation.guest !== null &&
+    (reservation.status === 'held' || reservation.status === 'confirmed');
+  const checkInWindow = canCheckIn
+    ? (
+        await checkInWindows({
+          tenantId: staff.current.tenantId,
+          userId: staff.user.id,
+          reservationIds: [reservation.id],
+        })
+      ).get(reservation.id)
+    : undefined;
+  const canRotateLink =
+    can(role, 'guest_links.rotate') &&
+    reservation.guest !== null &&
+    reservation.status !== 'cancelled' &&
+    reservation.status !== 'checked_out';
   const canRevoke = can(role, 'keys.revoke');
   const canReveal = can(role, 'keys.reveal_pin');
   const canDeleteGuest = can(role, 'staff.manage');
@@ -78,10 +94,7 @@ export default async function ReservationPage({ params }: Props) {
   const qrSvg = linkUrl ? await QRCode.toString(linkUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : null;
 
   return (
-    <CheckInProvider
-      roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}
-      labels={checkInLabels(t)}
-    >
+    <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} labels={checkInLabels(t)}>
       <p className="back-link">
         <Link href="/desk">← {t('reservation.back')}</Link>
       </p>
@@ -89,10 +102,22 @@ export default async function ReservationPage({ params }: Props) {
         <div>
           <h1>{t('reservation.title', { room: reservation.roomLabelSnapshot })}</h1>
           <p className="page__lead">
-            {reservation.guest ? reservation.guest.name : <span className="tombstone">{t('guest.deletedAccount')}</span>}
+            {reservation.guest ? (
+              reservation.guest.name
+            ) : (
+              <span className="tombstone">{t('guest.deletedAccount')}</span>
+            )}
           </p>
         </div>
-        {canCheckIn && <CheckInAction reservationId={reservation.id} window={checkInWindow} timeZone={timeZone} t={t} locale={locale} />}
+        {canCheckIn && (
+          <CheckInAction
+            reservationId={reservation.id}
+            window={checkInWindow}
+            timeZone={timeZone}
+            t={t}
+            locale={locale}
+          />
+        )}
       </header>
 
       <div className="detail-grid">
@@ -143,7 +168,13 @@ export default async function ReservationPage({ params }: Props) {
             </div>
             <div>
               <dt>{t('reservation.checkedInAt')}</dt>
-              <dd>{reservation.checkIn ? when(reservation.checkIn.createdAt) : <span className="muted">{t('reservation.notCheckedIn')}</span>}</dd>
+              <dd>
+                {reservation.checkIn ? (
+                  when(reservation.checkIn.createdAt)
+                ) : (
+                  <span className="muted">{t('reservation.notCheckedIn')}</span>
+                )}
+              </dd>
             </div>
           </dl>
         </section>
@@ -155,13 +186,22 @@ export default async function ReservationPage({ params }: Props) {
               <p className="muted">{t('reservation.guestLink.intro')}</p>
               <figure className="qr">
                 {/* The SVG is produced by the qrcode library from our own URL, never from user input. */}
-                <div className="qr__code" role="img" aria-labelledby="guest-link-caption" dangerouslySetInnerHTML={{ __html: qrSvg }} />
-                <figcaption id="guest-link-caption" className="qr__caption">{t('reservation.guestLink.caption')}</figcaption>
+                <div
+                  className="qr__code"
+                  role="img"
+                  aria-labelledby="guest-link-caption"
+                  dangerouslySetInnerHTML={{ __html: qrSvg }}
+                />
+                <figcaption id="guest-link-caption" className="qr__caption">
+                  {t('reservation.guestLink.caption')}
+                </figcaption>
               </figure>
               <p className="guest-url">
                 <code data-testid="guest-url">{linkUrl}</code>
               </p>
-              <p className="muted small">{t('reservation.guestLink.expires', { time: formatDateTime(locale, link.expiresAt, timeZone) })}</p>
+              <p className="muted small">
+                {t('reservation.guestLink.expires', { time: formatDateTime(locale, link.expiresAt, timeZone) })}
+              </p>
               <a href={linkUrl} className="button button--secondary" target="_blank" rel="noopener noreferrer">
                 {t('reservation.guestLink.open')}
               </a>
@@ -192,7 +232,13 @@ export default async function ReservationPage({ params }: Props) {
             {reservation.accessKeys.map((key) => {
               const live = key.status === 'pre_issued' || key.status === 'active';
               return (
-                <li key={key.id} className="card key-card" data-testid="key-card" data-key-id={key.id} data-key-status={key.status}>
+                <li
+                  key={key.id}
+                  className="card key-card"
+                  data-testid="key-card"
+                  data-key-id={key.id}
+                  data-key-status={key.status}
+                >
                   <div className="key-card__head">
                     <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
                   </div>
@@ -256,7 +302,14 @@ export default async function ReservationPage({ params }: Props) {
         )}
       </section>
 
-      <ReservationTimeline reservationId={reservation.id} events={timeline} timeZone={timeZone} locale={locale} t={t} linkToAuditLog={can(role, 'audit.view')} />
+      <ReservationTimeline
+        reservationId={reservation.id}
+        events={timeline}
+        timeZone={timeZone}
+        locale={locale}
+        t={t}
+        linkToAuditLog={can(role, 'audit.view')}
+      />
 
       {canDeleteGuest && reservation.guest && (
         <section className="section card danger-zone" aria-label={t('guestDelete.title')}>

@@ -154,7 +154,9 @@ function pollDelay(data: GuestKeyData | undefined, error: Error | null): number 
 function retryDelay(failures: number, error: unknown): number | null {
   if (error instanceof GuestKeyError) {
     if (error.status === 429) {
-      return failures <= MAX_RATE_LIMIT_RETRIES ? Math.min(Math.max((error.retryAfterSeconds ?? 2) * 1000, 1000), 60_000) : null;
+      return failures <= MAX_RATE_LIMIT_RETRIES
+        ? Math.min(Math.max((error.retryAfterSeconds ?? 2) * 1000, 1000), 60_000)
+        : null;
     }
     if (error.status >= 400 && error.status < 500) return null;
   }
@@ -170,7 +172,12 @@ type KeyState = { data: GuestKeyData | undefined; error: Error | null; updatedAt
  * A second refresh while one is in flight joins it.
  */
 function useGuestKey(token: string, initialKey: GuestKeyData | null | undefined) {
-  const [state, setState] = useState<KeyState>(() => ({ data: initialKey ?? undefined, error: null, updatedAt: Date.now(), fetching: !initialKey }));
+  const [state, setState] = useState<KeyState>(() => ({
+    data: initialKey ?? undefined,
+    error: null,
+    updatedAt: Date.now(),
+    fetching: !initialKey,
+  }));
   const inFlight = useRef<Promise<void> | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const controller = useRef<AbortController | null>(null);

@@ -20,7 +20,11 @@ export const GET = withRequest(async ({ request, requestId }) => {
   if (!staff) throw new AppError('unauthorized', 'Sign in first.');
   if (!can(staff.current.role, 'webhooks.view')) throw new AppError('forbidden', 'Not allowed.');
   const params = new URL(request.url).searchParams;
-  const parsed = ZReplayProgressQuerySchema.safeParse({ provider: params.get('provider'), from: params.get('from'), to: params.get('to') });
+  const parsed = ZReplayProgressQuerySchema.safeParse({
+    provider: params.get('provider'),
+    from: params.get('from'),
+    to: params.get('to'),
+  });
   if (!parsed.success) throw invalidRequest(parsed.error);
   const progress = await getReplayProgress({ tenantId: staff.current.tenantId, ...parsed.data });
   return json({ data: progress }, { requestId });

@@ -6,7 +6,11 @@ export const dynamic = 'force-dynamic';
 
 export const POST = withRequest<{ tenantId: string }>(async ({ request, requestId }, { tenantId }) => {
   const raw = await readRawBody(request);
-  const { duplicate } = await receiveCalendlyWebhook({ tenantIdParam: tenantId, raw, signature: request.headers.get('calendly-webhook-signature') });
+  const { duplicate } = await receiveCalendlyWebhook({
+    tenantIdParam: tenantId,
+    raw,
+    signature: request.headers.get('calendly-webhook-signature'),
+  });
   return json({ received: true, duplicate }, { requestId });
 });
 

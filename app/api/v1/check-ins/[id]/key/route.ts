@@ -7,6 +7,10 @@ import { issueCheckInKey } from '@/lib/stays/issue-check-in-key';
 export const dynamic = 'force-dynamic';
 
 export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, { id }) => {
-  const key = await issueCheckInKey({ tenantId: principal.tenantId, checkInId: pathId(id), actor: apiKeyActor(principal) });
+  const key = await issueCheckInKey({
+    tenantId: principal.tenantId,
+    checkInId: pathId(id),
+    actor: apiKeyActor(principal),
+  });
   return json({ data: key }, { requestId });
 });

@@ -10,5 +10,15 @@ export const dynamic = 'force-dynamic';
 export const POST = withApiKey<{ id: string }>(async ({ principal, request, requestId }, { id }) => {
   const reservationId = pathId(id);
   const { reason } = await readJson(request, ZCancelBodySchema);
-  return json({ data: await cancelReservation({ tenantId: principal.tenantId, reservationId, reason, actor: apiKeyActor(principal) }) }, { requestId });
+  return json(
+    {
+      data: await cancelReservation({
+        tenantId: principal.tenantId,
+        reservationId,
+        reason,
+        actor: apiKeyActor(principal),
+      }),
+    },
+    { requestId },
+  );
 });

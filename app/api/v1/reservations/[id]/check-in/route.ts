@@ -10,6 +10,11 @@ export const dynamic = 'force-dynamic';
 export const POST = withApiKey<{ id: string }>(async ({ principal, request, requestId }, { id }) => {
   const reservationId = pathId(id);
   const { early } = await readJson(request, ZCheckInBodySchema, { optional: true });
-  const result = await completeCheckIn({ tenantId: principal.tenantId, reservationId, actor: apiKeyActor(principal), early });
+  const result = await completeCheckIn({
+    tenantId: principal.tenantId,
+    reservationId,
+    actor: apiKeyActor(principal),
+    early,
+  });
   return json({ data: result }, { requestId });
 });

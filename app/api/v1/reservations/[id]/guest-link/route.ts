@@ -7,5 +7,14 @@ import { rotateGuestLink } from '@/lib/guests/rotate-guest-link';
 export const dynamic = 'force-dynamic';
 
 export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, { id }) =>
-  json({ data: await rotateGuestLink({ tenantId: principal.tenantId, reservationId: pathId(id), actor: apiKeyActor(principal) }) }, { requestId }),
+  json(
+    {
+      data: await rotateGuestLink({
+        tenantId: principal.tenantId,
+        reservationId: pathId(id),
+        actor: apiKeyActor(principal),
+      }),
+    },
+    { requestId },
+  ),
 );
