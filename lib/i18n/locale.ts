@@ -1,11 +1,12 @@
-import { messages, type MessageKey } from './messages';
+import { createTranslator } from 'next-intl';
+import { messages, type Messages } from './catalog';
 
 export const LOCALES = ['en', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-export type TranslationVars = Record<string, string | number>;
-export type Translate = (key: MessageKey, vars?: TranslationVars) => string;
+/** `t(key, values)` over the whole catalog, with ICU placeholders (`{name}`). */
+export type Translate = ReturnType<typeof createTranslator<Messages>>;
 
 /** True when `value` is one of the supported locales (for cookies and form input). */
 export function isLocale(value: unknown): value is Locale {
@@ -50,16 +51,9 @@ function parseQuality(params: string[]): number {
   return 1;
 }
 
-/** Returns `t(key, vars)` for one locale; `{name}` placeholders are replaced from `vars`, unknown ones left as is. */
+/** `t(key, values)` for one locale, from the catalog in messages/ (next-intl's ICU message format). */
 export function translator(locale: Locale): Translate {
-  const catalog = messages[locale];
-  return (key, vars) => {
-    const template = catalog[key] ?? messages.en[key] ?? key;
-    if (!vars) return template;
-    return template.replace(/\{(\w+)\}/g, (match, name: string) =>
-      Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : match,
-    );
-  };
+  return createTranslator({ locale, messages: messages[locale] });
 }
 
 /** BCP 47 tag used for Intl formatting of dates and numbers in a locale. */

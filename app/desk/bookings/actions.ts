@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { bookGroup } from '@/lib/bookings/book-group';
 import { isBookableWindow } from '@/lib/bookings/stay-window';
 import { isAppError } from '@/lib/errors';
-import type { MessageKey } from '@/lib/i18n/messages';
+import type { MessageKey } from '@/lib/i18n/catalog';
 import { logger } from '@/lib/log/logger';
 import { getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/alerts/list-incidents';
-import type { MessageKey } from '@/lib/i18n/messages';
+import type { MessageKey } from '@/lib/i18n/catalog';
 import { formatDateTime, intlLocale, type Translate } from '@/lib/i18n/locale';
 import { listFacilities } from '@/lib/rooms/list-facilities';
 import { getLocale, getT } from '../../_server/i18n';

@@ -159,7 +159,7 @@ export default async function ReservationPage({ params }: Props) {
               <dd>{timeZone}</dd>
             </div>
             <div>
-              <dt>{t('reservation.status')}</dt>
+              <dt>{t('reservation.statusHeading')}</dt>
               <dd>
                 <span className={`badge ${STATUS_BADGE[reservation.status]}`} data-testid="reservation-status">
                   {t(`reservation.status.${reservation.status}`)}
