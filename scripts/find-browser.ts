@@ -53,10 +53,13 @@ export function machineProbe(bundledPath: () => string): BrowserProbe {
     exists: existsSync,
     bundledPath,
     install: () => {
-      process.stderr.write('No Chromium on this machine: downloading Playwright’s (playwright install chromium)…\n');
+      process.stderr.write(
+        'No Chromium on this machine: downloading Playwright’s (npx playwright install chromium)…\n',
+      );
       try {
         const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-        execFileSync(process.execPath, [cli, 'install', 'chromium'], { stdio: 'inherit', timeout: 600_000 });
+        // Quiet: offline it prints a stack trace, which gives way to findChromium's one sentence.
+        execFileSync(process.execPath, [cli, 'install', 'chromium'], { stdio: 'pipe', timeout: 600_000 });
         return true;
       } catch {
         return false;
