@@ -36,33 +36,19 @@ function form(fields: Record<string, string>): FormData {
 let admin: pg.Client;
 let tenantId: string;
 let roomIds: string[];
-let manager: { id: string; name: string };
-let desk: { id: string; name: string };
+let manager: { id: string };
+let desk: { id: string };
+
+function staffMember(role: 'manager' | 'front_desk', name: string) {
+  const email = `${role}-${randomBytes(3).toString('hex')}@example.com`;
+  return createStaffUser({ tenantId, email, password: 'pw', role, name });
+}
 
 beforeAll(async () => {
   admin = await adminClient();
   ({ tenantId, roomIds } = await createBookableTenant({ rooms: 4 }));
-  const tag = randomBytes(3).toString('hex');
-  manager = {
-    name: 'Manager Mika',
-    ...(await createStaffUser({
-      tenantId,
-      email: `m-${tag}@example.com`,
-      password: 'pw',
-      role: 'manager',
-      name: 'Manager Mika',
-    })),
-  };
-  desk = {
-    name: 'Desk Daichi',
-    ...(await createStaffUser({
-      tenantId,
-      email: `d-${tag}@example.com`,
-      password: 'pw',
-      role: 'front_desk',
-      name: 'Desk Daichi',
-    })),
-  };
+  manager = await staffMember('manager', 'Manager Mika');
+  desk = await staffMember('front_desk', 'Desk Daichi');
 });
 afterAll(async () => {
   await admin.end();
