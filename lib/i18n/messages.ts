@@ -64,6 +64,23 @@ const en = {
   'notFound.title': 'Page not found',
   'notFound.body': 'The page you are looking for does not exist or has moved.',
   'notFound.back': 'Back to the home page',
+  'notFound.desk.title': 'Not found at the front desk',
+  'notFound.desk.body': 'This reservation or page does not exist, or it belongs to another property.',
+  'notFound.desk.back': 'Back to today’s arrivals',
+  'notFound.manage.title': 'Not found in management',
+  'notFound.manage.body': 'This page does not exist, or what it showed belongs to another property.',
+  'notFound.manage.back': 'Back to the overview',
+
+  'error.title': 'Something went wrong',
+  'error.body':
+    'This page could not be shown. Try again; if it keeps happening, contact support and give them the reference below.',
+  'error.guestBody':
+    'Your key could not be shown just now. Try again; if it keeps happening, contact the front desk and give them the reference below.',
+  'error.retry': 'Try again',
+  'error.requestId': 'Request reference',
+  'error.digest': 'Error reference',
+
+  'loading.page': 'Loading…',
 
   'desk.title': 'Today’s arrivals',
   'desk.summary': 'Reservations in {tenant} that overlap today.',
@@ -680,6 +697,23 @@ const ja: Record<MessageKey, string> = {
   'notFound.title': 'ページが見つかりません',
   'notFound.body': 'お探しのページは存在しないか、移動しました。',
   'notFound.back': 'ホームページに戻る',
+  'notFound.desk.title': 'フロントに該当するものがありません',
+  'notFound.desk.body': 'この予約またはページは存在しないか、別の施設のものです。',
+  'notFound.desk.back': '本日の到着一覧に戻る',
+  'notFound.manage.title': '管理画面に該当するものがありません',
+  'notFound.manage.body': 'このページは存在しないか、別の施設のものです。',
+  'notFound.manage.back': '概要に戻る',
+
+  'error.title': '問題が発生しました',
+  'error.body':
+    'このページを表示できませんでした。もう一度お試しください。繰り返し起きる場合は、下の参照番号を添えてサポートにお問い合わせください。',
+  'error.guestBody':
+    '鍵を表示できませんでした。もう一度お試しください。繰り返し起きる場合は、下の参照番号を添えてフロントにお問い合わせください。',
+  'error.retry': 'もう一度試す',
+  'error.requestId': 'リクエスト参照番号',
+  'error.digest': 'エラー参照番号',
+
+  'loading.page': '読み込み中…',
 
   'desk.title': '本日の到着',
   'desk.summary': '{tenant} の本日にかかる予約です。',
