@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { FRONT_DESK, MANAGER, signIn } from './helpers';
+import { expect, test } from './fixtures';
 
 test('every address under /api answers like the API: a JSON 404 or 405 with a request id', async ({ request }) => {
   const unknown = await request.delete('/api/v1/nowhere/at-all', { headers: { 'x-request-id': 'e2e-app-router-404' } });
@@ -31,8 +30,9 @@ test('every address under /api answers like the API: a JSON 404 or 405 with a re
   expect((await served.json()).error.code).toBe('unauthorized');
 });
 
-test('an unknown address at the front desk shows the desk’s own not-found page, inside the desk', async ({ page }) => {
-  await signIn(page, FRONT_DESK);
+test('an unknown address at the front desk shows the desk’s own not-found page, inside the desk', async ({
+  deskPage: page,
+}) => {
   // The status is 200: the desk's loading state has already been sent when the page says "not
   // found" (Next.js then marks the page noindex). The guest page and /api keep a real 404.
   await page.goto('/desk/whatever/else');
@@ -43,8 +43,7 @@ test('an unknown address at the front desk shows the desk’s own not-found page
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
 
-test('an unknown address in management shows management’s not-found page', async ({ page }) => {
-  await signIn(page, MANAGER, undefined, '/manage');
+test('an unknown address in management shows management’s not-found page', async ({ managerPage: page }) => {
   await page.goto('/manage/nothing-here');
   await expect(page.getByRole('heading', { name: 'Not found in management' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to the overview' })).toHaveAttribute('href', '/manage');
