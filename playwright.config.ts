@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { defineConfig, devices } from '@playwright/test';
+import { chromium, defineConfig, devices } from '@playwright/test';
+import { findChromium, machineProbe } from './scripts/find-browser';
 
 // A port chosen at run time, once: worker processes inherit it through the environment.
 if (!process.env.E2E_PORT) {
@@ -12,11 +12,20 @@ if (!process.env.E2E_PORT) {
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
 
-// Debian's Chromium where installed (Playwright cannot download its own browsers here), else Playwright's.
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+// The browser, chosen once (worker processes inherit it): CHROMIUM_PATH, the system's Chromium,
+// Playwright's own, or Playwright's own downloaded now; else one sentence saying what to install.
+if (!process.env.E2E_CHROMIUM) {
+  try {
+    process.env.E2E_CHROMIUM = findChromium(machineProbe(() => chromium.executablePath())).executablePath;
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
 const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+  executablePath: process.env.E2E_CHROMIUM,
   args: [
+    // Chromium's sandbox cannot start as root (CI runs as root); Playwright leaves it off by default too.
     '--no-sandbox',
     '--disable-gpu',
     '--disable-quic',

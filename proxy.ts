@@ -1,16 +1,26 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { apiRefusal } from './lib/api/api-addresses';
+import { errorResponse } from './lib/api/http';
 import { withSecurityHeaders } from './lib/http/security-headers';
+import { requestLogger } from './lib/log/logger';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
 /**
  * Every response gets an `x-request-id` (the caller's when well-formed, else a new one, also
  * passed on to the handler), a nonce-based Content-Security-Policy, and Strict-Transport-Security
- * when APP_URL is https (decided at run time, not at build time).
+ * when APP_URL is https (decided at run time, not at build time). Below /api, an address no route
+ * serves answers like the API: a JSON 404 `not_found`, or 405 `method_not_allowed` with `Allow`
+ * (lib/api/api-addresses.ts), never the HTML pages Next.js would send.
  */
 export function proxy(request: NextRequest) {
   const given = request.headers.get('x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  const { pathname } = request.nextUrl;
+  if (pathname === '/api' || pathname.startsWith('/api/')) {
+    const refusal = apiRefusal(request.method, pathname);
+    if (refusal) return withSecurityHeaders(errorResponse(refusal, requestId, requestLogger(requestId)));
+  }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const csp = [
     "default-src 'self'",

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts', 'app/**/*.test.ts', 'proxy.test.ts'],
     // The chaos suite starts whole systems; it runs on its own (`npm run test:chaos`).
     exclude: ['**/node_modules/**', 'scripts/chaos/**'],
     globalSetup: ['lib/testing/global-setup.ts'],

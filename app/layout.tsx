@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
+import { ErrorContextProvider } from '@/components/error-panel';
 import './fonts.css';
 import './globals.css';
 import { getLocale, getT } from './_server/i18n';
@@ -16,16 +18,29 @@ export const viewport: Viewport = {
   colorScheme: 'light',
 };
 
-/** The document shell: `lang` follows the negotiated locale; a skip link leads to each page's <main id="main">. */
+/**
+ * The document shell: `lang` follows the negotiated locale; a skip link leads to each page's
+ * <main id="main">; error pages get the request id and their words in this locale.
+ */
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const [locale, t] = await Promise.all([getLocale(), getT()]);
+  const [locale, t, requestHeaders] = await Promise.all([getLocale(), getT(), headers()]);
+  const errorLabels = {
+    title: t('error.title'),
+    body: t('error.body'),
+    guestBody: t('error.guestBody'),
+    retry: t('error.retry'),
+    requestId: t('error.requestId'),
+    digest: t('error.digest'),
+  };
   return (
     <html lang={locale}>
       <body>
         <a href="#main" className="skip-link">
           {t('a11y.skipToContent')}
         </a>
-        {children}
+        <ErrorContextProvider requestId={requestHeaders.get('x-request-id')} labels={errorLabels}>
+          {children}
+        </ErrorContextProvider>
       </body>
     </html>
   );

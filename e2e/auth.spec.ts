@@ -1,23 +1,25 @@
-import { expect, test } from '@playwright/test';
-import { FRONT_DESK, MANAGER, signIn } from './helpers';
+import { cli, signIn } from './helpers';
+import { expect, makeTenant, signInAs, test } from './fixtures';
 
+// The one spec that signs in through the form, as a person would: every other spec sets the session
+// cookie (e2e/fixtures.ts). Each test still has a tenant and staff of its own.
 test.describe('staff sign-in', () => {
-  test('a manager signs in, lands where they were going and sees the tenant', async ({ page }) => {
+  test('a manager signs in, lands where they were going and sees the tenant', async ({ page, tenant }) => {
     await page.goto('/manage');
     await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fmanage/);
     await page.waitForLoadState('networkidle');
-    await page.getByLabel('Email').fill(MANAGER);
-    await page.getByLabel('Password').fill('unlockos-demo');
+    await page.getByLabel('Email').fill(tenant.manager.email);
+    await page.getByLabel('Password').fill(tenant.manager.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/manage$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Manage' })).toBeVisible();
-    await expect(page.getByRole('cell', { name: 'lock-sakura-101' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: tenant.rooms[0]!.lockDevice })).toBeVisible();
   });
 
-  test('a wrong password shows one uniform message and no session', async ({ page }) => {
+  test('a wrong password shows one uniform message and no session', async ({ page, tenant }) => {
     await page.goto('/sign-in');
     await page.waitForLoadState('networkidle');
-    await page.getByLabel('Email').fill(FRONT_DESK);
+    await page.getByLabel('Email').fill(tenant.desk.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
@@ -29,18 +31,22 @@ test.describe('staff sign-in', () => {
     await expect(page).toHaveURL(/\/sign-in/);
   });
 
-  test('a return address that normalises to another site is ignored after sign-in', async ({ page, baseURL }) => {
+  test('a return address that normalises to another site is ignored after sign-in', async ({
+    page,
+    baseURL,
+    tenant,
+  }) => {
     await page.goto(`/sign-in?callbackUrl=${encodeURIComponent('/.//evil.example/x')}`);
     await page.waitForLoadState('networkidle');
-    await page.getByLabel('Email').fill(FRONT_DESK);
-    await page.getByLabel('Password').fill('unlockos-demo');
+    await page.getByLabel('Email').fill(tenant.desk.email);
+    await page.getByLabel('Password').fill(tenant.desk.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/desk$/);
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
   });
 
-  test('/manage refuses a front-desk user, who still has the desk', async ({ page }) => {
-    await signIn(page, FRONT_DESK, undefined, '/desk');
+  test('/manage refuses a front-desk user, who still has the desk', async ({ deskPage: page }) => {
+    await page.goto('/desk');
     await expect(page.getByRole('heading', { level: 1, name: /Today.s arrivals/ })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Manage' })).toHaveCount(0);
     await page.goto('/manage');
@@ -48,8 +54,8 @@ test.describe('staff sign-in', () => {
     await expect(page.getByRole('heading', { name: /access to this page/ })).toBeVisible();
   });
 
-  test('signing out ends the session', async ({ page }) => {
-    await signIn(page, MANAGER, undefined, '/desk');
+  test('signing out ends the session', async ({ page, tenant }) => {
+    await signIn(page, tenant.manager.email, tenant.manager.password, '/desk');
     await page.goto('/sign-out');
     await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -75,12 +81,26 @@ test.describe('language', () => {
 });
 
 test.describe('tenant switcher', () => {
-  test('staff of two tenants switch between them', async ({ page }) => {
-    await signIn(page, 'ops@harbor.example', undefined, '/desk');
-    await expect(page.getByText('Harbor Cowork').first()).toBeVisible();
-    await page.getByLabel('Switch tenant').selectOption({ label: 'Sakura Inn Kyoto (Front desk)' });
+  test('staff of two tenants switch between them', async ({ page, baseURL, tenant }) => {
+    // The tenant's manager also works the front desk of a second tenant.
+    const other = await makeTenant('Second tenant');
+    cli(
+      'user-create',
+      '--tenant',
+      other.id,
+      '--email',
+      tenant.manager.email,
+      '--password',
+      'unused-password',
+      '--role',
+      'front_desk',
+    );
+    await signInAs(page.context(), tenant.manager, baseURL!);
+    await page.goto('/desk');
+    await expect(page.getByText(tenant.name).first()).toBeVisible();
+    await page.getByLabel('Switch tenant').selectOption({ label: `${other.name} (Front desk)` });
     await page.getByRole('button', { name: 'Switch', exact: true }).click();
-    await expect(page.getByText('Reservations in Sakura Inn Kyoto')).toBeVisible();
+    await expect(page.getByText(`Reservations in ${other.name}`)).toBeVisible();
   });
 });
 

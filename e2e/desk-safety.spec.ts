@@ -1,23 +1,25 @@
-import { devices, expect, test } from '@playwright/test';
-import { bookNight, ownTenant, signIn } from './helpers';
+import { devices } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { bookNight } from './helpers';
 
 // Runs in the "desktop" project, in a tenant of its own with one room: nobody else books it.
 
 const DAY = 86_400_000;
 const tomorrow = () => new Date(Date.now() + DAY);
 
-test('the desk offers early check-in only while the room is free, and audits it', async ({ page }) => {
-  const tenant = ownTenant('Early check-in');
-  await signIn(page, tenant.email, tenant.password, '/desk');
+test('the desk offers early check-in only while the room is free, and audits it', async ({
+  deskPage: page,
+  tenant,
+}) => {
   const first = await bookNight(page, {
     day: tomorrow(),
     guestName: `Early Bird ${Date.now()}`,
-    roomId: tenant.roomIds[0],
+    roomId: tenant.rooms[0]!.id,
   });
   const second = await bookNight(page, {
     day: new Date(Date.now() + 2 * DAY),
     guestName: `Next Night ${Date.now()}`,
-    roomId: tenant.roomIds[0],
+    roomId: tenant.rooms[0]!.id,
   });
 
   // The second night: the first guest sleeps in the room until it starts — no early check-in.
@@ -37,13 +39,15 @@ test('the desk offers early check-in only while the room is free, and audits it'
   await expect(page.getByTestId('reservation-timeline')).toContainText('Checked in before check-in opened');
 });
 
-test('the desk replaces a guest link: the old one stops working on the guest’s phone', async ({ page, browser }) => {
-  const tenant = ownTenant('Lost link');
-  await signIn(page, tenant.email, tenant.password, '/desk');
+test('the desk replaces a guest link: the old one stops working on the guest’s phone', async ({
+  deskPage: page,
+  tenant,
+  browser,
+}) => {
   const { reservationUrl } = await bookNight(page, {
     day: tomorrow(),
     guestName: `Lost Link ${Date.now()}`,
-    roomId: tenant.roomIds[0],
+    roomId: tenant.rooms[0]!.id,
   });
   await page.goto(reservationUrl);
   const oldUrl = (await page.getByTestId('guest-url').textContent())!.trim();

@@ -1,7 +1,8 @@
-import { devices, expect, test } from '@playwright/test';
-import { checkInButton, FRONT_DESK, services, signIn, simulatorFaults } from './helpers';
+import { devices } from '@playwright/test';
+import { expect, signInAs, test } from './fixtures';
+import { bookNight, checkInButton, simulatorFaults } from './helpers';
 
-// Runs in the "phone" project (Pixel 7): the guest's own device.
+// Runs in the "phone" project (Pixel 7): the guest's own device. The guest's stay is in a tenant of its own.
 test.describe.configure({ mode: 'serial' });
 
 test.afterEach(async () => {
@@ -11,8 +12,17 @@ test.afterEach(async () => {
 test('the front desk checks a guest in; the guest sees "Activating…", then the new PIN, and the old one is revoked', async ({
   page,
   browser,
+  baseURL,
+  tenant,
 }) => {
-  const guestPath = new URL(services().demoGuestUrl).pathname;
+  // The front desk books the guest tonight; the booking pre-issues a key and makes the guest link.
+  const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
+  const desk = await browser.newContext(desktop);
+  await signInAs(desk, tenant.desk, baseURL!);
+  const deskPage = await desk.newPage();
+  const guestName = `Aiko Tanaka ${Date.now()}`;
+  await bookNight(deskPage, { day: new Date(), guestName, roomId: tenant.rooms[0]!.id });
+  const guestPath = new URL((await deskPage.getByTestId('guest-url').textContent())!.trim()).pathname;
 
   // Before check-in the guest's phone shows the pre-issued key.
   await page.goto(guestPath);
@@ -24,12 +34,9 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
   // The lock is slow today: programming takes several seconds (under the vendor client's 10 s timeout).
   await simulatorFaults({ latencyMs: 8000 });
 
-  const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
-  const desk = await browser.newContext(desktop);
-  const deskPage = await desk.newPage();
-  await signIn(deskPage, FRONT_DESK, undefined, '/desk');
-  // Aiko's stay starts today: before its start the desk checks her in early (room 101 is free).
-  await checkInButton(deskPage.getByRole('row').filter({ hasText: 'Aiko Tanaka' })).click();
+  // The stay starts today at 15:00: the desk checks the guest in, early before then (room 101 is free).
+  await deskPage.goto('/desk');
+  await checkInButton(deskPage.getByRole('row').filter({ hasText: guestName })).click();
   await expect(deskPage.getByTestId('checkin-result')).toContainText('Checked in. New PIN:');
   const newPin = (await deskPage.getByTestId('checkin-new-pin').textContent())?.replace(/\D/g, '');
   expect(newPin).toMatch(/^\d{6}$/);

@@ -2,12 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
 
-export const DEMO_PASSWORD = 'unlockos-demo';
-export const MANAGER = 'manager@sakura.example';
-export const FRONT_DESK = 'desk@sakura.example';
-
-/** Signs in through the sign-in page, as a person would. */
-export async function signIn(page: Page, email: string, password = DEMO_PASSWORD, next = '/desk'): Promise<void> {
+/** Signs in through the sign-in page, as a person would (other specs set the session: e2e/fixtures.ts). */
+export async function signIn(page: Page, email: string, password: string, next = '/desk'): Promise<void> {
   await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(next)}`);
   await page.getByLabel(/email/i).fill(email);
   await page.getByLabel(/password/i).fill(password);
@@ -78,40 +74,4 @@ export function cli(...args: string[]): unknown {
     timeout: 60_000,
   });
   return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
-}
-
-/**
- * A tenant of its own (one facility in UTC, `rooms` rooms) with a front-desk user, made through the
- * CLI: a spec that needs rooms nobody else books (and a retry that starts clean) uses one.
- */
-export function ownTenant(
-  name: string,
-  rooms = 1,
-): { tenantId: string; roomIds: string[]; email: string; password: string } {
-  const tag = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const { id: tenantId } = cli('tenant-create', '--name', `${name} ${tag}`) as { id: string };
-  const { id: facilityId } = cli('facility-create', '--tenant', tenantId, '--name', 'Main', '--timezone', 'UTC') as {
-    id: string;
-  };
-  const roomIds = Array.from(
-    { length: rooms },
-    (_, i) =>
-      (
-        cli(
-          'room-create',
-          '--tenant',
-          tenantId,
-          '--facility',
-          facilityId,
-          '--label',
-          `R${i + 1}`,
-          '--lock-device',
-          `lock-${tag}-${i}`,
-        ) as { id: string }
-      ).id,
-  );
-  const email = `desk-${tag}@example.com`;
-  const password = `pw-${tag}-desk`;
-  cli('user-create', '--tenant', tenantId, '--email', email, '--password', password, '--role', 'front_desk');
-  return { tenantId, roomIds, email, password };
 }

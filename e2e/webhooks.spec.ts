@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { signCalendly } from '../lib/webhooks/calendly/verify';
-import { cli, MANAGER, signIn } from './helpers';
+import { expect, test } from './fixtures';
+import { cli } from './helpers';
 
-// The Sakura demo tenant and its room 101 have fixed ids in the seed.
-const TENANT_ID = '5a0c0000-0000-4000-8000-000000000001';
-const ROOM_101 = '5a0c0000-0000-4000-8000-000000000021';
 const SIGNING_KEY = 'e2e-calendly-key';
 
 type Invitee = { uri: string; eventType: string; startsAt: Date };
@@ -31,12 +29,13 @@ function calendlyBody(event: 'invitee.created' | 'invitee.canceled', invitee: In
 /** Delivers one signed Calendly event as Calendly would and expects it stored once. */
 async function deliver(
   request: APIRequestContext,
+  tenantId: string,
   event: 'invitee.created' | 'invitee.canceled',
   invitee: Invitee,
   createdAt: Date,
 ): Promise<void> {
   const raw = calendlyBody(event, invitee, createdAt);
-  const response = await request.post(`/api/webhooks/calendly/${TENANT_ID}`, {
+  const response = await request.post(`/api/webhooks/calendly/${tenantId}`, {
     data: raw,
     headers: { 'content-type': 'application/json', 'calendly-webhook-signature': signCalendly(raw, SIGNING_KEY) },
   });
@@ -54,28 +53,29 @@ async function waitForRows(page: Page, selector: string, count: number): Promise
 
 test.describe('webhook log', () => {
   test('shows that a Calendly cancellation arrived and was processed, and a late "created" refused', async ({
-    page,
+    managerPage: page,
     request,
+    tenant,
   }) => {
     test.setTimeout(180_000);
-    // Unique per run, so a retry against the same server never collides with an earlier attempt.
     const run = randomUUID();
     const eventType = `https://api.calendly.com/event_types/E2E-${run}`;
-    cli('secret-set', '--tenant', TENANT_ID, '--provider', 'calendly', '--value', SIGNING_KEY);
+    cli('secret-set', '--tenant', tenant.id, '--provider', 'calendly', '--value', SIGNING_KEY);
     cli(
       'booking-source-add',
       '--tenant',
-      TENANT_ID,
+      tenant.id,
       '--provider',
       'calendly',
       '--event-type',
       eventType,
       '--room',
-      ROOM_101,
+      tenant.rooms[0]!.id,
     );
 
-    // A slot far ahead that nothing else books.
-    const startsAt = new Date(Date.UTC(2031, 0, 1, 6) + Math.floor(Math.random() * 3_000) * 86_400_000);
+    // Tomorrow morning, in the tenant's own room.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const startsAt = new Date(Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate(), 6));
     const booked: Invitee = {
       uri: `https://api.calendly.com/scheduled_events/E2E-${run}/invitees/BOOKED`,
       eventType,
@@ -83,18 +83,17 @@ test.describe('webhook log', () => {
     };
     const t0 = Date.now();
 
-    await signIn(page, MANAGER, undefined, '/manage/webhooks');
     await page.goto('/manage/webhooks?provider=calendly');
     await expect(page.getByRole('heading', { level: 1, name: 'Webhook log' })).toBeVisible();
 
     // 1. A booking, then its cancellation: the log answers "did the cancel arrive?".
-    await deliver(request, 'invitee.created', booked, new Date(t0 - 60_000));
+    await deliver(request, tenant.id, 'invitee.created', booked, new Date(t0 - 60_000));
     await waitForRows(
       page,
       '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="processed"]',
       1,
     );
-    await deliver(request, 'invitee.canceled', booked, new Date(t0 - 30_000));
+    await deliver(request, tenant.id, 'invitee.canceled', booked, new Date(t0 - 30_000));
     await waitForRows(
       page,
       '[data-testid="webhook-event-row"][data-type="invitee.canceled"][data-status="processed"]',
@@ -111,8 +110,8 @@ test.describe('webhook log', () => {
       eventType,
       startsAt: new Date(startsAt.getTime() + 86_400_000),
     };
-    await deliver(request, 'invitee.canceled', late, new Date(t0 - 5_000));
-    await deliver(request, 'invitee.created', late, new Date(t0 - 10_000));
+    await deliver(request, tenant.id, 'invitee.canceled', late, new Date(t0 - 5_000));
+    await deliver(request, tenant.id, 'invitee.created', late, new Date(t0 - 10_000));
     await waitForRows(
       page,
       '[data-testid="webhook-event-row"][data-type="invitee.created"][data-status="rejected"]',

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { safeReturnPath } from '@/lib/auth/safe-path';
 import { LOCALES } from '@/lib/i18n/locale';
 import { LOCALE_COOKIE } from './i18n';
-import { getStaff, TENANT_COOKIE } from './staff';
+import { staffAction } from './action';
+import { TENANT_COOKIE } from './staff';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -19,7 +20,10 @@ const ZSwitchTenantSchema = z.object({
   returnTo: z.unknown().transform((v) => safeReturnPath(v, '/desk')),
 });
 
-/** Remembers the chosen UI language for a year, then returns to the page the form was on. */
+/**
+ * Remembers the chosen UI language for a year, then returns to the page the form was on. The one
+ * action outside staffAction: guests and signed-out visitors choose a language too.
+ */
 export async function setLocale(formData: FormData): Promise<void> {
   const parsed = ZSetLocaleSchema.safeParse({
     locale: formData.get('locale'),
@@ -35,24 +39,25 @@ export async function setLocale(formData: FormData): Promise<void> {
   redirect(parsed.data.returnTo);
 }
 
+const switchTenantAction = staffAction(
+  { name: 'switchTenant', permission: null, input: ZSwitchTenantSchema },
+  async ({ input: { tenantId, returnTo }, staff }) => {
+    // The cookie is only a preference: getStaff() re-checks membership on every request anyway.
+    if (staff.memberships.some((m) => m.tenantId === tenantId)) {
+      (await cookies()).set(TENANT_COOKIE, tenantId, {
+        path: '/',
+        maxAge: ONE_YEAR_SECONDS,
+        sameSite: 'lax',
+        httpOnly: true,
+      });
+    }
+    redirect(returnTo);
+  },
+);
+
 /** Switches the working tenant, but only to one the signed-in staff member belongs to. */
 export async function switchTenant(formData: FormData): Promise<void> {
-  const staff = await getStaff();
-  if (!staff) redirect('/sign-in');
-  const parsed = ZSwitchTenantSchema.safeParse({
-    tenantId: formData.get('tenantId'),
-    returnTo: formData.get('returnTo') ?? '/desk',
-  });
-  if (!parsed.success) redirect('/desk');
-  const { tenantId, returnTo } = parsed.data;
-  // The cookie is only a preference: getStaff() re-checks membership on every request anyway.
-  if (staff.memberships.some((m) => m.tenantId === tenantId)) {
-    (await cookies()).set(TENANT_COOKIE, tenantId, {
-      path: '/',
-      maxAge: ONE_YEAR_SECONDS,
-      sameSite: 'lax',
-      httpOnly: true,
-    });
-  }
-  redirect(returnTo);
+  await switchTenantAction(null, formData);
+  // Only a refused form gets here: a switch redirects back to where it was asked.
+  redirect('/desk');
 }

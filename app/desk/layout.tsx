@@ -2,8 +2,6 @@ import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
 import { requireStaff } from '../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 /** The front desk shell: signed-in staff with `desk.view` only. */
 export default async function DeskLayout({ children }: { children: ReactNode }) {
   const staff = await requireStaff('desk.view', '/desk');

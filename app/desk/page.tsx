@@ -12,8 +12,6 @@ import { requireStaff } from '../_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { checkInLabels } from '@/app/desk/_components/check-in-labels';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('desk.title') };
 }

@@ -4,8 +4,6 @@ import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 import { getStaff } from '../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('forbidden.title') };
 }

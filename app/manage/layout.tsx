@@ -2,8 +2,6 @@ import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
 import { requireStaff } from '../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 /** The management shell: signed-in staff with `manage.view` only. */
 export default async function ManageLayout({ children }: { children: ReactNode }) {
   const staff = await requireStaff('manage.view', '/manage');

@@ -8,8 +8,6 @@ import { formatDateTime } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('manage.title') };
 }

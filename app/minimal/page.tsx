@@ -1,5 +1,4 @@
 // A minimal App Router page, built by the same build: the baseline for the guest page's first-load JavaScript.
-export const dynamic = 'force-dynamic';
 
 export default function MinimalPage() {
   return (

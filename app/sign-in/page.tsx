@@ -3,8 +3,6 @@ import { SignInForm } from '@/app/sign-in/_components/sign-in-form';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('signIn.title') };
 }

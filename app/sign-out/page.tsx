@@ -4,8 +4,6 @@ import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('signOut.title') };
 }

@@ -112,15 +112,25 @@ function forEveryMethod(handler: ReturnType<typeof withRequest>): Record<Method,
   >;
 }
 
+/** The refusal of a method an address does not serve: 405 `method_not_allowed`, `Allow` listing what it does. */
+export function methodNotAllowed(allow: readonly string[]): AppError {
+  return new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
+}
+
+/** The refusal of an address nothing serves: 404 `not_found`. */
+export function addressNotFound(): AppError {
+  return new AppError('not_found', 'There is nothing at this address.');
+}
+
 /**
  * Handlers for the methods a route does not serve (export the ones it lacks): 405
  * `method_not_allowed` with `Allow`, answered like every other error — with a request id. Routes
- * that skip the proxy need them; otherwise Next.js would answer 405 itself, without one.
+ * that skip the proxy need them; the proxy refuses the others (lib/api/api-addresses.ts).
  */
 export function methodsNotAllowed(allow: readonly Method[]) {
   return forEveryMethod(
     withRequest(async () => {
-      throw new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
+      throw methodNotAllowed(allow);
     }),
   );
 }
@@ -128,6 +138,6 @@ export function methodsNotAllowed(allow: readonly Method[]) {
 /** Handlers for addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */
 export const notFoundHandlers = forEveryMethod(
   withRequest(async () => {
-    throw new AppError('not_found', 'There is nothing at this address.');
+    throw addressNotFound();
   }),
 );

@@ -6,3 +6,11 @@ export type Actor = {
 };
 
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null, label: 'system' };
+
+/** A staff member as an actor: always a user with an id. */
+export type StaffActor = Actor & { type: 'user'; id: string };
+
+/** The audit actor of a signed-in staff member: their user id, labelled by name or, without one, by email. */
+export function staffActor(user: { id: string; name: string; email: string }): StaffActor {
+  return { type: 'user', id: user.id, label: user.name || user.email };
+}

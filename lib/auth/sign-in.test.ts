@@ -157,14 +157,12 @@ describe('signing in with a password', () => {
       [tenants],
     );
     expect(rows).toEqual(
-      [...tenants]
-        .sort()
-        .map((tenantId) => ({
-          tenant_id: tenantId,
-          action: 'user.sign_in_throttled',
-          subject_id: userId,
-          reason: 'too_many_failed_sign_ins',
-        })),
+      [...tenants].sort().map((tenantId) => ({
+        tenant_id: tenantId,
+        action: 'user.sign_in_throttled',
+        subject_id: userId,
+        reason: 'too_many_failed_sign_ins',
+      })),
     );
     // A second address is a second pair: one more row per tenant.
     const second = addr();

@@ -11,3 +11,13 @@ export type Messages = typeof en;
 export type MessageKey = MessageKeys<Messages, NestedKeyOf<Messages>>;
 
 export const messages: Record<'en' | 'ja', Messages> = { en, ja };
+
+/** True when `value` names a message (a dotted path to a string in the English catalog). */
+export function isMessageKey(value: string): value is MessageKey {
+  let node: unknown = messages.en;
+  for (const part of value.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, part)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string';
+}

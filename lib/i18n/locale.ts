@@ -5,6 +5,9 @@ export const LOCALES = ['en', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/** Values for a message's placeholders. */
+export type TranslationVars = Record<string, string | number>;
+
 /** `t(key, values)` over the whole catalog, with ICU placeholders (`{name}`). */
 export type Translate = ReturnType<typeof createTranslator<Messages>>;
 

@@ -2,7 +2,6 @@ import { json, methodsNotAllowed, withRequest } from '@/lib/api/http';
 
 // The emptiest route handlers, wrapped like every API route: the baselines the webhook benchmark
 // compares its throughput with. Like the webhook routes, this route skips the proxy.
-export const dynamic = 'force-dynamic';
 
 export const GET = withRequest(async ({ requestId }) => json({}, { requestId }));
 

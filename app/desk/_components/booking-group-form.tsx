@@ -23,6 +23,8 @@ export type BookingGroupFormLabels = {
   pending: string;
 };
 
+const FIELDS: readonly string[] = ['name', 'email', 'phone', 'roomIds'];
+
 type Props = {
   /** The stay every chosen room is booked for, as ISO instants (posted back and re-checked by the server). */
   startsAt: string;
@@ -40,14 +42,21 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
   const [state, action, pending] = useActionState(bookGroupAction, null);
   const id = useId();
   const messageId = `${id}-message`;
-  const failedLabels = rooms.filter((r) => state?.failedRoomIds.includes(r.id)).map((r) => r.label);
+  const refused = state && !state.ok ? state : null;
+  const error = refused?.error;
+  const failedLabels = rooms.filter((r) => error?.roomIds?.includes(r.id)).map((r) => r.label);
+  // A refused field shows its message beside it; the rest (the stay's dates, a conflict) above the form.
+  const message =
+    error?.code === 'invalid_request'
+      ? Object.entries(error.fieldErrors ?? {}).find(([field]) => !FIELDS.includes(field))?.[1]
+      : error?.message;
   return (
     // noValidate: the server's messages (translated, inline) are the ones the user sees.
     <form action={action} noValidate className="form booking-form">
       <input type="hidden" name="startsAt" value={startsAt} />
       <input type="hidden" name="endsAt" value={endsAt} />
       <div id={messageId} role="alert" className="form__error">
-        {state?.message && <p className="booking-form__message">{state.message}</p>}
+        {message && <p className="booking-form__message">{message}</p>}
         {failedLabels.length > 0 && (
           <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>
         )}
@@ -55,7 +64,7 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
       {/* Remounted with every answer so the echoed values become the fields' defaults again. */}
       <BookingFields
         key={state?.attempt ?? 0}
-        state={state}
+        refused={refused}
         rooms={rooms}
         labels={labels}
         pending={pending}
@@ -66,22 +75,23 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
 }
 
 type FieldsProps = {
-  state: BookGroupState;
+  refused: Extract<BookGroupState, { ok: false }> | null;
   rooms: BookingRoomOption[];
   labels: BookingGroupFormLabels;
   pending: boolean;
   messageId: string;
 };
 
-function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps) {
+function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsProps) {
   const id = useId();
-  const failed = new Set(state?.failedRoomIds ?? []);
+  const failed = new Set(refused?.error.roomIds ?? []);
   const bookable = (room: BookingRoomOption) => room.available && !failed.has(room.id);
   const [selected, setSelected] = useState<ReadonlySet<string>>(
-    () => new Set((state?.values.roomIds ?? []).filter((roomId) => rooms.some((r) => r.id === roomId && bookable(r)))),
+    () =>
+      new Set((refused?.values.roomIds ?? []).filter((roomId) => rooms.some((r) => r.id === roomId && bookable(r)))),
   );
   const count = rooms.filter((r) => bookable(r) && selected.has(r.id)).length;
-  const errors = state?.fieldErrors ?? {};
+  const errors = refused?.error.fieldErrors ?? {};
   const toggle = (roomId: string, checked: boolean) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -107,7 +117,7 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
             id={`${id}-name`}
             name="name"
             label={labels.name}
-            defaultValue={state?.values.name}
+            defaultValue={refused?.values.name}
             error={errors.name}
             required
             autoComplete="off"
@@ -117,7 +127,7 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
             name="email"
             type="email"
             label={labels.email}
-            defaultValue={state?.values.email}
+            defaultValue={refused?.values.email}
             error={errors.email}
             autoComplete="off"
           />
@@ -126,7 +136,7 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
             name="phone"
             type="tel"
             label={labels.phone}
-            defaultValue={state?.values.phone}
+            defaultValue={refused?.values.phone}
             error={errors.phone}
             autoComplete="off"
           />

@@ -57,7 +57,8 @@ export function CheckInProvider({ labels, roomLabels, children }: ProviderProps)
     if (state?.ok) panelRef.current?.focus();
   }, [state]);
 
-  const room = state?.reservationId ? roomLabels[state.reservationId] : undefined;
+  const reservationId = state ? (state.ok ? state.data.reservationId : state.values.reservationId) : undefined;
+  const room = reservationId ? roomLabels[reservationId] : undefined;
 
   return (
     <CheckInContext value={{ action, pending, target, setTarget, labels }}>
@@ -72,21 +73,23 @@ export function CheckInProvider({ labels, roomLabels, children }: ProviderProps)
           >
             <div className="result-panel__body">
               <p id="checkin-result-title" className="result-panel__title">
-                {state.ok ? labels.resultTitle : state.message}
+                {state.ok ? labels.resultTitle : state.error.message}
                 {room !== undefined && <span className="result-panel__room"> · {fill(labels.room, { room })}</span>}
               </p>
               {state.ok && (
                 <>
-                  {state.pin !== null && (
+                  {state.data.pin !== null && (
                     <p className="result-panel__pin" data-testid="checkin-result-pin-line">
                       {labels.newPin}{' '}
                       <strong className="pin-inline" data-testid="checkin-new-pin">
-                        {state.pin}
+                        {state.data.pin}
                       </strong>
                     </p>
                   )}
                   <p className="result-panel__line" data-testid="checkin-revoked">
-                    {state.revokedCount > 0 ? fill(labels.revoked, { count: state.revokedCount }) : labels.noneRevoked}
+                    {state.data.revokedCount > 0
+                      ? fill(labels.revoked, { count: state.data.revokedCount })
+                      : labels.noneRevoked}
                   </p>
                   <p className="result-panel__line muted">{labels.handOver}</p>
                 </>

@@ -31,7 +31,7 @@ export function DeleteGuestForm({ reservationId, guestName, labels }: Props) {
   const [state, action, pending] = useActionState(deleteGuestAction, null);
   const [typed, setTyped] = useState('');
   const id = useId();
-  const error = state && !state.ok ? state : null;
+  const error = state && !state.ok ? state.error : null;
   const matches = normalise(typed) !== '' && normalise(typed) === normalise(guestName);
   return (
     <form action={action} noValidate className="form" aria-labelledby={`${id}-title`} data-testid="delete-guest-form">

@@ -28,7 +28,7 @@ export function KeyPin({ keyId, canReveal, labels }: Props) {
     return (
       <span className="key-pin" role="status">
         <span ref={revealedRef} tabIndex={-1} className="pin-inline" data-testid="revealed-pin">
-          {state.pin}
+          {state.data.pin}
         </span>
         <span className="key-pin__note">{labels.note}</span>
       </span>
@@ -49,7 +49,7 @@ export function KeyPin({ keyId, canReveal, labels }: Props) {
       )}
       {state && !state.ok && (
         <span role="alert" className="inline-error">
-          {state.message}
+          {state.error.message}
         </span>
       )}
     </span>

@@ -37,11 +37,11 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
     // e.g. "already revoked or expired": the key changed under us and the page has caught up.
     return state ? (
       <p role="alert" className="inline-error">
-        {state.message}
+        {state.error.message}
       </p>
     ) : null;
   }
-  const error = state && !state.ok ? state : null;
+  const failed = state && !state.ok ? state : null;
   const fieldId = `${id}-reason`;
   return (
     // noValidate: the server's message (translated, inline) is the one the user sees.
@@ -59,9 +59,9 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
           autoComplete="off"
           className="input"
           // React resets a form after its action: keep what was typed when it comes back with an error.
-          defaultValue={error?.reason ?? ''}
-          key={error ? `error-${error.message}-${error.reason ?? ''}` : 'fresh'}
-          aria-invalid={error?.field === 'reason' ? true : undefined}
+          defaultValue={failed?.values.reason ?? ''}
+          key={failed ? `error-${failed.error.message}-${failed.values.reason}` : 'fresh'}
+          aria-invalid={failed?.error.field === 'reason' ? true : undefined}
           aria-describedby={`${id}-hint ${id}-error`}
         />
         <p id={`${id}-hint`} className="field__hint">
@@ -69,7 +69,7 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
         </p>
       </div>
       <p id={`${id}-error`} role="alert" className="form__error">
-        {error?.message}
+        {failed?.error.message}
       </p>
       <div>
         <button type="submit" className="button button--danger" disabled={pending}>

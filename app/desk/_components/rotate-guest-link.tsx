@@ -31,7 +31,7 @@ export function RotateGuestLinkForm({
         className={state && !state.ok ? 'form__error' : 'muted small'}
         data-testid="rotate-guest-link-result"
       >
-        {state ? (state.ok ? labels.done : state.message) : null}
+        {state ? (state.ok ? labels.done : state.error.message) : null}
       </p>
     </form>
   );

@@ -6,8 +6,6 @@ import { openApiDocument } from '@/lib/api/openapi';
 import { getT } from '../../_server/i18n';
 import { getStaff } from '../../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 // The parts of our own OpenAPI document this page shows; anything else in it is ignored.
 const ZJsonSchema = z.record(z.string(), z.unknown());
 const ZContentSchema = z.object({ 'application/json': z.object({ schema: ZJsonSchema }) }).partial();

@@ -9,8 +9,6 @@ import { clientAddress } from '@/lib/http/client-address';
 import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getT();
   // The URL itself is the credential: keep it out of search engines and link previews.

@@ -28,7 +28,7 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
   const panelRef = useRef<HTMLDivElement>(null);
   const id = useId();
 
-  const created = state?.ok && state.id !== dismissedId ? state : null;
+  const created = state?.ok && state.data.id !== dismissedId ? state.data : null;
   const error = state && !state.ok ? state : null;
 
   // The secret takes the user's attention: move focus to it so screen readers announce it.
@@ -96,8 +96,10 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
               autoComplete="off"
               className="input"
               // React resets a form after its action: keep what was typed when it comes back with an error.
-              defaultValue={error?.name ?? ''}
-              key={error ? `error-${error.message}-${error.name ?? ''}` : `fresh-${state?.ok ? state.id : ''}`}
+              defaultValue={error?.values.name ?? ''}
+              key={
+                error ? `error-${error.error.message}-${error.values.name}` : `fresh-${state?.ok ? state.data.id : ''}`
+              }
               aria-invalid={error ? true : undefined}
               aria-describedby={`${id}-hint ${id}-error`}
               data-testid="api-key-name"
@@ -107,7 +109,7 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
             </p>
           </div>
           <p id={`${id}-error`} role="alert" className="form__error">
-            {error?.message}
+            {error?.error.message}
           </p>
           <div>
             <button type="submit" className="button button--primary" disabled={pending} data-testid="api-key-create">

@@ -85,7 +85,7 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
       )}
       {state && !state.ok && (
         <p role="alert" className="inline-error">
-          {state.message}
+          {state.error.message}
         </p>
       )}
     </div>

@@ -26,7 +26,7 @@ export function ResolveIncidentButton({
       </button>
       {state && !state.ok && (
         <p role="alert" className="inline-error">
-          {state.message}
+          {state.error.message}
         </p>
       )}
     </form>

@@ -17,7 +17,7 @@ type Props = {
 export function SecretForm({ provider, labels }: Props) {
   const [state, action, pending] = useActionState(setProviderSecretAction, null);
   const id = useId();
-  const error = state && !state.ok ? state : null;
+  const error = state && !state.ok ? state.error : null;
   return (
     <form action={action} noValidate className="form" data-testid={`secret-form-${provider}`}>
       <input type="hidden" name="provider" value={provider} />
@@ -55,7 +55,7 @@ export function SecretForm({ provider, labels }: Props) {
           {pending ? labels.pending : labels.submit}
         </button>
         <span role="status" className="inline-success inline-success--flush" data-testid={`secret-saved-${provider}`}>
-          {state?.ok ? labels.saved.replace('{version}', String(state.keyVersion)) : ''}
+          {state?.ok ? labels.saved.replace('{version}', String(state.data.keyVersion)) : ''}
         </span>
       </div>
     </form>

@@ -31,7 +31,7 @@ export function WebhookReplayForm({
   const id = useId();
   const error = state && !state.ok ? state : null;
   const values = error?.values ?? defaults;
-  const invalid = (field: 'provider' | 'from' | 'to') => (error?.field === field ? true : undefined);
+  const invalid = (field: 'provider' | 'from' | 'to') => (error?.error.field === field ? true : undefined);
   return (
     <>
       <form action={action} noValidate className="form replay-form" data-testid="webhook-replay-form">
@@ -96,7 +96,7 @@ export function WebhookReplayForm({
           {labels.hint}
         </p>
         <p id={`${id}-error`} role="alert" className="form__error" data-testid="webhook-replay-error">
-          {error?.message}
+          {error?.error.message}
         </p>
         <div className="form__submit-row">
           <button
@@ -109,22 +109,22 @@ export function WebhookReplayForm({
           </button>
           <span role="status" className="inline-success inline-success--flush" data-testid="webhook-replay-result">
             {state?.ok
-              ? (state.requeued === 1 ? labels.requeuedOne : labels.requeuedOther).replace(
+              ? (state.data.requeued === 1 ? labels.requeuedOne : labels.requeuedOther).replace(
                   '{count}',
-                  String(state.requeued),
+                  String(state.data.requeued),
                 )
               : ''}
           </span>
         </div>
       </form>
-      {state?.ok && state.requeued > 0 && (
+      {state?.ok && state.data.requeued > 0 && (
         <QueryProvider>
           <ReplayProgress
-            key={state.replayedAt}
-            replayedAt={state.replayedAt}
-            provider={state.provider}
-            from={state.from}
-            to={state.to}
+            key={state.data.replayedAt}
+            replayedAt={state.data.replayedAt}
+            provider={state.data.provider}
+            from={state.data.from}
+            to={state.data.to}
             labels={labels.progress}
           />
         </QueryProvider>

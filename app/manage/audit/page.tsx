@@ -10,8 +10,6 @@ import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 import { AUDIT_PAGE_SIZE } from './audit-request';
 
-export const dynamic = 'force-dynamic';
-
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const ACTOR_TYPES = ['user', 'api_key', 'guest', 'system', 'provider'] as const;

@@ -7,8 +7,6 @@ import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-se
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 /** Providers that call us: the URL each must be given for this tenant. */
 const WEBHOOK_PATHS = { calendly: 'calendly', cal: 'cal', lock_vendor: null } as const;
 

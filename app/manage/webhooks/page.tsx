@@ -19,8 +19,6 @@ import {
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 const PAGE_SIZE = 50;
 
 /** The badge each outcome wears: the words always say it, the colour only reinforces. */

@@ -5,8 +5,6 @@ import { ZCreateBookingGroupBodySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { bookGroup } from '@/lib/bookings/book-group';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withApiKey(async ({ principal, request, requestId }) => {
   const body = await readJson(request, ZCreateBookingGroupBodySchema);
   const group = await bookGroup({

@@ -1,8 +1,6 @@
 import { json, withRequest } from '@/lib/api/http';
 import { openApiDocument } from '@/lib/api/openapi';
 
-export const dynamic = 'force-dynamic';
-
 export const GET = withRequest(async ({ request, requestId }) =>
   json(openApiDocument(process.env.APP_URL || new URL(request.url).origin), {
     requestId,

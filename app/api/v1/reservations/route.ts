@@ -4,8 +4,6 @@ import { ZListReservationsQuerySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { listReservations } from '@/lib/bookings/list-reservations';
 
-export const dynamic = 'force-dynamic';
-
 export const GET = withApiKey(async ({ principal, request, requestId }) => {
   const query = readQuery(request, ZListReservationsQuerySchema);
   return json(await listReservations({ tenantId: principal.tenantId, ...query }), { requestId });

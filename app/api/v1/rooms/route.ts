@@ -2,8 +2,6 @@ import { json } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { listRooms } from '@/lib/rooms/list-rooms';
 
-export const dynamic = 'force-dynamic';
-
 export const GET = withApiKey(async ({ principal, requestId }) =>
   json({ data: await listRooms({ tenantId: principal.tenantId }), nextCursor: null }, { requestId }),
 );

@@ -4,8 +4,6 @@ import { ZListWebhookEventsQuerySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { listWebhookEvents } from '@/lib/webhooks/list-webhook-events';
 
-export const dynamic = 'force-dynamic';
-
 export const GET = withApiKey(async ({ principal, request, requestId }) =>
   json(
     await listWebhookEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListWebhookEventsQuerySchema) }),

@@ -2,8 +2,6 @@ import { readRawBody } from '@/lib/api/body';
 import { json, methodsNotAllowed, withRequest } from '@/lib/api/http';
 import { receiveStripeWebhook } from '@/lib/webhooks/stripe/receive';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withRequest(async ({ request, requestId }) => {
   const raw = await readRawBody(request);
   const { duplicate } = await receiveStripeWebhook(raw, request.headers.get('stripe-signature'));

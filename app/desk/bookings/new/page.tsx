@@ -9,8 +9,6 @@ import { listFacilities } from '@/lib/rooms/list-facilities';
 import { getLocale, getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('bookingNew.title') };
 }

@@ -24,8 +24,6 @@ import { requireStaff } from '../../../_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { checkInLabels } from '@/app/desk/_components/check-in-labels';
 
-export const dynamic = 'force-dynamic';
-
 type Props = { params: Promise<{ id: string }> };
 
 const ZReservationIdSchema = z.uuid();

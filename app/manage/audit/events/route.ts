@@ -2,8 +2,6 @@ import { json, withRequest } from '@/lib/api/http';
 import { listAuditEvents } from '@/lib/audit/list-audit-events';
 import { parseAuditQuery, requireAuditReader } from '../audit-request';
 
-export const dynamic = 'force-dynamic';
-
 /** One page of the current tenant's audit events for the audit log page: `{ data, nextCursor }`, newest first. */
 export const GET = withRequest(async ({ request, requestId }) => {
   const staff = await requireAuditReader();

@@ -2,8 +2,6 @@ import { withRequest } from '@/lib/api/http';
 import { auditCsv } from '@/lib/audit/list-audit-events';
 import { parseAuditQuery, requireAuditReader } from '../audit-request';
 
-export const dynamic = 'force-dynamic';
-
 /** Every audit event of the current tenant matching the filters, as a CSV download streamed page by page. */
 export const GET = withRequest(async ({ request, log }) => {
   const staff = await requireAuditReader();

@@ -6,8 +6,6 @@ import { getReplayProgress } from '@/lib/webhooks/replay-progress';
 import { WEBHOOK_PROVIDERS } from '@/lib/webhooks/webhook-log-filters';
 import { getStaff } from '../../../_server/staff';
 
-export const dynamic = 'force-dynamic';
-
 const ZReplayProgressQuerySchema = z.object({
   provider: z.enum(WEBHOOK_PROVIDERS),
   from: z.iso.datetime({ offset: true }).transform((s) => new Date(s)),

@@ -2,8 +2,6 @@ import { readRawBody } from '@/lib/api/body';
 import { json, methodsNotAllowed, withRequest } from '@/lib/api/http';
 import { receiveCalendlyWebhook } from '@/lib/webhooks/receive-booking-provider';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withRequest<{ tenantId: string }>(async ({ request, requestId }, { tenantId }) => {
   const raw = await readRawBody(request);
   const { duplicate } = await receiveCalendlyWebhook({

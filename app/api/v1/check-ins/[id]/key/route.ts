@@ -4,8 +4,6 @@ import { json } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { issueCheckInKey } from '@/lib/stays/issue-check-in-key';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, { id }) => {
   const key = await issueCheckInKey({
     tenantId: principal.tenantId,

@@ -5,8 +5,6 @@ import { ZRevokeKeyBodySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { revokeKey } from '@/lib/keys/revoke-key';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withApiKey<{ id: string }>(async ({ principal, request, requestId }, { id }) => {
   const keyId = pathId(id);
   const { reason } = await readJson(request, ZRevokeKeyBodySchema);

@@ -5,8 +5,6 @@ import { ZCancelBodySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { cancelReservation } from '@/lib/bookings/cancel-reservation';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withApiKey<{ id: string }>(async ({ principal, request, requestId }, { id }) => {
   const reservationId = pathId(id);
   const { reason } = await readJson(request, ZCancelBodySchema);

@@ -5,8 +5,6 @@ import { ZCheckInBodySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { completeCheckIn } from '@/lib/stays/complete-check-in';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withApiKey<{ id: string }>(async ({ principal, request, requestId }, { id }) => {
   const reservationId = pathId(id);
   const { early } = await readJson(request, ZCheckInBodySchema, { optional: true });

@@ -4,8 +4,6 @@ import { json } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { rotateGuestLink } from '@/lib/guests/rotate-guest-link';
 
-export const dynamic = 'force-dynamic';
-
 export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, { id }) =>
   json(
     {

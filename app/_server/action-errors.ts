@@ -1,0 +1,84 @@
+import 'server-only';
+import type { AppErrorCode } from '@/lib/errors';
+import type { MessageKey } from '@/lib/i18n/catalog';
+
+/** Every server action by name: the name keys its messages below and its log line. */
+export const ACTION_NAMES = [
+  'checkIn',
+  'revealPin',
+  'revokeKey',
+  'rotateGuestLink',
+  'deleteGuest',
+  'bookGroup',
+  'createApiKey',
+  'revokeApiKey',
+  'setProviderSecret',
+  'resolveIncident',
+  'replayWebhooks',
+  'switchTenant',
+] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+type Messages = { default?: MessageKey } & Partial<Record<ActionName, MessageKey>>;
+
+/**
+ * The one map from an AppError code to what the person at the form reads, per action where the
+ * action has its own words (`default` otherwise). `invalid_request` is input the schema refused
+ * without a message of its own (a malformed id reads as "no longer exists"). A code with no
+ * entry for the action reads as that action's `internal` message: "Couldn't …. Try again."
+ */
+export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
+  internal: Record<ActionName, MessageKey>;
+} = {
+  invalid_request: {
+    checkIn: 'checkIn.notFound',
+    revealPin: 'key.reveal.notFound',
+    revokeKey: 'key.revoke.notFound',
+    rotateGuestLink: 'checkIn.notFound',
+    deleteGuest: 'guestDelete.notFound',
+    bookGroup: 'bookingForm.error.window',
+    createApiKey: 'apiKeys.create.nameRequired',
+    revokeApiKey: 'apiKeys.revoke.notFound',
+    setProviderSecret: 'secrets.valueRequired',
+    resolveIncident: 'incidents.resolve.error',
+    replayWebhooks: 'webhooks.replay.error',
+  },
+  forbidden: { default: 'forbidden.body' },
+  not_found: {
+    checkIn: 'checkIn.notFound',
+    revealPin: 'key.reveal.notFound',
+    revokeKey: 'key.revoke.notFound',
+    rotateGuestLink: 'checkIn.notFound',
+    deleteGuest: 'guestDelete.notFound',
+    bookGroup: 'bookingForm.error.roomsNotFound',
+    revokeApiKey: 'apiKeys.revoke.notFound',
+  },
+  reservation_not_ready: {
+    checkIn: 'checkIn.notReady',
+    rotateGuestLink: 'reservation.guestLink.rotateNotAllowed',
+  },
+  too_early: { checkIn: 'checkIn.tooEarly' },
+  room_unavailable: { checkIn: 'checkIn.occupied', bookGroup: 'bookingForm.conflict' },
+  illegal_transition: { revealPin: 'key.reveal.ended', revokeKey: 'key.revoke.illegal' },
+  data_key_mismatch: { setProviderSecret: 'secrets.dataKeyMissing' },
+  internal: {
+    checkIn: 'checkIn.error',
+    revealPin: 'key.reveal.error',
+    revokeKey: 'key.revoke.error',
+    rotateGuestLink: 'reservation.guestLink.rotateError',
+    deleteGuest: 'guestDelete.error',
+    bookGroup: 'bookingForm.error.generic',
+    createApiKey: 'apiKeys.create.error',
+    revokeApiKey: 'apiKeys.revoke.error',
+    setProviderSecret: 'secrets.error',
+    resolveIncident: 'incidents.resolve.error',
+    replayWebhooks: 'webhooks.replay.error',
+    switchTenant: 'forbidden.body',
+  },
+};
+
+/** The message key an action shows for an error code. */
+export function actionErrorMessage(action: ActionName, code: AppErrorCode): MessageKey {
+  const entry = ACTION_ERROR_MESSAGES[code];
+  return entry?.[action] ?? entry?.default ?? ACTION_ERROR_MESSAGES.internal[action];
+}

@@ -1,0 +1,207 @@
+import 'server-only';
+import { revalidatePath } from 'next/cache';
+import { redirect, unstable_rethrow } from 'next/navigation';
+import { z } from 'zod';
+import { staffActor, type StaffActor } from '@/lib/audit/actor';
+import { can, type Permission } from '@/lib/auth/permissions';
+import type { StaffContext } from '@/lib/auth/staff';
+import { isAppError, type AppErrorCode } from '@/lib/errors';
+import type { TranslationVars } from '@/lib/i18n/locale';
+import { isMessageKey, type MessageKey } from '@/lib/i18n/catalog';
+import { logger } from '@/lib/log/logger';
+import { actionErrorMessage, type ActionName } from './action-errors';
+import { getT } from './i18n';
+import { getStaff } from './staff';
+
+/** Form fields whose typed value comes back on failure so the form keeps it: one value or every value. */
+type EchoSpec = Record<string, 'text' | 'list'>;
+type Echo<E extends EchoSpec> = { [K in keyof E]: E[K] extends 'list' ? string[] : string };
+
+export type ActionError = {
+  code: AppErrorCode;
+  message: string;
+  /** The input field the message is about. */
+  field?: string;
+  /** Refused input: the first message for each field, in the schema's order. */
+  fieldErrors?: Record<string, string>;
+  /** `room_unavailable`: the rooms that were taken (nothing was held). */
+  roomIds?: string[];
+};
+
+/** `attempt` counts the answers a form has had (a form keyed by it starts afresh with each one). */
+export type ActionResult<T, E extends EchoSpec = Record<never, never>> = { attempt: number } & (
+  { ok: true; data: T } | { ok: false; error: ActionError; values: Echo<E> }
+);
+
+/** What `useActionState` keeps: no answer yet, or the last one. */
+export type ActionState<T, E extends EchoSpec = Record<never, never>> = ActionResult<T, E> | null;
+
+export type ActionContext<I> = { input: I; staff: StaffContext; tenantId: string; actor: StaffActor };
+
+const REFUSAL = Symbol('refusal');
+type Refusal = { [REFUSAL]: true; message: MessageKey; field?: string; vars?: TranslationVars };
+
+/** An expected "no" the body finds only once it can see the tenant's data (a mistyped name, a bad time). */
+export function refuse(message: MessageKey, options: { field?: string; vars?: TranslationVars } = {}): Refusal {
+  return { [REFUSAL]: true, message, ...options };
+}
+
+function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && REFUSAL in value;
+}
+
+/** A form field that may be sent any number of times (checkboxes), as a list. */
+export function listOf<S extends z.ZodType>(item: S) {
+  return z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(item));
+}
+
+const ECHO_MAX = 1000;
+
+function formObject(input: FormData | Record<string, unknown>): Record<string, unknown> {
+  if (!(input instanceof FormData)) return input;
+  const object: Record<string, unknown> = {};
+  for (const name of new Set(input.keys())) {
+    const values = input.getAll(name).filter((v): v is string => typeof v === 'string');
+    object[name] = values.length === 1 ? values[0] : values;
+  }
+  return object;
+}
+
+function echoOf<E extends EchoSpec>(spec: E | undefined, raw: Record<string, unknown>): Echo<E> {
+  const echo: Record<string, string | string[]> = {};
+  for (const [name, kind] of Object.entries(spec ?? {})) {
+    const value = raw[name];
+    const list = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+    echo[name] = kind === 'list' ? list.map((v) => v.slice(0, ECHO_MAX)) : (list[0] ?? '').slice(0, ECHO_MAX);
+  }
+  return echo as Echo<E>;
+}
+
+// A schema's message is a message key; its limits fill the key's `{max}` / `{min}`, a refinement's params the rest.
+function issueVars(issue: z.core.$ZodIssue): TranslationVars {
+  if (issue.code === 'too_big') return { max: Number(issue.maximum) };
+  if (issue.code === 'too_small') return { min: Number(issue.minimum) };
+  if (issue.code === 'custom') return (issue.params ?? {}) as TranslationVars;
+  return {};
+}
+
+// Only the error's kind and code and the stack's frames: a message can carry a query's parameters.
+function errorSummary(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorType: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return {
+    errorType: error.name,
+    errorCode: typeof code === 'string' ? code : undefined,
+    frames: error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at ')),
+  };
+}
+
+/**
+ * Wraps one server action, declaring what it needs: a signed-in staff member (else the sign-in
+ * page), `permission` in their current tenant (`null`: any staff member), input that `input`
+ * accepts (from the form or an object). The body gets the parsed input, the staff member, their
+ * tenant (from the session, never the form) and their audit actor. Every refusal and AppError
+ * becomes `{ ok: false, error }` with the message of `ACTION_ERROR_MESSAGES`; one log line per
+ * call carries the outcome, never the input. Next's redirect() and notFound() pass through.
+ */
+export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<never, never>>(
+  options: {
+    name: ActionName;
+    permission: Permission | null;
+    input: S;
+    echo?: E;
+    /** Refreshed once the body has run (it may have changed what these pages show, even when it failed). */
+    revalidate?: { path: string; type?: 'layout' | 'page' };
+  },
+  body: (context: ActionContext<z.output<S>>) => Promise<T | Refusal>,
+): (
+  previous: ActionState<Exclude<T, Refusal>, E>,
+  input: FormData | Record<string, unknown>,
+) => Promise<ActionResult<Exclude<T, Refusal>, E>> {
+  return async (previous, input) => {
+    const started = Date.now();
+    const attempt = (previous?.attempt ?? 0) + 1;
+    const staff = await getStaff();
+    const log = (outcome: string, level: 'info' | 'error' = 'info', extra: Record<string, unknown> = {}) =>
+      logger[level](
+        {
+          action: options.name,
+          outcome,
+          tenantId: staff?.current.tenantId,
+          userId: staff?.user.id,
+          ms: Date.now() - started,
+          ...extra,
+        },
+        `action ${options.name}: ${outcome}`,
+      );
+    if (!staff) {
+      log('unauthorized');
+      redirect('/sign-in');
+    }
+    const t = await getT();
+    const raw = formObject(input);
+    const values = echoOf(options.echo, raw);
+    const fail = (error: Omit<ActionError, 'message'>, key: MessageKey, vars?: TranslationVars) =>
+      ({ attempt, ok: false, error: { ...error, message: t(key, vars) }, values }) as const;
+
+    if (options.permission && !can(staff.current.role, options.permission)) {
+      log('forbidden');
+      return fail({ code: 'forbidden' }, actionErrorMessage(options.name, 'forbidden'));
+    }
+
+    const parsed = options.input.safeParse(raw);
+    if (!parsed.success) {
+      const say = (issue: z.core.$ZodIssue) =>
+        t(
+          isMessageKey(issue.message) ? issue.message : actionErrorMessage(options.name, 'invalid_request'),
+          issueVars(issue),
+        );
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if (typeof field === 'string') fieldErrors[field] ??= say(issue);
+      }
+      const first = parsed.error.issues[0]!;
+      const field = typeof first.path[0] === 'string' ? first.path[0] : undefined;
+      log('invalid_request', 'info', { fields: Object.keys(fieldErrors) });
+      return {
+        attempt,
+        ok: false,
+        error: { code: 'invalid_request', message: say(first), field, fieldErrors },
+        values,
+      };
+    }
+
+    const { tenantId } = staff.current;
+    const refresh = () => options.revalidate && revalidatePath(options.revalidate.path, options.revalidate.type);
+    try {
+      const result = await body({ input: parsed.data, staff, tenantId, actor: staffActor(staff.user) });
+      if (isRefusal(result)) {
+        log('refused', 'info', { field: result.field });
+        return fail({ code: 'invalid_request', field: result.field }, result.message, result.vars);
+      }
+      refresh();
+      log('ok');
+      return { attempt, ok: true, data: result as Exclude<T, Refusal> };
+    } catch (error) {
+      if (isAppError(error)) {
+        refresh();
+        log(error.code);
+        const roomIds = Array.isArray(error.details.roomIds)
+          ? error.details.roomIds.filter((id): id is string => typeof id === 'string')
+          : undefined;
+        return fail({ code: error.code, ...(roomIds && { roomIds }) }, actionErrorMessage(options.name, error.code));
+      }
+      try {
+        unstable_rethrow(error);
+      } catch (framework) {
+        // redirect() or notFound() from the body: Next answers with it; the work is done.
+        refresh();
+        log('redirect');
+        throw framework;
+      }
+      log('internal', 'error', errorSummary(error));
+      return fail({ code: 'internal' }, actionErrorMessage(options.name, 'internal'));
+    }
+  };
+}

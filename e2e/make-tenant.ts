@@ -1,0 +1,65 @@
+/**
+ * Makes one end-to-end test's own tenant in the running e2e server's database, in one process: a
+ * facility in UTC, `rooms` rooms with their own lock devices, a front-desk user and a manager.
+ * Prints it as one JSON object. Run by e2e/fixtures.ts (`tsx e2e/make-tenant.ts '<json input>'`)
+ * with UNLOCKOS_DATA_DIR=.data/e2e, the way the CLI reaches that database; the database is the
+ * server's, already migrated, so this neither migrates nor seeds.
+ */
+import { openDatabase } from '../lib/db/database';
+
+export type TenantInput = { name: string; rooms: number; tag: string };
+export type StaffMember = { id: string; email: string; password: string };
+export type MadeTenant = {
+  id: string;
+  name: string;
+  facilityId: string;
+  rooms: { id: string; label: string; lockDevice: string }[];
+  desk: StaffMember;
+  manager: StaffMember;
+};
+
+async function main(): Promise<void> {
+  const input = JSON.parse(process.argv[2] ?? '{}') as TenantInput;
+  const database = await openDatabase();
+  process.env.APP_DATABASE_URL = database.appUrl;
+  const { createFacility, createRoom, createStaffUser, createTenant } = await import('../lib/tenants/create-tenant');
+  const { disconnectDb } = await import('../lib/db/client');
+  try {
+    const name = `${input.name} ${input.tag}`;
+    const { id } = await createTenant({ name });
+    const facility = await createFacility({ tenantId: id, name: 'Main', timeZone: 'UTC' });
+    const rooms = [];
+    for (let i = 0; i < input.rooms; i++) {
+      const label = String(101 + i);
+      const lockDevice = `lock-${input.tag}-${label}`;
+      const room = await createRoom({ tenantId: id, facilityId: facility.id, label, lockDeviceRef: lockDevice });
+      rooms.push({ id: room.id, label, lockDevice });
+    }
+    const staff = async (role: 'front_desk' | 'manager', who: string): Promise<StaffMember> => {
+      const email = `${who}-${input.tag}@example.com`;
+      const password = `pw-${input.tag}-${who}`;
+      const user = await createStaffUser({ tenantId: id, email, password, role, name: `${who} ${input.tag}` });
+      return { id: user.id, email, password };
+    };
+    const made: MadeTenant = {
+      id,
+      name,
+      facilityId: facility.id,
+      rooms,
+      desk: await staff('front_desk', 'desk'),
+      manager: await staff('manager', 'manager'),
+    };
+    process.stdout.write(`${JSON.stringify(made)}\n`);
+  } finally {
+    await disconnectDb();
+    await database.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`make-tenant: ${(error as Error).message ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

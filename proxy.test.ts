@@ -1,0 +1,41 @@
+import { NextRequest } from 'next/server';
+import { describe, expect, it } from 'vitest';
+import { proxy } from './proxy';
+
+describe('the proxy below /api', () => {
+  const call = (method: string, url: string, headers: Record<string, string> = {}) =>
+    proxy(new NextRequest(new URL(url, 'http://localhost:3000'), { method, headers }));
+
+  it('answers an unknown /api/v1 address with a JSON 404 and the request id', async () => {
+    const response = call('GET', '/api/v1/nowhere', { 'x-request-id': 'test-request-0001' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('x-request-id')).toBe('test-request-0001');
+    expect(await response.json()).toEqual({
+      error: { code: 'not_found', message: 'There is nothing at this address.' },
+    });
+  });
+
+  it('answers a method a route does not serve with a JSON 405 and Allow', async () => {
+    const response = call('DELETE', '/api/v1/rooms');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await response.json()).toEqual({
+      error: { code: 'method_not_allowed', message: 'This address accepts GET.', allow: ['GET'] },
+    });
+  });
+
+  it('lets a served request through to its route, and leaves pages alone', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/rooms'],
+      ['POST', '/api/guest/abc/key'],
+      ['GET', '/desk/whatever'],
+    ] as const) {
+      const response = call(method, url);
+      // NextResponse.next(): the route or page answers, with the request id the proxy gave it.
+      expect(response.headers.get('x-middleware-next')).toBe('1');
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+    }
+  });
+});

@@ -1,0 +1,154 @@
+// What `npm start` (scripts/start.ts) and `npm run dev` (scripts/dev.ts) share: the database with
+// its migrations and demo seed, each child's environment, a supervisor that restarts a child that
+// dies and stops them all on Ctrl-C (the embedded database last), and the banner.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { childEnv, type ChildKind, type ChildSettings } from '../lib/config/child-env';
+import { dataDir, localSecrets, writePrivateFile } from '../lib/config/local-state';
+import { freePort } from '../lib/db/embedded';
+import { prepareInstall } from '../lib/seed/prepare-install';
+
+export const NEXT_BIN = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
+export const say = (line: string) => process.stdout.write(`${line}\n`);
+// The client id of the simulator the launcher starts (an identifier; its secret is new on every start).
+const SIMULATOR_CLIENT_ID = 'unlockos';
+
+export type Services = Awaited<ReturnType<typeof prepareServices>>;
+
+/**
+ * The database ready to use (embedded under .data/ unless DATABASE_URL is set; migrated; the demo
+ * seeded only into an embedded database this install created), and what each child will get.
+ */
+export async function prepareServices(options: { port: number; nodeEnv: 'production' | 'development' }) {
+  // The children's environment starts from the operator's, as it was before this process configured itself.
+  const inherited = { ...process.env };
+  const secrets = localSecrets();
+  const appUrl = process.env.APP_URL ?? `http://localhost:${options.port}`;
+  const nextauthSecret = process.env.NEXTAUTH_SECRET ?? secrets.nextauthSecret;
+
+  say('UnlockOS: starting the database…');
+  const { database, applied, seeded, demo } = await prepareInstall({ appUrl, nextauthSecret });
+  say(
+    `UnlockOS: database ready (${database.embedded ? `embedded, data in ${path.relative(process.cwd(), dataDir()) || '.'}/` : 'DATABASE_URL'}; ${applied} migration(s) applied)`,
+  );
+
+  const simulatorPort = await freePort();
+  // The simulator started here gets a client secret of its own, new on every start; a lock vendor
+  // given by LOCK_VENDOR_URL comes with the operator's LOCK_VENDOR_CLIENT_ID / _SECRET.
+  const ownSimulator = !process.env.LOCK_VENDOR_URL;
+  const simulatorClientSecret = randomBytes(24).toString('base64url');
+  const settings: ChildSettings = {
+    appDatabaseUrl: database.appUrl,
+    queueDatabaseUrl: database.queueUrl,
+    appUrl,
+    nextauthUrl: process.env.NEXTAUTH_URL ?? appUrl,
+    nextauthSecret,
+    appDataKey: process.env.APP_DATA_KEY ?? secrets.appDataKey,
+    appDataKeyVersion: process.env.APP_DATA_KEY_VERSION ?? '1',
+    lockVendor: process.env.LOCK_VENDOR ?? 'simulator',
+    lockVendorUrl: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
+    lockVendorClientId: ownSimulator ? SIMULATOR_CLIENT_ID : process.env.LOCK_VENDOR_CLIENT_ID,
+    lockVendorClientSecret: ownSimulator ? simulatorClientSecret : process.env.LOCK_VENDOR_CLIENT_SECRET,
+    simulatorPort,
+    simulatorClientId: SIMULATOR_CLIENT_ID,
+    simulatorClientSecret,
+  };
+  // Each child gets only the credentials it needs (lib/config/child-env.ts).
+  const envOf = (kind: ChildKind): NodeJS.ProcessEnv => ({
+    ...childEnv(kind, settings, inherited),
+    NODE_ENV: options.nodeEnv,
+  });
+  return { database, seeded, demo, appUrl, settings, envOf, ownSimulator };
+}
+
+/**
+ * Starts children under supervision: one that dies on its own is restarted (at most 5 times a
+ * minute), as a supervisor would; SIGINT and SIGTERM stop every child, then the database.
+ */
+export function supervise(services: Services) {
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const restarts: Record<string, number[]> = {};
+
+  const spawnChild = (name: string, kind: ChildKind, args: string[], extraEnv: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, args, {
+      stdio: 'inherit',
+      env: { ...services.envOf(kind), ...extraEnv, UNLOCKOS_PROCESS: name },
+    });
+    child.on('exit', (code, signal) => {
+      children.splice(children.indexOf(child), 1);
+      if (stopping) return;
+      const recent = (restarts[name] = (restarts[name] ?? []).filter((t) => t > Date.now() - 60_000));
+      if (recent.length >= 5) {
+        say(`UnlockOS: ${name} keeps stopping (${signal ?? code}); shutting down`);
+        void shutdown(1);
+        return;
+      }
+      recent.push(Date.now());
+      say(`UnlockOS: ${name} stopped unexpectedly (${signal ?? code}); restarting it`);
+      setTimeout(() => {
+        if (!stopping) spawnChild(name, kind, args, extraEnv);
+      }, 1000);
+    });
+    children.push(child);
+  };
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('UnlockOS: stopping…');
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await services.database.close();
+    say('UnlockOS: stopped.');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  // The lock-vendor simulator, unless the operator named a lock vendor of their own.
+  const spawnSimulator = () => {
+    if (services.ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
+  };
+  const spawnWorker = (name: string) => spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
+  return { spawnChild, spawnSimulator, spawnWorker, shutdown };
+}
+
+/** Writes where the running services are (for tests and tools on this data directory) and prints the banner. */
+export async function announce(services: Services, webUrls: string[]): Promise<void> {
+  const { appUrl, demo, seeded, settings } = services;
+  const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
+  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
+  const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
+  writePrivateFile(
+    path.join(dataDir(), 'services.json'),
+    JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockVendorUrl, demoGuestUrl }, null, 2),
+  );
+
+  say('');
+  say(`UnlockOS is running at ${appUrl}${webUrls.length > 1 ? ` (and ${webUrls.slice(1).join(', ')})` : ''}`);
+  if (demoGuestUrl) {
+    say(`Demo sign-ins (password for all: ${DEMO_PASSWORD}):`);
+    for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
+    if (seeded) say('(demo data seeded on this first start)');
+    say(`Demo guest key page (phone): ${demoGuestUrl}`);
+  } else {
+    say(
+      'No demo data in this database (`npm run cli -- seed-demo` adds it on purpose); create a tenant with `npm run cli -- tenant-create`.',
+    );
+  }
+  say('Press Ctrl-C to stop.');
+}
