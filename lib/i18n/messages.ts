@@ -602,7 +602,6 @@ const en = {
   'docs.api.baseUrl': 'Base URL',
   'docs.api.version': 'Version',
   'docs.api.openapi': 'OpenAPI document',
-  'docs.api.toc': 'Contents',
   'docs.api.auth.title': 'Authentication',
   'docs.api.auth.header': 'Send a tenant API key with every request:',
   'docs.api.auth.tenant':
@@ -612,23 +611,10 @@ const en = {
   'docs.api.errors.title': 'Errors',
   'docs.api.errors.body':
     'Every error has the same shape: a snake_case code, a message, and for some codes more details.',
-  'docs.api.errors.schema': 'Error schema',
   'docs.api.rateLimit':
     'Too many requests answer 429 rate_limited with a retry-after header in seconds: wait that long, then retry.',
-  'docs.api.endpoints': 'Endpoints',
-  'docs.api.parameters': 'Parameters',
-  'docs.api.param.name': 'Name',
-  'docs.api.param.in': 'In',
-  'docs.api.param.inPath': 'path',
-  'docs.api.param.inQuery': 'query',
-  'docs.api.param.type': 'Type',
-  'docs.api.param.required': 'Required',
-  'docs.api.param.yes': 'Yes',
-  'docs.api.param.no': 'No',
-  'docs.api.requestBody': 'Request body',
-  'docs.api.response': 'Response {status}',
-  'docs.api.noContent': 'No body.',
-  'docs.api.errorStatuses': 'Error responses',
+  'docs.api.noScript':
+    'The interactive reference needs JavaScript. The OpenAPI document above describes every endpoint.',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
@@ -1237,7 +1223,6 @@ const ja: Record<MessageKey, string> = {
   'docs.api.baseUrl': 'ベース URL',
   'docs.api.version': 'バージョン',
   'docs.api.openapi': 'OpenAPI ドキュメント',
-  'docs.api.toc': '目次',
   'docs.api.auth.title': '認証',
   'docs.api.auth.header': 'すべてのリクエストにテナントの API キーを付けて送信します：',
   'docs.api.auth.tenant':
@@ -1247,23 +1232,10 @@ const ja: Record<MessageKey, string> = {
   'docs.api.errors.title': 'エラー',
   'docs.api.errors.body':
     'エラーはすべて同じ形式です。snake_case のコード、メッセージ、コードによっては追加の詳細を含みます。',
-  'docs.api.errors.schema': 'エラーのスキーマ',
   'docs.api.rateLimit':
     'リクエストが多すぎる場合は 429 rate_limited と retry-after ヘッダー（秒）を返します。その秒数待ってから再試行してください。',
-  'docs.api.endpoints': 'エンドポイント',
-  'docs.api.parameters': 'パラメーター',
-  'docs.api.param.name': '名前',
-  'docs.api.param.in': '場所',
-  'docs.api.param.inPath': 'パス',
-  'docs.api.param.inQuery': 'クエリ',
-  'docs.api.param.type': '型',
-  'docs.api.param.required': '必須',
-  'docs.api.param.yes': 'はい',
-  'docs.api.param.no': 'いいえ',
-  'docs.api.requestBody': 'リクエストボディ',
-  'docs.api.response': 'レスポンス {status}',
-  'docs.api.noContent': 'ボディなし。',
-  'docs.api.errorStatuses': 'エラーレスポンス',
+  'docs.api.noScript':
+    'インタラクティブなリファレンスには JavaScript が必要です。上の OpenAPI ドキュメントにすべてのエンドポイントが記載されています。',
 };
 
 export const messages: { en: Record<MessageKey, string>; ja: Record<MessageKey, string> } = { en, ja };
