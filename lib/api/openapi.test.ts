@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { GET as openApiRoute } from '@/app/api/v1/openapi.json/route';
 import { routeFilesOnDisk } from '../testing/route-handlers';
 import { openApiDocument } from './openapi';
+import { API_EXAMPLES } from './openapi-examples';
 import { API_ROUTES } from './routes';
 
 describe('the route list and the OpenAPI document', () => {
@@ -35,5 +37,50 @@ describe('the route list and the OpenAPI document', () => {
     expect(openApiDocument('https://unlock.example')).toMatchObject({
       servers: [{ url: 'https://unlock.example/api/v1' }],
     });
+  });
+});
+
+describe('the examples in the OpenAPI document', () => {
+  const routeOf = (key: string) => API_ROUTES.find((r) => `${r.method} ${r.path}` === key);
+
+  it('name listed routes and cover the main operations', () => {
+    expect(Object.keys(API_EXAMPLES).filter((key) => !routeOf(key))).toEqual([]);
+    for (const key of ['POST /reservations/{id}/check-in', 'POST /booking-groups', 'POST /keys/{id}/revoke'])
+      expect(API_EXAMPLES[key]?.request, key).toBeDefined();
+    for (const key of ['GET /rooms', 'GET /reservations', 'POST /check-ins/{id}/key', 'POST /booking-groups'])
+      expect(API_EXAMPLES[key]?.response, key).toBeDefined();
+  });
+
+  it('are accepted by the schemas that check requests, and answers have exactly the documented shape', () => {
+    for (const [key, examples] of Object.entries(API_EXAMPLES)) {
+      const route = routeOf(key)!;
+      for (const [name, { value }] of Object.entries(examples.request ?? {})) {
+        expect({ key, name, ok: route.body?.safeParse(value).success }).toEqual({ key, name, ok: true });
+      }
+      const { id, ...query } = examples.parameters ?? {};
+      if (id !== undefined) expect(z.uuid().safeParse(id).success, `${key} id`).toBe(true);
+      if (Object.keys(query).length) expect(route.query?.safeParse(query).success, `${key} query`).toBe(true);
+      // Response schemas strip unknown keys: an example with an undocumented field would not survive the parse.
+      if (examples.response !== undefined)
+        expect(route.success.schema?.parse(examples.response), key).toEqual(examples.response);
+    }
+  });
+
+  it('appear in the document beside the schemas they illustrate', () => {
+    type TMedia = { examples?: Record<string, { value: unknown }>; example?: unknown };
+    type TOperation = {
+      parameters: { name: string; example?: string }[];
+      requestBody?: { content: Record<string, TMedia> };
+      responses: Record<string, { content?: Record<string, TMedia> }>;
+    };
+    const doc = openApiDocument('http://localhost:3000') as { paths: Record<string, Record<string, TOperation>> };
+    const checkIn = doc.paths['/reservations/{id}/check-in']!.post!;
+    expect(checkIn.requestBody?.content['application/json']?.examples?.early?.value).toEqual({ early: true });
+    expect(checkIn.responses['200']?.content?.['application/json']?.example).toMatchObject({
+      data: { key: { status: 'active' } },
+    });
+    expect(checkIn.parameters.find((p) => p.name === 'id')?.example).toMatch(/^[0-9a-f-]{36}$/);
+    const list = doc.paths['/reservations']!.get!;
+    expect(list.parameters.find((p) => p.name === 'from')?.example).toBe('2026-12-01T00:00:00Z');
   });
 });

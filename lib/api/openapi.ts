@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppErrorCode } from '../errors';
+import { API_EXAMPLES } from './openapi-examples';
 import { ZErrorSchema } from './response-schemas';
 import { API_ROUTES } from './routes';
 
@@ -28,20 +29,42 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of API_ROUTES) {
+    const examples = API_EXAMPLES[`${route.method} ${route.path}`] ?? {};
+    const example = (name: string) =>
+      examples.parameters?.[name] === undefined ? {} : { example: examples.parameters[name] };
     const parameters: Record<string, unknown>[] = [];
     if (route.path.includes('{id}'))
-      parameters.push({ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+      parameters.push({
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', format: 'uuid' },
+        ...example('id'),
+      });
     if (route.query) {
       const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
+        parameters.push({
+          name,
+          in: 'query',
+          required: schema.required?.includes(name) ?? false,
+          schema: property,
+          ...example(name),
+        });
       }
     }
     const responses: Record<string, unknown> = {
       [String(route.success.status)]: {
         description: route.success.description,
         ...(route.success.schema
-          ? { content: { 'application/json': { schema: jsonSchema(route.success.schema, 'output') } } }
+          ? {
+              content: {
+                'application/json': {
+                  schema: jsonSchema(route.success.schema, 'output'),
+                  ...(examples.response === undefined ? {} : { example: examples.response }),
+                },
+              },
+            }
           : {}),
       },
       '401': {
@@ -73,7 +96,12 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+              content: {
+                'application/json': {
+                  schema: jsonSchema(route.body, 'input'),
+                  ...(examples.request ? { examples: examples.request } : {}),
+                },
+              },
             },
           }
         : {}),
