@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 import { getStaff } from '../_server/staff';
+import { buttonClassName } from '@/components/ui/button';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,7 +21,7 @@ export default async function ForbiddenPage() {
         <div className="card">
           <h1>{t('forbidden.title')}</h1>
           <p>{t('forbidden.body')}</p>
-          <Link href="/" className="button button--secondary">
+          <Link href="/" className={buttonClassName({ variant: 'secondary' })}>
             {t('forbidden.back')}
           </Link>
         </div>

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
+import { buttonClassName } from '@/components/ui/button';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +23,7 @@ export default async function SignOutPage() {
           <p>{t('signOut.confirm')}</p>
           <div className="actions">
             <SignOutButton label={t('signOut.submit')} pendingLabel={t('signOut.pending')} />
-            <Link href="/desk" className="button button--secondary">
+            <Link href="/desk" className={buttonClassName({ variant: 'secondary' })}>
               {t('signOut.cancel')}
             </Link>
           </div>

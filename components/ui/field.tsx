@@ -1,4 +1,11 @@
-import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type {
+  HTMLAttributes,
+  InputHTMLAttributes,
+  ReactNode,
+  Ref,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from 'react';
 import { cx } from './cx';
 import styles from './field.module.css';
 
@@ -23,7 +30,7 @@ type FieldProps = {
 export function Field({ id, label, hint, error, describedBy, className, children }: FieldProps) {
   const hintId = hint !== undefined && hint !== null ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedByIds = [hintId, errorId, describedBy].filter(Boolean).join(' ');
+  const describedByIds = [hintId, describedBy, errorId].filter(Boolean).join(' ');
   return (
     <div className={cx(styles.field, className)}>
       <label htmlFor={id} className={styles.label}>
@@ -69,4 +76,14 @@ export function Select({
 
 export function Textarea({ className, mono, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & ControlLook) {
   return <textarea {...props} className={cx(styles.control, mono && styles.mono, className)} />;
+}
+
+/** A hint that describes more than one control (a group's, a pair of dates'): give it an id to point at. */
+export function FieldHint({ className, ...props }: HTMLAttributes<HTMLParagraphElement>) {
+  return <p {...props} className={cx(styles.hint, className)} />;
+}
+
+/** An error beside a group of controls, outside a single `Field`. */
+export function FieldError({ className, ...props }: HTMLAttributes<HTMLParagraphElement>) {
+  return <p {...props} className={cx(styles.error, className)} />;
 }

@@ -42,6 +42,9 @@ export function Notice({
   );
 }
 
+/** The look of a form's error, for an element that is an error only sometimes (a result line). */
+export const formErrorClassName = styles.formError;
+
 /**
  * A form's error message, always rendered (an alert region must exist before it speaks) and hidden
  * while empty. Give it an id and list that id in the fields' `aria-describedby`.

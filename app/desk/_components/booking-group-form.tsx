@@ -1,7 +1,11 @@
 'use client';
 
+import { Badge } from '@/components/ui/badge';
 import { useActionState, useId, useState } from 'react';
 import { bookGroupAction, type BookGroupState } from '@/app/desk/bookings/actions';
+import { Button } from '@/components/ui/button';
+import { Field, FieldError, FieldHint, Input } from '@/components/ui/field';
+import { FormError } from '@/components/ui/notice';
 
 export type BookingRoomOption = { id: string; label: string; available: boolean; rate: string };
 
@@ -46,12 +50,12 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
     <form action={action} noValidate className="form booking-form">
       <input type="hidden" name="startsAt" value={startsAt} />
       <input type="hidden" name="endsAt" value={endsAt} />
-      <div id={messageId} role="alert" className="form__error">
+      <FormError as="div" id={messageId}>
         {state?.message && <p className="booking-form__message">{state.message}</p>}
         {failedLabels.length > 0 && (
           <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>
         )}
-      </div>
+      </FormError>
       {/* Remounted with every answer so the echoed values become the fields' defaults again. */}
       <BookingFields
         key={state?.attempt ?? 0}
@@ -138,14 +142,8 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
         aria-describedby={describedBy(`${id}-rooms-hint`, errors.roomIds && `${id}-rooms-error`)}
       >
         <legend>{labels.rooms}</legend>
-        <p id={`${id}-rooms-hint`} className="field__hint">
-          {labels.roomsHint}
-        </p>
-        {errors.roomIds && (
-          <p id={`${id}-rooms-error`} className="inline-error">
-            {errors.roomIds}
-          </p>
-        )}
+        <FieldHint id={`${id}-rooms-hint`}>{labels.roomsHint}</FieldHint>
+        {errors.roomIds && <FieldError id={`${id}-rooms-error`}>{errors.roomIds}</FieldError>}
         <ul className="room-choices">
           {rooms.map((room) => {
             const isFailed = failed.has(room.id);
@@ -173,15 +171,11 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
                     </span>
                   </span>
                   {isFailed ? (
-                    <span id={statusId} className="badge badge--danger">
+                    <Badge id={statusId} tone="danger">
                       {labels.failed}
-                    </span>
+                    </Badge>
                   ) : (
-                    !room.available && (
-                      <span id={statusId} className="badge">
-                        {labels.booked}
-                      </span>
-                    )
+                    !room.available && <Badge id={statusId}>{labels.booked}</Badge>
                   )}
                 </label>
               </li>
@@ -191,9 +185,9 @@ function BookingFields({ state, rooms, labels, pending, messageId }: FieldsProps
       </fieldset>
 
       <div>
-        <button type="submit" className="button button--primary" disabled={pending}>
+        <Button variant="primary" type="submit" disabled={pending}>
           {submitLabel}
-        </button>
+        </Button>
       </div>
     </>
   );
@@ -212,26 +206,17 @@ type TextFieldProps = {
 
 function TextField({ id, name, label, type = 'text', defaultValue, error, required, autoComplete }: TextFieldProps) {
   return (
-    <div className="field">
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        required={required}
-        autoComplete={autoComplete}
-        defaultValue={defaultValue ?? ''}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error && (
-        <p id={`${id}-error`} className="inline-error">
-          {error}
-        </p>
+    <Field id={id} label={label} error={error}>
+      {(control) => (
+        <Input
+          {...control}
+          name={name}
+          type={type}
+          required={required}
+          autoComplete={autoComplete}
+          defaultValue={defaultValue ?? ''}
+        />
       )}
-    </div>
+    </Field>
   );
 }

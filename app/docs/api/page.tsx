@@ -1,3 +1,4 @@
+import { cell, Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
@@ -172,43 +173,36 @@ export default async function ApiDocsPage() {
                 {op.parameters.length > 0 && (
                   <>
                     <h4>{t('docs.api.parameters')}</h4>
-                    <div
-                      className="table-wrap"
-                      role="region"
-                      aria-label={`${t('docs.api.parameters')}: ${method.toUpperCase()} ${path}`}
-                      tabIndex={0}
-                    >
-                      <table className="table">
-                        <thead>
-                          <tr>
-                            <th scope="col">{t('docs.api.param.name')}</th>
-                            <th scope="col">{t('docs.api.param.in')}</th>
-                            <th scope="col">{t('docs.api.param.type')}</th>
-                            <th scope="col">{t('docs.api.param.required')}</th>
+                    <Table region={{ label: `${t('docs.api.parameters')}: ${method.toUpperCase()} ${path}` }}>
+                      <thead>
+                        <tr>
+                          <th scope="col">{t('docs.api.param.name')}</th>
+                          <th scope="col">{t('docs.api.param.in')}</th>
+                          <th scope="col">{t('docs.api.param.type')}</th>
+                          <th scope="col">{t('docs.api.param.required')}</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {op.parameters.map((p) => (
+                          <tr key={`${p.in}-${p.name}`}>
+                            <th scope="row">
+                              <code>{p.name}</code>
+                            </th>
+                            <td>
+                              {p.in === 'path'
+                                ? t('docs.api.param.inPath')
+                                : p.in === 'query'
+                                  ? t('docs.api.param.inQuery')
+                                  : p.in}
+                            </td>
+                            <td className={cell.wrap}>
+                              <code>{typeOf(p.schema)}</code>
+                            </td>
+                            <td>{p.required ? t('docs.api.param.yes') : t('docs.api.param.no')}</td>
                           </tr>
-                        </thead>
-                        <tbody>
-                          {op.parameters.map((p) => (
-                            <tr key={`${p.in}-${p.name}`}>
-                              <th scope="row">
-                                <code>{p.name}</code>
-                              </th>
-                              <td>
-                                {p.in === 'path'
-                                  ? t('docs.api.param.inPath')
-                                  : p.in === 'query'
-                                    ? t('docs.api.param.inQuery')
-                                    : p.in}
-                              </td>
-                              <td className="wrap">
-                                <code>{typeOf(p.schema)}</code>
-                              </td>
-                              <td>{p.required ? t('docs.api.param.yes') : t('docs.api.param.no')}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </div>
+                        ))}
+                      </tbody>
+                    </Table>
                   </>
                 )}
 

@@ -95,7 +95,7 @@ function AuditRow({
       </td>
       <td>
         {labels.actions[event.action] ?? event.action}
-        <code className={styles.code} data-testid="audit-action">
+        <code className="audit-code" data-testid="audit-action">
           {event.action}
         </code>
       </td>
@@ -105,7 +105,7 @@ function AuditRow({
         ) : reasonLabel ? (
           <>
             {reasonLabel}
-            <code className={styles.code} data-testid="audit-reason">
+            <code className="audit-code" data-testid="audit-reason">
               {event.reason}
             </code>
           </>
@@ -124,7 +124,7 @@ function AuditRow({
 function AuditSubject({ event, labels }: { event: AuditEventView; labels: AuditLogLabels }) {
   const { type, id } = event.subject;
   const typeLabel = labels.subjectTypes[type] ?? type;
-  const shortId = id ? <code className={styles.code}>{id.slice(0, 8)}</code> : null;
+  const shortId = id ? <code className="audit-code">{id.slice(0, 8)}</code> : null;
   const keyReservation =
     typeof event.metadata.reservationId === 'string' && UUID.test(event.metadata.reservationId)
       ? event.metadata.reservationId
