@@ -56,15 +56,21 @@ async function firstLoad(pagePath: string): Promise<{ js: number; css: number }>
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const guestBytes = await firstLoad(`/k/${token}`);
-const minimalBytes = await firstLoad('/minimal');
 const guest: LighthouseScore[] = [];
 const minimal: LighthouseScore[] = [];
-for (let run = 0; run < RUNS; run++) {
-  guest.push(lighthouse(`${base}/k/${token}`, 'guest'));
-  minimal.push(lighthouse(`${base}/minimal`, 'minimal'));
+let guestBytes: { js: number; css: number };
+let minimalBytes: { js: number; css: number };
+try {
+  guestBytes = await firstLoad(`/k/${token}`);
+  minimalBytes = await firstLoad('/minimal');
+  for (let run = 0; run < RUNS; run++) {
+    guest.push(lighthouse(`${base}/k/${token}`, 'guest'));
+    minimal.push(lighthouse(`${base}/minimal`, 'minimal'));
+  }
+} finally {
+  // Also on failure: the embedded PostgreSQL and the app's processes must not outlive the bench.
+  await system.stop();
 }
-await system.stop();
 
 const m = (scores: LighthouseScore[], key: string) => median(scores.map((s) => s.values[key]!));
 const row = [

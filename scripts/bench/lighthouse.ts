@@ -28,6 +28,18 @@ const METRICS = [
  * 4× CPU slowdown) with the system Chromium: performance and accessibility scores and the metrics.
  */
 export function lighthouse(url: string, keepAs?: string): LighthouseScore {
+  // On a loaded machine Chromium now and then fails to record the trace (NO_NAVSTART): try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return lighthouseOnce(url, keepAs);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      process.stderr.write(`lighthouse attempt ${attempt} failed; retrying\n`);
+    }
+  }
+}
+
+function lighthouseOnce(url: string, keepAs?: string): LighthouseScore {
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'lighthouse-')), 'report.json');
   execFileSync(
     process.execPath,
