@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from './_server/i18n';
+import { buttonClassName } from '@/components/ui/button';
 
 /** The 404 page for every unknown route. */
 export default async function NotFound() {
@@ -12,7 +13,7 @@ export default async function NotFound() {
         <div className="card">
           <h1>{t('notFound.title')}</h1>
           <p>{t('notFound.body')}</p>
-          <Link href="/" className="button button--secondary">
+          <Link href="/" className={buttonClassName({ variant: 'secondary' })}>
             {t('notFound.back')}
           </Link>
         </div>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from './_server/i18n';
+import { buttonClassName } from '@/components/ui/button';
 
 /** The public landing page: what UnlockOS is, and the ways in. */
 export default async function HomePage() {
@@ -22,17 +23,17 @@ export default async function HomePage() {
           <h2 id="home-links">{t('home.linksHeading')}</h2>
           <ul className="actions">
             <li>
-              <Link href="/sign-in" className="button button--primary">
+              <Link href="/sign-in" className={buttonClassName({ variant: 'primary' })}>
                 {t('home.signIn')}
               </Link>
             </li>
             <li>
-              <Link href="/desk" className="button button--secondary">
+              <Link href="/desk" className={buttonClassName({ variant: 'secondary' })}>
                 {t('home.desk')}
               </Link>
             </li>
             <li>
-              <Link href="/manage" className="button button--secondary">
+              <Link href="/manage" className={buttonClassName({ variant: 'secondary' })}>
                 {t('home.manage')}
               </Link>
             </li>

@@ -1,8 +1,10 @@
 'use client';
 
+import { Select } from '@/components/ui/field';
 import { useId } from 'react';
 import { usePathname } from 'next/navigation';
 import { setLocale } from '@/app/_server/actions';
+import { Button } from '@/components/ui/button';
 
 type Props = {
   current: string;
@@ -21,16 +23,16 @@ export function LanguageSwitcher({ current, label, submitLabel, options }: Props
       <label htmlFor={id} className="inline-form__label">
         {label}
       </label>
-      <select id={id} name="locale" defaultValue={current} className="select select--compact">
+      <Select compact id={id} name="locale" defaultValue={current}>
         {options.map((option) => (
           <option key={option.value} value={option.value} lang={option.lang}>
             {option.label}
           </option>
         ))}
-      </select>
-      <button type="submit" className="button button--secondary button--compact">
+      </Select>
+      <Button size="compact" type="submit">
         {submitLabel}
-      </button>
+      </Button>
     </form>
   );
 }

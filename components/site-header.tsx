@@ -6,6 +6,7 @@ import { LOCALES } from '@/lib/i18n/locale';
 import { LanguageSwitcher } from './language-switcher';
 import { SiteNav } from './site-nav';
 import { TenantSwitcher } from './tenant-switcher';
+import { buttonClassName } from '@/components/ui/button';
 
 type Section = 'desk' | 'bookings' | 'manage';
 
@@ -76,7 +77,10 @@ export async function SiteHeader({ staff, section, showAuthLink = true }: Props)
             options={LOCALES.map((l) => ({ value: l, label: t(`language.${l}`), lang: l }))}
           />
           {showAuthLink && (
-            <Link href={staff ? '/sign-out' : '/sign-in'} className="button button--ghost button--compact">
+            <Link
+              href={staff ? '/sign-out' : '/sign-in'}
+              className={buttonClassName({ variant: 'ghost', size: 'compact' })}
+            >
               {staff ? t('nav.signOut') : t('nav.signIn')}
             </Link>
           )}

@@ -1,4 +1,6 @@
+import { Select } from '@/components/ui/field';
 import { switchTenant } from '@/app/_server/actions';
+import { Button } from '@/components/ui/button';
 
 type Props = {
   currentTenantId: string;
@@ -16,16 +18,16 @@ export function TenantSwitcher({ currentTenantId, returnTo, label, submitLabel, 
       <label htmlFor="tenant-switcher" className="inline-form__label">
         {label}
       </label>
-      <select id="tenant-switcher" name="tenantId" defaultValue={currentTenantId} className="select select--compact">
+      <Select compact id="tenant-switcher" name="tenantId" defaultValue={currentTenantId}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
-      </select>
-      <button type="submit" className="button button--secondary button--compact">
+      </Select>
+      <Button size="compact" type="submit">
         {submitLabel}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,4 +1,6 @@
+import { cell, Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { CheckInProvider } from '@/app/desk/_components/check-in';
 import { KeyBadges } from '@/app/desk/_components/key-badges';
@@ -17,12 +19,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 const STATUS_BADGE = {
-  held: 'badge--warning',
-  confirmed: 'badge--info',
-  checked_in: 'badge--success',
-  checked_out: '',
-  cancelled: 'badge--danger',
-} as const;
+  held: 'warning',
+  confirmed: 'info',
+  checked_in: 'success',
+  checked_out: 'neutral',
+  cancelled: 'danger',
+} as const satisfies Record<string, BadgeTone>;
 
 type TableProps = {
   id: string;
@@ -38,76 +40,74 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
   const now = new Date();
   const showActions = canCheckIn && rows.some((r) => r.status === 'held' || r.status === 'confirmed');
   return (
-    <div className="table-wrap" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
-      <table className="table" data-testid={`${id}-table`}>
-        <thead>
-          <tr>
-            <th scope="col">{t('desk.col.room')}</th>
-            <th scope="col">{t('desk.col.guest')}</th>
-            <th scope="col">{t('desk.col.startsAt')}</th>
-            <th scope="col">{t('desk.col.endsAt')}</th>
-            <th scope="col">{t('desk.col.status')}</th>
-            <th scope="col">{t('desk.col.key')}</th>
-            {showActions && <th scope="col">{t('desk.col.actions')}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => {
-            const { timeZone } = r;
-            const key = keys.get(r.id);
-            const roomCellId = `room-${r.id}`;
-            return (
-              <tr key={r.id} data-reservation-id={r.id}>
-                <th scope="row" id={roomCellId}>
-                  <Link href={`/desk/reservations/${r.id}`} className="table-link">
-                    {r.roomLabel}
-                  </Link>
-                </th>
-                <td className="wrap">
-                  {r.guestName !== null ? r.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
-                </td>
-                <td>
-                  <time dateTime={r.startsAt.toISOString()}>{formatDateTime(locale, r.startsAt, timeZone)}</time>
-                </td>
-                <td>
-                  <time dateTime={r.endsAt.toISOString()}>{formatDateTime(locale, r.endsAt, timeZone)}</time>
-                </td>
-                <td>
-                  <span className={`badge ${STATUS_BADGE[r.status]}`}>{t(`reservation.status.${r.status}`)}</span>
-                </td>
-                <td>
-                  {key ? (
-                    <span className="key-cell">
-                      <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
-                      <span className="pin-mask" role="img" aria-label={t('key.pinHidden')}>
-                        ••••••
-                      </span>
+    <Table region={{ labelledBy: `${id}-title` }} data-testid={`${id}-table`}>
+      <thead>
+        <tr>
+          <th scope="col">{t('desk.col.room')}</th>
+          <th scope="col">{t('desk.col.guest')}</th>
+          <th scope="col">{t('desk.col.startsAt')}</th>
+          <th scope="col">{t('desk.col.endsAt')}</th>
+          <th scope="col">{t('desk.col.status')}</th>
+          <th scope="col">{t('desk.col.key')}</th>
+          {showActions && <th scope="col">{t('desk.col.actions')}</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => {
+          const { timeZone } = r;
+          const key = keys.get(r.id);
+          const roomCellId = `room-${r.id}`;
+          return (
+            <tr key={r.id} data-reservation-id={r.id}>
+              <th scope="row" id={roomCellId}>
+                <Link href={`/desk/reservations/${r.id}`} className="table-link">
+                  {r.roomLabel}
+                </Link>
+              </th>
+              <td className={cell.wrap}>
+                {r.guestName !== null ? r.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
+              </td>
+              <td>
+                <time dateTime={r.startsAt.toISOString()}>{formatDateTime(locale, r.startsAt, timeZone)}</time>
+              </td>
+              <td>
+                <time dateTime={r.endsAt.toISOString()}>{formatDateTime(locale, r.endsAt, timeZone)}</time>
+              </td>
+              <td>
+                <Badge tone={STATUS_BADGE[r.status]}>{t(`reservation.status.${r.status}`)}</Badge>
+              </td>
+              <td>
+                {key ? (
+                  <span className="key-cell">
+                    <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
+                    <span className="pin-mask" role="img" aria-label={t('key.pinHidden')}>
+                      ••••••
                     </span>
-                  ) : (
-                    <span className="muted">{t('desk.noKey')}</span>
+                  </span>
+                ) : (
+                  <span className="muted">{t('desk.noKey')}</span>
+                )}
+              </td>
+              {showActions && (
+                <td>
+                  {(r.status === 'held' || r.status === 'confirmed') && r.guestName !== null && (
+                    <CheckInAction
+                      reservationId={r.id}
+                      describedBy={roomCellId}
+                      window={windows.get(r.id)}
+                      now={now}
+                      timeZone={timeZone}
+                      t={t}
+                      locale={locale}
+                    />
                   )}
                 </td>
-                {showActions && (
-                  <td>
-                    {(r.status === 'held' || r.status === 'confirmed') && r.guestName !== null && (
-                      <CheckInAction
-                        reservationId={r.id}
-                        describedBy={roomCellId}
-                        window={windows.get(r.id)}
-                        now={now}
-                        timeZone={timeZone}
-                        t={t}
-                        locale={locale}
-                      />
-                    )}
-                  </td>
-                )}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+              )}
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
   );
 }
 

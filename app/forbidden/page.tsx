@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 import { getStaff } from '../_server/staff';
+import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('forbidden.title') };
@@ -18,7 +19,7 @@ export default async function ForbiddenPage() {
         <div className="card">
           <h1>{t('forbidden.title')}</h1>
           <p>{t('forbidden.body')}</p>
-          <Link href="/" className="button button--secondary">
+          <Link href="/" className={buttonClassName({ variant: 'secondary' })}>
             {t('forbidden.back')}
           </Link>
         </div>

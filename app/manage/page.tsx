@@ -1,3 +1,4 @@
+import { Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
@@ -7,6 +8,8 @@ import { tenantOverview } from '@/lib/tenants/tenant-overview';
 import { formatDateTime } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
+import { buttonClassName } from '@/components/ui/button';
+import { Badge } from '@/components/ui/badge';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('manage.title') };
@@ -135,9 +138,9 @@ export default async function ManagePage() {
               </td>
               <td>
                 {k.revokedAt ? (
-                  <span className="badge badge--danger">{t('manage.apiKeys.revoked')}</span>
+                  <Badge tone="danger">{t('manage.apiKeys.revoked')}</Badge>
                 ) : (
-                  <span className="badge badge--success">{t('manage.apiKeys.active')}</span>
+                  <Badge tone="success">{t('manage.apiKeys.active')}</Badge>
                 )}
               </td>
             </tr>
@@ -151,34 +154,46 @@ export default async function ManagePage() {
         <ul className="actions">
           {canManageKeys && (
             <li>
-              <Link href="/manage/api-keys" className="button button--secondary">
+              <Link href="/manage/api-keys" className={buttonClassName({ variant: 'secondary' })}>
                 {t('manage.nav.apiKeys')}
               </Link>
             </li>
           )}
           {canManageSecrets && (
             <li>
-              <Link href="/manage/secrets" className="button button--secondary" data-testid="manage-secrets-link">
+              <Link
+                href="/manage/secrets"
+                className={buttonClassName({ variant: 'secondary' })}
+                data-testid="manage-secrets-link"
+              >
                 {t('manage.integrations.secrets')}
               </Link>
             </li>
           )}
           {can(staff.current.role, 'webhooks.view') && (
             <li>
-              <Link href="/manage/webhooks" className="button button--secondary" data-testid="manage-webhooks-link">
+              <Link
+                href="/manage/webhooks"
+                className={buttonClassName({ variant: 'secondary' })}
+                data-testid="manage-webhooks-link"
+              >
                 {t('manage.nav.webhooks')}
               </Link>
             </li>
           )}
           {can(staff.current.role, 'incidents.view') && (
             <li>
-              <Link href="/manage/incidents" className="button button--secondary" data-testid="manage-incidents-link">
+              <Link
+                href="/manage/incidents"
+                className={buttonClassName({ variant: 'secondary' })}
+                data-testid="manage-incidents-link"
+              >
                 {t('manage.nav.incidents')}
               </Link>
             </li>
           )}
           <li>
-            <Link href="/docs/api" className="button button--secondary" data-testid="manage-docs-link">
+            <Link href="/docs/api" className={buttonClassName({ variant: 'secondary' })} data-testid="manage-docs-link">
               {t('manage.integrations.docs')}
             </Link>
           </li>
@@ -210,9 +225,7 @@ function Section({
       {empty !== null ? (
         <p className="empty-state">{empty}</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby={headingId} tabIndex={0}>
-          <table className="table">{children}</table>
-        </div>
+        <Table region={{ labelledBy: headingId }}>{children}</Table>
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
+import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('signOut.title') };
@@ -20,7 +21,7 @@ export default async function SignOutPage() {
           <p>{t('signOut.confirm')}</p>
           <div className="actions">
             <SignOutButton label={t('signOut.submit')} pendingLabel={t('signOut.pending')} />
-            <Link href="/desk" className="button button--secondary">
+            <Link href="/desk" className={buttonClassName({ variant: 'secondary' })}>
               {t('signOut.cancel')}
             </Link>
           </div>

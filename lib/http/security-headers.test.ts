@@ -12,7 +12,8 @@ afterEach(() => {
 
 const noParams = { params: Promise.resolve({}) };
 // The proxy reads only the request's headers: a plain Request stands in for Next's (lib/ does not import Next.js).
-const pageRequest = (url: string) => new Request(url) as unknown as Parameters<typeof proxy>[0];
+const pageRequest = (url: string) =>
+  Object.assign(new Request(url), { nextUrl: new URL(url) }) as unknown as Parameters<typeof proxy>[0];
 
 describe('Strict-Transport-Security', () => {
   it('is sent when the public URL is https, never over plain http', () => {

@@ -1,13 +1,10 @@
 // `npm run bench:guest`: the guest key page's server response time and first-load JavaScript, each
 // against a minimal App Router page of the same build (/minimal). Each figure twice; writes docs/PERFORMANCE.md.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { Pool } from 'undici';
 import { System } from '../chaos/harness';
 import { machine, writeSection } from './harness';
+import { chromiumPath, lighthouse, type LighthouseScore } from './lighthouse';
 
 const REQUESTS = 200;
 const system = new System('bench-guest');
@@ -34,7 +31,7 @@ async function serverTimes(path: string): Promise<{ p50: number; p99: number }> 
   return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }
 
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const executablePath = chromiumPath;
 const browser = await chromium.launch({
   executablePath,
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -60,55 +57,7 @@ async function firstLoadJs(path: string): Promise<number> {
   return bytes;
 }
 
-/** A Lighthouse mobile run (lighthouse 12.2.3, the system Chromium): performance and accessibility scores. */
-type Score = { performance: number; accessibility: number; metrics: string };
-const METRICS = [
-  ['first-contentful-paint', 'FCP'],
-  ['largest-contentful-paint', 'LCP'],
-  ['total-blocking-time', 'TBT'],
-  ['speed-index', 'SI'],
-  ['cumulative-layout-shift', 'CLS'],
-] as const;
-
-function lighthouse(url: string): Score {
-  const out = path.join(mkdtempSync(path.join(tmpdir(), 'lighthouse-')), 'report.json');
-  execFileSync(
-    process.execPath,
-    [
-      'node_modules/lighthouse/cli/index.js',
-      url,
-      '--quiet',
-      '--only-categories=performance,accessibility',
-      '--output=json',
-      `--output-path=${out}`,
-      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync',
-    ],
-    {
-      env: { ...process.env, CHROME_PATH: executablePath ?? '' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-      timeout: 180_000,
-    },
-  );
-  if (process.env.BENCH_KEEP_REPORTS)
-    copyFileSync(
-      out,
-      path.join(process.env.BENCH_KEEP_REPORTS, `${url.includes('/k/') ? 'guest' : 'minimal'}-${Date.now()}.json`),
-    );
-  const report = JSON.parse(readFileSync(out, 'utf8')) as {
-    categories: Record<string, { score: number }>;
-    audits: Record<string, { numericValue?: number; score: number | null }>;
-  };
-  const metrics = METRICS.map(([id, label]) => {
-    const audit = report.audits[id];
-    const value = audit?.numericValue ?? 0;
-    return `${label} ${id === 'cumulative-layout-shift' ? value.toFixed(3) : `${Math.round(value)} ms`} (${Math.round((audit?.score ?? 0) * 100)})`;
-  }).join(', ');
-  return {
-    performance: Math.round(report.categories.performance!.score * 100),
-    accessibility: Math.round(report.categories.accessibility!.score * 100),
-    metrics,
-  };
-}
+type Score = LighthouseScore;
 
 const rows: string[] = [
   '| run | /k/{token} p50 ms | p99 ms | /minimal p50 ms | p99 ms | guest JS bytes | minimal JS bytes | JS ratio | Lighthouse perf | a11y |',
@@ -123,8 +72,8 @@ for (let run = 1; run <= 2; run++) {
   const guestJs = await firstLoadJs(`/k/${token}`);
   const minimalJs = await firstLoadJs('/minimal');
   ratios.push(guestJs / minimalJs);
-  const score = lighthouse(`${base}/k/${token}`);
-  const minimalScore = lighthouse(`${base}/minimal`);
+  const score = lighthouse(`${base}/k/${token}`, 'guest');
+  const minimalScore = lighthouse(`${base}/minimal`, 'minimal');
   scores.push(score);
   metricLines.push(`- run ${run}: guest page ${score.metrics}; minimal page ${minimalScore.metrics}.`);
   rows.push(

@@ -1,7 +1,13 @@
 'use client';
 
+import { Badge } from '@/components/ui/badge';
 import { useActionState, useId, useState } from 'react';
 import { bookGroupAction, type BookGroupState } from '@/app/desk/bookings/actions';
+import { Button } from '@/components/ui/button';
+import { Field, FieldError, FieldHint, Input } from '@/components/ui/field';
+import { FormError } from '@/components/ui/notice';
+
+const FIELDS: readonly string[] = ['name', 'email', 'phone', 'roomIds'];
 
 export type BookingRoomOption = { id: string; label: string; available: boolean; rate: string };
 
@@ -22,8 +28,6 @@ export type BookingGroupFormLabels = {
   submitMany: string;
   pending: string;
 };
-
-const FIELDS: readonly string[] = ['name', 'email', 'phone', 'roomIds'];
 
 type Props = {
   /** The stay every chosen room is booked for, as ISO instants (posted back and re-checked by the server). */
@@ -55,12 +59,12 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
     <form action={action} noValidate className="form booking-form">
       <input type="hidden" name="startsAt" value={startsAt} />
       <input type="hidden" name="endsAt" value={endsAt} />
-      <div id={messageId} role="alert" className="form__error">
+      <FormError as="div" id={messageId}>
         {message && <p className="booking-form__message">{message}</p>}
         {failedLabels.length > 0 && (
           <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>
         )}
-      </div>
+      </FormError>
       {/* Remounted with every answer so the echoed values become the fields' defaults again. */}
       <BookingFields
         key={state?.attempt ?? 0}
@@ -148,14 +152,8 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
         aria-describedby={describedBy(`${id}-rooms-hint`, errors.roomIds && `${id}-rooms-error`)}
       >
         <legend>{labels.rooms}</legend>
-        <p id={`${id}-rooms-hint`} className="field__hint">
-          {labels.roomsHint}
-        </p>
-        {errors.roomIds && (
-          <p id={`${id}-rooms-error`} className="inline-error">
-            {errors.roomIds}
-          </p>
-        )}
+        <FieldHint id={`${id}-rooms-hint`}>{labels.roomsHint}</FieldHint>
+        {errors.roomIds && <FieldError id={`${id}-rooms-error`}>{errors.roomIds}</FieldError>}
         <ul className="room-choices">
           {rooms.map((room) => {
             const isFailed = failed.has(room.id);
@@ -183,15 +181,11 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
                     </span>
                   </span>
                   {isFailed ? (
-                    <span id={statusId} className="badge badge--danger">
+                    <Badge id={statusId} tone="danger">
                       {labels.failed}
-                    </span>
+                    </Badge>
                   ) : (
-                    !room.available && (
-                      <span id={statusId} className="badge">
-                        {labels.booked}
-                      </span>
-                    )
+                    !room.available && <Badge id={statusId}>{labels.booked}</Badge>
                   )}
                 </label>
               </li>
@@ -201,9 +195,9 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
       </fieldset>
 
       <div>
-        <button type="submit" className="button button--primary" disabled={pending}>
+        <Button variant="primary" type="submit" disabled={pending}>
           {submitLabel}
-        </button>
+        </Button>
       </div>
     </>
   );
@@ -222,26 +216,17 @@ type TextFieldProps = {
 
 function TextField({ id, name, label, type = 'text', defaultValue, error, required, autoComplete }: TextFieldProps) {
   return (
-    <div className="field">
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        required={required}
-        autoComplete={autoComplete}
-        defaultValue={defaultValue ?? ''}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error && (
-        <p id={`${id}-error`} className="inline-error">
-          {error}
-        </p>
+    <Field id={id} label={label} error={error}>
+      {(control) => (
+        <Input
+          {...control}
+          name={name}
+          type={type}
+          required={required}
+          autoComplete={autoComplete}
+          defaultValue={defaultValue ?? ''}
+        />
       )}
-    </div>
+    </Field>
   );
 }

@@ -2,6 +2,7 @@
 
 import { createContext, use, useActionState, useEffect, useRef, useState, type ReactNode } from 'react';
 import { completeCheckInAction, type CheckInState } from '@/app/desk/actions';
+import { Button } from '@/components/ui/button';
 
 export type CheckInLabels = {
   submit: string;
@@ -95,9 +96,9 @@ export function CheckInProvider({ labels, roomLabels, children }: ProviderProps)
                 </>
               )}
             </div>
-            <button type="button" className="button button--ghost button--compact" onClick={() => setDismissed(state)}>
+            <Button variant="ghost" size="compact" onClick={() => setDismissed(state)}>
               {labels.dismiss}
-            </button>
+            </Button>
           </div>
         )}
       </div>
@@ -123,14 +124,15 @@ export function CheckInButton({ reservationId, describedBy, early = false }: But
     <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
       <input type="hidden" name="reservationId" value={reservationId} />
       {early && <input type="hidden" name="early" value="1" />}
-      <button
+      <Button
         type="submit"
-        className={`button ${early ? 'button--secondary' : 'button--primary'} button--compact`}
+        variant={early ? 'secondary' : 'primary'}
+        size="compact"
         disabled={pending}
         aria-describedby={describedBy}
       >
         {pending && target === reservationId ? labels.pending : early ? labels.early : labels.submit}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,7 +1,10 @@
 'use client';
 
+import { FormError } from '@/components/ui/notice';
+import { Field, Input } from '@/components/ui/field';
 import { useActionState, useId, useState } from 'react';
 import { deleteGuestAction } from '@/app/desk/reservations/[id]/guest-actions';
+import { Button } from '@/components/ui/button';
 
 export type DeleteGuestLabels = {
   title: string;
@@ -38,33 +41,25 @@ export function DeleteGuestForm({ reservationId, guestName, labels }: Props) {
       <h2 id={`${id}-title`}>{labels.title}</h2>
       <p className="muted">{labels.lead}</p>
       <input type="hidden" name="reservationId" value={reservationId} />
-      <div className="field">
-        <label htmlFor={`${id}-name`} className="field__label">
-          {labels.confirm}
-        </label>
-        <input
-          id={`${id}-name`}
-          name="confirmName"
-          type="text"
-          autoComplete="off"
-          spellCheck={false}
-          className="input"
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          aria-invalid={error?.field === 'confirmName' ? true : undefined}
-          aria-describedby={`${id}-hint ${id}-error`}
-        />
-        <p id={`${id}-hint`} className="field__hint">
-          {labels.confirmHint}
-        </p>
-      </div>
-      <p id={`${id}-error`} role="alert" className="form__error">
-        {error?.message}
-      </p>
+      <Field id={`${id}-name`} label={labels.confirm} hint={labels.confirmHint} describedBy={`${id}-error`}>
+        {(control) => (
+          <Input
+            {...control}
+            name="confirmName"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            aria-invalid={error?.field === 'confirmName' ? true : undefined}
+          />
+        )}
+      </Field>
+      <FormError id={`${id}-error`}>{error?.message}</FormError>
       <div>
-        <button type="submit" className="button button--danger" disabled={pending || !matches}>
+        <Button variant="danger" type="submit" disabled={pending || !matches}>
           {pending ? labels.pending : labels.submit}
-        </button>
+        </Button>
       </div>
     </form>
   );

@@ -1,19 +1,20 @@
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { Translate } from '@/lib/i18n/locale';
 
 type KeyStatus = 'pre_issued' | 'active' | 'revoked' | 'expired';
 type VendorSync = 'pending' | 'synced' | 'failed';
 
-const STATUS_BADGE: Record<KeyStatus, string> = {
-  pre_issued: 'badge--info',
-  active: 'badge--success',
-  revoked: 'badge--danger',
-  expired: '',
+const STATUS_BADGE: Record<KeyStatus, BadgeTone> = {
+  pre_issued: 'info',
+  active: 'success',
+  revoked: 'danger',
+  expired: 'neutral',
 };
 
-const SYNC_BADGE: Record<VendorSync, string> = {
-  pending: 'badge--warning',
-  synced: 'badge--success',
-  failed: 'badge--danger',
+const SYNC_BADGE: Record<VendorSync, BadgeTone> = {
+  pending: 'warning',
+  synced: 'success',
+  failed: 'danger',
 };
 
 /**
@@ -35,13 +36,13 @@ export function KeyBadges({
   const noLock = vendorSync === 'failed' && vendorError === 'no_lock_device';
   return (
     <span className="badge-row">
-      <span className={`badge ${STATUS_BADGE[status]}`} data-testid="key-status">
+      <Badge tone={STATUS_BADGE[status]} data-testid="key-status">
         {t(`key.status.${status}`)}
-      </span>
+      </Badge>
       {live && (
-        <span className={`badge ${SYNC_BADGE[vendorSync]}`} data-testid="key-sync">
+        <Badge tone={SYNC_BADGE[vendorSync]} data-testid="key-sync">
           {noLock ? t('key.sync.noLock') : t(`key.sync.${vendorSync}`)}
-        </span>
+        </Badge>
       )}
     </span>
   );

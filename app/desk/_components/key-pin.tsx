@@ -1,7 +1,9 @@
 'use client';
 
+import { Notice } from '@/components/ui/notice';
 import { useActionState, useEffect, useRef } from 'react';
 import { revealPinAction } from '@/app/desk/actions';
+import { Button } from '@/components/ui/button';
 
 export type KeyPinLabels = { hidden: string; reveal: string; pending: string; note: string };
 
@@ -42,15 +44,15 @@ export function KeyPin({ keyId, canReveal, labels }: Props) {
       {canReveal && (
         <form action={action} className="inline-action">
           <input type="hidden" name="keyId" value={keyId} />
-          <button type="submit" className="button button--secondary button--compact" disabled={pending}>
+          <Button size="compact" type="submit" disabled={pending}>
             {pending ? labels.pending : labels.reveal}
-          </button>
+          </Button>
         </form>
       )}
       {state && !state.ok && (
-        <span role="alert" className="inline-error">
+        <Notice as="span" tone="error" variant="inline">
           {state.error.message}
-        </span>
+        </Notice>
       )}
     </span>
   );

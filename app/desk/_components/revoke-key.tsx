@@ -1,7 +1,10 @@
 'use client';
 
+import { FormError, Notice } from '@/components/ui/notice';
+import { Field, Input } from '@/components/ui/field';
 import { useActionState, useId } from 'react';
 import { revokeKeyAction } from '@/app/desk/actions';
+import { Button } from '@/components/ui/button';
 
 export type RevokeKeyLabels = {
   title: string;
@@ -29,16 +32,16 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
   if (!live) {
     if (state?.ok) {
       return (
-        <p role="status" className="inline-success">
+        <Notice tone="success" variant="inline" spaced>
           {labels.done}
-        </p>
+        </Notice>
       );
     }
     // e.g. "already revoked or expired": the key changed under us and the page has caught up.
     return state ? (
-      <p role="alert" className="inline-error">
+      <Notice tone="error" variant="inline">
         {state.error.message}
-      </p>
+      </Notice>
     ) : null;
   }
   const failed = state && !state.ok ? state : null;
@@ -47,34 +50,26 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
     // noValidate: the server's message (translated, inline) is the one the user sees.
     <form action={action} noValidate className="form revoke-form" aria-label={labels.title}>
       <input type="hidden" name="keyId" value={keyId} />
-      <div className="field">
-        <label htmlFor={fieldId} className="field__label">
-          {labels.reason}
-        </label>
-        <input
-          id={fieldId}
-          name="reason"
-          type="text"
-          required
-          autoComplete="off"
-          className="input"
-          // React resets a form after its action: keep what was typed when it comes back with an error.
-          defaultValue={failed?.values.reason ?? ''}
-          key={failed ? `error-${failed.error.message}-${failed.values.reason}` : 'fresh'}
-          aria-invalid={failed?.error.field === 'reason' ? true : undefined}
-          aria-describedby={`${id}-hint ${id}-error`}
-        />
-        <p id={`${id}-hint`} className="field__hint">
-          {labels.hint}
-        </p>
-      </div>
-      <p id={`${id}-error`} role="alert" className="form__error">
-        {failed?.error.message}
-      </p>
+      <Field id={fieldId} label={labels.reason} hint={labels.hint} describedBy={`${id}-error`}>
+        {(control) => (
+          <Input
+            {...control}
+            name="reason"
+            type="text"
+            required
+            autoComplete="off"
+            // React resets a form after its action: keep what was typed when it comes back with an error.
+            defaultValue={failed?.values.reason ?? ''}
+            key={failed ? `error-${failed.error.message}-${failed.values.reason}` : 'fresh'}
+            aria-invalid={failed?.error.field === 'reason' ? true : undefined}
+          />
+        )}
+      </Field>
+      <FormError id={`${id}-error`}>{failed?.error.message}</FormError>
       <div>
-        <button type="submit" className="button button--danger" disabled={pending}>
+        <Button variant="danger" type="submit" disabled={pending}>
           {pending ? labels.pending : labels.submit}
-        </button>
+        </Button>
       </div>
     </form>
   );

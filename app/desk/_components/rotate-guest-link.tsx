@@ -1,7 +1,10 @@
 'use client';
 
+import { formErrorClassName } from '@/components/ui/notice';
+import { FieldHint } from '@/components/ui/field';
 import { useActionState, useId } from 'react';
 import { rotateGuestLinkAction } from '@/app/desk/actions';
+import { Button } from '@/components/ui/button';
 
 export type RotateGuestLinkLabels = { submit: string; hint: string; pending: string; done: string };
 
@@ -18,17 +21,15 @@ export function RotateGuestLinkForm({
   return (
     <form action={action} className="form" data-testid="rotate-guest-link-form">
       <input type="hidden" name="reservationId" value={reservationId} />
-      <p id={`${id}-hint`} className="field__hint">
-        {labels.hint}
-      </p>
+      <FieldHint id={`${id}-hint`}>{labels.hint}</FieldHint>
       <div>
-        <button type="submit" className="button button--secondary" disabled={pending} aria-describedby={`${id}-hint`}>
+        <Button type="submit" disabled={pending} aria-describedby={`${id}-hint`}>
           {pending ? labels.pending : labels.submit}
-        </button>
+        </Button>
       </div>
       <p
         role="status"
-        className={state && !state.ok ? 'form__error' : 'muted small'}
+        className={state && !state.ok ? formErrorClassName : 'muted small'}
         data-testid="rotate-guest-link-result"
       >
         {state ? (state.ok ? labels.done : state.error.message) : null}

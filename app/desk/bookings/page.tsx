@@ -1,4 +1,7 @@
+import { Notice } from '@/components/ui/notice';
+import { Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { z } from 'zod';
 import { listBookingGroups, type BookingGroupSummary } from '@/lib/bookings/list-booking-groups';
@@ -7,17 +10,18 @@ import { formatMoney } from '@/lib/i18n/money';
 import { paymentsConfigured } from '@/lib/payments/stripe-client';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
+import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('bookings.title') };
 }
 
 const PAYMENT_BADGE = {
-  paid: 'badge--success',
-  unpaid: 'badge--warning',
-  refunded: 'badge--info',
-  cancelled: 'badge--danger',
-} as const;
+  paid: 'success',
+  unpaid: 'warning',
+  refunded: 'info',
+  cancelled: 'danger',
+} as const satisfies Record<string, BadgeTone>;
 
 const ZCreatedSchema = z.uuid();
 
@@ -47,7 +51,7 @@ export default async function BookingsPage({ searchParams }: Props) {
           <h1>{t('bookings.title')}</h1>
           <p className="page__lead">{t('bookings.summary', { tenant: staff.current.tenantName })}</p>
         </div>
-        <Link href="/desk/bookings/new" className="button button--primary">
+        <Link href="/desk/bookings/new" className={buttonClassName({ variant: 'primary' })}>
           {t('bookings.new')}
         </Link>
       </header>
@@ -55,32 +59,30 @@ export default async function BookingsPage({ searchParams }: Props) {
       {created && <CreatedBanner group={created} t={t} />}
 
       {!paymentsConfigured() && (
-        <p className="notice" data-testid="payments-off">
+        <Notice tone="warning" announce={false} data-testid="payments-off">
           {t('bookings.paymentsOff')}
-        </p>
+        </Notice>
       )}
 
       {groups.length === 0 ? (
         <p className="empty-state">{t('bookings.empty')}</p>
       ) : (
-        <div className="table-wrap" role="region" aria-label={t('bookings.title')} tabIndex={0}>
-          <table className="table" data-testid="bookings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('bookings.col.created')}</th>
-                <th scope="col">{t('bookings.col.guest')}</th>
-                <th scope="col">{t('bookings.col.rooms')}</th>
-                <th scope="col">{t('bookings.col.payment')}</th>
-                <th scope="col">{t('bookings.col.amount')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {groups.map((g) => (
-                <GroupRow key={g.id} group={g} t={t} locale={locale} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table region={{ label: t('bookings.title') }} data-testid="bookings-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('bookings.col.created')}</th>
+              <th scope="col">{t('bookings.col.guest')}</th>
+              <th scope="col">{t('bookings.col.rooms')}</th>
+              <th scope="col">{t('bookings.col.payment')}</th>
+              <th scope="col">{t('bookings.col.amount')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((g) => (
+              <GroupRow key={g.id} group={g} t={t} locale={locale} />
+            ))}
+          </tbody>
+        </Table>
       )}
     </>
   );
@@ -95,7 +97,7 @@ function GroupRow({ group, t, locale }: { group: BookingGroupSummary; t: Transla
   return (
     <tr data-booking-group-id={group.id}>
       <td>{when(group.createdAt, timeZone)}</td>
-      <th scope="row" className="wrap">
+      <th scope="row">
         {group.guestName !== null ? group.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
       </th>
       <td>
@@ -115,7 +117,7 @@ function GroupRow({ group, t, locale }: { group: BookingGroupSummary; t: Transla
         </ul>
       </td>
       <td>
-        <span className={`badge ${PAYMENT_BADGE[group.status]}`}>{t(`bookings.payment.${group.status}`)}</span>
+        <Badge tone={PAYMENT_BADGE[group.status]}>{t(`bookings.payment.${group.status}`)}</Badge>
       </td>
       <td>
         {group.amountCents !== null && group.currency ? (
@@ -141,7 +143,10 @@ function CreatedBanner({ group, t }: { group: BookingGroupSummary; t: Translate 
         <ul className="actions">
           {byStayThenRoom(group.reservations).map((r) => (
             <li key={r.id}>
-              <Link href={`/desk/reservations/${r.id}`} className="button button--secondary button--compact">
+              <Link
+                href={`/desk/reservations/${r.id}`}
+                className={buttonClassName({ variant: 'secondary', size: 'compact' })}
+              >
                 {t('bookings.roomLink', { room: r.roomLabel })}
               </Link>
             </li>

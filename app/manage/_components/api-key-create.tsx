@@ -1,8 +1,11 @@
 'use client';
 
+import { FormError } from '@/components/ui/notice';
+import { Field, Input } from '@/components/ui/field';
 import { useActionState, useEffect, useId, useRef, useState } from 'react';
 import { createApiKeyAction } from '@/app/manage/api-keys/actions';
 import { CopyButton, type CopyLabels } from './copy-button';
+import { Button } from '@/components/ui/button';
 
 export type CreateApiKeyLabels = {
   title: string;
@@ -68,14 +71,9 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
               />
             </div>
           </div>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => setDismissedId(created.id)}
-            data-testid="api-key-secret-dismiss"
-          >
+          <Button onClick={() => setDismissedId(created.id)} data-testid="api-key-secret-dismiss">
             {labels.dismiss}
-          </button>
+          </Button>
         </div>
       )}
 
@@ -83,38 +81,32 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
         <h2 id={`${id}-title`}>{labels.title}</h2>
         {/* noValidate: the server's message (translated, inline) is the one the user sees. */}
         <form action={action} noValidate className="form form--inline" data-testid="api-key-create-form">
-          <div className="field">
-            <label htmlFor={`${id}-name`} className="field__label">
-              {labels.name}
-            </label>
-            <input
-              id={`${id}-name`}
-              name="name"
-              type="text"
-              required
-              maxLength={100}
-              autoComplete="off"
-              className="input"
-              // React resets a form after its action: keep what was typed when it comes back with an error.
-              defaultValue={error?.values.name ?? ''}
-              key={
-                error ? `error-${error.error.message}-${error.values.name}` : `fresh-${state?.ok ? state.data.id : ''}`
-              }
-              aria-invalid={error ? true : undefined}
-              aria-describedby={`${id}-hint ${id}-error`}
-              data-testid="api-key-name"
-            />
-            <p id={`${id}-hint`} className="field__hint">
-              {labels.nameHint}
-            </p>
-          </div>
-          <p id={`${id}-error`} role="alert" className="form__error">
-            {error?.error.message}
-          </p>
+          <Field id={`${id}-name`} label={labels.name} hint={labels.nameHint} describedBy={`${id}-error`}>
+            {(control) => (
+              <Input
+                {...control}
+                name="name"
+                type="text"
+                required
+                maxLength={100}
+                autoComplete="off"
+                // React resets a form after its action: keep what was typed when it comes back with an error.
+                defaultValue={error?.values.name ?? ''}
+                key={
+                  error
+                    ? `error-${error.error.message}-${error.values.name}`
+                    : `fresh-${state?.ok ? state.data.id : ''}`
+                }
+                aria-invalid={error ? true : undefined}
+                data-testid="api-key-name"
+              />
+            )}
+          </Field>
+          <FormError id={`${id}-error`}>{error?.error.message}</FormError>
           <div>
-            <button type="submit" className="button button--primary" disabled={pending} data-testid="api-key-create">
+            <Button variant="primary" type="submit" disabled={pending} data-testid="api-key-create">
               {pending ? labels.pending : labels.submit}
-            </button>
+            </Button>
           </div>
         </form>
       </section>

@@ -1,7 +1,9 @@
 'use client';
 
+import { Notice } from '@/components/ui/notice';
 import { useActionState, useEffect, useRef, useState } from 'react';
 import { revokeApiKeyAction } from '@/app/manage/api-keys/actions';
+import { Button } from '@/components/ui/button';
 
 export type RevokeApiKeyLabels = {
   revoke: string;
@@ -39,9 +41,9 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
 
   if (!live) {
     return state?.ok ? (
-      <p role="status" className="inline-success inline-success--flush">
+      <Notice tone="success" variant="inline">
         {labels.done}
-      </p>
+      </Notice>
     ) : null;
   }
 
@@ -52,41 +54,36 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
           <input type="hidden" name="apiKeyId" value={apiKeyId} />
           <p className="revoke-confirm__warning">{labels.warning}</p>
           <div className="revoke-confirm__buttons">
-            <button
+            <Button
+              variant="danger"
+              size="compact"
               ref={confirmRef}
               type="submit"
-              className="button button--danger button--compact"
               disabled={pending}
               data-testid="api-key-revoke-confirm"
             >
               {pending ? labels.pending : labels.confirm}
-            </button>
-            <button
-              type="button"
-              className="button button--ghost button--compact"
+            </Button>
+            <Button
+              variant="ghost"
+              size="compact"
               onClick={() => setConfirming(false)}
               disabled={pending}
               data-testid="api-key-revoke-cancel"
             >
               {labels.cancel}
-            </button>
+            </Button>
           </div>
         </form>
       ) : (
-        <button
-          ref={revokeRef}
-          type="button"
-          className="button button--secondary button--compact"
-          onClick={() => setConfirming(true)}
-          data-testid="api-key-revoke"
-        >
+        <Button size="compact" ref={revokeRef} onClick={() => setConfirming(true)} data-testid="api-key-revoke">
           {labels.revoke}
-        </button>
+        </Button>
       )}
       {state && !state.ok && (
-        <p role="alert" className="inline-error">
+        <Notice tone="error" variant="inline">
           {state.error.message}
-        </p>
+        </Notice>
       )}
     </div>
   );

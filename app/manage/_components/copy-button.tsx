@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
 
 export type CopyLabels = { copy: string; copied: string; selected: string };
 
@@ -48,15 +49,9 @@ export function CopyButton({ text, targetId, labels, accessibleLabel, testId }: 
 
   return (
     <span className="copy">
-      <button
-        type="button"
-        className="button button--secondary button--compact"
-        onClick={() => void copy()}
-        aria-label={accessibleLabel}
-        data-testid={testId}
-      >
+      <Button size="compact" onClick={() => void copy()} aria-label={accessibleLabel} data-testid={testId}>
         {status === 'copied' ? labels.copied : labels.copy}
-      </button>
+      </Button>
       {/* "Copied" is already on the button; the live region repeats it for screen readers only. */}
       <span role="status" className={status === 'selected' ? 'copy__status' : 'visually-hidden'}>
         {status === 'copied' ? labels.copied : status === 'selected' ? labels.selected : ''}

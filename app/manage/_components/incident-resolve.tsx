@@ -1,7 +1,9 @@
 'use client';
 
+import { Notice } from '@/components/ui/notice';
 import { useActionState } from 'react';
 import { resolveIncidentAction } from '@/app/manage/incidents/actions';
+import { Button } from '@/components/ui/button';
 
 /** "Mark resolved" for one open incident; the row moves to the resolved list when the page revalidates. */
 export function ResolveIncidentButton({
@@ -15,19 +17,19 @@ export function ResolveIncidentButton({
   return (
     <form action={action} className="inline-form" data-testid="incident-resolve-form">
       <input type="hidden" name="incidentId" value={incidentId} />
-      <button
+      <Button
+        size="compact"
         type="submit"
-        className="button button--secondary button--compact"
         disabled={pending}
         aria-label={labels.accessible}
         data-testid="incident-resolve"
       >
         {pending ? labels.pending : labels.submit}
-      </button>
+      </Button>
       {state && !state.ok && (
-        <p role="alert" className="inline-error">
+        <Notice tone="error" variant="inline">
           {state.error.message}
-        </p>
+        </Notice>
       )}
     </form>
   );

@@ -1,5 +1,7 @@
 'use client';
 
+import { Notice } from '@/components/ui/notice';
+import { Badge } from '@/components/ui/badge';
 import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId } from 'react';
@@ -91,16 +93,16 @@ export function ReplayProgress({
           {(Object.keys(labels.status) as (keyof Progress['counts'])[])
             .filter((status) => data.counts[status] > 0)
             .map((status) => (
-              <li key={status} className="badge">
+              <Badge as="li" key={status}>
                 {labels.status[status]}: {data.counts[status]}
-              </li>
+              </Badge>
             ))}
         </ul>
       )}
       {query.isError && !data && (
-        <p role="alert" className="inline-error">
+        <Notice tone="error" variant="inline">
           {labels.error}
-        </p>
+        </Notice>
       )}
     </div>
   );

@@ -1,7 +1,10 @@
 'use client';
 
+import { FormError, Notice } from '@/components/ui/notice';
+import { Field, Input } from '@/components/ui/field';
 import { useActionState, useId } from 'react';
 import { setProviderSecretAction } from '@/app/manage/secrets/actions';
+import { Button } from '@/components/ui/button';
 
 export type SecretFormLabels = { field: string; hint: string; submit: string; pending: string; saved: string };
 
@@ -21,42 +24,30 @@ export function SecretForm({ provider, labels }: Props) {
   return (
     <form action={action} noValidate className="form" data-testid={`secret-form-${provider}`}>
       <input type="hidden" name="provider" value={provider} />
-      <div className="field">
-        <label htmlFor={`${id}-value`} className="field__label">
-          {labels.field}
-        </label>
-        <input
-          id={`${id}-value`}
-          name="value"
-          type="password"
-          required
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="off"
-          className="input mono"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-hint ${id}-error`}
-          data-testid={`secret-value-${provider}`}
-        />
-        <p id={`${id}-hint`} className="field__hint">
-          {labels.hint}
-        </p>
-      </div>
-      <p id={`${id}-error`} role="alert" className="form__error">
-        {error?.message}
-      </p>
+      <Field id={`${id}-value`} label={labels.field} hint={labels.hint} describedBy={`${id}-error`}>
+        {(control) => (
+          <Input
+            {...control}
+            mono
+            name="value"
+            type="password"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            aria-invalid={error ? true : undefined}
+            data-testid={`secret-value-${provider}`}
+          />
+        )}
+      </Field>
+      <FormError id={`${id}-error`}>{error?.message}</FormError>
       <div className="form__submit-row">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={pending}
-          data-testid={`secret-save-${provider}`}
-        >
+        <Button variant="primary" type="submit" disabled={pending} data-testid={`secret-save-${provider}`}>
           {pending ? labels.pending : labels.submit}
-        </button>
-        <span role="status" className="inline-success inline-success--flush" data-testid={`secret-saved-${provider}`}>
+        </Button>
+        <Notice as="span" tone="success" variant="inline" data-testid={`secret-saved-${provider}`}>
           {state?.ok ? labels.saved.replace('{version}', String(state.data.keyVersion)) : ''}
-        </span>
+        </Notice>
       </div>
     </form>
   );

@@ -1,9 +1,12 @@
 'use client';
 
+import { FormError, Notice } from '@/components/ui/notice';
+import { Field, FieldHint, Input, Select } from '@/components/ui/field';
 import { useActionState, useId } from 'react';
 import { replayWebhooksAction } from '@/app/manage/webhooks/actions';
 import { QueryProvider } from '@/components/query-provider';
 import { ReplayProgress, type ReplayProgressLabels } from './replay-progress';
+import { Button } from '@/components/ui/button';
 
 export type WebhookReplayLabels = {
   provider: string;
@@ -36,85 +39,69 @@ export function WebhookReplayForm({
     <>
       <form action={action} noValidate className="form replay-form" data-testid="webhook-replay-form">
         <div className="replay-form__fields">
-          <div className="field">
-            <label htmlFor={`${id}-provider`} className="field__label">
-              {labels.provider}
-            </label>
-            <select
-              id={`${id}-provider`}
-              name="provider"
-              className="select"
-              defaultValue={values.provider}
-              key={`p-${values.provider}`}
-              aria-invalid={invalid('provider')}
-              aria-describedby={`${id}-error`}
-              data-testid="webhook-replay-provider"
-            >
-              {(Object.keys(labels.providers) as (keyof WebhookReplayLabels['providers'])[]).map((provider) => (
-                <option key={provider} value={provider}>
-                  {labels.providers[provider]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-from`} className="field__label">
-              {labels.from}
-            </label>
-            <input
-              id={`${id}-from`}
-              name="from"
-              type="datetime-local"
-              required
-              className="input"
-              defaultValue={values.from}
-              key={`f-${values.from}`}
-              aria-invalid={invalid('from')}
-              aria-describedby={`${id}-hint ${id}-error`}
-              data-testid="webhook-replay-from"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-to`} className="field__label">
-              {labels.to}
-            </label>
-            <input
-              id={`${id}-to`}
-              name="to"
-              type="datetime-local"
-              required
-              className="input"
-              defaultValue={values.to}
-              key={`t-${values.to}`}
-              aria-invalid={invalid('to')}
-              aria-describedby={`${id}-hint ${id}-error`}
-              data-testid="webhook-replay-to"
-            />
-          </div>
+          <Field id={`${id}-provider`} label={labels.provider} describedBy={`${id}-error`}>
+            {(control) => (
+              <Select
+                {...control}
+                name="provider"
+                defaultValue={values.provider}
+                key={`p-${values.provider}`}
+                aria-invalid={invalid('provider')}
+                data-testid="webhook-replay-provider"
+              >
+                {(Object.keys(labels.providers) as (keyof WebhookReplayLabels['providers'])[]).map((provider) => (
+                  <option key={provider} value={provider}>
+                    {labels.providers[provider]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id={`${id}-from`} label={labels.from} describedBy={`${id}-hint ${id}-error`}>
+            {(control) => (
+              <Input
+                {...control}
+                name="from"
+                type="datetime-local"
+                required
+                defaultValue={values.from}
+                key={`f-${values.from}`}
+                aria-invalid={invalid('from')}
+                data-testid="webhook-replay-from"
+              />
+            )}
+          </Field>
+          <Field id={`${id}-to`} label={labels.to} describedBy={`${id}-hint ${id}-error`}>
+            {(control) => (
+              <Input
+                {...control}
+                name="to"
+                type="datetime-local"
+                required
+                defaultValue={values.to}
+                key={`t-${values.to}`}
+                aria-invalid={invalid('to')}
+                data-testid="webhook-replay-to"
+              />
+            )}
+          </Field>
         </div>
-        <p id={`${id}-hint`} className="field__hint">
-          {labels.hint}
-        </p>
-        <p id={`${id}-error`} role="alert" className="form__error" data-testid="webhook-replay-error">
+        <FieldHint id={`${id}-hint`}>{labels.hint}</FieldHint>
+        <FormError id={`${id}-error`} data-testid="webhook-replay-error">
           {error?.error.message}
-        </p>
+        </FormError>
         <div className="form__submit-row">
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={pending}
-            data-testid="webhook-replay-submit"
-          >
+          <Button variant="primary" type="submit" disabled={pending} data-testid="webhook-replay-submit">
             {pending ? labels.pending : labels.submit}
-          </button>
-          <span role="status" className="inline-success inline-success--flush" data-testid="webhook-replay-result">
+          </Button>
+          <Notice as="span" tone="success" variant="inline" data-testid="webhook-replay-result">
             {state?.ok
               ? (state.data.requeued === 1 ? labels.requeuedOne : labels.requeuedOther).replace(
                   '{count}',
                   String(state.data.requeued),
                 )
               : ''}
-          </span>
+          </Notice>
         </div>
       </form>
       {state?.ok && state.data.requeued > 0 && (

@@ -1,3 +1,4 @@
+import { cell, Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CreateApiKeyForm } from '@/app/manage/_components/api-key-create';
@@ -7,6 +8,7 @@ import { listApiKeys } from '@/lib/auth/list-api-keys';
 import { formatDateTime } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
+import { Badge } from '@/components/ui/badge';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('apiKeys.title') };
@@ -53,69 +55,63 @@ export default async function ApiKeysPage() {
             {t('apiKeys.list.empty')}
           </p>
         ) : (
-          <div className="table-wrap" role="region" aria-labelledby="api-keys-list-title" tabIndex={0}>
-            <table className="table" data-testid="api-keys-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('manage.apiKeys.col.name')}</th>
-                  <th scope="col">{t('manage.apiKeys.col.prefix')}</th>
-                  <th scope="col">{t('manage.apiKeys.col.createdAt')}</th>
-                  <th scope="col">{t('manage.apiKeys.col.lastUsedAt')}</th>
-                  <th scope="col">{t('manage.apiKeys.col.status')}</th>
-                  <th scope="col">{t('apiKeys.col.actions')}</th>
+          <Table region={{ labelledBy: 'api-keys-list-title' }} data-testid="api-keys-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('manage.apiKeys.col.name')}</th>
+                <th scope="col">{t('manage.apiKeys.col.prefix')}</th>
+                <th scope="col">{t('manage.apiKeys.col.createdAt')}</th>
+                <th scope="col">{t('manage.apiKeys.col.lastUsedAt')}</th>
+                <th scope="col">{t('manage.apiKeys.col.status')}</th>
+                <th scope="col">{t('apiKeys.col.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr
+                  key={k.id}
+                  data-testid="api-key-row"
+                  data-api-key-id={k.id}
+                  data-status={k.revokedAt ? 'revoked' : 'active'}
+                >
+                  <th scope="row" className="wrap-anywhere">
+                    {k.name}
+                  </th>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{when(k.createdAt)}</td>
+                  <td>
+                    {k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}
+                  </td>
+                  <td>
+                    {k.revokedAt ? (
+                      <>
+                        <Badge tone="danger">{t('manage.apiKeys.revoked')}</Badge>
+                        <span className="facts__sub">{when(k.revokedAt)}</span>
+                      </>
+                    ) : (
+                      <Badge tone="success">{t('manage.apiKeys.active')}</Badge>
+                    )}
+                  </td>
+                  <td className={cell.wrap}>
+                    <RevokeApiKeyButton
+                      apiKeyId={k.id}
+                      live={!k.revokedAt}
+                      labels={{
+                        revoke: t('apiKeys.revoke.submit'),
+                        confirm: t('apiKeys.revoke.confirm'),
+                        cancel: t('apiKeys.revoke.cancel'),
+                        pending: t('apiKeys.revoke.pending'),
+                        warning: t('apiKeys.revoke.warning', { name: k.name }),
+                        done: t('apiKeys.revoke.done'),
+                      }}
+                    />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr
-                    key={k.id}
-                    data-testid="api-key-row"
-                    data-api-key-id={k.id}
-                    data-status={k.revokedAt ? 'revoked' : 'active'}
-                  >
-                    <th scope="row" className="wrap-anywhere">
-                      {k.name}
-                    </th>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{when(k.createdAt)}</td>
-                    <td>
-                      {k.lastUsedAt ? (
-                        when(k.lastUsedAt)
-                      ) : (
-                        <span className="muted">{t('manage.apiKeys.neverUsed')}</span>
-                      )}
-                    </td>
-                    <td>
-                      {k.revokedAt ? (
-                        <>
-                          <span className="badge badge--danger">{t('manage.apiKeys.revoked')}</span>
-                          <span className="facts__sub">{when(k.revokedAt)}</span>
-                        </>
-                      ) : (
-                        <span className="badge badge--success">{t('manage.apiKeys.active')}</span>
-                      )}
-                    </td>
-                    <td className="wrap">
-                      <RevokeApiKeyButton
-                        apiKeyId={k.id}
-                        live={!k.revokedAt}
-                        labels={{
-                          revoke: t('apiKeys.revoke.submit'),
-                          confirm: t('apiKeys.revoke.confirm'),
-                          cancel: t('apiKeys.revoke.cancel'),
-                          pending: t('apiKeys.revoke.pending'),
-                          warning: t('apiKeys.revoke.warning', { name: k.name }),
-                          done: t('apiKeys.revoke.done'),
-                        }}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         )}
       </section>
     </>

@@ -1,4 +1,6 @@
+import { cell, Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { ReactNode } from 'react';
 import { ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
@@ -9,10 +11,10 @@ import { listFacilities } from '@/lib/rooms/list-facilities';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 
-const SEVERITY_BADGE: Record<string, string> = {
-  info: 'badge--info',
-  warning: 'badge--warning',
-  critical: 'badge--danger',
+const SEVERITY_BADGE: Record<string, BadgeTone> = {
+  info: 'info',
+  warning: 'warning',
+  critical: 'danger',
 };
 const SEVERITIES = ['info', 'warning', 'critical'] as const;
 const KNOWN_KINDS = [
@@ -149,7 +151,7 @@ function IncidentHead({ t, last }: { t: Translate; last: string }) {
       <tr>
         <th scope="col">{t('incidents.col.severity')}</th>
         <th scope="col">{t('incidents.col.summary')}</th>
-        <th scope="col" className="numeric">
+        <th scope="col" className={cell.numeric}>
           {t('incidents.col.occurrences')}
         </th>
         <th scope="col">{t('incidents.col.openedAt')}</th>
@@ -184,18 +186,18 @@ function IncidentRow({
       data-severity={incident.severity}
     >
       <td>
-        <span className={`badge ${SEVERITY_BADGE[incident.severity] ?? ''}`.trim()} data-testid="incident-severity">
+        <Badge tone={SEVERITY_BADGE[incident.severity] ?? 'neutral'} data-testid="incident-severity">
           {severity}
-        </span>
+        </Badge>
       </td>
-      <th scope="row" className="wrap incident-summary">
+      <th scope="row" className="incident-summary">
         {incident.summary}
         <span className="incident-kind">
           {kindLabel ? `${t(kindLabel)} · ` : ''}
           <code>{incident.kind}</code>
         </span>
       </th>
-      <td className="numeric">{incident.occurrences}</td>
+      <td className={cell.numeric}>{incident.occurrences}</td>
       <td>{when(incident.openedAt)}</td>
       <td>{when(incident.updatedAt)}</td>
       <td>{children}</td>
@@ -224,9 +226,7 @@ function Section({
           {empty}
         </p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby={headingId} tabIndex={0}>
-          <table className="table">{children}</table>
-        </div>
+        <Table region={{ labelledBy: headingId }}>{children}</Table>
       )}
     </section>
   );

@@ -1,3 +1,5 @@
+import { FieldHint } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
 import type { Metadata } from 'next';
 import { CopyButton } from '@/app/manage/_components/copy-button';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
@@ -6,6 +8,7 @@ import { formatDateTime } from '@/lib/i18n/locale';
 import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-secrets';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
+import { Badge } from '@/components/ui/badge';
 
 /** Providers that call us: the URL each must be given for this tenant. */
 const WEBHOOK_PATHS = { calendly: 'calendly', cal: 'cal', lock_vendor: null } as const;
@@ -32,9 +35,9 @@ export default async function SecretsPage() {
       <header className="page__header">
         <h1>{t('secrets.title')}</h1>
         <p className="page__lead">{t('secrets.lead', { tenant: staff.current.tenantName })}</p>
-        <p className="notice notice--info" data-testid="secrets-encrypted-note">
+        <Notice tone="info" announce={false} data-testid="secrets-encrypted-note">
           {t('secrets.encrypted')}
-        </p>
+        </Notice>
       </header>
 
       <ul className="secret-list">
@@ -50,13 +53,13 @@ export default async function SecretsPage() {
                 <div className="secret-card__head">
                   <h2 id={headingId}>{t(`secrets.provider.${provider}`)}</h2>
                   {secret ? (
-                    <span className="badge badge--success" data-testid={`secret-status-${provider}`} data-set="true">
+                    <Badge tone="success" data-testid={`secret-status-${provider}`} data-set="true">
                       {t('secrets.status.set')}
-                    </span>
+                    </Badge>
                   ) : (
-                    <span className="badge" data-testid={`secret-status-${provider}`} data-set="false">
+                    <Badge data-testid={`secret-status-${provider}`} data-set="false">
                       {t('secrets.status.notSet')}
-                    </span>
+                    </Badge>
                   )}
                 </div>
                 {secret && (
@@ -87,7 +90,7 @@ export default async function SecretsPage() {
                 />
                 {webhookUrl && (
                   <div className="webhook-url">
-                    <p className="field__label">{t('secrets.webhookUrl')}</p>
+                    <p className="webhook-url__label">{t('secrets.webhookUrl')}</p>
                     <div className="secret-panel__value">
                       <code id={urlId} className="webhook-url__code" data-testid={`webhook-url-${provider}`}>
                         {webhookUrl}
@@ -100,9 +103,9 @@ export default async function SecretsPage() {
                         testId={`webhook-url-copy-${provider}`}
                       />
                     </div>
-                    <p className="field__hint">
+                    <FieldHint>
                       {t('secrets.webhookUrlHint', { provider: t(`secrets.provider.${provider}`) })}
-                    </p>
+                    </FieldHint>
                   </div>
                 )}
               </section>

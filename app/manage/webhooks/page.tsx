@@ -1,4 +1,7 @@
+import { Field, Input, Select } from '@/components/ui/field';
+import { cell, Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { WebhookReplayForm } from '@/app/manage/_components/webhook-replay';
@@ -18,18 +21,19 @@ import {
 } from '@/lib/webhooks/webhook-log-filters';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
+import { Button, buttonClassName } from '@/components/ui/button';
 
 const PAGE_SIZE = 50;
 
 /** The badge each outcome wears: the words always say it, the colour only reinforces. */
 const STATUS_BADGE = {
-  received: 'badge--info',
-  processed: 'badge--success',
-  ignored: '',
-  rejected: 'badge--warning',
-  failed: 'badge--danger',
-  dead: 'badge--danger',
-} as const;
+  received: 'info',
+  processed: 'success',
+  ignored: 'neutral',
+  rejected: 'warning',
+  failed: 'danger',
+  dead: 'danger',
+} as const satisfies Record<string, BadgeTone>;
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('webhooks.title') };
@@ -104,76 +108,61 @@ export default async function WebhooksPage({
           className="card filter-bar"
           data-testid="webhook-filters"
         >
-          <div className="field">
-            <label htmlFor="webhook-filter-provider" className="field__label">
-              {t('webhooks.filters.provider')}
-            </label>
-            <select
-              id="webhook-filter-provider"
-              name="provider"
-              className="select"
-              defaultValue={filters.provider}
-              data-testid="webhook-filter-provider"
-            >
-              <option value="">{t('webhooks.filters.anyProvider')}</option>
-              {WEBHOOK_PROVIDERS.map((p) => (
-                <option key={p} value={p}>
-                  {t(`webhooks.provider.${p}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="webhook-filter-status" className="field__label">
-              {t('webhooks.filters.status')}
-            </label>
-            <select
-              id="webhook-filter-status"
-              name="status"
-              className="select"
-              defaultValue={filters.status}
-              data-testid="webhook-filter-status"
-            >
-              <option value="">{t('webhooks.filters.anyStatus')}</option>
-              {WEBHOOK_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabels[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="webhook-filter-from" className="field__label">
-              {t('webhooks.filters.from')}
-            </label>
-            <input
-              id="webhook-filter-from"
-              name="from"
-              type="date"
-              className="input"
-              defaultValue={filters.from}
-              data-testid="webhook-filter-from"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="webhook-filter-to" className="field__label">
-              {t('webhooks.filters.to')}
-            </label>
-            <input
-              id="webhook-filter-to"
-              name="to"
-              type="date"
-              className="input"
-              defaultValue={filters.to}
-              data-testid="webhook-filter-to"
-            />
-          </div>
+          <Field id="webhook-filter-provider" label={t('webhooks.filters.provider')}>
+            {(control) => (
+              <Select
+                {...control}
+                name="provider"
+                defaultValue={filters.provider}
+                data-testid="webhook-filter-provider"
+              >
+                <option value="">{t('webhooks.filters.anyProvider')}</option>
+                {WEBHOOK_PROVIDERS.map((p) => (
+                  <option key={p} value={p}>
+                    {t(`webhooks.provider.${p}`)}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id="webhook-filter-status" label={t('webhooks.filters.status')}>
+            {(control) => (
+              <Select {...control} name="status" defaultValue={filters.status} data-testid="webhook-filter-status">
+                <option value="">{t('webhooks.filters.anyStatus')}</option>
+                {WEBHOOK_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {statusLabels[s]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id="webhook-filter-from" label={t('webhooks.filters.from')}>
+            {(control) => (
+              <Input
+                {...control}
+                name="from"
+                type="date"
+                defaultValue={filters.from}
+                data-testid="webhook-filter-from"
+              />
+            )}
+          </Field>
+          <Field id="webhook-filter-to" label={t('webhooks.filters.to')}>
+            {(control) => (
+              <Input {...control} name="to" type="date" defaultValue={filters.to} data-testid="webhook-filter-to" />
+            )}
+          </Field>
           <div className="filter-bar__actions">
-            <button type="submit" className="button button--primary" data-testid="webhook-filter-apply">
+            <Button variant="primary" type="submit" data-testid="webhook-filter-apply">
               {t('webhooks.filters.apply')}
-            </button>
+            </Button>
             {filtered && (
-              <Link href="/manage/webhooks" className="button button--ghost" data-testid="webhook-filter-clear">
+              <Link
+                href="/manage/webhooks"
+                className={buttonClassName({ variant: 'ghost' })}
+                data-testid="webhook-filter-clear"
+              >
                 {t('webhooks.filters.clear')}
               </Link>
             )}
@@ -188,74 +177,72 @@ export default async function WebhooksPage({
             {filtered ? t('webhooks.emptyFiltered') : t('webhooks.empty')}
           </p>
         ) : (
-          <div className="table-wrap" role="region" aria-labelledby="webhook-events-title" tabIndex={0}>
-            <table className="table" data-testid="webhook-events">
-              <thead>
-                <tr>
-                  <th scope="col">{t('webhooks.col.receivedAt')}</th>
-                  <th scope="col">{t('webhooks.col.provider')}</th>
-                  <th scope="col">{t('webhooks.col.type')}</th>
-                  <th scope="col">{t('webhooks.col.status')}</th>
-                  <th scope="col">{t('webhooks.col.reason')}</th>
-                  <th scope="col" className="numeric">
-                    {t('webhooks.col.attempts')}
+          <Table region={{ labelledBy: 'webhook-events-title' }} data-testid="webhook-events">
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.col.receivedAt')}</th>
+                <th scope="col">{t('webhooks.col.provider')}</th>
+                <th scope="col">{t('webhooks.col.type')}</th>
+                <th scope="col">{t('webhooks.col.status')}</th>
+                <th scope="col">{t('webhooks.col.reason')}</th>
+                <th scope="col" className={cell.numeric}>
+                  {t('webhooks.col.attempts')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.map((event) => (
+                <tr
+                  key={event.id}
+                  data-testid="webhook-event-row"
+                  data-event-id={event.id}
+                  data-provider={event.provider}
+                  data-type={event.type}
+                  data-status={event.status}
+                  data-reason={event.reason ?? ''}
+                >
+                  <th scope="row">
+                    <time dateTime={event.receivedAt}>
+                      {formatDateTime(locale, new Date(event.receivedAt), timeZone)}
+                    </time>
                   </th>
+                  <td>{t(`webhooks.provider.${event.provider}`)}</td>
+                  <td>
+                    <code className="mono" data-testid="webhook-event-type">
+                      {event.type}
+                    </code>
+                  </td>
+                  <td>
+                    <Badge tone={STATUS_BADGE[event.status]} data-testid="webhook-event-status">
+                      {statusLabels[event.status]}
+                    </Badge>
+                  </td>
+                  <td className={`${cell.wrap} webhook-reason`}>
+                    {event.reason ? (
+                      <>
+                        <code className="mono" data-testid="webhook-event-reason">
+                          {event.reason}
+                        </code>
+                        {isWebhookReasonCode(event.reason) && (
+                          <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>
+                        )}
+                      </>
+                    ) : (
+                      <span className="muted">{t('webhooks.noReason')}</span>
+                    )}
+                  </td>
+                  <td className={cell.numeric}>{event.attempts}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.data.map((event) => (
-                  <tr
-                    key={event.id}
-                    data-testid="webhook-event-row"
-                    data-event-id={event.id}
-                    data-provider={event.provider}
-                    data-type={event.type}
-                    data-status={event.status}
-                    data-reason={event.reason ?? ''}
-                  >
-                    <th scope="row">
-                      <time dateTime={event.receivedAt}>
-                        {formatDateTime(locale, new Date(event.receivedAt), timeZone)}
-                      </time>
-                    </th>
-                    <td>{t(`webhooks.provider.${event.provider}`)}</td>
-                    <td>
-                      <code className="mono" data-testid="webhook-event-type">
-                        {event.type}
-                      </code>
-                    </td>
-                    <td>
-                      <span className={`badge ${STATUS_BADGE[event.status]}`.trim()} data-testid="webhook-event-status">
-                        {statusLabels[event.status]}
-                      </span>
-                    </td>
-                    <td className="wrap webhook-reason">
-                      {event.reason ? (
-                        <>
-                          <code className="mono" data-testid="webhook-event-reason">
-                            {event.reason}
-                          </code>
-                          {isWebhookReasonCode(event.reason) && (
-                            <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>
-                          )}
-                        </>
-                      ) : (
-                        <span className="muted">{t('webhooks.noReason')}</span>
-                      )}
-                    </td>
-                    <td className="numeric">{event.attempts}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </Table>
         )}
         {(filters.cursor || page.nextCursor) && (
           <nav aria-label={t('webhooks.pagination.label')} className="pager">
             {filters.cursor && (
               <Link
                 href={webhookLogHref({ ...filters, cursor: '' })}
-                className="button button--secondary"
+                className={buttonClassName({ variant: 'secondary' })}
                 data-testid="webhook-events-newest"
               >
                 {t('webhooks.pagination.newest')}
@@ -264,7 +251,7 @@ export default async function WebhooksPage({
             {page.nextCursor && (
               <Link
                 href={webhookLogHref({ ...filters, cursor: page.nextCursor })}
-                className="button button--secondary"
+                className={buttonClassName({ variant: 'secondary' })}
                 data-testid="webhook-events-older"
               >
                 {t('webhooks.pagination.older')}

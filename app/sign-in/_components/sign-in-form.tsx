@@ -1,8 +1,11 @@
 'use client';
 
+import { FormError } from '@/components/ui/notice';
+import { Field, Input } from '@/components/ui/field';
 import { safeReturnPath } from '@/lib/auth/safe-path';
 import { useState, type FormEvent } from 'react';
 import { signIn } from 'next-auth/react';
+import { Button } from '@/components/ui/button';
 
 type Labels = {
   email: string;
@@ -52,47 +55,41 @@ export function SignInForm({ callbackUrl, labels }: Props) {
   return (
     // method="post" keeps credentials out of the URL should the form ever submit before hydration.
     <form method="post" onSubmit={onSubmit} className="form">
-      <div className="field">
-        <label htmlFor="sign-in-email" className="field__label">
-          {labels.email}
-        </label>
-        <input
-          id="sign-in-email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          maxLength={320}
-          className="input"
-          aria-invalid={error === labels.error ? true : undefined}
-          aria-describedby="sign-in-error"
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="sign-in-password" className="field__label">
-          {labels.password}
-        </label>
-        <input
-          id="sign-in-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={1024}
-          className="input"
-          aria-invalid={error === labels.error ? true : undefined}
-          aria-describedby="sign-in-error"
-        />
-      </div>
-      <div id="sign-in-error" role="alert" className="form__error">
+      <Field id="sign-in-email" label={labels.email} describedBy="sign-in-error">
+        {(control) => (
+          <Input
+            {...control}
+            name="email"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            maxLength={320}
+            aria-invalid={error === labels.error ? true : undefined}
+          />
+        )}
+      </Field>
+      <Field id="sign-in-password" label={labels.password} describedBy="sign-in-error">
+        {(control) => (
+          <Input
+            {...control}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+            aria-invalid={error === labels.error ? true : undefined}
+          />
+        )}
+      </Field>
+      <FormError as="div" id="sign-in-error">
         {error}
-      </div>
-      <button type="submit" className="button button--primary button--block" aria-disabled={pending || undefined}>
+      </FormError>
+      <Button variant="primary" block type="submit" aria-disabled={pending || undefined}>
         {pending ? labels.pending : labels.submit}
-      </button>
+      </Button>
     </form>
   );
 }

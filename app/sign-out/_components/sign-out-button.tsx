@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { signOut } from 'next-auth/react';
+import { Button } from '@/components/ui/button';
 
 type Props = { label: string; pendingLabel: string };
 
@@ -9,9 +10,8 @@ type Props = { label: string; pendingLabel: string };
 export function SignOutButton({ label, pendingLabel }: Props) {
   const [pending, setPending] = useState(false);
   return (
-    <button
-      type="button"
-      className="button button--primary"
+    <Button
+      variant="primary"
       disabled={pending}
       onClick={() => {
         setPending(true);
@@ -19,6 +19,6 @@ export function SignOutButton({ label, pendingLabel }: Props) {
       }}
     >
       {pending ? pendingLabel : label}
-    </button>
+    </Button>
   );
 }

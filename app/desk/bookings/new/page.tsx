@@ -1,4 +1,6 @@
+import { Field, FieldHint, Input, Select } from '@/components/ui/field';
 import type { Metadata } from 'next';
+import { Button } from '@/components/ui/button';
 import Link from 'next/link';
 import { BookingGroupForm } from '@/app/desk/_components/booking-group-form';
 import { roomAvailability } from '@/lib/bookings/room-availability';
@@ -87,70 +89,47 @@ export default async function NewBookingPage({ searchParams }: Props) {
         {/* noValidate: the server's messages (translated, inline) are the ones the user sees. */}
         <form method="get" action="/desk/bookings/new" noValidate className="form">
           <div className="field-row">
-            <div className="field">
-              <label htmlFor="booking-check-in" className="field__label">
-                {t('bookingNew.checkIn')}
-              </label>
-              <input
-                id="booking-check-in"
-                name="checkIn"
-                type="date"
-                required
-                min={today}
-                defaultValue={checkIn}
-                className="input"
-                aria-invalid={checkInError ? true : undefined}
-                aria-describedby={checkInError ? 'booking-dates-hint booking-check-in-error' : 'booking-dates-hint'}
-              />
-              {checkInError && (
-                <p id="booking-check-in-error" className="inline-error">
-                  {checkInError}
-                </p>
+            <Field
+              id="booking-check-in"
+              label={t('bookingNew.checkIn')}
+              describedBy="booking-dates-hint"
+              error={checkInError || undefined}
+            >
+              {(control) => (
+                <Input {...control} name="checkIn" type="date" required min={today} defaultValue={checkIn} />
               )}
-            </div>
-            <div className="field">
-              <label htmlFor="booking-check-out" className="field__label">
-                {t('bookingNew.checkOut')}
-              </label>
-              <input
-                id="booking-check-out"
-                name="checkOut"
-                type="date"
-                required
-                min={today}
-                defaultValue={checkOut}
-                className="input"
-                aria-invalid={checkOutError ? true : undefined}
-                aria-describedby={checkOutError ? 'booking-dates-hint booking-check-out-error' : 'booking-dates-hint'}
-              />
-              {checkOutError && (
-                <p id="booking-check-out-error" className="inline-error">
-                  {checkOutError}
-                </p>
+            </Field>
+            <Field
+              id="booking-check-out"
+              label={t('bookingNew.checkOut')}
+              describedBy="booking-dates-hint"
+              error={checkOutError || undefined}
+            >
+              {(control) => (
+                <Input {...control} name="checkOut" type="date" required min={today} defaultValue={checkOut} />
               )}
-            </div>
+            </Field>
             {facilities.length > 1 && (
-              <div className="field">
-                <label htmlFor="booking-facility" className="field__label">
-                  {t('bookingNew.facility')}
-                </label>
-                <select id="booking-facility" name="facility" defaultValue={facility.id} className="select">
-                  {facilities.map((f) => (
-                    <option key={f.id} value={f.id}>
-                      {f.name}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <Field id="booking-facility" label={t('bookingNew.facility')}>
+                {(control) => (
+                  <Select {...control} name="facility" defaultValue={facility.id}>
+                    {facilities.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        {f.name}
+                      </option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
             )}
           </div>
-          <p id="booking-dates-hint" className="field__hint">
+          <FieldHint id="booking-dates-hint">
             {t('bookingNew.datesHint', { checkIn: hourLabel(CHECK_IN_HOUR), checkOut: hourLabel(CHECK_OUT_HOUR) })}
-          </p>
+          </FieldHint>
           <div>
-            <button type="submit" className={stay?.ok ? 'button button--secondary' : 'button button--primary'}>
+            <Button type="submit" variant={stay?.ok ? 'secondary' : 'primary'}>
               {t('bookingNew.showRooms')}
-            </button>
+            </Button>
           </div>
         </form>
       </section>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
@@ -23,18 +24,19 @@ import { getLocale, getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { checkInLabels } from '@/app/desk/_components/check-in-labels';
+import { buttonClassName } from '@/components/ui/button';
 
 type Props = { params: Promise<{ id: string }> };
 
 const ZReservationIdSchema = z.uuid();
 
 const STATUS_BADGE = {
-  held: 'badge--warning',
-  confirmed: 'badge--info',
-  checked_in: 'badge--success',
-  checked_out: '',
-  cancelled: 'badge--danger',
-} as const;
+  held: 'warning',
+  confirmed: 'info',
+  checked_in: 'success',
+  checked_out: 'neutral',
+  cancelled: 'danger',
+} as const satisfies Record<string, BadgeTone>;
 
 /** The reservation for this request (page and metadata share it). */
 const loadReservation = cache((staff: StaffContext, id: string) =>
@@ -159,9 +161,9 @@ export default async function ReservationPage({ params }: Props) {
             <div>
               <dt>{t('reservation.statusHeading')}</dt>
               <dd>
-                <span className={`badge ${STATUS_BADGE[reservation.status]}`} data-testid="reservation-status">
+                <Badge tone={STATUS_BADGE[reservation.status]} data-testid="reservation-status">
                   {t(`reservation.status.${reservation.status}`)}
-                </span>
+                </Badge>
               </dd>
             </div>
             <div>
@@ -200,7 +202,12 @@ export default async function ReservationPage({ params }: Props) {
               <p className="muted small">
                 {t('reservation.guestLink.expires', { time: formatDateTime(locale, link.expiresAt, timeZone) })}
               </p>
-              <a href={linkUrl} className="button button--secondary" target="_blank" rel="noopener noreferrer">
+              <a
+                href={linkUrl}
+                className={buttonClassName({ variant: 'secondary' })}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
                 {t('reservation.guestLink.open')}
               </a>
             </>

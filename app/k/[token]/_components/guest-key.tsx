@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatDateTime, type Locale } from '@/lib/i18n/locale';
+import { Button } from '@/components/ui/button';
 
 export type GuestKeyLabels = {
   loading: string;
@@ -333,14 +334,9 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
       )}
 
       {view.kind !== 'notFound' && (
-        <button
-          type="button"
-          className="button button--secondary button--block button--large"
-          onClick={refresh}
-          disabled={query.fetching}
-        >
+        <Button size="large" block onClick={refresh} disabled={query.fetching}>
           {manualRefresh ? labels.refreshing : labels.refresh}
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -1,0 +1,161 @@
+'use client';
+
+import { AUDIT_ACTIONS, isAuditAction, type AuditUrlFilters } from '@/lib/audit/audit-filters';
+import { Button, buttonClassName } from '@/components/ui/button';
+import { Field, Input, Select } from '@/components/ui/field';
+import type { AuditLogLabels } from './audit-log';
+import styles from './audit-log.module.css';
+
+type Props = {
+  /** Prefix for the form's element ids (`useId()` of the audit log). */
+  id: string;
+  form: AuditUrlFilters;
+  update: (name: keyof AuditUrlFilters, value: string, immediate: boolean) => void;
+  reset: () => void;
+  /** The applied filters as a query string: the CSV export downloads exactly these events. */
+  search: string;
+  subjectIdInvalid: boolean;
+  isFiltered: boolean;
+  rooms: { id: string; label: string }[];
+  labels: AuditLogLabels;
+};
+
+/** The audit log's filters: selects and dates apply at once, text after a pause in typing. */
+export function AuditFiltersForm({
+  id,
+  form,
+  update,
+  reset,
+  search,
+  subjectIdInvalid,
+  isFiltered,
+  rooms,
+  labels,
+}: Props) {
+  return (
+    <section className="section" aria-labelledby={`${id}-filters`}>
+      <h2 id={`${id}-filters`} className="visually-hidden">
+        {labels.filtersTitle}
+      </h2>
+      <form
+        role="search"
+        aria-labelledby={`${id}-filters`}
+        className={styles.filters}
+        data-testid="audit-filters"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <Field id={`${id}-action`} label={labels.action}>
+          {(control) => (
+            <Select
+              {...control}
+              name="action"
+              value={form.action}
+              onChange={(e) => update('action', isAuditAction(e.target.value) ? e.target.value : '', true)}
+            >
+              <option value="">{labels.anyAction}</option>
+              {AUDIT_ACTIONS.map((action) => (
+                <option key={action} value={action}>
+                  {labels.actions[action] ?? action} ({action})
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field id={`${id}-actor`} label={labels.actor} hint={labels.actorHint}>
+          {(control) => (
+            <Input
+              {...control}
+              name="actor"
+              type="search"
+              autoComplete="off"
+              maxLength={200}
+              value={form.actor}
+              onChange={(e) => update('actor', e.target.value, false)}
+            />
+          )}
+        </Field>
+        <Field
+          id={`${id}-subject`}
+          label={labels.subjectId}
+          hint={subjectIdInvalid ? labels.subjectIdInvalid : labels.subjectIdHint}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              name="subjectId"
+              type="search"
+              mono
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={36}
+              value={form.subjectId}
+              onChange={(e) => update('subjectId', e.target.value, false)}
+              aria-invalid={subjectIdInvalid || undefined}
+            />
+          )}
+        </Field>
+        <Field id={`${id}-room`} label={labels.room}>
+          {(control) => (
+            <Select
+              {...control}
+              name="roomId"
+              value={form.roomId}
+              onChange={(e) => update('roomId', e.target.value, true)}
+            >
+              <option value="">{labels.anyRoom}</option>
+              {rooms.map((room) => (
+                <option key={room.id} value={room.id}>
+                  {room.label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field id={`${id}-from`} label={labels.from} describedBy={`${id}-dates-hint`}>
+          {(control) => (
+            <Input
+              {...control}
+              name="from"
+              type="date"
+              value={form.from}
+              max={form.to || undefined}
+              onChange={(e) => update('from', e.target.value, true)}
+            />
+          )}
+        </Field>
+        <Field id={`${id}-to`} label={labels.to} describedBy={`${id}-dates-hint`}>
+          {(control) => (
+            <Input
+              {...control}
+              name="to"
+              type="date"
+              value={form.to}
+              min={form.from || undefined}
+              onChange={(e) => update('to', e.target.value, true)}
+            />
+          )}
+        </Field>
+        <p id={`${id}-dates-hint`} className={styles.note}>
+          {labels.datesHint}
+        </p>
+        <div className={styles.actions}>
+          <Button variant="ghost" onClick={reset} disabled={!isFiltered}>
+            {labels.reset}
+          </Button>
+          <a
+            href={`/manage/audit/export${search ? `?${search}` : ''}`}
+            className={buttonClassName({ variant: 'secondary' })}
+            data-testid="audit-export"
+            download
+            aria-describedby={`${id}-export-hint`}
+          >
+            {labels.exportCsv}
+          </a>
+          <span id={`${id}-export-hint`} className="visually-hidden">
+            {labels.exportHint}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}
