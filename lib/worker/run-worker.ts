@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
 import { run, Logger, type Runner, type WorkerEvents } from 'graphile-worker';
+import pg from 'pg';
 import { logger } from '../log/logger';
 import { startWebhookRelay } from '../webhooks/relay';
 import { beat, reapDeadWorkers } from './heartbeat';
@@ -27,8 +28,13 @@ export async function runWorker(options: {
   // Jobs are locked by the pool (batched fetch) or by a worker: remember both.
   events.on('pool:create', ({ workerPool }) => queueWorkerIds.push(workerPool.id));
   events.on('worker:create', ({ worker }) => queueWorkerIds.push(worker.workerId));
+  // Our own pool, ended and awaited on stop with its error listener still attached: graphile-worker
+  // ends a pool it made without waiting and drops its listener first, so a connection closed by the
+  // server during shutdown (a restart, a dropped test database) became an uncaught exception.
+  const pgPool = new pg.Pool({ connectionString: options.queueUrl, max: Math.max(10, (options.concurrency ?? 4) + 2) });
+  pgPool.on('error', (error) => log.warn({ err: error }, 'queue connection failed'));
   const runner: Runner = await run({
-    connectionString: options.queueUrl,
+    pgPool,
     concurrency: options.concurrency ?? 4,
     taskList: taskList(workerId, () => queueWorkerIds),
     crontab,
@@ -70,6 +76,7 @@ export async function runWorker(options: {
       clearInterval(timer);
       await relay.stop();
       await runner.stop();
+      await pgPool.end();
       log.info('worker stopped');
     },
   };
