@@ -44,7 +44,7 @@ export function SecretForm({ provider, isSet }: Props) {
       <FormError id={`${id}-error`}>{error?.message}</FormError>
       <div className="form__submit-row">
         <Button variant="primary" type="submit" disabled={pending} data-testid={`secret-save-${provider}`}>
-          {pending ? t('pending') : (isSet ? t('submit.replace') : t('submit.set'))}
+          {pending ? t('pending') : isSet ? t('submit.replace') : t('submit.set')}
         </Button>
         <Notice as="span" tone="success" variant="inline" data-testid={`secret-saved-${provider}`}>
           {state?.ok ? t('saved', { version: state.data.keyVersion }) : ''}
