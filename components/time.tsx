@@ -1,6 +1,8 @@
 import { useFormatter, useTranslations } from 'next-intl';
-import { formats } from '@/lib/i18n/formats';
+import type { formats } from '@/lib/i18n/formats';
 
+// The named formats reach these through next-intl's configuration (i18n/request.ts), not an import:
+// a Client Component using them (the guest key) must not bundle lib/i18n, which reaches the catalogue.
 type Zoned = { zone: string; style?: keyof typeof formats.dateTime };
 
 const asDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value);
@@ -9,9 +11,7 @@ const asDate = (value: Date | string) => (typeof value === 'string' ? new Date(v
 export function When({ at, zone, style = 'stamp' }: Zoned & { at: Date | string }) {
   const format = useFormatter();
   const date = asDate(at);
-  return (
-    <time dateTime={date.toISOString()}>{format.dateTime(date, { ...formats.dateTime[style], timeZone: zone })}</time>
-  );
+  return <time dateTime={date.toISOString()}>{format.dateTime(date, style, { timeZone: zone })}</time>;
 }
 
 /**
@@ -21,7 +21,7 @@ export function When({ at, zone, style = 'stamp' }: Zoned & { at: Date | string 
 export function Span({ from, to, zone, style = 'stamp' }: Zoned & { from: Date | string; to: Date | string }) {
   const format = useFormatter();
   const [start, end] = [asDate(from), asDate(to)];
-  return <span>{format.dateTimeRange(start, end, { ...formats.dateTime[style], timeZone: zone })}</span>;
+  return <span>{format.dateTimeRange(start, end, style, { timeZone: zone })}</span>;
 }
 
 /** The line every staff page shows under its heading: which zone its times are in. */

@@ -1,8 +1,8 @@
 import { createTranslator } from 'next-intl';
 import { messages, type Messages } from './catalog';
+import { LOCALES, type Locale } from './locales';
 
-export const LOCALES = ['en', 'ja'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = 'en';
 
 /** Values for a message's placeholders. */
