@@ -63,15 +63,3 @@ export function translator(locale: Locale): Translate {
 export function intlLocale(locale: Locale): string {
   return locale === 'ja' ? 'ja-JP' : 'en-GB';
 }
-
-/** Formats an instant for display in a locale and IANA time zone (e.g. a facility's), e.g. "30 Nov 2026, 15:00". */
-export function formatDateTime(locale: Locale, date: Date, timeZone?: string): string {
-  try {
-    return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-      date,
-    );
-  } catch {
-    // An unknown time zone string must not break the page: fall back to the server's zone.
-    return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-  }
-}
