@@ -1,7 +1,8 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
-import { ErrorContextProvider } from '@/components/error-panel';
+import { ClientMessages } from '@/components/client-messages';
+import { RequestIdProvider } from '@/components/error-panel';
 import './fonts.css';
 import './globals.css';
 import { getLocale, getT } from './_server/i18n';
@@ -20,27 +21,21 @@ export const viewport: Viewport = {
 
 /**
  * The document shell: `lang` follows the negotiated locale; a skip link leads to each page's
- * <main id="main">; error pages get the request id and their words in this locale.
+ * <main id="main">; error pages get the request id, and their words in this locale as the only
+ * messages every page's client carries. A nested provider replaces these messages: one in a
+ * section's layout wraps that section's error.tsx, so it must carry `error` too.
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [locale, t, requestHeaders] = await Promise.all([getLocale(), getT(), headers()]);
-  const errorLabels = {
-    title: t('error.title'),
-    body: t('error.body'),
-    guestBody: t('error.guestBody'),
-    retry: t('error.retry'),
-    requestId: t('error.requestId'),
-    digest: t('error.digest'),
-  };
   return (
     <html lang={locale}>
       <body>
         <a href="#main" className="skip-link">
           {t('a11y.skipToContent')}
         </a>
-        <ErrorContextProvider requestId={requestHeaders.get('x-request-id')} labels={errorLabels}>
-          {children}
-        </ErrorContextProvider>
+        <ClientMessages only={['error']}>
+          <RequestIdProvider requestId={requestHeaders.get('x-request-id')}>{children}</RequestIdProvider>
+        </ClientMessages>
       </body>
     </html>
   );

@@ -1,27 +1,17 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { createContext, useContext, useTransition, type ReactNode } from 'react';
 
-export type ErrorLabels = {
-  title: string;
-  body: string;
-  guestBody: string;
-  retry: string;
-  requestId: string;
-  digest: string;
-};
-
-type ErrorContextValue = { requestId: string | null; labels: ErrorLabels };
-
-const ErrorContext = createContext<ErrorContextValue | null>(null);
+const RequestIdContext = createContext<string | null>(null);
 
 /**
  * What an error page needs and cannot read itself, being a client component: the request's id
- * (proxy.ts) and the error strings in the request's language. Set by the root layout.
+ * (proxy.ts). Set by the root layout; the words come from its `error` messages (ClientMessages).
  */
-export function ErrorContextProvider({ children, ...value }: ErrorContextValue & { children: ReactNode }) {
-  return <ErrorContext.Provider value={value}>{children}</ErrorContext.Provider>;
+export function RequestIdProvider({ requestId, children }: { requestId: string | null; children: ReactNode }) {
+  return <RequestIdContext value={requestId}>{children}</RequestIdContext>;
 }
 
 type Props = {
@@ -38,19 +28,18 @@ type Props = {
  * that still matches after client-side navigation, which makes requests of its own.
  */
 export function ErrorPanel({ error, reset, audience = 'staff' }: Props) {
-  const context = useContext(ErrorContext);
+  const t = useTranslations('error');
+  const requestId = useContext(RequestIdContext);
   const router = useRouter();
   const [retrying, startRetry] = useTransition();
-  if (!context) return null;
-  const { labels, requestId } = context;
   return (
     <div className="card" role="alert">
-      <h1>{labels.title}</h1>
-      <p>{audience === 'guest' ? labels.guestBody : labels.body}</p>
+      <h1>{t('title')}</h1>
+      <p>{audience === 'guest' ? t('guestBody') : t('body')}</p>
       <dl className="error-references">
         {requestId && (
           <div>
-            <dt>{labels.requestId}</dt>
+            <dt>{t('requestId')}</dt>
             <dd>
               <code data-testid="error-request-id">{requestId}</code>
             </dd>
@@ -58,7 +47,7 @@ export function ErrorPanel({ error, reset, audience = 'staff' }: Props) {
         )}
         {error.digest && (
           <div>
-            <dt>{labels.digest}</dt>
+            <dt>{t('digest')}</dt>
             <dd>
               <code data-testid="error-digest">{error.digest}</code>
             </dd>
@@ -77,7 +66,7 @@ export function ErrorPanel({ error, reset, audience = 'staff' }: Props) {
           })
         }
       >
-        {labels.retry}
+        {t('retry')}
       </button>
     </div>
   );

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AppErrorCode } from '@/lib/errors';
-import type { MessageKey } from '@/lib/i18n/messages';
+import type { MessageKey } from '@/lib/i18n/catalog';
 
 /** Every server action by name: the name keys its messages below and its log line. */
 export const ACTION_NAMES = [

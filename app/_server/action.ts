@@ -7,7 +7,7 @@ import { can, type Permission } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
 import type { TranslationVars } from '@/lib/i18n/locale';
-import { messages, type MessageKey } from '@/lib/i18n/messages';
+import { isMessageKey, type MessageKey } from '@/lib/i18n/catalog';
 import { logger } from '@/lib/log/logger';
 import { actionErrorMessage, type ActionName } from './action-errors';
 import { getT } from './i18n';
@@ -75,10 +75,6 @@ function echoOf<E extends EchoSpec>(spec: E | undefined, raw: Record<string, unk
     echo[name] = kind === 'list' ? list.map((v) => v.slice(0, ECHO_MAX)) : (list[0] ?? '').slice(0, ECHO_MAX);
   }
   return echo as Echo<E>;
-}
-
-function isMessageKey(value: string): value is MessageKey {
-  return Object.prototype.hasOwnProperty.call(messages.en, value);
 }
 
 // A schema's message is a message key; its limits fill the key's `{max}` / `{min}`, a refinement's params the rest.

@@ -8,11 +8,13 @@ import { can } from '@/lib/auth/permissions';
 import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
 import { checkInWindows, type CheckInWindow } from '@/lib/stays/check-in-windows';
 import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
-import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
-import { getLocale, getT } from '../_server/i18n';
+import type { Translate } from '@/lib/i18n/locale';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn, When } from '@/components/time';
+import { getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
-import { checkInLabels } from '@/app/desk/_components/check-in-labels';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('desk.title') };
@@ -33,10 +35,9 @@ type TableProps = {
   windows: Map<string, CheckInWindow>;
   canCheckIn: boolean;
   t: Translate;
-  locale: Locale;
 };
 
-function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: TableProps) {
+function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
   const now = new Date();
   const showActions = canCheckIn && rows.some((r) => r.status === 'held' || r.status === 'confirmed');
   return (
@@ -68,10 +69,10 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
                 {r.guestName !== null ? r.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
               </td>
               <td>
-                <time dateTime={r.startsAt.toISOString()}>{formatDateTime(locale, r.startsAt, timeZone)}</time>
+                <When at={r.startsAt} zone={timeZone} />
               </td>
               <td>
-                <time dateTime={r.endsAt.toISOString()}>{formatDateTime(locale, r.endsAt, timeZone)}</time>
+                <When at={r.endsAt} zone={timeZone} />
               </td>
               <td>
                 <Badge tone={STATUS_BADGE[r.status]}>{t(`reservation.status.${r.status}`)}</Badge>
@@ -79,7 +80,7 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
               <td>
                 {key ? (
                   <span className="key-cell">
-                    <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
+                    <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} />
                     <span className="pin-mask" role="img" aria-label={t('key.pinHidden')}>
                       ••••••
                     </span>
@@ -97,8 +98,6 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
                       window={windows.get(r.id)}
                       now={now}
                       timeZone={timeZone}
-                      t={t}
-                      locale={locale}
                     />
                   )}
                 </td>
@@ -118,8 +117,8 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t, locale }: Table
 export default async function DeskPage() {
   // Layouts and pages render in parallel, so the page guards itself too.
   const staff = await requireStaff('desk.view', '/desk');
-  const [t, locale] = await Promise.all([getT(), getLocale()]);
   const { tenantId } = staff.current;
+  const [t, zone] = await Promise.all([getT(), tenantTimeZone({ tenantId })]);
 
   const reservations = await listArrivals({ tenantId, userId: staff.user.id });
   const keys = await liveKeysOf({ tenantId, userId: staff.user.id, reservationIds: reservations.map((r) => r.id) });
@@ -129,50 +128,50 @@ export default async function DeskPage() {
   const inHouse = reservations.filter((r) => r.status === 'checked_in');
   const departed = reservations.filter((r) => r.status === 'checked_out');
   const canCheckIn = can(staff.current.role, 'checkin.complete');
-  const tableProps = { keys, windows, canCheckIn, t, locale };
+  const tableProps = { keys, windows, canCheckIn, t };
 
   return (
     <>
       <header className="page__header">
         <h1 id="desk-title">{t('desk.title')}</h1>
         <p className="page__lead">{t('desk.summary', { tenant: staff.current.tenantName })}</p>
+        <TimesIn zone={zone} />
       </header>
       {reservations.length === 0 ? (
         <p className="empty-state">{t('desk.empty')}</p>
       ) : (
-        <CheckInProvider
-          roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}
-          labels={checkInLabels(t)}
-        >
-          <section className="desk-section" aria-labelledby="arriving-title">
-            <h2 id="arriving-title">
-              {t('desk.section.arriving')} <span className="count">{arriving.length}</span>
-            </h2>
-            {arriving.length === 0 ? (
-              <p className="empty-state">{t('desk.arriving.empty')}</p>
-            ) : (
-              <ArrivalsTable id="arriving" rows={arriving} {...tableProps} />
-            )}
-          </section>
-          <section className="desk-section" aria-labelledby="in-house-title">
-            <h2 id="in-house-title">
-              {t('desk.section.inHouse')} <span className="count">{inHouse.length}</span>
-            </h2>
-            {inHouse.length === 0 ? (
-              <p className="empty-state">{t('desk.inHouse.empty')}</p>
-            ) : (
-              <ArrivalsTable id="in-house" rows={inHouse} {...tableProps} />
-            )}
-          </section>
-          {departed.length > 0 && (
-            <section className="desk-section" aria-labelledby="departed-title">
-              <h2 id="departed-title">
-                {t('desk.section.departed')} <span className="count">{departed.length}</span>
+        <ClientMessages only={['checkIn']}>
+          <CheckInProvider roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}>
+            <section className="desk-section" aria-labelledby="arriving-title">
+              <h2 id="arriving-title">
+                {t('desk.section.arriving')} <span className="count">{arriving.length}</span>
               </h2>
-              <ArrivalsTable id="departed" rows={departed} {...tableProps} />
+              {arriving.length === 0 ? (
+                <p className="empty-state">{t('desk.arriving.empty')}</p>
+              ) : (
+                <ArrivalsTable id="arriving" rows={arriving} {...tableProps} />
+              )}
             </section>
-          )}
-        </CheckInProvider>
+            <section className="desk-section" aria-labelledby="in-house-title">
+              <h2 id="in-house-title">
+                {t('desk.section.inHouse')} <span className="count">{inHouse.length}</span>
+              </h2>
+              {inHouse.length === 0 ? (
+                <p className="empty-state">{t('desk.inHouse.empty')}</p>
+              ) : (
+                <ArrivalsTable id="in-house" rows={inHouse} {...tableProps} />
+              )}
+            </section>
+            {departed.length > 0 && (
+              <section className="desk-section" aria-labelledby="departed-title">
+                <h2 id="departed-title">
+                  {t('desk.section.departed')} <span className="count">{departed.length}</span>
+                </h2>
+                <ArrivalsTable id="departed" rows={departed} {...tableProps} />
+              </section>
+            )}
+          </CheckInProvider>
+        </ClientMessages>
       )}
     </>
   );

@@ -5,8 +5,9 @@ import type { ReactNode } from 'react';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { can } from '@/lib/auth/permissions';
 import { tenantOverview } from '@/lib/tenants/tenant-overview';
-import { formatDateTime } from '@/lib/i18n/locale';
-import { getLocale, getT } from '../_server/i18n';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import { TimesIn, When } from '@/components/time';
+import { getT } from '../_server/i18n';
 import { requireStaff } from '../_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';
@@ -19,12 +20,12 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function ManagePage() {
   // Layouts and pages render in parallel, so the page guards itself too.
   const staff = await requireStaff('manage.view', '/manage');
-  const [t, locale] = await Promise.all([getT(), getLocale()]);
   const { tenantId } = staff.current;
-
-  const { facilities, rooms, members, apiKeys } = await tenantOverview({ tenantId, userId: staff.user.id });
-
-  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date)}</time>;
+  const [t, zone, { facilities, rooms, members, apiKeys }] = await Promise.all([
+    getT(),
+    tenantTimeZone({ tenantId }),
+    tenantOverview({ tenantId, userId: staff.user.id }),
+  ]);
 
   const canManageKeys = can(staff.current.role, 'api_keys.manage');
   const canManageSecrets = can(staff.current.role, 'secrets.manage');
@@ -35,6 +36,7 @@ export default async function ManagePage() {
       <header className="page__header">
         <h1>{t('manage.title')}</h1>
         <p className="page__lead">{t('manage.summary', { tenant: staff.current.tenantName })}</p>
+        <TimesIn zone={zone} />
       </header>
 
       <Section
@@ -132,9 +134,15 @@ export default async function ManagePage() {
               <td>
                 <code>{k.prefix}</code>
               </td>
-              <td>{when(k.createdAt)}</td>
               <td>
-                {k.lastUsedAt ? when(k.lastUsedAt) : <span className="muted">{t('manage.apiKeys.neverUsed')}</span>}
+                <When at={k.createdAt} zone={zone} />
+              </td>
+              <td>
+                {k.lastUsedAt ? (
+                  <When at={k.lastUsedAt} zone={zone} />
+                ) : (
+                  <span className="muted">{t('manage.apiKeys.neverUsed')}</span>
+                )}
               </td>
               <td>
                 {k.revokedAt ? (

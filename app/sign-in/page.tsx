@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { SignInForm } from '@/app/sign-in/_components/sign-in-form';
+import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 
@@ -19,17 +20,9 @@ export default async function SignInPage({ searchParams }: Props) {
         <div className="card">
           <h1>{t('signIn.title')}</h1>
           <p className="muted">{t('signIn.intro')}</p>
-          <SignInForm
-            callbackUrl={typeof callbackUrl === 'string' ? callbackUrl : undefined}
-            labels={{
-              email: t('signIn.email'),
-              password: t('signIn.password'),
-              submit: t('signIn.submit'),
-              pending: t('signIn.pending'),
-              error: t('signIn.error'),
-              unavailable: t('signIn.unavailable'),
-            }}
-          />
+          <ClientMessages only={['signIn']}>
+            <SignInForm callbackUrl={typeof callbackUrl === 'string' ? callbackUrl : undefined} />
+          </ClientMessages>
         </div>
       </main>
     </>

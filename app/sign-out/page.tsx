@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
+import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
 import { getT } from '../_server/i18n';
 import { buttonClassName } from '@/components/ui/button';
@@ -20,7 +21,9 @@ export default async function SignOutPage() {
           <h1>{t('signOut.title')}</h1>
           <p>{t('signOut.confirm')}</p>
           <div className="actions">
-            <SignOutButton label={t('signOut.submit')} pendingLabel={t('signOut.pending')} />
+            <ClientMessages only={['signOut']}>
+              <SignOutButton />
+            </ClientMessages>
             <Link href="/desk" className={buttonClassName({ variant: 'secondary' })}>
               {t('signOut.cancel')}
             </Link>

@@ -1,11 +1,15 @@
-import { messages, type MessageKey } from './messages';
+import { createTranslator } from 'next-intl';
+import { messages, type Messages } from './catalog';
+import { LOCALES, type Locale } from './locales';
 
-export const LOCALES = ['en', 'ja'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/** Values for a message's placeholders. */
 export type TranslationVars = Record<string, string | number>;
-export type Translate = (key: MessageKey, vars?: TranslationVars) => string;
+
+/** `t(key, values)` over the whole catalog, with ICU placeholders (`{name}`). */
+export type Translate = ReturnType<typeof createTranslator<Messages>>;
 
 /** True when `value` is one of the supported locales (for cookies and form input). */
 export function isLocale(value: unknown): value is Locale {
@@ -50,31 +54,12 @@ function parseQuality(params: string[]): number {
   return 1;
 }
 
-/** Returns `t(key, vars)` for one locale; `{name}` placeholders are replaced from `vars`, unknown ones left as is. */
+/** `t(key, values)` for one locale, from the catalog in messages/ (next-intl's ICU message format). */
 export function translator(locale: Locale): Translate {
-  const catalog = messages[locale];
-  return (key, vars) => {
-    const template = catalog[key] ?? messages.en[key] ?? key;
-    if (!vars) return template;
-    return template.replace(/\{(\w+)\}/g, (match, name: string) =>
-      Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : match,
-    );
-  };
+  return createTranslator({ locale, messages: messages[locale] });
 }
 
 /** BCP 47 tag used for Intl formatting of dates and numbers in a locale. */
 export function intlLocale(locale: Locale): string {
   return locale === 'ja' ? 'ja-JP' : 'en-GB';
-}
-
-/** Formats an instant for display in a locale and IANA time zone (e.g. a facility's), e.g. "30 Nov 2026, 15:00". */
-export function formatDateTime(locale: Locale, date: Date, timeZone?: string): string {
-  try {
-    return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-      date,
-    );
-  } catch {
-    // An unknown time zone string must not break the page: fall back to the server's zone.
-    return new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-  }
 }

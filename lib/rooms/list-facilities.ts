@@ -12,3 +12,12 @@ export async function listFacilities({ tenantId }: { tenantId: string }): Promis
     }),
   );
 }
+
+/**
+ * The zone a tenant's staff pages show times in: its facility's (a tenant has one as a rule, else
+ * the first by name), UTC for a tenant with none yet. Pages say which zone they use.
+ */
+export async function tenantTimeZone({ tenantId }: { tenantId: string }): Promise<string> {
+  const [first] = await listFacilities({ tenantId });
+  return first?.timeZone ?? 'UTC';
+}

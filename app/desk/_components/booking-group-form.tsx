@@ -1,6 +1,7 @@
 'use client';
 
 import { Badge } from '@/components/ui/badge';
+import { useTranslations } from 'next-intl';
 import { useActionState, useId, useState } from 'react';
 import { bookGroupAction, type BookGroupState } from '@/app/desk/bookings/actions';
 import { Button } from '@/components/ui/button';
@@ -9,32 +10,14 @@ import { FormError } from '@/components/ui/notice';
 
 const FIELDS: readonly string[] = ['name', 'email', 'phone', 'roomIds'];
 
-export type BookingRoomOption = { id: string; label: string; available: boolean; rate: string };
-
-export type BookingGroupFormLabels = {
-  guest: string;
-  name: string;
-  email: string;
-  phone: string;
-  rooms: string;
-  roomsHint: string;
-  booked: string;
-  failed: string;
-  /** "Rooms taken: {rooms}" */
-  conflictRooms: string;
-  submitNone: string;
-  submitOne: string;
-  /** "Book {count} rooms" */
-  submitMany: string;
-  pending: string;
-};
+/** A room on offer; `price` is its nightly rate, already formatted in the reader's locale. */
+export type BookingRoomOption = { id: string; label: string; available: boolean; price: string };
 
 type Props = {
   /** The stay every chosen room is booked for, as ISO instants (posted back and re-checked by the server). */
   startsAt: string;
   endsAt: string;
   rooms: BookingRoomOption[];
-  labels: BookingGroupFormLabels;
 };
 
 /**
@@ -42,7 +25,8 @@ type Props = {
  * taken meanwhile, exactly those are marked in the list (nothing was held) and the rest of the
  * selection and the guest fields are kept. Works before hydration too (a plain form post).
  */
-export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
+export function BookingGroupForm({ startsAt, endsAt, rooms }: Props) {
+  const t = useTranslations('bookingForm');
   const [state, action, pending] = useActionState(bookGroupAction, null);
   const id = useId();
   const messageId = `${id}-message`;
@@ -62,7 +46,7 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
       <FormError as="div" id={messageId}>
         {message && <p className="booking-form__message">{message}</p>}
         {failedLabels.length > 0 && (
-          <p className="booking-form__message">{labels.conflictRooms.replace('{rooms}', failedLabels.join(', '))}</p>
+          <p className="booking-form__message">{t('conflictRooms', { rooms: failedLabels.join(', ') })}</p>
         )}
       </FormError>
       {/* Remounted with every answer so the echoed values become the fields' defaults again. */}
@@ -70,7 +54,6 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
         key={state?.attempt ?? 0}
         refused={refused}
         rooms={rooms}
-        labels={labels}
         pending={pending}
         messageId={messageId}
       />
@@ -81,12 +64,12 @@ export function BookingGroupForm({ startsAt, endsAt, rooms, labels }: Props) {
 type FieldsProps = {
   refused: Extract<BookGroupState, { ok: false }> | null;
   rooms: BookingRoomOption[];
-  labels: BookingGroupFormLabels;
   pending: boolean;
   messageId: string;
 };
 
-function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsProps) {
+function BookingFields({ refused, rooms, pending, messageId }: FieldsProps) {
+  const t = useTranslations('bookingForm');
   const id = useId();
   const failed = new Set(refused?.error.roomIds ?? []);
   const bookable = (room: BookingRoomOption) => room.available && !failed.has(room.id);
@@ -105,22 +88,22 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
     });
   const describedBy = (...ids: (string | false | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
   const submitLabel = pending
-    ? labels.pending
+    ? t('pending')
     : count === 0
-      ? labels.submitNone
+      ? t('submitNone')
       : count === 1
-        ? labels.submitOne
-        : labels.submitMany.replace('{count}', String(count));
+        ? t('submitOne')
+        : t('submitMany', { count });
 
   return (
     <>
       <fieldset className="fieldset">
-        <legend>{labels.guest}</legend>
+        <legend>{t('guest')}</legend>
         <div className="field-row">
           <TextField
             id={`${id}-name`}
             name="name"
-            label={labels.name}
+            label={t('name')}
             defaultValue={refused?.values.name}
             error={errors.name}
             required
@@ -130,7 +113,7 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
             id={`${id}-email`}
             name="email"
             type="email"
-            label={labels.email}
+            label={t('email')}
             defaultValue={refused?.values.email}
             error={errors.email}
             autoComplete="off"
@@ -139,7 +122,7 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
             id={`${id}-phone`}
             name="phone"
             type="tel"
-            label={labels.phone}
+            label={t('phone')}
             defaultValue={refused?.values.phone}
             error={errors.phone}
             autoComplete="off"
@@ -151,8 +134,8 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
         className="fieldset"
         aria-describedby={describedBy(`${id}-rooms-hint`, errors.roomIds && `${id}-rooms-error`)}
       >
-        <legend>{labels.rooms}</legend>
-        <FieldHint id={`${id}-rooms-hint`}>{labels.roomsHint}</FieldHint>
+        <legend>{t('rooms')}</legend>
+        <FieldHint id={`${id}-rooms-hint`}>{t('roomsHint')}</FieldHint>
         {errors.roomIds && <FieldError id={`${id}-rooms-error`}>{errors.roomIds}</FieldError>}
         <ul className="room-choices">
           {rooms.map((room) => {
@@ -177,15 +160,15 @@ function BookingFields({ refused, rooms, labels, pending, messageId }: FieldsPro
                   <span className="room-choice__body">
                     <span className="room-choice__label">{room.label}</span>
                     <span id={`${statusId}-rate`} className="room-choice__rate">
-                      {room.rate}
+                      {t('rate', { price: room.price })}
                     </span>
                   </span>
                   {isFailed ? (
                     <Badge id={statusId} tone="danger">
-                      {labels.failed}
+                      {t('failed')}
                     </Badge>
                   ) : (
-                    !room.available && <Badge id={statusId}>{labels.booked}</Badge>
+                    !room.available && <Badge id={statusId}>{t('booked')}</Badge>
                   )}
                 </label>
               </li>

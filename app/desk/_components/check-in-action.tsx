@@ -1,6 +1,6 @@
+import { useFormatter, useTranslations } from 'next-intl';
 import { CheckInButton } from '@/app/desk/_components/check-in';
 import type { CheckInWindow } from '@/lib/stays/check-in-windows';
-import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 
 /**
  * The check-in action of one reservation, on the desk list and the reservation page: "Complete
@@ -13,24 +13,23 @@ export function CheckInAction({
   window,
   now = new Date(),
   timeZone,
-  t,
-  locale,
 }: {
   reservationId: string;
   describedBy?: string;
   window: CheckInWindow | undefined;
   now?: Date;
+  /** The facility's IANA zone, which "Check-in opens …" is written in. */
   timeZone: string;
-  t: Translate;
-  locale: Locale;
 }) {
+  const t = useTranslations('checkIn');
+  const format = useFormatter();
   if (!window) return null;
   if (window.opensAt <= now) return <CheckInButton reservationId={reservationId} describedBy={describedBy} />;
   const opensId = `opens-${reservationId}`;
   const opens = (
     <span id={opensId} className="muted small" data-testid="check-in-opens">
-      {t(window.roomFree ? 'checkIn.opensAt' : 'checkIn.opensAtOccupied', {
-        time: formatDateTime(locale, window.opensAt, timeZone),
+      {t(window.roomFree ? 'opensAt' : 'opensAtOccupied', {
+        time: format.dateTime(window.opensAt, 'stamp', { timeZone }),
       })}
     </span>
   );

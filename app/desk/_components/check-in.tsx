@@ -1,41 +1,20 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { createContext, use, useActionState, useEffect, useRef, useState, type ReactNode } from 'react';
 import { completeCheckInAction, type CheckInState } from '@/app/desk/actions';
 import { Button } from '@/components/ui/button';
-
-export type CheckInLabels = {
-  submit: string;
-  /** The button for a check-in before it opens (the room is free). */
-  early: string;
-  pending: string;
-  resultTitle: string;
-  /** Contains `{room}`. */
-  room: string;
-  newPin: string;
-  /** Contains `{count}`. */
-  revoked: string;
-  noneRevoked: string;
-  handOver: string;
-  dismiss: string;
-};
 
 type Context = {
   action: (formData: FormData) => void;
   pending: boolean;
   target: string | null;
   setTarget: (reservationId: string) => void;
-  labels: CheckInLabels;
 };
 
 const CheckInContext = createContext<Context | null>(null);
 
-function fill(template: string, vars: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
-}
-
 type ProviderProps = {
-  labels: CheckInLabels;
   /** Room label of every reservation a button on the page can check in, for the result panel. */
   roomLabels: Record<string, string>;
   children: ReactNode;
@@ -46,7 +25,8 @@ type ProviderProps = {
  * The state lives here, not in the row's button, because a checked-in row moves to another
  * section (and its button disappears) when the page revalidates.
  */
-export function CheckInProvider({ labels, roomLabels, children }: ProviderProps) {
+export function CheckInProvider({ roomLabels, children }: ProviderProps) {
+  const t = useTranslations('checkIn');
   const [state, action, pending] = useActionState(completeCheckInAction, null);
   const [target, setTarget] = useState<string | null>(null);
   const [dismissed, setDismissed] = useState<CheckInState>(null);
@@ -62,7 +42,7 @@ export function CheckInProvider({ labels, roomLabels, children }: ProviderProps)
   const room = reservationId ? roomLabels[reservationId] : undefined;
 
   return (
-    <CheckInContext value={{ action, pending, target, setTarget, labels }}>
+    <CheckInContext value={{ action, pending, target, setTarget }}>
       <div aria-live="polite" className="result-slot">
         {visible && (
           <div
@@ -74,30 +54,28 @@ export function CheckInProvider({ labels, roomLabels, children }: ProviderProps)
           >
             <div className="result-panel__body">
               <p id="checkin-result-title" className="result-panel__title">
-                {state.ok ? labels.resultTitle : state.error.message}
-                {room !== undefined && <span className="result-panel__room"> · {fill(labels.room, { room })}</span>}
+                {state.ok ? t('resultTitle') : state.error.message}
+                {room !== undefined && <span className="result-panel__room"> · {t('room', { room })}</span>}
               </p>
               {state.ok && (
                 <>
                   {state.data.pin !== null && (
                     <p className="result-panel__pin" data-testid="checkin-result-pin-line">
-                      {labels.newPin}{' '}
+                      {t('newPin')}{' '}
                       <strong className="pin-inline" data-testid="checkin-new-pin">
                         {state.data.pin}
                       </strong>
                     </p>
                   )}
                   <p className="result-panel__line" data-testid="checkin-revoked">
-                    {state.data.revokedCount > 0
-                      ? fill(labels.revoked, { count: state.data.revokedCount })
-                      : labels.noneRevoked}
+                    {state.data.revokedCount > 0 ? t('revoked', { count: state.data.revokedCount }) : t('noneRevoked')}
                   </p>
-                  <p className="result-panel__line muted">{labels.handOver}</p>
+                  <p className="result-panel__line muted">{t('handOver')}</p>
                 </>
               )}
             </div>
             <Button variant="ghost" size="compact" onClick={() => setDismissed(state)}>
-              {labels.dismiss}
+              {t('dismiss')}
             </Button>
           </div>
         )}
@@ -117,9 +95,10 @@ type ButtonProps = {
 
 /** "Complete check-in" (or "Check in early") for one reservation; the outcome shows in the surrounding CheckInProvider. */
 export function CheckInButton({ reservationId, describedBy, early = false }: ButtonProps) {
+  const t = useTranslations('checkIn');
   const context = use(CheckInContext);
   if (!context) throw new Error('CheckInButton must be rendered inside CheckInProvider');
-  const { action, pending, target, setTarget, labels } = context;
+  const { action, pending, target, setTarget } = context;
   return (
     <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
       <input type="hidden" name="reservationId" value={reservationId} />
@@ -131,7 +110,7 @@ export function CheckInButton({ reservationId, describedBy, early = false }: But
         disabled={pending}
         aria-describedby={describedBy}
       >
-        {pending && target === reservationId ? labels.pending : early ? labels.early : labels.submit}
+        {pending && target === reservationId ? t('pending') : early ? t('early') : t('submit')}
       </Button>
     </form>
   );

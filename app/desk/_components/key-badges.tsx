@@ -1,5 +1,5 @@
+import { useTranslations } from 'next-intl';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
-import type { Translate } from '@/lib/i18n/locale';
 
 type KeyStatus = 'pre_issued' | 'active' | 'revoked' | 'expired';
 type VendorSync = 'pending' | 'synced' | 'failed';
@@ -25,23 +25,22 @@ export function KeyBadges({
   status,
   vendorSync,
   vendorError,
-  t,
 }: {
   status: KeyStatus;
   vendorSync: VendorSync;
   vendorError?: string | null;
-  t: Translate;
 }) {
+  const t = useTranslations('key');
   const live = status === 'pre_issued' || status === 'active';
   const noLock = vendorSync === 'failed' && vendorError === 'no_lock_device';
   return (
     <span className="badge-row">
       <Badge tone={STATUS_BADGE[status]} data-testid="key-status">
-        {t(`key.status.${status}`)}
+        {t(`status.${status}`)}
       </Badge>
       {live && (
         <Badge tone={SYNC_BADGE[vendorSync]} data-testid="key-sync">
-          {noLock ? t('key.sync.noLock') : t(`key.sync.${vendorSync}`)}
+          {noLock ? t('sync.noLock') : t(`sync.${vendorSync}`)}
         </Badge>
       )}
     </span>

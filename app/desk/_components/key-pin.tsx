@@ -1,23 +1,22 @@
 'use client';
 
 import { Notice } from '@/components/ui/notice';
+import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useRef } from 'react';
 import { revealPinAction } from '@/app/desk/actions';
 import { Button } from '@/components/ui/button';
-
-export type KeyPinLabels = { hidden: string; reveal: string; pending: string; note: string };
 
 type Props = {
   keyId: string;
   /** False when the staff member may not reveal PINs: the mask is shown alone. */
   canReveal: boolean;
-  labels: KeyPinLabels;
 };
 
 const MASK = '••••••';
 
 /** A key's PIN, masked; "Reveal PIN" asks the server (audited) and shows it for this page view only. */
-export function KeyPin({ keyId, canReveal, labels }: Props) {
+export function KeyPin({ keyId, canReveal }: Props) {
+  const t = useTranslations('key');
   const [state, action, pending] = useActionState(revealPinAction, null);
   const revealedRef = useRef<HTMLSpanElement>(null);
 
@@ -32,20 +31,20 @@ export function KeyPin({ keyId, canReveal, labels }: Props) {
         <span ref={revealedRef} tabIndex={-1} className="pin-inline" data-testid="revealed-pin">
           {state.data.pin}
         </span>
-        <span className="key-pin__note">{labels.note}</span>
+        <span className="key-pin__note">{t('reveal.note')}</span>
       </span>
     );
   }
   return (
     <span className="key-pin">
-      <span className="pin-mask" role="img" aria-label={labels.hidden}>
+      <span className="pin-mask" role="img" aria-label={t('pinHidden')}>
         {MASK}
       </span>
       {canReveal && (
         <form action={action} className="inline-action">
           <input type="hidden" name="keyId" value={keyId} />
           <Button size="compact" type="submit" disabled={pending}>
-            {pending ? labels.pending : labels.reveal}
+            {pending ? t('reveal.pending') : t('reveal.submit')}
           </Button>
         </form>
       )}

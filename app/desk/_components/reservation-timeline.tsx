@@ -1,7 +1,8 @@
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
+import { When } from '@/components/time';
 import { isAuditAction, isAuditReasonCode } from '@/lib/audit/audit-filters';
 import type { AuditEventView } from '@/lib/audit/list-audit-events';
-import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
 
 const ACTOR_TYPES = ['user', 'api_key', 'guest', 'system', 'provider'] as const;
 
@@ -10,14 +11,13 @@ type Props = {
   events: AuditEventView[];
   /** The facility's IANA zone: every time is shown in it. */
   timeZone: string;
-  locale: Locale;
-  t: Translate;
   /** Whether to link to the full audit log (managers). */
   linkToAuditLog: boolean;
 };
 
 /** A reservation's history from the audit log, oldest first: when, who, what and why. */
-export function ReservationTimeline({ reservationId, events, timeZone, locale, t, linkToAuditLog }: Props) {
+export function ReservationTimeline({ reservationId, events, timeZone, linkToAuditLog }: Props) {
+  const t = useTranslations();
   return (
     <section className="section" aria-labelledby="timeline-title" data-testid="reservation-timeline">
       <h2 id="timeline-title">{t('reservation.timeline.title')}</h2>
@@ -39,9 +39,7 @@ export function ReservationTimeline({ reservationId, events, timeZone, locale, t
                   <code className="audit-code">{event.action}</code>
                 </div>
                 <p className="timeline__meta">
-                  <time dateTime={event.occurredAt}>
-                    {formatDateTime(locale, new Date(event.occurredAt), timeZone)}
-                  </time>
+                  <When at={event.occurredAt} zone={timeZone} />
                   {' · '}
                   <span className="wrap-anywhere">{event.actor.label}</span> ({actorType})
                 </p>

@@ -2,38 +2,30 @@
 
 import { FormError, Notice } from '@/components/ui/notice';
 import { Field, Input } from '@/components/ui/field';
+import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
 import { revokeKeyAction } from '@/app/desk/actions';
 import { Button } from '@/components/ui/button';
-
-export type RevokeKeyLabels = {
-  title: string;
-  reason: string;
-  hint: string;
-  submit: string;
-  pending: string;
-  done: string;
-};
 
 type Props = {
   keyId: string;
   /** Whether the key can still be revoked (pre-issued or active). */
   live: boolean;
-  labels: RevokeKeyLabels;
 };
 
 /**
  * "Revoke key" with a required reason; errors from the server show inline beside the field.
  * Rendered for every key so that the confirmation survives the key turning revoked on revalidation.
  */
-export function RevokeKeyForm({ keyId, live, labels }: Props) {
+export function RevokeKeyForm({ keyId, live }: Props) {
+  const t = useTranslations('key.revoke');
   const [state, action, pending] = useActionState(revokeKeyAction, null);
   const id = useId();
   if (!live) {
     if (state?.ok) {
       return (
         <Notice tone="success" variant="inline" spaced>
-          {labels.done}
+          {t('done')}
         </Notice>
       );
     }
@@ -48,9 +40,9 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
   const fieldId = `${id}-reason`;
   return (
     // noValidate: the server's message (translated, inline) is the one the user sees.
-    <form action={action} noValidate className="form revoke-form" aria-label={labels.title}>
+    <form action={action} noValidate className="form revoke-form" aria-label={t('title')}>
       <input type="hidden" name="keyId" value={keyId} />
-      <Field id={fieldId} label={labels.reason} hint={labels.hint} describedBy={`${id}-error`}>
+      <Field id={fieldId} label={t('reason')} hint={t('reasonHint')} describedBy={`${id}-error`}>
         {(control) => (
           <Input
             {...control}
@@ -68,7 +60,7 @@ export function RevokeKeyForm({ keyId, live, labels }: Props) {
       <FormError id={`${id}-error`}>{failed?.error.message}</FormError>
       <div>
         <Button variant="danger" type="submit" disabled={pending}>
-          {pending ? labels.pending : labels.submit}
+          {pending ? t('pending') : t('submit')}
         </Button>
       </div>
     </form>

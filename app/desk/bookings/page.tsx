@@ -5,9 +5,11 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { z } from 'zod';
 import { listBookingGroups, type BookingGroupSummary } from '@/lib/bookings/list-booking-groups';
-import { formatDateTime, type Locale, type Translate } from '@/lib/i18n/locale';
+import type { Locale, Translate } from '@/lib/i18n/locale';
 import { formatMoney } from '@/lib/i18n/money';
 import { paymentsConfigured } from '@/lib/payments/stripe-client';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import { Span, TimesIn, When } from '@/components/time';
 import { getLocale, getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 import { buttonClassName } from '@/components/ui/button';
@@ -40,7 +42,10 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function BookingsPage({ searchParams }: Props) {
   const staff = await requireStaff('desk.view', '/desk/bookings');
   const [t, locale, query] = await Promise.all([getT(), getLocale(), searchParams]);
-  const groups = await listBookingGroups({ tenantId: staff.current.tenantId });
+  const [groups, zone] = await Promise.all([
+    listBookingGroups({ tenantId: staff.current.tenantId }),
+    tenantTimeZone({ tenantId: staff.current.tenantId }),
+  ]);
   const createdId = ZCreatedSchema.safeParse(query.created);
   const created = createdId.success ? groups.find((g) => g.id === createdId.data) : undefined;
 
@@ -50,6 +55,7 @@ export default async function BookingsPage({ searchParams }: Props) {
         <div>
           <h1>{t('bookings.title')}</h1>
           <p className="page__lead">{t('bookings.summary', { tenant: staff.current.tenantName })}</p>
+          <TimesIn zone={zone} />
         </div>
         <Link href="/desk/bookings/new" className={buttonClassName({ variant: 'primary' })}>
           {t('bookings.new')}
@@ -79,7 +85,7 @@ export default async function BookingsPage({ searchParams }: Props) {
           </thead>
           <tbody>
             {groups.map((g) => (
-              <GroupRow key={g.id} group={g} t={t} locale={locale} />
+              <GroupRow key={g.id} group={g} zone={zone} t={t} locale={locale} />
             ))}
           </tbody>
         </Table>
@@ -88,15 +94,16 @@ export default async function BookingsPage({ searchParams }: Props) {
   );
 }
 
-function GroupRow({ group, t, locale }: { group: BookingGroupSummary; t: Translate; locale: Locale }) {
+type GroupRowProps = { group: BookingGroupSummary; zone: string; t: Translate; locale: Locale };
+
+function GroupRow({ group, zone, t, locale }: GroupRowProps) {
   // A group's rooms are normally in one facility: its zone is the one the desk thinks in.
-  const timeZone = group.reservations[0]?.timeZone;
-  const when = (date: Date, zone: string | undefined) => (
-    <time dateTime={date.toISOString()}>{formatDateTime(locale, date, zone)}</time>
-  );
+  const timeZone = group.reservations[0]?.timeZone ?? zone;
   return (
     <tr data-booking-group-id={group.id}>
-      <td>{when(group.createdAt, timeZone)}</td>
+      <td>
+        <When at={group.createdAt} zone={timeZone} />
+      </td>
       <th scope="row">
         {group.guestName !== null ? group.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
       </th>
@@ -108,9 +115,7 @@ function GroupRow({ group, t, locale }: { group: BookingGroupSummary; t: Transla
                 {r.roomLabel}
               </Link>{' '}
               <span className={r.status === 'cancelled' ? 'muted stay-list__cancelled' : undefined}>
-                {when(r.startsAt, r.timeZone)}
-                {t('bookings.rangeSeparator')}
-                {when(r.endsAt, r.timeZone)}
+                <Span from={r.startsAt} to={r.endsAt} zone={r.timeZone} />
               </span>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
 import { openApiDocument } from '@/lib/api/openapi';
 import { getT } from '../../_server/i18n';
@@ -70,7 +71,9 @@ export default async function ApiDocsPage() {
           <p>{t('docs.api.rateLimit')}</p>
         </section>
 
-        <ApiReference openapi={openapi} noScript={t('docs.api.noScript')} />
+        <ClientMessages only={['docs']}>
+          <ApiReference openapi={openapi} />
+        </ClientMessages>
       </div>
     </>
   );

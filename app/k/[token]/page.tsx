@@ -2,11 +2,12 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
+import { ClientMessages } from '@/components/client-messages';
 import { LanguageSwitcher } from '@/components/language-switcher';
+import { When } from '@/components/time';
 import { getGuestKey, getGuestStay } from '@/lib/guests/get-guest-key';
 import { limitGuestKeyRequest } from '@/lib/guests/guest-rate-limits';
 import { clientAddress } from '@/lib/http/client-address';
-import { formatDateTime, LOCALES } from '@/lib/i18n/locale';
 import { getLocale, getT } from '../../_server/i18n';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -31,67 +32,39 @@ export default async function GuestKeyPage({ params }: Props) {
     .catch(() => null);
 
   return (
-    <main id="main" tabIndex={-1} className="guest-page">
-      <header className="guest-bar">
-        <p className="guest-bar__facility">{stay.facilityName}</p>
-        <LanguageSwitcher
-          current={locale}
-          label={t('languageSwitcher.label')}
-          submitLabel={t('languageSwitcher.submit')}
-          options={LOCALES.map((l) => ({ value: l, label: t(`language.${l}`), lang: l }))}
-        />
-      </header>
+    // A phone loads these messages with the page: the guest's words and the language switcher's, nothing else.
+    <ClientMessages only={['guest', 'languageSwitcher', 'language']}>
+      <main id="main" tabIndex={-1} className="guest-page">
+        <header className="guest-bar">
+          <p className="guest-bar__facility">{stay.facilityName}</p>
+          <LanguageSwitcher current={locale} />
+        </header>
 
-      <section className="guest-card" aria-labelledby="guest-room">
-        <h1 id="guest-room" className="guest-room">
-          <span className="guest-room__label">{t('guest.room')}</span> {stay.roomLabel}
-        </h1>
-        <dl className="guest-facts guest-facts--stay">
-          <div>
-            <dt>{t('guest.checkIn')}</dt>
-            <dd>
-              <time dateTime={stay.startsAt.toISOString()}>{formatDateTime(locale, stay.startsAt, timeZone)}</time>
-            </dd>
-          </div>
-          <div>
-            <dt>{t('guest.checkOut')}</dt>
-            <dd>
-              <time dateTime={stay.endsAt.toISOString()}>{formatDateTime(locale, stay.endsAt, timeZone)}</time>
-            </dd>
-          </div>
-        </dl>
-        <p className="guest-tz">{t('guest.timeZone', { zone: timeZone })}</p>
+        <section className="guest-card" aria-labelledby="guest-room">
+          <h1 id="guest-room" className="guest-room">
+            <span className="guest-room__label">{t('guest.room')}</span> {stay.roomLabel}
+          </h1>
+          <dl className="guest-facts guest-facts--stay">
+            <div>
+              <dt>{t('guest.checkIn')}</dt>
+              <dd>
+                <When at={stay.startsAt} zone={timeZone} />
+              </dd>
+            </div>
+            <div>
+              <dt>{t('guest.checkOut')}</dt>
+              <dd>
+                <When at={stay.endsAt} zone={timeZone} />
+              </dd>
+            </div>
+          </dl>
+          <p className="guest-tz">{t('guest.timeZone', { zone: timeZone })}</p>
 
-        <GuestKey
-          token={token}
-          initialKey={initialKey}
-          locale={locale}
-          timeZone={timeZone}
-          labels={{
-            loading: t('guest.loading'),
-            activating: t('guest.activating'),
-            activatingHint: t('guest.activatingHint'),
-            ready: t('guest.ready'),
-            pinLabel: t('guest.pinLabel'),
-            pinAria: t('guest.pinAria'),
-            howTo: t('guest.howTo'),
-            validFrom: t('guest.validFrom'),
-            validUntil: t('guest.validUntil'),
-            worksFrom: t('guest.worksFrom'),
-            failed: t('guest.failed'),
-            revoked: t('guest.revoked'),
-            expired: t('guest.expired'),
-            notFound: t('guest.notFound'),
-            notReady: t('guest.notReady'),
-            notReadyHint: t('guest.notReadyHint'),
-            error: t('guest.error'),
-            refresh: t('guest.refresh'),
-            refreshing: t('guest.refreshing'),
-          }}
-        />
-      </section>
+          <GuestKey token={token} initialKey={initialKey} timeZone={timeZone} />
+        </section>
 
-      <p className="guest-private">{t('guest.private')}</p>
-    </main>
+        <p className="guest-private">{t('guest.private')}</p>
+      </main>
+    </ClientMessages>
   );
 }

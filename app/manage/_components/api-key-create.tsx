@@ -2,30 +2,18 @@
 
 import { FormError } from '@/components/ui/notice';
 import { Field, Input } from '@/components/ui/field';
+import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useId, useRef, useState } from 'react';
 import { createApiKeyAction } from '@/app/manage/api-keys/actions';
-import { CopyButton, type CopyLabels } from './copy-button';
+import { CopyButton } from './copy-button';
 import { Button } from '@/components/ui/button';
-
-export type CreateApiKeyLabels = {
-  title: string;
-  name: string;
-  nameHint: string;
-  submit: string;
-  pending: string;
-  createdTitle: string;
-  warning: string;
-  keyLabel: string;
-  dismiss: string;
-  copy: CopyLabels;
-  copyKey: string;
-};
 
 /**
  * "Create API key": the new secret is shown once, in a panel above the form, from the action's
  * answer only (kept in memory by useActionState) until dismissed or the page is left.
  */
-export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
+export function CreateApiKeyForm() {
+  const t = useTranslations('apiKeys');
   const [state, action, pending] = useActionState(createApiKeyAction, null);
   const [dismissedId, setDismissedId] = useState<string | null>(null);
   const panelRef = useRef<HTMLDivElement>(null);
@@ -52,12 +40,12 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
         >
           <div className="result-panel__body secret-panel__body">
             <p id={`${id}-created`} className="result-panel__title">
-              {labels.createdTitle.replace('{name}', created.name)}
+              {t('created.title', { name: created.name })}
             </p>
             <p className="secret-panel__warning" data-testid="api-key-secret-warning">
-              <strong>{labels.warning}</strong>
+              <strong>{t('created.warning')}</strong>
             </p>
-            <p className="secret-panel__label">{labels.keyLabel}</p>
+            <p className="secret-panel__label">{t('created.keyLabel')}</p>
             <div className="secret-panel__value">
               <code id={`${id}-key`} className="secret-panel__code" data-testid="api-key-secret">
                 {created.key}
@@ -65,23 +53,22 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
               <CopyButton
                 text={created.key}
                 targetId={`${id}-key`}
-                labels={labels.copy}
-                accessibleLabel={labels.copyKey}
+                accessibleLabel={t('created.copyKey')}
                 testId="api-key-copy"
               />
             </div>
           </div>
           <Button onClick={() => setDismissedId(created.id)} data-testid="api-key-secret-dismiss">
-            {labels.dismiss}
+            {t('created.dismiss')}
           </Button>
         </div>
       )}
 
       <section className="card" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>{labels.title}</h2>
+        <h2 id={`${id}-title`}>{t('create.title')}</h2>
         {/* noValidate: the server's message (translated, inline) is the one the user sees. */}
         <form action={action} noValidate className="form form--inline" data-testid="api-key-create-form">
-          <Field id={`${id}-name`} label={labels.name} hint={labels.nameHint} describedBy={`${id}-error`}>
+          <Field id={`${id}-name`} label={t('create.name')} hint={t('create.nameHint')} describedBy={`${id}-error`}>
             {(control) => (
               <Input
                 {...control}
@@ -105,7 +92,7 @@ export function CreateApiKeyForm({ labels }: { labels: CreateApiKeyLabels }) {
           <FormError id={`${id}-error`}>{error?.error.message}</FormError>
           <div>
             <Button variant="primary" type="submit" disabled={pending} data-testid="api-key-create">
-              {pending ? labels.pending : labels.submit}
+              {pending ? t('create.pending') : t('create.submit')}
             </Button>
           </div>
         </form>

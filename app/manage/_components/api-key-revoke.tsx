@@ -1,31 +1,25 @@
 'use client';
 
 import { Notice } from '@/components/ui/notice';
+import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useRef, useState } from 'react';
 import { revokeApiKeyAction } from '@/app/manage/api-keys/actions';
 import { Button } from '@/components/ui/button';
-
-export type RevokeApiKeyLabels = {
-  revoke: string;
-  confirm: string;
-  cancel: string;
-  pending: string;
-  warning: string;
-  done: string;
-};
 
 type Props = {
   apiKeyId: string;
   /** False once the key is revoked: only the outcome of a revocation made here is shown. */
   live: boolean;
-  labels: RevokeApiKeyLabels;
+  /** The key's name, for the warning that whatever uses it stops working. */
+  name: string;
 };
 
 /**
  * "Revoke" in two steps: the first click asks, "Confirm revoke" submits. Rendered for every key so
  * that the confirmation survives the row turning revoked on revalidation.
  */
-export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
+export function RevokeApiKeyButton({ apiKeyId, live, name }: Props) {
+  const t = useTranslations('apiKeys.revoke');
   const [state, action, pending] = useActionState(revokeApiKeyAction, null);
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -42,7 +36,7 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
   if (!live) {
     return state?.ok ? (
       <Notice tone="success" variant="inline">
-        {labels.done}
+        {t('done')}
       </Notice>
     ) : null;
   }
@@ -52,7 +46,7 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
       {confirming ? (
         <form action={action} className="revoke-confirm__form">
           <input type="hidden" name="apiKeyId" value={apiKeyId} />
-          <p className="revoke-confirm__warning">{labels.warning}</p>
+          <p className="revoke-confirm__warning">{t('warning', { name })}</p>
           <div className="revoke-confirm__buttons">
             <Button
               variant="danger"
@@ -62,7 +56,7 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
               disabled={pending}
               data-testid="api-key-revoke-confirm"
             >
-              {pending ? labels.pending : labels.confirm}
+              {pending ? t('pending') : t('confirm')}
             </Button>
             <Button
               variant="ghost"
@@ -71,13 +65,13 @@ export function RevokeApiKeyButton({ apiKeyId, live, labels }: Props) {
               disabled={pending}
               data-testid="api-key-revoke-cancel"
             >
-              {labels.cancel}
+              {t('cancel')}
             </Button>
           </div>
         </form>
       ) : (
         <Button size="compact" ref={revokeRef} onClick={() => setConfirming(true)} data-testid="api-key-revoke">
-          {labels.revoke}
+          {t('submit')}
         </Button>
       )}
       {state && !state.ok && (

@@ -1,33 +1,35 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Table } from '@/components/ui/table';
+import { isAuditAction, isAuditReasonCode } from '@/lib/audit/audit-filters';
 import type { AuditEventView } from '@/lib/audit/list-audit-events';
-import type { AuditLogLabels } from './audit-log';
+import { formats } from '@/lib/i18n/formats';
 import styles from './audit-log.module.css';
 import { UUID } from './use-audit-log';
 
 const SKELETON_ROWS = 6;
 
-function AuditTable({
-  labels,
-  busy = false,
-  children,
-}: {
-  labels: AuditLogLabels;
-  busy?: boolean;
-  children: ReactNode;
-}) {
+/** Actor and subject types the log names in words; any other is shown as stored. */
+const ACTOR_TYPES = ['user', 'api_key', 'guest', 'system', 'provider'] as const;
+const SUBJECT_TYPES = ['access_key', 'reservation'] as const;
+
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
+
+function AuditTable({ busy = false, children }: { busy?: boolean; children: ReactNode }) {
+  const t = useTranslations('audit');
   return (
-    <Table region={{ label: labels.filtersTitle }} data-testid="audit-table" aria-busy={busy || undefined}>
+    <Table region={{ label: t('filters.title') }} data-testid="audit-table" aria-busy={busy || undefined}>
       <thead>
         <tr>
-          <th scope="col">{labels.when}</th>
-          <th scope="col">{labels.who}</th>
-          <th scope="col">{labels.what}</th>
-          <th scope="col">{labels.why}</th>
-          <th scope="col">{labels.subject}</th>
+          <th scope="col">{t('col.when')}</th>
+          <th scope="col">{t('col.who')}</th>
+          <th scope="col">{t('col.what')}</th>
+          <th scope="col">{t('col.why')}</th>
+          <th scope="col">{t('col.subject')}</th>
         </tr>
       </thead>
       <tbody>{children}</tbody>
@@ -36,9 +38,9 @@ function AuditTable({
 }
 
 /** The table's shape while the first page loads, hidden from assistive technology (the count says "Loading…"). */
-export function AuditEventsSkeleton({ labels }: { labels: AuditLogLabels }) {
+export function AuditEventsSkeleton() {
   return (
-    <AuditTable labels={labels} busy>
+    <AuditTable busy>
       {Array.from({ length: SKELETON_ROWS }, (_, i) => (
         <tr key={i} className={styles.skeleton} aria-hidden="true" data-testid="audit-skeleton">
           {Array.from({ length: 5 }, (_, j) => (
@@ -53,55 +55,44 @@ export function AuditEventsSkeleton({ labels }: { labels: AuditLogLabels }) {
 }
 
 /** Audit events, one row each: when, who, what, why and what it was about. */
-export function AuditEventsTable({
-  events,
-  labels,
-  format,
-}: {
-  events: AuditEventView[];
-  labels: AuditLogLabels;
-  format: (iso: string) => string;
-}) {
+export function AuditEventsTable({ events, timeZone }: { events: AuditEventView[]; timeZone: string }) {
   return (
-    <AuditTable labels={labels}>
+    <AuditTable>
       {events.map((event) => (
-        <AuditRow key={event.id} event={event} labels={labels} format={format} />
+        <AuditRow key={event.id} event={event} timeZone={timeZone} />
       ))}
     </AuditTable>
   );
 }
 
-function AuditRow({
-  event,
-  labels,
-  format,
-}: {
-  event: AuditEventView;
-  labels: AuditLogLabels;
-  format: (iso: string) => string;
-}) {
-  const reasonLabel = event.reason !== null ? labels.reasons[event.reason] : undefined;
+function AuditRow({ event, timeZone }: { event: AuditEventView; timeZone: string }) {
+  const t = useTranslations('audit');
+  const format = useFormatter();
+  const { actor, action, reason } = event;
+  const reasonLabel = reason !== null && isAuditReasonCode(reason) ? t(`reason.${reason}`) : undefined;
   return (
     <tr data-testid="audit-row" data-action={event.action} data-event-id={event.id}>
       <td className={styles.when}>
         {/* Server and browser may format with different ICU data; the ISO value is the truth. */}
         <time dateTime={event.occurredAt} suppressHydrationWarning>
-          {format(event.occurredAt)}
+          {format.dateTime(new Date(event.occurredAt), { ...formats.dateTime.stamp, timeZone })}
         </time>
       </td>
       <td>
-        <span className="wrap-anywhere">{event.actor.label}</span>
-        <span className="facts__sub">{labels.actorTypes[event.actor.type] ?? event.actor.type}</span>
+        <span className="wrap-anywhere">{actor.label}</span>
+        <span className="facts__sub">
+          {isOneOf(ACTOR_TYPES, actor.type) ? t(`actorType.${actor.type}`) : actor.type}
+        </span>
       </td>
       <td>
-        {labels.actions[event.action] ?? event.action}
+        {isAuditAction(action) ? t(`action.${action}`) : action}
         <code className="audit-code" data-testid="audit-action">
           {event.action}
         </code>
       </td>
       <td className="wrap-anywhere">
         {event.reason === null ? (
-          <span className="muted">{labels.noReason}</span>
+          <span className="muted">{t('noReason')}</span>
         ) : reasonLabel ? (
           <>
             {reasonLabel}
@@ -114,16 +105,17 @@ function AuditRow({
         )}
       </td>
       <td>
-        <AuditSubject event={event} labels={labels} />
+        <AuditSubject event={event} />
       </td>
     </tr>
   );
 }
 
 /** Where a row leads: a reservation (or a key's reservation) opens at the desk; other subjects are shown, not linked. */
-function AuditSubject({ event, labels }: { event: AuditEventView; labels: AuditLogLabels }) {
+function AuditSubject({ event }: { event: AuditEventView }) {
+  const t = useTranslations('audit');
   const { type, id } = event.subject;
-  const typeLabel = labels.subjectTypes[type] ?? type;
+  const typeLabel = isOneOf(SUBJECT_TYPES, type) ? t(`subject.${type}`) : type;
   const shortId = id ? <code className="audit-code">{id.slice(0, 8)}</code> : null;
   const keyReservation =
     typeof event.metadata.reservationId === 'string' && UUID.test(event.metadata.reservationId)
@@ -137,7 +129,7 @@ function AuditSubject({ event, labels }: { event: AuditEventView; labels: AuditL
           {typeLabel} {shortId}
         </span>
         <Link href={`/desk/reservations/${reservationId}`} className="facts__sub" data-testid="audit-subject-link">
-          {labels.openReservation}
+          {t('openReservation')}
         </Link>
       </>
     );

@@ -1,9 +1,9 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { AUDIT_ACTIONS, isAuditAction, type AuditUrlFilters } from '@/lib/audit/audit-filters';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Field, Input, Select } from '@/components/ui/field';
-import type { AuditLogLabels } from './audit-log';
 import styles from './audit-log.module.css';
 
 type Props = {
@@ -17,7 +17,8 @@ type Props = {
   subjectIdInvalid: boolean;
   isFiltered: boolean;
   rooms: { id: string; label: string }[];
-  labels: AuditLogLabels;
+  /** The facility's IANA zone: the dates are its days. */
+  timeZone: string;
 };
 
 /** The audit log's filters: selects and dates apply at once, text after a pause in typing. */
@@ -30,12 +31,13 @@ export function AuditFiltersForm({
   subjectIdInvalid,
   isFiltered,
   rooms,
-  labels,
+  timeZone,
 }: Props) {
+  const t = useTranslations('audit');
   return (
     <section className="section" aria-labelledby={`${id}-filters`}>
       <h2 id={`${id}-filters`} className="visually-hidden">
-        {labels.filtersTitle}
+        {t('filters.title')}
       </h2>
       <form
         role="search"
@@ -44,7 +46,7 @@ export function AuditFiltersForm({
         data-testid="audit-filters"
         onSubmit={(e) => e.preventDefault()}
       >
-        <Field id={`${id}-action`} label={labels.action}>
+        <Field id={`${id}-action`} label={t('filters.action')}>
           {(control) => (
             <Select
               {...control}
@@ -52,16 +54,16 @@ export function AuditFiltersForm({
               value={form.action}
               onChange={(e) => update('action', isAuditAction(e.target.value) ? e.target.value : '', true)}
             >
-              <option value="">{labels.anyAction}</option>
+              <option value="">{t('filters.anyAction')}</option>
               {AUDIT_ACTIONS.map((action) => (
                 <option key={action} value={action}>
-                  {labels.actions[action] ?? action} ({action})
+                  {t(`action.${action}`)} ({action})
                 </option>
               ))}
             </Select>
           )}
         </Field>
-        <Field id={`${id}-actor`} label={labels.actor} hint={labels.actorHint}>
+        <Field id={`${id}-actor`} label={t('filters.actor')} hint={t('filters.actorHint')}>
           {(control) => (
             <Input
               {...control}
@@ -76,8 +78,8 @@ export function AuditFiltersForm({
         </Field>
         <Field
           id={`${id}-subject`}
-          label={labels.subjectId}
-          hint={subjectIdInvalid ? labels.subjectIdInvalid : labels.subjectIdHint}
+          label={t('filters.subjectId')}
+          hint={subjectIdInvalid ? t('filters.subjectIdInvalid') : t('filters.subjectIdHint')}
         >
           {(control) => (
             <Input
@@ -94,7 +96,7 @@ export function AuditFiltersForm({
             />
           )}
         </Field>
-        <Field id={`${id}-room`} label={labels.room}>
+        <Field id={`${id}-room`} label={t('filters.room')}>
           {(control) => (
             <Select
               {...control}
@@ -102,7 +104,7 @@ export function AuditFiltersForm({
               value={form.roomId}
               onChange={(e) => update('roomId', e.target.value, true)}
             >
-              <option value="">{labels.anyRoom}</option>
+              <option value="">{t('filters.anyRoom')}</option>
               {rooms.map((room) => (
                 <option key={room.id} value={room.id}>
                   {room.label}
@@ -111,7 +113,7 @@ export function AuditFiltersForm({
             </Select>
           )}
         </Field>
-        <Field id={`${id}-from`} label={labels.from} describedBy={`${id}-dates-hint`}>
+        <Field id={`${id}-from`} label={t('filters.from')} describedBy={`${id}-dates-hint`}>
           {(control) => (
             <Input
               {...control}
@@ -123,7 +125,7 @@ export function AuditFiltersForm({
             />
           )}
         </Field>
-        <Field id={`${id}-to`} label={labels.to} describedBy={`${id}-dates-hint`}>
+        <Field id={`${id}-to`} label={t('filters.to')} describedBy={`${id}-dates-hint`}>
           {(control) => (
             <Input
               {...control}
@@ -136,11 +138,11 @@ export function AuditFiltersForm({
           )}
         </Field>
         <p id={`${id}-dates-hint`} className={styles.note}>
-          {labels.datesHint}
+          {t('filters.datesHint', { zone: timeZone })}
         </p>
         <div className={styles.actions}>
           <Button variant="ghost" onClick={reset} disabled={!isFiltered}>
-            {labels.reset}
+            {t('filters.reset')}
           </Button>
           <a
             href={`/manage/audit/export${search ? `?${search}` : ''}`}
@@ -149,10 +151,10 @@ export function AuditFiltersForm({
             download
             aria-describedby={`${id}-export-hint`}
           >
-            {labels.exportCsv}
+            {t('export')}
           </a>
           <span id={`${id}-export-hint`} className="visually-hidden">
-            {labels.exportHint}
+            {t('exportHint')}
           </span>
         </div>
       </form>

@@ -1,23 +1,22 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
-
-export type CopyLabels = { copy: string; copied: string; selected: string };
 
 type Props = {
   /** The text to copy. */
   text: string;
   /** The id of the element showing that text: selected as a fallback when the clipboard is unavailable. */
   targetId: string;
-  labels: CopyLabels;
   /** Says what is being copied, for screen readers ("Copy webhook URL"). */
   accessibleLabel?: string;
   testId?: string;
 };
 
 /** "Copy" with the clipboard API; where that is refused (plain http, old browsers) it selects the text instead. */
-export function CopyButton({ text, targetId, labels, accessibleLabel, testId }: Props) {
+export function CopyButton({ text, targetId, accessibleLabel, testId }: Props) {
+  const t = useTranslations('copy');
   const [status, setStatus] = useState<'idle' | 'copied' | 'selected'>('idle');
 
   useEffect(() => {
@@ -50,11 +49,11 @@ export function CopyButton({ text, targetId, labels, accessibleLabel, testId }: 
   return (
     <span className="copy">
       <Button size="compact" onClick={() => void copy()} aria-label={accessibleLabel} data-testid={testId}>
-        {status === 'copied' ? labels.copied : labels.copy}
+        {status === 'copied' ? t('copied') : t('copy')}
       </Button>
       {/* "Copied" is already on the button; the live region repeats it for screen readers only. */}
       <span role="status" className={status === 'selected' ? 'copy__status' : 'visually-hidden'}>
-        {status === 'copied' ? labels.copied : status === 'selected' ? labels.selected : ''}
+        {status === 'copied' ? t('copied') : status === 'selected' ? t('selected') : ''}
       </span>
     </span>
   );

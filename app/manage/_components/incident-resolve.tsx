@@ -1,18 +1,14 @@
 'use client';
 
 import { Notice } from '@/components/ui/notice';
+import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import { resolveIncidentAction } from '@/app/manage/incidents/actions';
 import { Button } from '@/components/ui/button';
 
 /** "Mark resolved" for one open incident; the row moves to the resolved list when the page revalidates. */
-export function ResolveIncidentButton({
-  incidentId,
-  labels,
-}: {
-  incidentId: string;
-  labels: { submit: string; pending: string; accessible: string };
-}) {
+export function ResolveIncidentButton({ incidentId, summary }: { incidentId: string; summary: string }) {
+  const t = useTranslations('incidents.resolve');
   const [state, action, pending] = useActionState(resolveIncidentAction, null);
   return (
     <form action={action} className="inline-form" data-testid="incident-resolve-form">
@@ -21,10 +17,10 @@ export function ResolveIncidentButton({
         size="compact"
         type="submit"
         disabled={pending}
-        aria-label={labels.accessible}
+        aria-label={t('label', { summary })}
         data-testid="incident-resolve"
       >
-        {pending ? labels.pending : labels.submit}
+        {pending ? t('pending') : t('submit')}
       </Button>
       {state && !state.ok && (
         <Notice tone="error" variant="inline">

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { getT } from '@/app/_server/i18n';
 import { can, type Permission } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
-import type { MessageKey } from '@/lib/i18n/messages';
+import type { MessageKey } from '@/lib/i18n/catalog';
 
 /**
  * The pages of the manage area, in menu order. To add one (audit log, webhooks, incidents …),

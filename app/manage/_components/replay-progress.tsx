@@ -3,21 +3,13 @@
 import { Notice } from '@/components/ui/notice';
 import { Badge } from '@/components/ui/badge';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId } from 'react';
-
-export type ReplayProgressLabels = {
-  title: string;
-  /** Contains `{done}` and `{total}`. */
-  count: string;
-  complete: string;
-  loading: string;
-  error: string;
-  status: Record<'received' | 'processed' | 'ignored' | 'rejected' | 'failed' | 'dead', string>;
-};
+import { WEBHOOK_STATUSES } from '@/lib/webhooks/webhook-log-filters';
 
 type Progress = {
-  counts: Record<keyof ReplayProgressLabels['status'], number>;
+  counts: Record<(typeof WEBHOOK_STATUSES)[number], number>;
   total: number;
   settled: number;
   pending: number;
@@ -44,14 +36,13 @@ export function ReplayProgress({
   from,
   to,
   replayedAt,
-  labels,
 }: {
   provider: string;
   from: string;
   to: string;
   replayedAt: string;
-  labels: ReplayProgressLabels;
 }) {
+  const t = useTranslations('webhooks');
   const id = useId();
   const query = useQuery({
     queryKey: ['webhook-replay-progress', provider, from, to, replayedAt],
@@ -60,9 +51,7 @@ export function ReplayProgress({
     retry: 2,
   });
   const data = query.data;
-  const text = data
-    ? labels.count.replace('{done}', String(data.settled)).replace('{total}', String(data.total))
-    : labels.loading;
+  const text = data ? t('progress.count', { done: data.settled, total: data.total }) : t('progress.loading');
   const done = data !== undefined && data.pending === 0;
   const router = useRouter();
   // Once everything has settled, the log above shows the new outcomes without a manual reload.
@@ -72,7 +61,7 @@ export function ReplayProgress({
   return (
     <div className="replay-progress" data-testid="webhook-replay-progress" data-complete={done ? 'true' : 'false'}>
       <p id={`${id}-label`} className="replay-progress__title">
-        {labels.title}
+        {t('progress.title')}
       </p>
       <progress
         className="replay-progress__bar"
@@ -86,22 +75,20 @@ export function ReplayProgress({
       />
       <p id={`${id}-text`} role="status" className="replay-progress__text" data-testid="webhook-replay-progress-text">
         {text}
-        {done ? ` — ${labels.complete}` : ''}
+        {done ? ` — ${t('progress.complete')}` : ''}
       </p>
       {data && data.total > 0 && (
-        <ul className="badge-row replay-progress__counts" aria-label={labels.title}>
-          {(Object.keys(labels.status) as (keyof Progress['counts'])[])
-            .filter((status) => data.counts[status] > 0)
-            .map((status) => (
-              <Badge as="li" key={status}>
-                {labels.status[status]}: {data.counts[status]}
-              </Badge>
-            ))}
+        <ul className="badge-row replay-progress__counts" aria-label={t('progress.title')}>
+          {WEBHOOK_STATUSES.filter((status) => data.counts[status] > 0).map((status) => (
+            <Badge as="li" key={status}>
+              {t(`status.${status}`)}: {data.counts[status]}
+            </Badge>
+          ))}
         </ul>
       )}
       {query.isError && !data && (
         <Notice tone="error" variant="inline">
-          {labels.error}
+          {t('progress.error')}
         </Notice>
       )}
     </div>

@@ -2,34 +2,24 @@
 
 import { FormError, Notice } from '@/components/ui/notice';
 import { Field, FieldHint, Input, Select } from '@/components/ui/field';
+import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
 import { replayWebhooksAction } from '@/app/manage/webhooks/actions';
 import { QueryProvider } from '@/components/query-provider';
-import { ReplayProgress, type ReplayProgressLabels } from './replay-progress';
+import { REPLAY_MAX_DAYS, WEBHOOK_PROVIDERS } from '@/lib/webhooks/webhook-log-filters';
+import { ReplayProgress } from './replay-progress';
 import { Button } from '@/components/ui/button';
-
-export type WebhookReplayLabels = {
-  provider: string;
-  providers: Record<'stripe' | 'calendly' | 'cal', string>;
-  from: string;
-  to: string;
-  hint: string;
-  submit: string;
-  pending: string;
-  /** Contains `{count}`. */
-  requeuedOne: string;
-  requeuedOther: string;
-  progress: ReplayProgressLabels;
-};
 
 /** Replays one provider's events of a window (facility wall-clock times), then follows their reprocessing. */
 export function WebhookReplayForm({
   defaults,
-  labels,
+  timeZone,
 }: {
   defaults: { provider: string; from: string; to: string };
-  labels: WebhookReplayLabels;
+  /** The facility's IANA zone: the window's wall-clock times are read in it. */
+  timeZone: string;
 }) {
+  const t = useTranslations('webhooks');
   const [state, action, pending] = useActionState(replayWebhooksAction, null);
   const id = useId();
   const error = state && !state.ok ? state : null;
@@ -39,7 +29,7 @@ export function WebhookReplayForm({
     <>
       <form action={action} noValidate className="form replay-form" data-testid="webhook-replay-form">
         <div className="replay-form__fields">
-          <Field id={`${id}-provider`} label={labels.provider} describedBy={`${id}-error`}>
+          <Field id={`${id}-provider`} label={t('replay.provider')} describedBy={`${id}-error`}>
             {(control) => (
               <Select
                 {...control}
@@ -49,15 +39,15 @@ export function WebhookReplayForm({
                 aria-invalid={invalid('provider')}
                 data-testid="webhook-replay-provider"
               >
-                {(Object.keys(labels.providers) as (keyof WebhookReplayLabels['providers'])[]).map((provider) => (
+                {WEBHOOK_PROVIDERS.map((provider) => (
                   <option key={provider} value={provider}>
-                    {labels.providers[provider]}
+                    {t(`provider.${provider}`)}
                   </option>
                 ))}
               </Select>
             )}
           </Field>
-          <Field id={`${id}-from`} label={labels.from} describedBy={`${id}-hint ${id}-error`}>
+          <Field id={`${id}-from`} label={t('replay.from')} describedBy={`${id}-hint ${id}-error`}>
             {(control) => (
               <Input
                 {...control}
@@ -71,7 +61,7 @@ export function WebhookReplayForm({
               />
             )}
           </Field>
-          <Field id={`${id}-to`} label={labels.to} describedBy={`${id}-hint ${id}-error`}>
+          <Field id={`${id}-to`} label={t('replay.to')} describedBy={`${id}-hint ${id}-error`}>
             {(control) => (
               <Input
                 {...control}
@@ -86,20 +76,19 @@ export function WebhookReplayForm({
             )}
           </Field>
         </div>
-        <FieldHint id={`${id}-hint`}>{labels.hint}</FieldHint>
+        <FieldHint id={`${id}-hint`}>{t('replay.hint', { timeZone, days: REPLAY_MAX_DAYS })}</FieldHint>
         <FormError id={`${id}-error`} data-testid="webhook-replay-error">
           {error?.error.message}
         </FormError>
         <div className="form__submit-row">
           <Button variant="primary" type="submit" disabled={pending} data-testid="webhook-replay-submit">
-            {pending ? labels.pending : labels.submit}
+            {pending ? t('replay.pending') : t('replay.submit')}
           </Button>
           <Notice as="span" tone="success" variant="inline" data-testid="webhook-replay-result">
             {state?.ok
-              ? (state.data.requeued === 1 ? labels.requeuedOne : labels.requeuedOther).replace(
-                  '{count}',
-                  String(state.data.requeued),
-                )
+              ? state.data.requeued === 1
+                ? t('replay.requeued.one')
+                : t('replay.requeued.other', { count: state.data.requeued })
               : ''}
           </Notice>
         </div>
@@ -112,7 +101,6 @@ export function WebhookReplayForm({
             provider={state.data.provider}
             from={state.data.from}
             to={state.data.to}
-            labels={labels.progress}
           />
         </QueryProvider>
       )}

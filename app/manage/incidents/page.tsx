@@ -4,11 +4,13 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { ReactNode } from 'react';
 import { ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn, When } from '@/components/time';
 import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/alerts/list-incidents';
-import type { MessageKey } from '@/lib/i18n/messages';
-import { formatDateTime, intlLocale, type Translate } from '@/lib/i18n/locale';
-import { listFacilities } from '@/lib/rooms/list-facilities';
-import { getLocale, getT } from '../../_server/i18n';
+import type { MessageKey } from '@/lib/i18n/catalog';
+import type { Translate } from '@/lib/i18n/locale';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import { getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 
 const SEVERITY_BADGE: Record<string, BadgeTone> = {
@@ -45,17 +47,12 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function IncidentsPage() {
   const staff = await requireStaff('incidents.view', '/manage/incidents');
   const { tenantId } = staff.current;
-  const [t, locale, facilities, incidents, billing] = await Promise.all([
+  const [t, zone, incidents, billing] = await Promise.all([
     getT(),
-    getLocale(),
-    listFacilities({ tenantId }),
+    tenantTimeZone({ tenantId }),
     listIncidents({ tenantId }),
     listBillingFailures({ tenantId }),
   ]);
-  const timeZone = facilities[0]?.timeZone ?? 'UTC';
-  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
-  // A billing day is a calendar date, not an instant: shown as stored.
-  const day = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeZone: 'UTC' });
 
   return (
     <>
@@ -63,30 +60,25 @@ export default async function IncidentsPage() {
       <header className="page__header">
         <h1>{t('incidents.title')}</h1>
         <p className="page__lead">{t('incidents.lead', { tenant: staff.current.tenantName })}</p>
-        <p className="muted small">{t('manage.timesIn', { timeZone })}</p>
+        <TimesIn zone={zone} />
       </header>
 
-      <Section
-        id="incidents-open"
-        title={t('incidents.open.title')}
-        empty={incidents.open.length === 0 ? t('incidents.open.empty') : null}
-      >
-        <IncidentHead t={t} last={t('incidents.col.actions')} />
-        <tbody>
-          {incidents.open.map((incident) => (
-            <IncidentRow key={incident.id} incident={incident} t={t} when={when}>
-              <ResolveIncidentButton
-                incidentId={incident.id}
-                labels={{
-                  submit: t('incidents.resolve.submit'),
-                  pending: t('incidents.resolve.pending'),
-                  accessible: t('incidents.resolve.label', { summary: incident.summary }),
-                }}
-              />
-            </IncidentRow>
-          ))}
-        </tbody>
-      </Section>
+      <ClientMessages only={['incidents']}>
+        <Section
+          id="incidents-open"
+          title={t('incidents.open.title')}
+          empty={incidents.open.length === 0 ? t('incidents.open.empty') : null}
+        >
+          <IncidentHead t={t} last={t('incidents.col.actions')} />
+          <tbody>
+            {incidents.open.map((incident) => (
+              <IncidentRow key={incident.id} incident={incident} t={t} zone={zone}>
+                <ResolveIncidentButton incidentId={incident.id} summary={incident.summary} />
+              </IncidentRow>
+            ))}
+          </tbody>
+        </Section>
+      </ClientMessages>
 
       <Section
         id="incidents-resolved"
@@ -96,8 +88,8 @@ export default async function IncidentsPage() {
         <IncidentHead t={t} last={t('incidents.col.resolvedAt')} />
         <tbody>
           {incidents.resolved.map((incident) => (
-            <IncidentRow key={incident.id} incident={incident} t={t} when={when}>
-              {incident.resolvedAt && when(incident.resolvedAt)}
+            <IncidentRow key={incident.id} incident={incident} t={t} zone={zone}>
+              {incident.resolvedAt && <When at={incident.resolvedAt} zone={zone} />}
             </IncidentRow>
           ))}
         </tbody>
@@ -121,7 +113,8 @@ export default async function IncidentsPage() {
             return (
               <tr key={failure.id} data-testid="billing-failure-row">
                 <th scope="row">
-                  <time dateTime={failure.day.toISOString().slice(0, 10)}>{day.format(failure.day)}</time>
+                  {/* A billing day is a calendar date, not an instant: shown as stored. */}
+                  <When at={failure.day} zone="UTC" style="day" />
                 </th>
                 <td>
                   {isOneOf(KNOWN_BILLING_KINDS, failure.kind) ? t(`incidents.billing.kind.${failure.kind}`) : null}
@@ -166,12 +159,12 @@ function IncidentHead({ t, last }: { t: Translate; last: string }) {
 function IncidentRow({
   incident,
   t,
-  when,
+  zone,
   children,
 }: {
   incident: IncidentView;
   t: Translate;
-  when: (date: Date) => ReactNode;
+  zone: string;
   children: ReactNode;
 }) {
   const severity = isOneOf(SEVERITIES, incident.severity)
@@ -198,8 +191,12 @@ function IncidentRow({
         </span>
       </th>
       <td className={cell.numeric}>{incident.occurrences}</td>
-      <td>{when(incident.openedAt)}</td>
-      <td>{when(incident.updatedAt)}</td>
+      <td>
+        <When at={incident.openedAt} zone={zone} />
+      </td>
+      <td>
+        <When at={incident.updatedAt} zone={zone} />
+      </td>
       <td>{children}</td>
     </tr>
   );

@@ -4,9 +4,11 @@ import type { Metadata } from 'next';
 import { CopyButton } from '@/app/manage/_components/copy-button';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { SecretForm } from '@/app/manage/_components/secret-form';
-import { formatDateTime } from '@/lib/i18n/locale';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn, When } from '@/components/time';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-secrets';
-import { getLocale, getT } from '../../_server/i18n';
+import { getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 import { Badge } from '@/components/ui/badge';
 
@@ -26,8 +28,11 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function SecretsPage() {
   const staff = await requireStaff('secrets.manage', '/manage/secrets');
   const { tenantId } = staff.current;
-  const [t, locale, stored] = await Promise.all([getT(), getLocale(), listProviderSecrets({ tenantId })]);
-  const copy = { copy: t('copy.copy'), copied: t('copy.copied'), selected: t('copy.selected') };
+  const [t, zone, stored] = await Promise.all([
+    getT(),
+    tenantTimeZone({ tenantId }),
+    listProviderSecrets({ tenantId }),
+  ]);
 
   return (
     <>
@@ -35,84 +40,79 @@ export default async function SecretsPage() {
       <header className="page__header">
         <h1>{t('secrets.title')}</h1>
         <p className="page__lead">{t('secrets.lead', { tenant: staff.current.tenantName })}</p>
+        <TimesIn zone={zone} />
         <Notice tone="info" announce={false} data-testid="secrets-encrypted-note">
           {t('secrets.encrypted')}
         </Notice>
       </header>
 
-      <ul className="secret-list">
-        {SECRET_PROVIDERS.map((provider) => {
-          const secret = stored.find((s) => s.provider === provider);
-          const headingId = `secret-${provider}-title`;
-          const webhookPath = WEBHOOK_PATHS[provider];
-          const webhookUrl = webhookPath ? `${appUrl()}/api/webhooks/${webhookPath}/${tenantId}` : null;
-          const urlId = `secret-${provider}-url`;
-          return (
-            <li key={provider}>
-              <section className="card secret-card" aria-labelledby={headingId} data-testid={`secret-card-${provider}`}>
-                <div className="secret-card__head">
-                  <h2 id={headingId}>{t(`secrets.provider.${provider}`)}</h2>
-                  {secret ? (
-                    <Badge tone="success" data-testid={`secret-status-${provider}`} data-set="true">
-                      {t('secrets.status.set')}
-                    </Badge>
-                  ) : (
-                    <Badge data-testid={`secret-status-${provider}`} data-set="false">
-                      {t('secrets.status.notSet')}
-                    </Badge>
-                  )}
-                </div>
-                {secret && (
-                  <dl className="facts secret-card__facts">
-                    <div>
-                      <dt>{t('secrets.keyVersion')}</dt>
-                      <dd data-testid={`secret-key-version-${provider}`}>{secret.keyVersion}</dd>
-                    </div>
-                    <div>
-                      <dt>{t('secrets.rotatedAt')}</dt>
-                      <dd>
-                        <time dateTime={secret.rotatedAt.toISOString()}>
-                          {formatDateTime(locale, secret.rotatedAt)}
-                        </time>
-                      </dd>
-                    </div>
-                  </dl>
-                )}
-                <SecretForm
-                  provider={provider}
-                  labels={{
-                    field: t(`secrets.field.${provider}`),
-                    hint: t(`secrets.hint.${provider}`),
-                    submit: secret ? t('secrets.submit.replace') : t('secrets.submit.set'),
-                    pending: t('secrets.pending'),
-                    saved: t('secrets.saved'),
-                  }}
-                />
-                {webhookUrl && (
-                  <div className="webhook-url">
-                    <p className="webhook-url__label">{t('secrets.webhookUrl')}</p>
-                    <div className="secret-panel__value">
-                      <code id={urlId} className="webhook-url__code" data-testid={`webhook-url-${provider}`}>
-                        {webhookUrl}
-                      </code>
-                      <CopyButton
-                        text={webhookUrl}
-                        targetId={urlId}
-                        labels={copy}
-                        accessibleLabel={t('secrets.copyWebhookUrl', { provider: t(`secrets.provider.${provider}`) })}
-                        testId={`webhook-url-copy-${provider}`}
-                      />
-                    </div>
-                    <FieldHint>
-                      {t('secrets.webhookUrlHint', { provider: t(`secrets.provider.${provider}`) })}
-                    </FieldHint>
+      <ClientMessages only={['secrets', 'copy']}>
+        <ul className="secret-list">
+          {SECRET_PROVIDERS.map((provider) => {
+            const secret = stored.find((s) => s.provider === provider);
+            const headingId = `secret-${provider}-title`;
+            const webhookPath = WEBHOOK_PATHS[provider];
+            const webhookUrl = webhookPath ? `${appUrl()}/api/webhooks/${webhookPath}/${tenantId}` : null;
+            const urlId = `secret-${provider}-url`;
+            return (
+              <li key={provider}>
+                <section
+                  className="card secret-card"
+                  aria-labelledby={headingId}
+                  data-testid={`secret-card-${provider}`}
+                >
+                  <div className="secret-card__head">
+                    <h2 id={headingId}>{t(`secrets.provider.${provider}`)}</h2>
+                    {secret ? (
+                      <Badge tone="success" data-testid={`secret-status-${provider}`} data-set="true">
+                        {t('secrets.status.set')}
+                      </Badge>
+                    ) : (
+                      <Badge data-testid={`secret-status-${provider}`} data-set="false">
+                        {t('secrets.status.notSet')}
+                      </Badge>
+                    )}
                   </div>
-                )}
-              </section>
-            </li>
-          );
-        })}
-      </ul>
+                  {secret && (
+                    <dl className="facts secret-card__facts">
+                      <div>
+                        <dt>{t('secrets.keyVersion')}</dt>
+                        <dd data-testid={`secret-key-version-${provider}`}>{secret.keyVersion}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('secrets.rotatedAt')}</dt>
+                        <dd>
+                          <When at={secret.rotatedAt} zone={zone} />
+                        </dd>
+                      </div>
+                    </dl>
+                  )}
+                  <SecretForm provider={provider} isSet={secret !== undefined} />
+                  {webhookUrl && (
+                    <div className="webhook-url">
+                      <p className="webhook-url__label">{t('secrets.webhookUrl')}</p>
+                      <div className="secret-panel__value">
+                        <code id={urlId} className="webhook-url__code" data-testid={`webhook-url-${provider}`}>
+                          {webhookUrl}
+                        </code>
+                        <CopyButton
+                          text={webhookUrl}
+                          targetId={urlId}
+                          accessibleLabel={t('secrets.copyWebhookUrl', { provider: t(`secrets.provider.${provider}`) })}
+                          testId={`webhook-url-copy-${provider}`}
+                        />
+                      </div>
+                      <FieldHint>
+                        {t('secrets.webhookUrlHint', { provider: t(`secrets.provider.${provider}`) })}
+                      </FieldHint>
+                    </div>
+                  )}
+                </section>
+              </li>
+            );
+          })}
+        </ul>
+      </ClientMessages>
     </>
   );
 }

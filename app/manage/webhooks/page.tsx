@@ -6,20 +6,20 @@ import Link from 'next/link';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { WebhookReplayForm } from '@/app/manage/_components/webhook-replay';
 import { can } from '@/lib/auth/permissions';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn, When } from '@/components/time';
 import { isAppError } from '@/lib/errors';
-import { formatDateTime } from '@/lib/i18n/locale';
-import { listFacilities } from '@/lib/rooms/list-facilities';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { instantToZonedLocal, zonedDaysRange } from '@/lib/time/zoned-local';
 import { listWebhookEvents } from '@/lib/webhooks/list-webhook-events';
 import {
   isWebhookReasonCode,
   parseWebhookLogUrlFilters,
-  REPLAY_MAX_DAYS,
   WEBHOOK_PROVIDERS,
   WEBHOOK_STATUSES,
   webhookLogHref,
 } from '@/lib/webhooks/webhook-log-filters';
-import { getLocale, getT } from '../../_server/i18n';
+import { getT } from '../../_server/i18n';
 import { requireStaff } from '../../_server/staff';
 import { Button, buttonClassName } from '@/components/ui/button';
 
@@ -47,13 +47,7 @@ export default async function WebhooksPage({
 }) {
   const staff = await requireStaff('webhooks.view', '/manage/webhooks');
   const { tenantId } = staff.current;
-  const [t, locale, facilities, params] = await Promise.all([
-    getT(),
-    getLocale(),
-    listFacilities({ tenantId }),
-    searchParams,
-  ]);
-  const timeZone = facilities[0]?.timeZone ?? 'UTC';
+  const [t, timeZone, params] = await Promise.all([getT(), tenantTimeZone({ tenantId }), searchParams]);
   const filters = parseWebhookLogUrlFilters(params);
   const range = zonedDaysRange({ fromDay: filters.from, toDay: filters.to, timeZone });
   const query = {
@@ -91,9 +85,7 @@ export default async function WebhooksPage({
       <header className="page__header">
         <h1>{t('webhooks.title')}</h1>
         <p className="page__lead">{t('webhooks.lead', { tenant: staff.current.tenantName })}</p>
-        <p className="muted small" data-testid="webhooks-time-zone">
-          {t('manage.timesIn', { timeZone })}
-        </p>
+        <TimesIn zone={timeZone} />
       </header>
 
       <section aria-labelledby="webhook-filters-title">
@@ -202,9 +194,7 @@ export default async function WebhooksPage({
                   data-reason={event.reason ?? ''}
                 >
                   <th scope="row">
-                    <time dateTime={event.receivedAt}>
-                      {formatDateTime(locale, new Date(event.receivedAt), timeZone)}
-                    </time>
+                    <When at={event.receivedAt} zone={timeZone} />
                   </th>
                   <td>{t(`webhooks.provider.${event.provider}`)}</td>
                   <td>
@@ -266,32 +256,9 @@ export default async function WebhooksPage({
           <h2 id="webhook-replay-title">{t('webhooks.replay.title')}</h2>
           <div className="card">
             <p className="replay-lead">{t('webhooks.replay.lead')}</p>
-            <WebhookReplayForm
-              defaults={replayDefaults}
-              labels={{
-                provider: t('webhooks.replay.provider'),
-                providers: {
-                  stripe: t('webhooks.provider.stripe'),
-                  calendly: t('webhooks.provider.calendly'),
-                  cal: t('webhooks.provider.cal'),
-                },
-                from: t('webhooks.replay.from'),
-                to: t('webhooks.replay.to'),
-                hint: t('webhooks.replay.hint', { timeZone, days: REPLAY_MAX_DAYS }),
-                submit: t('webhooks.replay.submit'),
-                pending: t('webhooks.replay.pending'),
-                requeuedOne: t('webhooks.replay.requeued.one'),
-                requeuedOther: t('webhooks.replay.requeued.other'),
-                progress: {
-                  title: t('webhooks.progress.title'),
-                  count: t('webhooks.progress.count'),
-                  complete: t('webhooks.progress.complete'),
-                  loading: t('webhooks.progress.loading'),
-                  error: t('webhooks.progress.error'),
-                  status: statusLabels,
-                },
-              }}
-            />
+            <ClientMessages only={['webhooks']}>
+              <WebhookReplayForm defaults={replayDefaults} timeZone={timeZone} />
+            </ClientMessages>
           </div>
         </section>
       )}

@@ -3,31 +3,24 @@
 import { FormError } from '@/components/ui/notice';
 import { Field, Input } from '@/components/ui/field';
 import { safeReturnPath } from '@/lib/auth/safe-path';
+import { useTranslations } from 'next-intl';
 import { useState, type FormEvent } from 'react';
 import { signIn } from 'next-auth/react';
 import { Button } from '@/components/ui/button';
 
-type Labels = {
-  email: string;
-  password: string;
-  submit: string;
-  pending: string;
-  error: string;
-  unavailable: string;
-};
-
 type Props = {
   /** The raw `callbackUrl` query parameter; used only if it is a path on this site. */
   callbackUrl?: string;
-  labels: Labels;
 };
 
 const DEFAULT_DESTINATION = '/desk';
 
 /** Email + password sign-in through next-auth; every failure shows the same message. */
-export function SignInForm({ callbackUrl, labels }: Props) {
+export function SignInForm({ callbackUrl }: Props) {
+  const t = useTranslations('signIn');
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Which message shows; the words are read when rendering, in the page's language.
+  const [error, setError] = useState<'error' | 'unavailable' | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -45,9 +38,9 @@ export function SignInForm({ callbackUrl, labels }: Props) {
         window.location.assign(safeReturnPath(callbackUrl, DEFAULT_DESTINATION));
         return;
       }
-      setError(labels.error);
+      setError('error');
     } catch {
-      setError(labels.unavailable);
+      setError('unavailable');
     }
     setPending(false);
   }
@@ -55,7 +48,7 @@ export function SignInForm({ callbackUrl, labels }: Props) {
   return (
     // method="post" keeps credentials out of the URL should the form ever submit before hydration.
     <form method="post" onSubmit={onSubmit} className="form">
-      <Field id="sign-in-email" label={labels.email} describedBy="sign-in-error">
+      <Field id="sign-in-email" label={t('email')} describedBy="sign-in-error">
         {(control) => (
           <Input
             {...control}
@@ -67,11 +60,11 @@ export function SignInForm({ callbackUrl, labels }: Props) {
             spellCheck={false}
             required
             maxLength={320}
-            aria-invalid={error === labels.error ? true : undefined}
+            aria-invalid={error === 'error' ? true : undefined}
           />
         )}
       </Field>
-      <Field id="sign-in-password" label={labels.password} describedBy="sign-in-error">
+      <Field id="sign-in-password" label={t('password')} describedBy="sign-in-error">
         {(control) => (
           <Input
             {...control}
@@ -80,15 +73,15 @@ export function SignInForm({ callbackUrl, labels }: Props) {
             autoComplete="current-password"
             required
             maxLength={1024}
-            aria-invalid={error === labels.error ? true : undefined}
+            aria-invalid={error === 'error' ? true : undefined}
           />
         )}
       </Field>
       <FormError as="div" id="sign-in-error">
-        {error}
+        {error && t(error)}
       </FormError>
       <Button variant="primary" block type="submit" aria-disabled={pending || undefined}>
-        {pending ? labels.pending : labels.submit}
+        {pending ? t('pending') : t('submit')}
       </Button>
     </form>
   );

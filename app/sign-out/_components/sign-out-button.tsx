@@ -1,13 +1,13 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { signOut } from 'next-auth/react';
 import { Button } from '@/components/ui/button';
 
-type Props = { label: string; pendingLabel: string };
-
 /** Ends the next-auth session and lands on the sign-in page. */
-export function SignOutButton({ label, pendingLabel }: Props) {
+export function SignOutButton() {
+  const t = useTranslations('signOut');
   const [pending, setPending] = useState(false);
   return (
     <Button
@@ -18,7 +18,7 @@ export function SignOutButton({ label, pendingLabel }: Props) {
         void signOut({ callbackUrl: '/sign-in' }).catch(() => setPending(false));
       }}
     >
-      {pending ? pendingLabel : label}
+      {pending ? t('pending') : t('submit')}
     </Button>
   );
 }

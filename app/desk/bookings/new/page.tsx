@@ -5,8 +5,9 @@ import Link from 'next/link';
 import { BookingGroupForm } from '@/app/desk/_components/booking-group-form';
 import { roomAvailability } from '@/lib/bookings/room-availability';
 import { CHECK_IN_HOUR, CHECK_OUT_HOUR, MAX_NIGHTS, stayWindow, zonedToday } from '@/lib/bookings/stay-window';
-import { formatDateTime } from '@/lib/i18n/locale';
 import { formatMoney } from '@/lib/i18n/money';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn, When } from '@/components/time';
 import { listFacilities } from '@/lib/rooms/list-facilities';
 import { getLocale, getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
@@ -38,7 +39,8 @@ export default async function NewBookingPage({ searchParams }: Props) {
   const { tenantId } = staff.current;
   const facilities = await listFacilities({ tenantId });
 
-  const header = (
+  // The facility's zone, once there is one: the stay's times below are in it.
+  const header = (zone?: string) => (
     <>
       <p className="back-link">
         <Link href="/desk/bookings">{t('bookingNew.back')}</Link>
@@ -46,6 +48,7 @@ export default async function NewBookingPage({ searchParams }: Props) {
       <header className="page__header">
         <h1>{t('bookingNew.title')}</h1>
         <p className="page__lead">{t('bookingNew.lead')}</p>
+        {zone && <TimesIn zone={zone} />}
       </header>
     </>
   );
@@ -53,7 +56,7 @@ export default async function NewBookingPage({ searchParams }: Props) {
   if (!facility) {
     return (
       <>
-        {header}
+        {header()}
         <p className="empty-state">{t('bookingNew.noFacilities')}</p>
       </>
     );
@@ -76,13 +79,11 @@ export default async function NewBookingPage({ searchParams }: Props) {
 
   const checkInError = errors.checkIn ? t(`bookingNew.error.checkIn.${errors.checkIn}`) : null;
   const checkOutError = errors.checkOut ? t(`bookingNew.error.checkOut.${errors.checkOut}`, { max: MAX_NIGHTS }) : null;
-  const when = (date: Date) => (
-    <time dateTime={date.toISOString()}>{formatDateTime(locale, date, facility.timeZone)}</time>
-  );
+  const when = (date: Date) => <When at={date} zone={facility.timeZone} />;
 
   return (
     <>
-      {header}
+      {header(facility.timeZone)}
 
       <section aria-labelledby="booking-dates-title" className="card booking-step">
         <h2 id="booking-dates-title">{t('bookingNew.step.dates')}</h2>
@@ -162,33 +163,21 @@ export default async function NewBookingPage({ searchParams }: Props) {
           {rooms.length === 0 ? (
             <p className="empty-state">{t('bookingNew.noRooms')}</p>
           ) : (
-            <BookingGroupForm
-              // A new stay starts a fresh form.
-              key={`${stay.startsAt.toISOString()}-${stay.endsAt.toISOString()}-${facility.id}`}
-              startsAt={stay.startsAt.toISOString()}
-              endsAt={stay.endsAt.toISOString()}
-              rooms={rooms.map((r) => ({
-                id: r.id,
-                label: r.label,
-                available: r.available,
-                rate: t('bookingForm.rate', { price: formatMoney(locale, r.nightlyRateCents, r.currency) }),
-              }))}
-              labels={{
-                guest: t('bookingForm.guest'),
-                name: t('bookingForm.name'),
-                email: t('bookingForm.email'),
-                phone: t('bookingForm.phone'),
-                rooms: t('bookingForm.rooms'),
-                roomsHint: t('bookingForm.roomsHint'),
-                booked: t('bookingForm.booked'),
-                failed: t('bookingForm.failed'),
-                conflictRooms: t('bookingForm.conflictRooms'),
-                submitNone: t('bookingForm.submitNone'),
-                submitOne: t('bookingForm.submitOne'),
-                submitMany: t('bookingForm.submitMany'),
-                pending: t('bookingForm.pending'),
-              }}
-            />
+            <ClientMessages only={['bookingForm']}>
+              <BookingGroupForm
+                // A new stay starts a fresh form.
+                key={`${stay.startsAt.toISOString()}-${stay.endsAt.toISOString()}-${facility.id}`}
+                startsAt={stay.startsAt.toISOString()}
+                endsAt={stay.endsAt.toISOString()}
+                rooms={rooms.map((r) => ({
+                  id: r.id,
+                  label: r.label,
+                  available: r.available,
+                  // Money is formatted on the server (lib/i18n/money.ts); the form puts it in its sentence.
+                  price: formatMoney(locale, r.nightlyRateCents, r.currency),
+                }))}
+              />
+            </ClientMessages>
           )}
         </section>
       )}

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { getFormatter } from 'next-intl/server';
 import { cache } from 'react';
 import QRCode from 'qrcode';
 import { z } from 'zod';
@@ -19,11 +20,12 @@ import { can } from '@/lib/auth/permissions';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
 import { reservationDetail } from '@/lib/bookings/reservation-detail';
-import { formatDateTime, type Translate } from '@/lib/i18n/locale';
-import { getLocale, getT } from '../../../_server/i18n';
+import type { Translate } from '@/lib/i18n/locale';
+import { getT } from '../../../_server/i18n';
 import { requireStaff } from '../../../_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
-import { checkInLabels } from '@/app/desk/_components/check-in-labels';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn, When } from '@/components/time';
 import { buttonClassName } from '@/components/ui/button';
 
 type Props = { params: Promise<{ id: string }> };
@@ -59,12 +61,12 @@ export default async function ReservationPage({ params }: Props) {
   const { id } = await params;
   const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
   if (!ZReservationIdSchema.safeParse(id).success) notFound();
-  const [t, locale, reservation] = await Promise.all([getT(), getLocale(), loadReservation(staff, id)]);
+  const [t, format, reservation] = await Promise.all([getT(), getFormatter(), loadReservation(staff, id)]);
   if (!reservation) notFound();
 
   const { role } = staff.current;
   const { timeZone } = reservation.room.facility;
-  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(locale, date, timeZone)}</time>;
+  const when = (date: Date) => <When at={date} zone={timeZone} />;
   const canCheckIn =
     can(role, 'checkin.complete') &&
     !reservation.checkIn &&
@@ -94,244 +96,195 @@ export default async function ReservationPage({ params }: Props) {
   const qrSvg = linkUrl ? await QRCode.toString(linkUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) : null;
 
   return (
-    <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} labels={checkInLabels(t)}>
-      <p className="back-link">
-        <Link href="/desk">← {t('reservation.back')}</Link>
-      </p>
-      <header className="page__header page__header--split">
-        <div>
-          <h1>{t('reservation.title', { room: reservation.roomLabelSnapshot })}</h1>
-          <p className="page__lead">
-            {reservation.guest ? (
-              reservation.guest.name
-            ) : (
-              <span className="tombstone">{t('guest.deletedAccount')}</span>
-            )}
-          </p>
-        </div>
-        {canCheckIn && (
-          <CheckInAction
-            reservationId={reservation.id}
-            window={checkInWindow}
-            timeZone={timeZone}
-            t={t}
-            locale={locale}
-          />
-        )}
-      </header>
+    // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
+    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete']}>
+      <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}>
+        <p className="back-link">
+          <Link href="/desk">← {t('reservation.back')}</Link>
+        </p>
+        <header className="page__header page__header--split">
+          <div>
+            <h1>{t('reservation.title', { room: reservation.roomLabelSnapshot })}</h1>
+            <p className="page__lead">
+              {reservation.guest ? (
+                reservation.guest.name
+              ) : (
+                <span className="tombstone">{t('guest.deletedAccount')}</span>
+              )}
+            </p>
+            <TimesIn zone={timeZone} />
+          </div>
+          {canCheckIn && <CheckInAction reservationId={reservation.id} window={checkInWindow} timeZone={timeZone} />}
+        </header>
 
-      <div className="detail-grid">
-        <section className="card" aria-labelledby="reservation-details-title">
-          <h2 id="reservation-details-title">{t('reservation.details')}</h2>
-          <dl className="facts">
-            <div>
-              <dt>{t('reservation.room')}</dt>
-              <dd>{reservation.roomLabelSnapshot}</dd>
-            </div>
-            <div>
-              <dt>{t('reservation.facility')}</dt>
-              <dd>{reservation.room.facility.name}</dd>
-            </div>
-            <div>
-              <dt>{t('reservation.guest')}</dt>
-              <dd>
-                {reservation.guest ? (
-                  <>
-                    {reservation.guest.name}
-                    {reservation.guest.email && <span className="facts__sub">{reservation.guest.email}</span>}
-                    {reservation.guest.phone && <span className="facts__sub">{reservation.guest.phone}</span>}
-                  </>
-                ) : (
-                  <span className="tombstone">{t('guest.deletedAccount')}</span>
-                )}
-              </dd>
-            </div>
-            <div>
-              <dt>{t('reservation.arrives')}</dt>
-              <dd>{when(reservation.startsAt)}</dd>
-            </div>
-            <div>
-              <dt>{t('reservation.departs')}</dt>
-              <dd>{when(reservation.endsAt)}</dd>
-            </div>
-            <div>
-              <dt>{t('reservation.timeZone')}</dt>
-              <dd>{timeZone}</dd>
-            </div>
-            <div>
-              <dt>{t('reservation.status')}</dt>
-              <dd>
-                <Badge tone={STATUS_BADGE[reservation.status]} data-testid="reservation-status">
-                  {t(`reservation.status.${reservation.status}`)}
-                </Badge>
-              </dd>
-            </div>
-            <div>
-              <dt>{t('reservation.checkedInAt')}</dt>
-              <dd>
-                {reservation.checkIn ? (
-                  when(reservation.checkIn.createdAt)
-                ) : (
-                  <span className="muted">{t('reservation.notCheckedIn')}</span>
-                )}
-              </dd>
-            </div>
-          </dl>
-        </section>
-
-        <section className="card" aria-labelledby="guest-link-title">
-          <h2 id="guest-link-title">{t('reservation.guestLink.title')}</h2>
-          {linkUrl && qrSvg && link ? (
-            <>
-              <p className="muted">{t('reservation.guestLink.intro')}</p>
-              <figure className="qr">
-                {/* The SVG is produced by the qrcode library from our own URL, never from user input. */}
-                <div
-                  className="qr__code"
-                  role="img"
-                  aria-labelledby="guest-link-caption"
-                  dangerouslySetInnerHTML={{ __html: qrSvg }}
-                />
-                <figcaption id="guest-link-caption" className="qr__caption">
-                  {t('reservation.guestLink.caption')}
-                </figcaption>
-              </figure>
-              <p className="guest-url">
-                <code data-testid="guest-url">{linkUrl}</code>
-              </p>
-              <p className="muted small">
-                {t('reservation.guestLink.expires', { time: formatDateTime(locale, link.expiresAt, timeZone) })}
-              </p>
-              <a
-                href={linkUrl}
-                className={buttonClassName({ variant: 'secondary' })}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                {t('reservation.guestLink.open')}
-              </a>
-            </>
-          ) : (
-            <p className="empty-state">{t('reservation.guestLink.none')}</p>
-          )}
-          {canRotateLink && (
-            <RotateGuestLinkForm
-              reservationId={reservation.id}
-              labels={{
-                submit: t('reservation.guestLink.rotate'),
-                hint: t('reservation.guestLink.rotateHint'),
-                pending: t('reservation.guestLink.rotatePending'),
-                done: t('reservation.guestLink.rotated'),
-              }}
-            />
-          )}
-        </section>
-      </div>
-
-      <section className="section" aria-labelledby="keys-title">
-        <h2 id="keys-title">{t('reservation.keys.title')}</h2>
-        {reservation.accessKeys.length === 0 ? (
-          <p className="empty-state">{t('reservation.keys.empty')}</p>
-        ) : (
-          <ul className="key-list">
-            {reservation.accessKeys.map((key) => {
-              const live = key.status === 'pre_issued' || key.status === 'active';
-              return (
-                <li
-                  key={key.id}
-                  className="card key-card"
-                  data-testid="key-card"
-                  data-key-id={key.id}
-                  data-key-status={key.status}
-                >
-                  <div className="key-card__head">
-                    <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} t={t} />
-                  </div>
-                  <dl className="facts">
-                    <div>
-                      <dt>{t('key.pin')}</dt>
-                      <dd>
-                        {live ? (
-                          <KeyPin
-                            keyId={key.id}
-                            canReveal={canReveal}
-                            labels={{
-                              hidden: t('key.pinHidden'),
-                              reveal: t('key.reveal.submit'),
-                              pending: t('key.reveal.pending'),
-                              note: t('key.reveal.note'),
-                            }}
-                          />
-                        ) : (
-                          <span className="muted">{t('key.pinEnded')}</span>
-                        )}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t('key.lock')}</dt>
-                      <dd>{live ? t(`key.sync.${key.vendorSync}`) : t(`key.syncEnded.${key.vendorSync}`)}</dd>
-                    </div>
-                    <div>
-                      <dt>{t('key.validFrom')}</dt>
-                      <dd>{when(key.validFrom)}</dd>
-                    </div>
-                    <div>
-                      <dt>{t('key.validUntil')}</dt>
-                      <dd>{when(key.expiresAt)}</dd>
-                    </div>
-                    {key.revokedReason !== null && (
-                      <div>
-                        <dt>{t('key.revokedReason')}</dt>
-                        <dd className="wrap-anywhere">{reasonText(key.revokedReason, t)}</dd>
-                      </div>
-                    )}
-                  </dl>
-                  {canRevoke && (
-                    <RevokeKeyForm
-                      keyId={key.id}
-                      live={live}
-                      labels={{
-                        title: t('key.revoke.title'),
-                        reason: t('key.revoke.reason'),
-                        hint: t('key.revoke.reasonHint'),
-                        submit: t('key.revoke.submit'),
-                        pending: t('key.revoke.pending'),
-                        done: t('key.revoke.done'),
-                      }}
-                    />
+        <div className="detail-grid">
+          <section className="card" aria-labelledby="reservation-details-title">
+            <h2 id="reservation-details-title">{t('reservation.details')}</h2>
+            <dl className="facts">
+              <div>
+                <dt>{t('reservation.room')}</dt>
+                <dd>{reservation.roomLabelSnapshot}</dd>
+              </div>
+              <div>
+                <dt>{t('reservation.facility')}</dt>
+                <dd>{reservation.room.facility.name}</dd>
+              </div>
+              <div>
+                <dt>{t('reservation.guest')}</dt>
+                <dd>
+                  {reservation.guest ? (
+                    <>
+                      {reservation.guest.name}
+                      {reservation.guest.email && <span className="facts__sub">{reservation.guest.email}</span>}
+                      {reservation.guest.phone && <span className="facts__sub">{reservation.guest.phone}</span>}
+                    </>
+                  ) : (
+                    <span className="tombstone">{t('guest.deletedAccount')}</span>
                   )}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </section>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('reservation.arrives')}</dt>
+                <dd>{when(reservation.startsAt)}</dd>
+              </div>
+              <div>
+                <dt>{t('reservation.departs')}</dt>
+                <dd>{when(reservation.endsAt)}</dd>
+              </div>
+              <div>
+                <dt>{t('reservation.timeZone')}</dt>
+                <dd>{timeZone}</dd>
+              </div>
+              <div>
+                <dt>{t('reservation.statusHeading')}</dt>
+                <dd>
+                  <Badge tone={STATUS_BADGE[reservation.status]} data-testid="reservation-status">
+                    {t(`reservation.status.${reservation.status}`)}
+                  </Badge>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('reservation.checkedInAt')}</dt>
+                <dd>
+                  {reservation.checkIn ? (
+                    when(reservation.checkIn.createdAt)
+                  ) : (
+                    <span className="muted">{t('reservation.notCheckedIn')}</span>
+                  )}
+                </dd>
+              </div>
+            </dl>
+          </section>
 
-      <ReservationTimeline
-        reservationId={reservation.id}
-        events={timeline}
-        timeZone={timeZone}
-        locale={locale}
-        t={t}
-        linkToAuditLog={can(role, 'audit.view')}
-      />
+          <section className="card" aria-labelledby="guest-link-title">
+            <h2 id="guest-link-title">{t('reservation.guestLink.title')}</h2>
+            {linkUrl && qrSvg && link ? (
+              <>
+                <p className="muted">{t('reservation.guestLink.intro')}</p>
+                <figure className="qr">
+                  {/* The SVG is produced by the qrcode library from our own URL, never from user input. */}
+                  <div
+                    className="qr__code"
+                    role="img"
+                    aria-labelledby="guest-link-caption"
+                    dangerouslySetInnerHTML={{ __html: qrSvg }}
+                  />
+                  <figcaption id="guest-link-caption" className="qr__caption">
+                    {t('reservation.guestLink.caption')}
+                  </figcaption>
+                </figure>
+                <p className="guest-url">
+                  <code data-testid="guest-url">{linkUrl}</code>
+                </p>
+                <p className="muted small">
+                  {t('reservation.guestLink.expires', { time: format.dateTime(link.expiresAt, 'stamp', { timeZone }) })}
+                </p>
+                <a
+                  href={linkUrl}
+                  className={buttonClassName({ variant: 'secondary' })}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {t('reservation.guestLink.open')}
+                </a>
+              </>
+            ) : (
+              <p className="empty-state">{t('reservation.guestLink.none')}</p>
+            )}
+            {canRotateLink && <RotateGuestLinkForm reservationId={reservation.id} />}
+          </section>
+        </div>
 
-      {canDeleteGuest && reservation.guest && (
-        <section className="section card danger-zone" aria-label={t('guestDelete.title')}>
-          <DeleteGuestForm
-            reservationId={reservation.id}
-            guestName={reservation.guest.name}
-            labels={{
-              title: t('guestDelete.title'),
-              lead: t('guestDelete.lead'),
-              confirm: t('guestDelete.confirm'),
-              confirmHint: t('guestDelete.confirmHint', { name: reservation.guest.name }),
-              submit: t('guestDelete.submit'),
-              pending: t('guestDelete.pending'),
-            }}
-          />
+        <section className="section" aria-labelledby="keys-title">
+          <h2 id="keys-title">{t('reservation.keys.title')}</h2>
+          {reservation.accessKeys.length === 0 ? (
+            <p className="empty-state">{t('reservation.keys.empty')}</p>
+          ) : (
+            <ul className="key-list">
+              {reservation.accessKeys.map((key) => {
+                const live = key.status === 'pre_issued' || key.status === 'active';
+                return (
+                  <li
+                    key={key.id}
+                    className="card key-card"
+                    data-testid="key-card"
+                    data-key-id={key.id}
+                    data-key-status={key.status}
+                  >
+                    <div className="key-card__head">
+                      <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} />
+                    </div>
+                    <dl className="facts">
+                      <div>
+                        <dt>{t('key.pin')}</dt>
+                        <dd>
+                          {live ? (
+                            <KeyPin keyId={key.id} canReveal={canReveal} />
+                          ) : (
+                            <span className="muted">{t('key.pinEnded')}</span>
+                          )}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{t('key.lock')}</dt>
+                        <dd>{live ? t(`key.sync.${key.vendorSync}`) : t(`key.syncEnded.${key.vendorSync}`)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('key.validFrom')}</dt>
+                        <dd>{when(key.validFrom)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('key.validUntil')}</dt>
+                        <dd>{when(key.expiresAt)}</dd>
+                      </div>
+                      {key.revokedReason !== null && (
+                        <div>
+                          <dt>{t('key.revokedReason')}</dt>
+                          <dd className="wrap-anywhere">{reasonText(key.revokedReason, t)}</dd>
+                        </div>
+                      )}
+                    </dl>
+                    {canRevoke && <RevokeKeyForm keyId={key.id} live={live} />}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
         </section>
-      )}
-    </CheckInProvider>
+
+        <ReservationTimeline
+          reservationId={reservation.id}
+          events={timeline}
+          timeZone={timeZone}
+          linkToAuditLog={can(role, 'audit.view')}
+        />
+
+        {canDeleteGuest && reservation.guest && (
+          <section className="section card danger-zone" aria-label={t('guestDelete.title')}>
+            <DeleteGuestForm reservationId={reservation.id} guestName={reservation.guest.name} />
+          </section>
+        )}
+      </CheckInProvider>
+    </ClientMessages>
   );
 }

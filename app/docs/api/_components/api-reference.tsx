@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import dynamic from 'next/dynamic';
 
 // Scalar (a Vue app: some 2.7 MB of script and 0.3 MB of CSS on first view) loads in the browser, on this page
@@ -12,15 +13,15 @@ const ScalarReference = dynamic(() => import('./scalar-reference'), {
 type Props = {
   /** The OpenAPI document /api/v1/openapi.json serves, built on the server. */
   openapi: Record<string, unknown>;
-  /** What a browser without JavaScript shows instead of the viewer. */
-  noScript: string;
 };
 
 /** The interactive API reference: operations, schemas and request examples, rendered from the OpenAPI document. */
-export function ApiReference({ openapi, noScript }: Props) {
+export function ApiReference({ openapi }: Props) {
+  const t = useTranslations('docs.api');
   return (
     <div className="api-reference" data-testid="api-reference">
-      <noscript>{noScript}</noscript>
+      {/* What a browser without JavaScript shows instead of the viewer. */}
+      <noscript>{t('noScript')}</noscript>
       <ScalarReference openapi={openapi} />
     </div>
   );

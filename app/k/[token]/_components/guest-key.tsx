@@ -1,37 +1,12 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { formatDateTime, type Locale } from '@/lib/i18n/locale';
 import { Button } from '@/components/ui/button';
-
-export type GuestKeyLabels = {
-  loading: string;
-  activating: string;
-  activatingHint: string;
-  ready: string;
-  pinLabel: string;
-  /** Contains `{digits}`. */
-  pinAria: string;
-  howTo: string;
-  validFrom: string;
-  validUntil: string;
-  /** Contains `{time}`. */
-  worksFrom: string;
-  failed: string;
-  revoked: string;
-  expired: string;
-  notFound: string;
-  notReady: string;
-  notReadyHint: string;
-  error: string;
-  refresh: string;
-  refreshing: string;
-};
+import { When } from '@/components/time';
 
 type Props = {
   token: string;
-  labels: GuestKeyLabels;
-  locale: Locale;
   /** The facility's IANA time zone: every time on the page is shown in it. */
   timeZone: string;
   /** The key as the server read it while rendering, so the PIN is in the first HTML (no wait for a fetch). */
@@ -103,10 +78,6 @@ async function fetchGuestKey(token: string, signal: AbortSignal): Promise<GuestK
   const data = (body as { data?: unknown } | null)?.data;
   if (!isGuestKeyData(data)) throw new GuestKeyError(response.status, 'invalid_response', null);
   return data;
-}
-
-function fill(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match);
 }
 
 type View =
@@ -250,24 +221,13 @@ function useGuestKey(token: string, initialKey: GuestKeyData | null | undefined)
  * The guest's door key, fetched from the key endpoint and polled every two seconds while the lock
  * is being programmed. The PIN is shown only once the lock has confirmed it (vendor sync `synced`).
  */
-export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props) {
+export function GuestKey({ token, timeZone, initialKey }: Props) {
+  const t = useTranslations('guest');
+  const format = useFormatter();
   const [manualRefresh, setManualRefresh] = useState(false);
   const query = useGuestKey(token, initialKey);
 
   const view = viewOf(query.data, query.error, query.updatedAt);
-  const format = (iso: string) => formatDateTime(locale, new Date(iso), timeZone);
-
-  const message: Record<View['kind'], string> = {
-    loading: labels.loading,
-    activating: labels.activating,
-    ready: labels.ready,
-    failed: labels.failed,
-    revoked: labels.revoked,
-    expired: labels.expired,
-    notFound: labels.notFound,
-    notReady: labels.notReady,
-    error: labels.error,
-  };
   const busy = view.kind === 'loading' || view.kind === 'activating';
   const key = view.kind === 'ready' && view.key.pin !== null ? { ...view.key, pin: view.key.pin } : null;
 
@@ -288,23 +248,23 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
         data-state={view.kind}
       >
         {busy && <span className="spinner" aria-hidden="true" />}
-        <span className="guest-status__text">{message[view.kind]}</span>
+        <span className="guest-status__text">{t(view.kind)}</span>
       </div>
 
       {view.kind === 'loading' && <div className="guest-pin-skeleton" aria-hidden="true" />}
-      {view.kind === 'activating' && <p className="guest-hint">{labels.activatingHint}</p>}
-      {view.kind === 'notReady' && <p className="guest-hint">{labels.notReadyHint}</p>}
+      {view.kind === 'activating' && <p className="guest-hint">{t('activatingHint')}</p>}
+      {view.kind === 'notReady' && <p className="guest-hint">{t('notReadyHint')}</p>}
 
       {key && (
         <div className="guest-pin-block">
           <p className="guest-pin-block__label" id="guest-pin-label">
-            {labels.pinLabel}
+            {t('pinLabel')}
           </p>
           <p
             className="guest-pin"
             data-testid="guest-pin"
             role="img"
-            aria-label={fill(labels.pinAria, { digits: key.pin.split('').join(' ') })}
+            aria-label={t('pinAria', { digits: key.pin.split('').join(' ') })}
           >
             {key.pin.split('').map((digit, index) => (
               <span key={index} className="guest-pin__digit">
@@ -312,21 +272,23 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
               </span>
             ))}
           </p>
-          <p className="guest-hint">{labels.howTo}</p>
+          <p className="guest-hint">{t('howTo')}</p>
           {key.status === 'pre_issued' && (
-            <p className="guest-note">{fill(labels.worksFrom, { time: format(key.validFrom) })}</p>
+            <p className="guest-note">
+              {t('worksFrom', { time: format.dateTime(new Date(key.validFrom), 'stamp', { timeZone }) })}
+            </p>
           )}
           <dl className="guest-facts">
             <div>
-              <dt>{labels.validFrom}</dt>
+              <dt>{t('validFrom')}</dt>
               <dd>
-                <time dateTime={key.validFrom}>{format(key.validFrom)}</time>
+                <When at={key.validFrom} zone={timeZone} />
               </dd>
             </div>
             <div>
-              <dt>{labels.validUntil}</dt>
+              <dt>{t('validUntil')}</dt>
               <dd>
-                <time dateTime={key.expiresAt}>{format(key.expiresAt)}</time>
+                <When at={key.expiresAt} zone={timeZone} />
               </dd>
             </div>
           </dl>
@@ -335,7 +297,7 @@ export function GuestKey({ token, labels, locale, timeZone, initialKey }: Props)
 
       {view.kind !== 'notFound' && (
         <Button size="large" block onClick={refresh} disabled={query.fetching}>
-          {manualRefresh ? labels.refreshing : labels.refresh}
+          {manualRefresh ? t('refreshing') : t('refresh')}
         </Button>
       )}
     </div>

@@ -1,0 +1,15 @@
+import type { ReactNode } from 'react';
+import { NextIntlClientProvider } from 'next-intl';
+import { getMessages } from 'next-intl/server';
+import type { Messages } from '@/lib/i18n/catalog';
+
+/**
+ * Gives the Client Components below it the message namespaces they use, and only those: the
+ * messages travel in the page's payload, and the guest page on a phone should not carry the
+ * manager's. Locale, formats and time zone come from i18n/request.ts.
+ */
+export async function ClientMessages({ only, children }: { only: readonly (keyof Messages)[]; children: ReactNode }) {
+  const all = (await getMessages()) as Messages;
+  const picked = Object.fromEntries(only.map((namespace) => [namespace, all[namespace]]));
+  return <NextIntlClientProvider messages={picked}>{children}</NextIntlClientProvider>;
+}

@@ -1,0 +1,31 @@
+import { useFormatter, useTranslations } from 'next-intl';
+import type { formats } from '@/lib/i18n/formats';
+
+// The named formats reach these through next-intl's configuration (i18n/request.ts), not an import:
+// a Client Component using them (the guest key) must not bundle lib/i18n, which reaches the catalogue.
+type Zoned = { zone: string; style?: keyof typeof formats.dateTime };
+
+const asDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value);
+
+/** One instant in a named zone, in the reader's locale ("30 Nov 2026, 15:00"), as a <time> element. */
+export function When({ at, zone, style = 'stamp' }: Zoned & { at: Date | string }) {
+  const format = useFormatter();
+  const date = asDate(at);
+  return <time dateTime={date.toISOString()}>{format.dateTime(date, style, { timeZone: zone })}</time>;
+}
+
+/**
+ * A range of instants, the one way ranges are written everywhere: Intl's range formatting, which
+ * names a shared day once ("30 Nov 2026, 15:00 – 18:00") and both days when they differ.
+ */
+export function Span({ from, to, zone, style = 'stamp' }: Zoned & { from: Date | string; to: Date | string }) {
+  const format = useFormatter();
+  const [start, end] = [asDate(from), asDate(to)];
+  return <span>{format.dateTimeRange(start, end, style, { timeZone: zone })}</span>;
+}
+
+/** The line every staff page shows under its heading: which zone its times are in. */
+export function TimesIn({ zone }: { zone: string }) {
+  const t = useTranslations('common');
+  return <p className="muted small">{t('timesIn', { zone })}</p>;
+}
