@@ -9,6 +9,7 @@ import { adminClient, bookRoom, createBookableTenant } from '@/lib/testing/fixtu
 const request = vi.hoisted(() => ({
   userId: null as string | null,
   acceptLanguage: 'en',
+  referer: null as string | null,
   revalidated: [] as string[],
 }));
 vi.mock('server-only', () => ({}));
@@ -17,7 +18,11 @@ vi.mock('next-auth', () => ({
 }));
 vi.mock('next/headers', () => ({
   cookies: async () => ({ get: () => undefined, set: () => {} }),
-  headers: async () => new Headers({ 'accept-language': request.acceptLanguage }),
+  headers: async () =>
+    new Headers({
+      'accept-language': request.acceptLanguage,
+      ...(request.referer ? { referer: request.referer } : {}),
+    }),
 }));
 vi.mock('next/cache', () => ({
   revalidatePath: (path: string) => void request.revalidated.push(path),
@@ -76,8 +81,15 @@ describe('staffAction, through the real actions', () => {
     const key = await keyOf(reservationId);
     const audits = await auditCount();
 
+    // Back to the page the action was sent from once signed in.
+    request.referer = `https://unlockos.example/desk/reservations/${reservationId}?tab=keys`;
     const refused = revokeKeyAction(null, form({ keyId: key.id, reason: 'lost card' }));
-    await expect(refused).rejects.toMatchObject({ digest: expect.stringMatching(/^NEXT_REDIRECT;replace;\/sign-in;/) });
+    await expect(refused).rejects.toMatchObject({
+      digest: expect.stringContaining(
+        `;/sign-in?callbackUrl=${encodeURIComponent(`/desk/reservations/${reservationId}?tab=keys`)};`,
+      ),
+    });
+    request.referer = null;
 
     expect(await keyOf(reservationId)).toEqual({ id: key.id, status: 'pre_issued' });
     expect(await auditCount()).toBe(audits);

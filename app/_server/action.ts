@@ -1,5 +1,6 @@
 import 'server-only';
 import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import { z } from 'zod';
 import { staffActor, type StaffActor } from '@/lib/audit/actor';
@@ -136,7 +137,7 @@ export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<
       );
     if (!staff) {
       log('unauthorized');
-      redirect('/sign-in');
+      redirect(`/sign-in?callbackUrl=${encodeURIComponent(await returnAddress())}`);
     }
     const t = await getT();
     const raw = formObject(input);
@@ -204,4 +205,17 @@ export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<
       return fail({ code: 'internal' }, actionErrorMessage(options.name, 'internal'));
     }
   };
+}
+
+/**
+ * Where a signed-out caller goes back to after signing in: the page the action was sent from (its
+ * path only; the sign-in page refuses a return address that leaves the site), else the desk.
+ */
+async function returnAddress(): Promise<string> {
+  try {
+    const from = new URL((await headers()).get('referer') ?? '');
+    return `${from.pathname}${from.search}`;
+  } catch {
+    return '/desk';
+  }
 }
