@@ -1,3 +1,4 @@
+import { actorColumns } from '../audit/actor';
 import { createHash, randomBytes } from 'node:crypto';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
@@ -87,9 +88,7 @@ export async function revokeApiKey(input: {
     await tx.auditEvent.create({
       data: {
         tenantId,
-        actorType: actor.type,
-        actorId: actor.id,
-        actorLabel: actor.label,
+        ...actorColumns(actor),
         action: 'api_key.revoked',
         subjectType: 'api_key',
         subjectId: input.apiKeyId,

@@ -1,4 +1,4 @@
-import type { Actor } from '../audit/actor';
+import { actorColumns, type Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import { redactWebhookPayload } from './redact-webhook-payload';
@@ -83,9 +83,7 @@ async function eraseGuest(
   await tx.auditEvent.create({
     data: {
       tenantId,
-      actorType: actor.type,
-      actorId: actor.id,
-      actorLabel: actor.label,
+      ...actorColumns(actor),
       action: 'guest.deleted',
       subjectType: 'guest',
       subjectId: guestId,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from '../audit/actor';
+import { actorColumns, type Actor } from '../audit/actor';
 import { GUEST_LINK_GRACE_MS, guestTokenFor, guestUrl, hashGuestToken } from '../auth/guest-links';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
@@ -48,9 +48,7 @@ export async function rotateGuestLink({
     await tx.auditEvent.create({
       data: {
         tenantId,
-        actorType: actor.type,
-        actorId: actor.id,
-        actorLabel: actor.label,
+        ...actorColumns(actor),
         action: 'guest_link.rotated',
         subjectType: 'reservation',
         subjectId: reservationId,

@@ -1,4 +1,4 @@
-import type { Actor } from '../audit/actor';
+import { actorColumns, type Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
 
@@ -31,9 +31,7 @@ export async function revealPin({
     await tx.auditEvent.create({
       data: {
         tenantId,
-        actorType: actor.type,
-        actorId: actor.id,
-        actorLabel: actor.label,
+        ...actorColumns(actor),
         action: 'key.pin_revealed',
         subjectType: 'access_key',
         subjectId: keyId,

@@ -1,4 +1,4 @@
-import type { Actor } from '../audit/actor';
+import { actorColumns, type Actor } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
@@ -21,9 +21,7 @@ export async function setProviderSecret(input: {
     await tx.auditEvent.create({
       data: {
         tenantId,
-        actorType: actor.type,
-        actorId: actor.id,
-        actorLabel: actor.label,
+        ...actorColumns(actor),
         action: 'secret.set',
         subjectType: 'provider_secret',
         metadata: { provider: input.provider, keyVersion: version },
@@ -72,9 +70,7 @@ export async function rotateProviderSecrets({ actor }: { actor: Actor }): Promis
       await tx.auditEvent.create({
         data: {
           tenantId: row.tenant_id,
-          actorType: actor.type,
-          actorId: actor.id,
-          actorLabel: actor.label,
+          ...actorColumns(actor),
           action: 'secret.rotated',
           subjectType: 'provider_secret',
           metadata: { provider: row.provider, fromVersion: row.old_version, toVersion: version },

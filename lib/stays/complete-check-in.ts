@@ -1,4 +1,4 @@
-import type { Actor } from '../audit/actor';
+import { actorColumns, type Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
 import { toKeyView, type AccessKeyRow, type KeyView } from '../keys/key-view';
@@ -75,9 +75,7 @@ export async function completeCheckIn({
       await tx.auditEvent.create({
         data: {
           tenantId,
-          actorType: actor.type,
-          actorId: actor.id,
-          actorLabel: actor.label,
+          ...actorColumns(actor),
           action: 'checkin.completed',
           subjectType: 'reservation',
           subjectId: reservationId,

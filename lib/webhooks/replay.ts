@@ -1,4 +1,4 @@
-import type { Actor } from '../audit/actor';
+import { actorColumns, type Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
 import type { WebhookProvider } from '../db/generated/enums';
 import { PROCESS_WEBHOOK_TASK, WEBHOOK_MAX_ATTEMPTS } from './inbox';
@@ -32,9 +32,7 @@ export async function replayWebhookEvents(input: {
       await tx.auditEvent.create({
         data: {
           tenantId,
-          actorType: actor.type,
-          actorId: actor.id,
-          actorLabel: actor.label,
+          ...actorColumns(actor),
           action: 'webhook.replayed',
           subjectType: 'webhook_events',
           metadata: {
