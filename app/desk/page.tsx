@@ -1,6 +1,6 @@
 import { cell, Table } from '@/components/ui/table';
+import { ReservationStatusBadge } from '@/app/desk/_components/reservation-status-badge';
 import type { Metadata } from 'next';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
 import { CheckInProvider } from '@/app/desk/_components/check-in';
 import { KeyBadges } from '@/app/desk/_components/key-badges';
@@ -19,14 +19,6 @@ import { CheckInAction } from '@/app/desk/_components/check-in-action';
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('desk.title') };
 }
-
-const STATUS_BADGE = {
-  held: 'warning',
-  confirmed: 'info',
-  checked_in: 'success',
-  checked_out: 'neutral',
-  cancelled: 'danger',
-} as const satisfies Record<string, BadgeTone>;
 
 type TableProps = {
   id: string;
@@ -75,7 +67,7 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
                 <When at={r.endsAt} zone={timeZone} />
               </td>
               <td>
-                <Badge tone={STATUS_BADGE[r.status]}>{t(`reservation.status.${r.status}`)}</Badge>
+                <ReservationStatusBadge status={r.status} />
               </td>
               <td>
                 {key ? (

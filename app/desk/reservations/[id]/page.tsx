@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { ReservationStatusBadge } from '@/app/desk/_components/reservation-status-badge';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getFormatter } from 'next-intl/server';
@@ -31,14 +31,6 @@ import { buttonClassName } from '@/components/ui/button';
 type Props = { params: Promise<{ id: string }> };
 
 const ZReservationIdSchema = z.uuid();
-
-const STATUS_BADGE = {
-  held: 'warning',
-  confirmed: 'info',
-  checked_in: 'success',
-  checked_out: 'neutral',
-  cancelled: 'danger',
-} as const satisfies Record<string, BadgeTone>;
 
 /** The reservation for this request (page and metadata share it). */
 const loadReservation = cache((staff: StaffContext, id: string) =>
@@ -158,9 +150,7 @@ export default async function ReservationPage({ params }: Props) {
               <div>
                 <dt>{t('reservation.statusHeading')}</dt>
                 <dd>
-                  <Badge tone={STATUS_BADGE[reservation.status]} data-testid="reservation-status">
-                    {t(`reservation.status.${reservation.status}`)}
-                  </Badge>
+                  <ReservationStatusBadge status={reservation.status} data-testid="reservation-status" />
                 </dd>
               </div>
               <div>
