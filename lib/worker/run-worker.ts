@@ -32,7 +32,9 @@ export async function runWorker(options: {
   // ends a pool it made without waiting and drops its listener first, so a connection closed by the
   // server during shutdown (a restart, a dropped test database) became an uncaught exception.
   const pgPool = new pg.Pool({ connectionString: options.queueUrl, max: Math.max(10, (options.concurrency ?? 4) + 2) });
-  pgPool.on('error', (error) => log.warn({ err: error }, 'queue connection failed'));
+  const connectionFailed = (error: Error) => log.warn({ err: error }, 'queue connection failed');
+  pgPool.on('error', connectionFailed); // an idle connection
+  pgPool.on('connect', (client) => client.on('error', connectionFailed)); // one in use
   const runner: Runner = await run({
     pgPool,
     concurrency: options.concurrency ?? 4,
