@@ -33,18 +33,23 @@ test('every address under /api answers like the API: a JSON 404 or 405 with a re
 test('an unknown address at the front desk shows the desk’s own not-found page, inside the desk', async ({
   deskPage: page,
 }) => {
-  // The status is 200: the desk's loading state has already been sent when the page says "not
-  // found" (Next.js then marks the page noindex). The guest page and /api keep a real 404.
-  await page.goto('/desk/whatever/else');
-  await expect(page.locator('meta[name="robots"]').first()).toHaveAttribute('content', /noindex/);
+  // A real 404: no loading state sits above the catch-all, so nothing was streamed before "not found".
+  const response = await page.goto('/desk/whatever/else');
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Not found at the front desk' })).toBeVisible();
   // The section's shell stays: staff navigation and a way back.
   await expect(page.getByRole('link', { name: 'Back to today’s arrivals' })).toHaveAttribute('href', '/desk');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+  // A reservation id nobody has (or another tenant's) is the same 404 inside the desk.
+  const missing = await page.goto('/desk/reservations/00000000-0000-4000-8000-000000000000');
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Not found at the front desk' })).toBeVisible();
 });
 
 test('an unknown address in management shows management’s not-found page', async ({ managerPage: page }) => {
-  await page.goto('/manage/nothing-here');
+  const response = await page.goto('/manage/nothing-here');
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Not found in management' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to the overview' })).toHaveAttribute('href', '/manage');
 });

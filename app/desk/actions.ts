@@ -5,7 +5,7 @@ import { completeCheckIn } from '@/lib/stays/complete-check-in';
 import { revealPin } from '@/lib/keys/reveal-pin';
 import { revokeKey } from '@/lib/keys/revoke-key';
 import { rotateGuestLink } from '@/lib/guests/rotate-guest-link';
-import { staffAction, type ActionState } from '../_server/action';
+import { staffAction, type ActionState } from '@/app/_server/action';
 
 // Each action declares its permission and input; staffAction does the rest (session, tenant from
 // the session, actor, messages, the log line). The arrivals list and every reservation page under

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
-import { requireStaff } from '../_server/staff';
+import { requireStaff } from '@/app/_server/staff';
 
 /** The front desk shell: signed-in staff with `desk.view` only. */
 export default async function DeskLayout({ children }: { children: ReactNode }) {

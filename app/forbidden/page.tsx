@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '../_server/i18n';
-import { getStaff } from '../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { getStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
-import { requireStaff } from '../_server/staff';
+import { requireStaff } from '@/app/_server/staff';
 
 /** The management shell: signed-in staff with `manage.view` only. */
 export default async function ManageLayout({ children }: { children: ReactNode }) {

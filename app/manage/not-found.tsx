@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { getT } from '../_server/i18n';
+import { getT } from '@/app/_server/i18n';
 
 /** Inside the manage shell (header and navigation stay): an unknown address, or something this tenant does not have. */
 export default async function ManageNotFound() {

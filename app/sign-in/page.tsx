@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { SignInForm } from '@/app/sign-in/_components/sign-in-form';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '../_server/i18n';
+import { getT } from '@/app/_server/i18n';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('signIn.title') };

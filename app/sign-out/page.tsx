@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '../_server/i18n';
+import { getT } from '@/app/_server/i18n';
 import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { bookGroup } from '@/lib/bookings/book-group';
 import { isBookableWindow } from '@/lib/bookings/stay-window';
-import { listOf, staffAction, type ActionState } from '../../_server/action';
+import { listOf, staffAction, type ActionState } from '@/app/_server/action';
 
 const ZStayInstantSchema = z.iso
   .datetime({ offset: true, message: 'bookingForm.error.window' })

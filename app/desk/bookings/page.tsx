@@ -10,8 +10,8 @@ import { formatMoney } from '@/lib/i18n/money';
 import { paymentsConfigured } from '@/lib/payments/stripe-client';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { Span, TimesIn, When } from '@/components/time';
-import { getLocale, getT } from '../../_server/i18n';
-import { requireStaff } from '../../_server/staff';
+import { getLocale, getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {

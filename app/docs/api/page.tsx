@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
 import { openApiDocument } from '@/lib/api/openapi';
-import { getT } from '../../_server/i18n';
-import { getStaff } from '../../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { getStaff } from '@/app/_server/staff';
 import { ApiReference } from './_components/api-reference';
 
 export async function generateMetadata(): Promise<Metadata> {

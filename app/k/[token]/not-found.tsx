@@ -1,4 +1,4 @@
-import { getT } from '../../_server/i18n';
+import { getT } from '@/app/_server/i18n';
 
 /** A guest link that is unknown or expired: said plainly, with no staff navigation. */
 export default async function GuestLinkNotFound() {

@@ -8,7 +8,7 @@ import { When } from '@/components/time';
 import { getGuestKey, getGuestStay } from '@/lib/guests/get-guest-key';
 import { limitGuestKeyRequest } from '@/lib/guests/guest-rate-limits';
 import { clientAddress } from '@/lib/http/client-address';
-import { getLocale, getT } from '../../_server/i18n';
+import { getLocale, getT } from '@/app/_server/i18n';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getT();

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { createApiKey, revokeApiKey } from '@/lib/auth/api-keys';
-import { staffAction } from '../../_server/action';
+import { staffAction } from '@/app/_server/action';
 
 const NAME_MAX = 100;
 // The key list here and the overview's API key table.

@@ -8,8 +8,8 @@ import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { listApiKeys } from '@/lib/auth/list-api-keys';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '../../_server/i18n';
-import { requireStaff } from '../../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { Badge } from '@/components/ui/badge';
 
 export async function generateMetadata(): Promise<Metadata> {

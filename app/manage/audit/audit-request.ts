@@ -6,7 +6,7 @@ import { invalidRequest } from '@/lib/api/http';
 import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
 import { AppError } from '@/lib/errors';
-import { getStaff } from '../../_server/staff';
+import { getStaff } from '@/app/_server/staff';
 
 export const AUDIT_PAGE_SIZE = 50;
 

@@ -8,8 +8,8 @@ import { auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
 import { listAuditEvents } from '@/lib/audit/list-audit-events';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listRooms } from '@/lib/rooms/list-rooms';
-import { getT } from '../../_server/i18n';
-import { requireStaff } from '../../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { AUDIT_PAGE_SIZE } from './audit-request';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };

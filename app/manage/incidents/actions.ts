@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { resolveIncidentByHand } from '@/lib/alerts/resolve-incident-by-hand';
-import { staffAction } from '../../_server/action';
+import { staffAction } from '@/app/_server/action';
 
 /** Marks one open incident of the current tenant resolved (a manager acknowledging it); already resolved is fine. */
 export const resolveIncidentAction = staffAction(

@@ -10,8 +10,8 @@ import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/ale
 import type { MessageKey } from '@/lib/i18n/catalog';
 import type { Translate } from '@/lib/i18n/locale';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '../../_server/i18n';
-import { requireStaff } from '../../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 
 const SEVERITY_BADGE: Record<string, BadgeTone> = {
   info: 'info',

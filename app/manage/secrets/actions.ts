@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { SECRET_PROVIDERS, setProviderSecret } from '@/lib/secrets/provider-secrets';
-import { staffAction } from '../../_server/action';
+import { staffAction } from '@/app/_server/action';
 
 const VALUE_MAX = 4096;
 

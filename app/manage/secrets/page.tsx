@@ -8,8 +8,8 @@ import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-secrets';
-import { getT } from '../../_server/i18n';
-import { requireStaff } from '../../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { Badge } from '@/components/ui/badge';
 
 /** Providers that call us: the URL each must be given for this tenant. */

@@ -5,7 +5,7 @@ import { listFacilities } from '@/lib/rooms/list-facilities';
 import { zonedLocalToInstant } from '@/lib/time/zoned-local';
 import { REPLAY_MAX_DAYS, WEBHOOK_PROVIDERS } from '@/lib/webhooks/webhook-log-filters';
 import { replayWebhookEvents } from '@/lib/webhooks/replay';
-import { refuse, staffAction } from '../../_server/action';
+import { refuse, staffAction } from '@/app/_server/action';
 
 /**
  * Requeues the current tenant's events of one provider received in `[from, to)` (facility

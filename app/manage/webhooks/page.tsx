@@ -19,8 +19,8 @@ import {
   WEBHOOK_STATUSES,
   webhookLogHref,
 } from '@/lib/webhooks/webhook-log-filters';
-import { getT } from '../../_server/i18n';
-import { requireStaff } from '../../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { Button, buttonClassName } from '@/components/ui/button';
 
 const PAGE_SIZE = 50;

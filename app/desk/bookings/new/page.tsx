@@ -9,8 +9,8 @@ import { formatMoney } from '@/lib/i18n/money';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { listFacilities } from '@/lib/rooms/list-facilities';
-import { getLocale, getT } from '../../../_server/i18n';
-import { requireStaff } from '../../../_server/staff';
+import { getLocale, getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('bookingNew.title') };

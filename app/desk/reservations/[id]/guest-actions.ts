@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { deleteGuestOfReservation } from '@/lib/guests/delete-guest';
-import { refuse, staffAction } from '../../../_server/action';
+import { refuse, staffAction } from '@/app/_server/action';
 
 /**
  * Deletes the personal data of a reservation's guest (managers only, `staff.manage`), once the

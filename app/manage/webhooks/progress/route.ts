@@ -4,7 +4,7 @@ import { can } from '@/lib/auth/permissions';
 import { AppError } from '@/lib/errors';
 import { getReplayProgress } from '@/lib/webhooks/replay-progress';
 import { WEBHOOK_PROVIDERS } from '@/lib/webhooks/webhook-log-filters';
-import { getStaff } from '../../../_server/staff';
+import { getStaff } from '@/app/_server/staff';
 
 const ZReplayProgressQuerySchema = z.object({
   provider: z.enum(WEBHOOK_PROVIDERS),

@@ -12,8 +12,8 @@ import type { Translate } from '@/lib/i18n/locale';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
-import { getT } from '../_server/i18n';
-import { requireStaff } from '../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -7,8 +7,8 @@ import { can } from '@/lib/auth/permissions';
 import { tenantOverview } from '@/lib/tenants/tenant-overview';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { TimesIn, When } from '@/components/time';
-import { getT } from '../_server/i18n';
-import { requireStaff } from '../_server/staff';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';
 
