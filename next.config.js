@@ -1,7 +1,11 @@
 import createNextIntlPlugin from 'next-intl/plugin';
 
 // next-intl finds its per-request configuration (locale, messages, formats) in i18n/request.ts.
-const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: './i18n/request.ts',
+  // Messages are compiled at build time, so browsers get no ICU parser (decision 010).
+  experimental: { messages: { path: './messages', format: 'json', locales: 'infer', precompile: true } },
+});
 
 /** @type {import('next').NextConfig} */
 const securityHeaders = [
