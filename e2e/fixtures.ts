@@ -50,9 +50,9 @@ export async function signInAs(context: BrowserContext, user: StaffMember, baseU
 }
 
 /** Makes a tenant of its own in the e2e server's database (e2e/make-tenant.ts). */
-export async function makeTenant(name: string, rooms = 1): Promise<MadeTenant> {
+export async function makeTenant(name: string, rooms = 1, timeZone = 'UTC'): Promise<MadeTenant> {
   const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
-  const input: TenantInput = { name, rooms, tag };
+  const input: TenantInput = { name, rooms, tag, timeZone };
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'e2e/make-tenant.ts', JSON.stringify(input)], {
     env: { ...process.env, UNLOCKOS_DATA_DIR: DATA_DIR },
     timeout: 60_000,
@@ -63,6 +63,8 @@ export async function makeTenant(name: string, rooms = 1): Promise<MadeTenant> {
 type Fixtures = {
   /** How many rooms the test's tenant has (`test.use({ rooms: 2 })`). */
   rooms: number;
+  /** The IANA zone of the tenant's facility (`test.use({ facilityZone: 'Asia/Tokyo' })`). */
+  facilityZone: string;
   /** This test's own tenant, new for every test and every retry: nobody else books its rooms. */
   tenant: MadeTenant;
   /** The test's page, signed in as the tenant's front desk. */
@@ -74,8 +76,9 @@ type Fixtures = {
 // Each fixture hands its value on with `provide` (Playwright calls it `use`, a name React's lint rule claims).
 export const test = base.extend<Fixtures>({
   rooms: [1, { option: true }],
-  tenant: async ({ rooms }, provide, testInfo) => {
-    await provide(await makeTenant(testInfo.titlePath.at(-1)!.slice(0, 40), rooms));
+  facilityZone: ['UTC', { option: true }],
+  tenant: async ({ rooms, facilityZone }, provide, testInfo) => {
+    await provide(await makeTenant(testInfo.titlePath.at(-1)!.slice(0, 40), rooms, facilityZone));
   },
   deskPage: async ({ page, tenant, baseURL }, provide) => {
     await signInAs(page.context(), tenant.desk, baseURL!);

@@ -1,13 +1,13 @@
 /**
  * Makes one end-to-end test's own tenant in the running e2e server's database, in one process: a
- * facility in UTC, `rooms` rooms with their own lock devices, a front-desk user and a manager.
+ * facility (in UTC unless told otherwise), `rooms` rooms with their own lock devices, a front-desk user and a manager.
  * Prints it as one JSON object. Run by e2e/fixtures.ts (`tsx e2e/make-tenant.ts '<json input>'`)
  * with UNLOCKOS_DATA_DIR=.data/e2e, the way the CLI reaches that database; the database is the
  * server's, already migrated, so this neither migrates nor seeds.
  */
 import { openDatabase } from '../lib/db/database';
 
-export type TenantInput = { name: string; rooms: number; tag: string };
+export type TenantInput = { name: string; rooms: number; tag: string; timeZone?: string };
 export type StaffMember = { id: string; email: string; password: string };
 export type MadeTenant = {
   id: string;
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   try {
     const name = `${input.name} ${input.tag}`;
     const { id } = await createTenant({ name });
-    const facility = await createFacility({ tenantId: id, name: 'Main', timeZone: 'UTC' });
+    const facility = await createFacility({ tenantId: id, name: 'Main', timeZone: input.timeZone ?? 'UTC' });
     const rooms = [];
     for (let i = 0; i < input.rooms; i++) {
       const label = String(101 + i);
