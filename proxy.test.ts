@@ -1,6 +1,7 @@
+import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { proxy } from './proxy';
+import { config, proxy } from './proxy';
 
 describe('the proxy below /api', () => {
   const call = (method: string, url: string, headers: Record<string, string> = {}) =>
@@ -36,6 +37,19 @@ describe('the proxy below /api', () => {
       // NextResponse.next(): the route or page answers, with the request id the proxy gave it.
       expect(response.headers.get('x-middleware-next')).toBe('1');
       expect(response.headers.get('x-request-id')).toBeTruthy();
+    }
+  });
+});
+
+describe('which addresses the proxy sees (its matcher)', () => {
+  const sees = (url: string) => unstable_doesMiddlewareMatch({ config, url });
+
+  it('skips static files, the webhooks and /api/ping itself, and nothing that merely starts like them', () => {
+    for (const url of ['/_next/static/chunks/app.js', '/api/webhooks/stripe', '/api/ping']) {
+      expect(sees(url), url).toBe(false);
+    }
+    for (const url of ['/desk', '/api/v1/rooms', '/api/pingx', '/api/ping/extra', '/api/webhooksx']) {
+      expect(sees(url), url).toBe(true);
     }
   });
 });

@@ -51,5 +51,5 @@ export function proxy(request: NextRequest) {
 // with a request id (withRequest, methodsNotAllowed, app/api/webhooks/[...rest]), and their JSON
 // needs no CSP.
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico|api/webhooks/|api/ping).*)' }],
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico|api/webhooks/|api/ping$).*)' }],
 };

@@ -7,6 +7,12 @@ test('every address under /api answers like the API: a JSON 404 or 405 with a re
   expect(unknown.headers()['x-request-id']).toBe('e2e-app-router-404');
   expect(await unknown.json()).toEqual({ error: { code: 'not_found', message: 'There is nothing at this address.' } });
 
+  // An address that merely starts like a route the proxy skips is still the API's 404.
+  const lookalike = await request.get('/api/pingx');
+  expect(lookalike.status()).toBe(404);
+  expect((await lookalike.json()).error.code).toBe('not_found');
+  expect((await request.get('/api/ping')).status()).toBe(200);
+
   const outsideV1 = await request.get('/api/nope');
   expect(outsideV1.status()).toBe(404);
   expect(outsideV1.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
