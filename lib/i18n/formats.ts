@@ -1,5 +1,4 @@
-import { createFormatter, type Formats } from 'next-intl';
-import { intlLocale, type Locale } from './locale';
+import type { Formats } from 'next-intl';
 
 /**
  * The named formats of the product, one rule everywhere: an instant is a medium date and a short
@@ -14,19 +13,3 @@ export const formats = {
     time: { timeStyle: 'short' },
   },
 } as const satisfies Formats;
-
-export type Formatter = ReturnType<typeof createFormatter>;
-
-/** A formatter for one locale and IANA time zone; an unknown zone falls back to UTC rather than failing the page. */
-export function formatterFor(locale: Locale, timeZone: string): Formatter {
-  return createFormatter({ locale: intlLocale(locale), timeZone: validZone(timeZone), formats });
-}
-
-function validZone(timeZone: string): string {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
