@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { listFacilities } from '@/lib/rooms/list-facilities';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { zonedLocalToInstant } from '@/lib/time/zoned-local';
 import { REPLAY_MAX_DAYS, WEBHOOK_PROVIDERS } from '@/lib/webhooks/webhook-log-filters';
 import { replayWebhookEvents } from '@/lib/webhooks/replay';
@@ -26,7 +26,7 @@ export const replayWebhooksAction = staffAction(
   },
   async ({ input: { provider, ...local }, tenantId, actor }) => {
     // Wall-clock times read in the facility's zone: known only once the tenant is.
-    const timeZone = (await listFacilities({ tenantId }))[0]?.timeZone ?? 'UTC';
+    const timeZone = await tenantTimeZone({ tenantId });
     const from = zonedLocalToInstant(local.from, timeZone);
     const to = zonedLocalToInstant(local.to, timeZone);
     if (!from) return refuse('webhooks.replay.fromRequired', { field: 'from' });
