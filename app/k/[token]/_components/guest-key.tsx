@@ -251,7 +251,7 @@ export function GuestKey({ token, timeZone, initialKey }: Props) {
         <span className="guest-status__text">{t(view.kind)}</span>
       </div>
 
-      {view.kind === 'loading' && <div className="guest-pin-skeleton" aria-hidden="true" />}
+      {view.kind === 'loading' && <div className="skeleton guest-pin-skeleton" aria-hidden="true" />}
       {view.kind === 'activating' && <p className="guest-hint">{t('activatingHint')}</p>}
       {view.kind === 'notReady' && <p className="guest-hint">{t('notReadyHint')}</p>}
 
