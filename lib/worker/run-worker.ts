@@ -35,26 +35,54 @@ export async function runWorker(options: {
   const connectionFailed = (error: Error) => log.warn({ err: error }, 'queue connection failed');
   pgPool.on('error', connectionFailed); // an idle connection
   pgPool.on('connect', (client) => client.on('error', connectionFailed)); // one in use
-  const runner: Runner = await run({
-    pgPool,
-    concurrency: options.concurrency ?? 4,
-    taskList: taskList(workerId, () => queueWorkerIds),
-    crontab,
-    noHandleSignals: true,
-    logger: workerLogger,
-    events,
-    preset: {
-      worker: {
-        // Fetch jobs in batches and complete them in batches: under a burst of webhooks this takes
-        // most of the queue's round trips away (docs/PERFORMANCE.md). Jobs waiting in the local
-        // queue are locked by the pool, whose id the heartbeat reports, so a dead worker's batch
-        // is released like its running jobs (decision 005).
-        localQueue: { size: Number(process.env.WORKER_LOCAL_QUEUE ?? 16) },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
+  const start = (): Promise<Runner> =>
+    run({
+      pgPool,
+      concurrency: options.concurrency ?? 4,
+      taskList: taskList(workerId, () => queueWorkerIds),
+      crontab,
+      noHandleSignals: true,
+      logger: workerLogger,
+      events,
+      preset: {
+        worker: {
+          // Fetch jobs in batches and complete them in batches: under a burst of webhooks this takes
+          // most of the queue's round trips away (docs/PERFORMANCE.md). Jobs waiting in the local
+          // queue are locked by the pool, whose id the heartbeat reports, so a dead worker's batch
+          // is released like its running jobs (decision 005).
+          localQueue: { size: Number(process.env.WORKER_LOCAL_QUEUE ?? 16) },
+          completeJobBatchDelay: 0,
+          failJobBatchDelay: 0,
+        },
       },
-    },
-  });
+    });
+  // graphile-worker stops itself after a major error (e.g. it could not hand its local queue back
+  // while the database was down). The process must not live on without it: start it again.
+  let stopping = false;
+  let runner = await start();
+  const keepRunning = (current: Runner): void => {
+    current.promise
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .then(async (error) => {
+        if (stopping) return;
+        log.error({ err: error }, 'job runner stopped by itself; starting it again');
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          if (stopping) return;
+          try {
+            runner = await start();
+            keepRunning(runner);
+            return;
+          } catch (startError) {
+            log.warn({ err: startError }, 'job runner could not start yet');
+          }
+        }
+      });
+  };
+  keepRunning(runner);
   // Each tick: say we are alive, and release the jobs of worker processes that died holding them
   // (forgetting a dead process and releasing its jobs is one transaction: decision 005).
   const tick = async () => {
@@ -75,6 +103,7 @@ export async function runWorker(options: {
   return {
     workerId,
     stop: async () => {
+      stopping = true;
       clearInterval(timer);
       await relay.stop();
       await runner.stop();
