@@ -1,0 +1,98 @@
+/**
+ * The lock-provider port: what UnlockOS needs from any lock platform (Seam, TTLock, the simulator,
+ * which speaks TTLock's protocol). One adapter per provider lives beside this file; the domain
+ * (lib/keys, lib/locks/*-sync) only ever sees these types.
+ *
+ * Every call returns a result, never throws for a provider's answer: a failure is classified into
+ * a code and whether retrying can help (DESIGN.md, Keys 5). Anything not recognisably a success is
+ * a failure. Adapters log code, endpoint and correlation id — never bodies, PINs or tokens.
+ */
+
+export type LockResult<T> = { ok: true; data: T } | { ok: false; code: string; retryable: boolean };
+
+export type LockProviderName = 'simulator' | 'seam' | 'ttlock';
+
+/** Where a code stands on a device, by the provider's word (Seam: unset → setting → set → removing). */
+export type CodeState = 'setting' | 'set' | 'removing' | 'absent' | 'failed';
+
+/** A device as the provider lists it. */
+export type ProviderDevice = {
+  deviceId: string;
+  name: string;
+  /** Whether the device (or its bridge) is reachable now; null when the provider does not say. */
+  online: boolean | null;
+  /** Battery as a percentage 0–100; null when the provider does not say. */
+  batteryLevel: number | null;
+  /** Codes can be set and removed remotely. */
+  canProgramOnline: boolean;
+  /** Algorithmic (offline) codes can be issued: valid on the lock without a bridge, never removable. */
+  canProgramOffline: boolean;
+  /** The provider keeps a pool of pre-programmed backup codes for this device. */
+  supportsBackupCodes: boolean;
+};
+
+/** A code on a device, as the provider reports it. */
+export type ProviderCode = {
+  codeId: string;
+  /** Our access key id when we made the code (carried in its name), else null: a code we did not make. */
+  clientRef: string | null;
+  state: CodeState;
+  /** The provider's error on this code (e.g. `failed_to_set_on_device`), null when none. */
+  error: string | null;
+  validFrom: Date | null;
+  expiresAt: Date | null;
+};
+
+export type CallContext = { correlationId: string };
+
+export type ProgramCodeInput = CallContext & {
+  deviceId: string;
+  pin: string;
+  validFrom: Date;
+  expiresAt: Date;
+  /** Our access key id: lets a retry find a code that an earlier, lost call already set. */
+  clientRef: string;
+};
+
+export type LockProvider = {
+  readonly name: LockProviderName;
+  /** The tenant's devices that are locks (a thermostat is not listed). */
+  listDevices(ctx: CallContext): Promise<LockResult<ProviderDevice[]>>;
+  /**
+   * Asks the provider to put a time-bound code on a device. `state` is the provider's word right
+   * after: `set` only when it says so synchronously (TTLock through a gateway); Seam answers
+   * `setting` and confirms later by status or event. A duplicate PIN is `duplicate_code_on_device`.
+   */
+  programCode(input: ProgramCodeInput): Promise<LockResult<{ codeId: string; state: CodeState }>>;
+  /** Asks for a code's removal: `absent` when confirmed gone, `removing` when the provider confirms later. */
+  removeCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<{ state: CodeState }>>;
+  /** One code by id; null when the provider no longer has it. */
+  getCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<ProviderCode | null>>;
+  /** Every code the provider holds for a device: ours (clientRef set) and any others (drift). */
+  listCodes(input: CallContext & { deviceId: string }): Promise<LockResult<ProviderCode[]>>;
+  /** Whether the provider answers and accepts the credentials (a fresh sign-in, never a cached token). */
+  checkHealth(ctx: CallContext): Promise<LockResult<null>>;
+  /**
+   * An offline (algorithmic) code for the window: valid on the lock from `validFrom` to `expiresAt`
+   * without any bridge, and impossible to remove remotely. Only where the device can.
+   */
+  offlineCode?(
+    input: CallContext & { deviceId: string; validFrom: Date; expiresAt: Date; clientRef: string },
+  ): Promise<LockResult<{ codeId: string; pin: string }>>;
+  /**
+   * A pre-programmed backup code standing in for a code that could not be set (`codeId`), with its
+   * window. Only where the provider keeps a pool.
+   */
+  pullBackupCode?(
+    input: CallContext & { deviceId: string; codeId: string },
+  ): Promise<LockResult<{ codeId: string; pin: string }>>;
+};
+
+/** The name a code carries on the provider's side: how `clientRef` survives a lost answer. */
+export const codeName = (clientRef: string) => `unlockos:${clientRef}`;
+
+/** The key id in a code's name, or null for a code we did not make. */
+export function clientRefOf(name: string | null | undefined): string | null {
+  const match = /^unlockos:([0-9a-f-]{36})$/i.exec(name ?? '');
+  return match ? match[1]!.toLowerCase() : null;
+}
