@@ -8,7 +8,8 @@ import { setProviderSecret } from '../secrets/provider-secrets';
 import { fakeDevice, fakeLockProvider } from '../testing/fake-lock-provider';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { AppError } from '../errors';
-import { addRoomLock, setLockProvider, syncLocks } from './locks';
+import { addRoomLock, listLockDetails, setLockProvider, syncLocks } from './locks';
+import { reconcileLock } from './reconcile';
 import { registerLockProvider } from './tenant-provider';
 
 let admin: pg.Client;
@@ -279,5 +280,43 @@ describe('GET /api/v1/locks', () => {
     expect(
       body.data.every((l) => [mine.lock('entrance'), mine.lock('room-101'), mine.lock('room-102')].includes(l.id)),
     ).toBe(true);
+  });
+});
+
+describe('the Locks page’s view', () => {
+  it('shows each lock’s rooms and codes by our records and by the provider’s, never a PIN, and only this tenant’s', async () => {
+    const { tenantId, roomIds, lock } = await tenantWithDoors();
+    const other = await tenantWithDoors();
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, guestName: 'Aiko Tanaka' });
+    const key = await keyOf(reservationId);
+    await programKeyOnLock(attempt(tenantId, key.id, 1));
+    fake.addForeignCode('entrance', '424242');
+    await reconcileLock({ tenantId, lockId: lock('entrance') });
+    const details = await listLockDetails({ tenantId });
+    expect(details.map((d) => d.deviceId)).toEqual(['entrance', 'room-101', 'room-102']);
+    const entrance = details.find((d) => d.deviceId === 'entrance')!;
+    expect(entrance.rooms.map((r) => [r.label, r.role])).toEqual(
+      expect.arrayContaining([
+        ['101', 'entrance'],
+        ['102', 'entrance'],
+      ]),
+    );
+    expect(entrance.ours).toMatchObject([
+      { keyId: key.id, guestDisplay: 'Aiko Tanaka', state: 'set', roomLabel: '101' },
+    ]);
+    expect(entrance.theirs!.map((c) => c.ours).sort()).toEqual([false, true]);
+    expect(entrance.incidents.map((i) => i.kind)).toEqual(['lock_drift']);
+    expect(JSON.stringify(details)).not.toContain(key.pin);
+    expect(JSON.stringify(details)).not.toContain('424242');
+    expect(details.some((d) => [other.lock('entrance'), other.lock('room-101')].includes(d.id))).toBe(false);
+
+    const { rows } = await admin.query(
+      `select action, metadata->>'deviceId' as device from audit_events where subject_id = $1 and action like 'key.door_%' order by 2`,
+      [key.id],
+    );
+    expect(rows).toEqual([
+      { action: 'key.door_set', device: 'entrance' },
+      { action: 'key.door_set', device: 'room-101' },
+    ]);
   });
 });

@@ -217,3 +217,97 @@ async function upsertDevice(tx: Tx, tenantId: string, provider: LockProviderName
     returning (xmax = 0) as inserted`;
   return rows[0]?.inserted ?? false;
 }
+
+/** One door code as we hold it: whose key, its state on this lock. Never a PIN. */
+export type LockCodeView = {
+  keyId: string;
+  kind: 'guest' | 'staff' | 'backup';
+  keyStatus: 'pre_issued' | 'active' | 'revoked' | 'expired';
+  roomLabel: string;
+  reservationId: string;
+  guestDisplay: string;
+  validFrom: string;
+  expiresAt: string;
+  state: string;
+  codeId: string | null;
+  error: string | null;
+};
+
+/** The Locks page's view of one lock: its doors, health, and its codes by our records and by the provider's. */
+export type LockDetailView = LockView & {
+  rooms: { id: string; label: string; role: DoorRole }[];
+  lastEvent: string | null;
+  lastEventAt: string | null;
+  reconciledAt: string | null;
+  reconcileError: string | null;
+  ours: LockCodeView[];
+  /** At the last reconciliation; null before the first. */
+  theirs: { codeId: string; clientRef: string | null; state: string; ours: boolean }[] | null;
+  incidents: { kind: string; severity: string; summary: string; openedAt: string }[];
+};
+
+/**
+ * Every lock of the tenant with what the Locks page shows (staff read, RLS by tenant): the codes we
+ * think each lock holds (live keys, and ended ones not yet confirmed removed) next to what the
+ * provider said at the last reconciliation, and the lock's open incidents.
+ */
+export async function listLockDetails({ tenantId }: { tenantId: string }): Promise<LockDetailView[]> {
+  return withTenant({ tenantId }, async (tx) => {
+    const locks = await tx.lock.findMany({
+      where: { tenantId },
+      select: {
+        ...lockSelect,
+        lastEvent: true,
+        lastEventAt: true,
+        reconciledAt: true,
+        reconcileError: true,
+        providerCodes: true,
+        rooms: { select: { roomId: true, role: true, room: { select: { label: true } } }, orderBy: { roomId: 'asc' } },
+      },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    });
+    const codes = await tx.$queryRaw<
+      (Omit<LockCodeView, 'validFrom' | 'expiresAt'> & { lockId: string; validFrom: Date; expiresAt: Date })[]
+    >`
+      select c.lock_id as "lockId", k.id as "keyId", k.kind::text as kind, k.status::text as "keyStatus",
+             r.room_label_snapshot as "roomLabel", r.id as "reservationId",
+             coalesce(g.name, 'Deleted account') as "guestDisplay", k.valid_from as "validFrom", k.expires_at as "expiresAt",
+             c.state::text as state, c.code_id as "codeId", c.error
+        from key_lock_codes c
+        join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
+        join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
+        left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
+       where c.tenant_id = ${tenantId}::uuid
+         and (k.status in ('pre_issued', 'active') or c.state in ('removing', 'remove_failed', 'valid_until_end'))
+       order by k.valid_from, k.id`;
+    const incidents = await tx.$queryRaw<
+      { conditionKey: string; kind: string; severity: string; summary: string; openedAt: Date }[]
+    >`select condition_key as "conditionKey", kind, severity, summary, opened_at as "openedAt" from incidents
+       where tenant_id = ${tenantId}::uuid and resolved_at is null and condition_key like 'lock\\_%:%'
+       order by opened_at`;
+    return locks.map((lock) => {
+      const ours = codes
+        .filter((c) => c.lockId === lock.id)
+        .map(({ lockId: _lockId, validFrom, expiresAt, ...code }) => ({
+          ...code,
+          validFrom: validFrom.toISOString(),
+          expiresAt: expiresAt.toISOString(),
+        }));
+      const known = new Set(ours.map((c) => c.keyId));
+      const snapshot = lock.providerCodes as { codeId: string; clientRef: string | null; state: string }[] | null;
+      return {
+        ...toLockView(lock),
+        rooms: lock.rooms.map((r) => ({ id: r.roomId, label: r.room.label, role: r.role })),
+        lastEvent: lock.lastEvent,
+        lastEventAt: lock.lastEventAt?.toISOString() ?? null,
+        reconciledAt: lock.reconciledAt?.toISOString() ?? null,
+        reconcileError: lock.reconcileError,
+        ours,
+        theirs: snapshot?.map((c) => ({ ...c, ours: c.clientRef !== null && known.has(c.clientRef) })) ?? null,
+        incidents: incidents
+          .filter((i) => i.conditionKey.endsWith(`:${lock.id}`))
+          .map(({ conditionKey: _key, openedAt, ...i }) => ({ ...i, openedAt: openedAt.toISOString() })),
+      };
+    });
+  });
+}
