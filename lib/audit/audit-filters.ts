@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   'key.revoked',
   'key.expired',
   'key.pin_revealed',
+  'key.backup_issued',
   'key.door_set',
   'key.door_failed',
   'key.door_removed',

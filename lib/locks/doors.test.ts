@@ -182,17 +182,46 @@ describe('a stay’s code on every door', () => {
     expect(rows).toEqual([{ severity: 'critical' }]);
   });
 
-  it('holds one live PIN per lock across the rooms that share it (23505)', async () => {
+  it('holds one live PIN per lock across the rooms that share it (23505), also between concurrent writers', async () => {
     const { tenantId, roomIds, lock } = await tenantWithDoors();
     const first = await keyOf((await bookRoom({ tenantId, roomId: roomIds[0]! })).reservationId);
     const second = await keyOf((await bookRoom({ tenantId, roomId: roomIds[1]! })).reservationId);
     expect(first.pin).not.toBe(second.pin);
-    const clash = admin.query(`update key_lock_codes set pin = $1 where key_id = $2 and lock_id = $3`, [
-      first.pin,
+    // Room 102's key takes room 101's PIN (allowed per room): it may not then reach room 101's own lock.
+    // (PINs never change: the identity trigger is set aside for this one forged row.)
+    await admin.query(`set session_replication_role = replica`);
+    await admin.query(`update access_keys set pin = $1 where id = $2`, [first.pin, second.id]);
+    await admin.query(`set session_replication_role = origin`);
+    const clash = admin.query(`insert into key_lock_codes (tenant_id, key_id, lock_id) values ($1, $2, $3)`, [
+      tenantId,
       second.id,
-      lock('entrance'),
+      lock('room-101'),
     ]);
-    await expect(clash).rejects.toMatchObject({ code: '23505' });
+    await expect(clash).rejects.toMatchObject({ code: '23505', constraint: 'key_lock_codes_one_live_pin_per_lock' });
+
+    // Two writers at once, each adding a door with that PIN to the same free lock: one wins.
+    const [a, b] = [await adminClient(), await adminClient()];
+    try {
+      const lone = (await syncLocks({ tenantId, actor: TEST_ACTOR })).locks[0]!.id;
+      await a.query(`delete from key_lock_codes where lock_id = $1`, [lone]);
+      await Promise.all([a.query('begin'), b.query('begin')]);
+      const insert = (client: pg.Client, keyId: string) =>
+        client
+          .query(`insert into key_lock_codes (tenant_id, key_id, lock_id) values ($1, $2, $3)`, [tenantId, keyId, lone])
+          .then(() => 'ok')
+          .catch((e: { code?: string }) => e.code);
+      expect(await insert(a, first.id)).toBe('ok'); // not committed yet
+      const second_ = insert(b, second.id);
+      const early = await Promise.race([second_, new Promise((r) => setTimeout(() => r('blocked'), 300))]);
+      expect(early).toBe('blocked'); // the second writer waits for the first to finish
+      await a.query('commit');
+      expect(await second_).toBe('23505');
+      await b.query('rollback');
+    } finally {
+      await a.query('rollback').catch(() => undefined);
+      await b.query('rollback').catch(() => undefined);
+      await Promise.all([a.end(), b.end()]);
+    }
   });
 
   it('says an offline code is still valid on the lock until its end, instead of pretending to remove it', async () => {

@@ -129,11 +129,13 @@ export async function addRoomLock(input: {
       on conflict do nothing`;
     if (created === 0) return { roomId, lockId };
     const keys = await tx.$queryRaw<{ id: string }[]>`
-      insert into key_lock_codes (tenant_id, key_id, lock_id, pin)
-      select k.tenant_id, k.id, ${lockId}::uuid, k.pin from access_keys k
+      insert into key_lock_codes (tenant_id, key_id, lock_id)
+      select k.tenant_id, k.id, ${lockId}::uuid from access_keys k
        where k.tenant_id = ${tenantId}::uuid and k.room_id = ${roomId}::uuid and k.status in ('pre_issued', 'active')
-         and not exists (select 1 from key_lock_codes c where c.tenant_id = k.tenant_id and c.lock_id = ${lockId}::uuid
-                           and c.pin = k.pin and c.state not in ('removed', 'failed'))
+         and k.kind <> 'backup'
+         and not exists (select 1 from key_lock_codes c join access_keys o on o.tenant_id = c.tenant_id and o.id = c.key_id
+                          where c.tenant_id = k.tenant_id and c.lock_id = ${lockId}::uuid and o.pin = k.pin
+                            and c.state not in ('removed', 'failed'))
       on conflict do nothing
       returning key_id as id`;
     for (const key of keys) {

@@ -80,6 +80,18 @@ export function fakeLockProvider(options: { name?: LockProvider['name']; devices
       calls.push({ method: 'checkHealth' });
       return { ok: true, data: null };
     },
+    // Seam-like: a pre-programmed code from the device's pool, standing in for one that did not set.
+    async pullBackupCode(input) {
+      calls.push({ method: 'pullBackupCode', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const original = codes.get(input.codeId);
+      if (!original) return { ok: false, code: 'access_code_not_found', retryable: false };
+      const codeId = `backup-${randomUUID()}`;
+      const pin = String(100000 + codes.size * 7919 + 13).slice(0, 6);
+      codes.set(codeId, { ...original, codeId, pin, clientRef: null, state: 'set' });
+      return { ok: true, data: { codeId, pin } };
+    },
   };
   return {
     provider,

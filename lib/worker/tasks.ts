@@ -1,6 +1,7 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { checkLockProviderHealth } from '../health/check-health';
+import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
 import { checkAllLocks } from '../locks/reconcile';
@@ -30,6 +31,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     },
     vendor_program_key: keyJob(programKeyOnLock),
     vendor_remove_key: keyJob(removeKeyFromLock),
+    // Shortly before a stay key must work: a backup code stands in if its code is not on the lock yet.
+    key_backup_check: async (payload, helpers) => {
+      const outcome = await checkBackupNeeded(ZKeyJobSchema.parse(payload));
+      if (outcome.kind !== 'not_needed') helpers.logger.info(`backup check: ${outcome.kind}`);
+    },
     process_webhook_event: async (payload, helpers) => {
       const { eventId } = ZWebhookJobSchema.parse(payload);
       await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
