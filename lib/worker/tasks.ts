@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { checkLockProviderHealth } from '../health/check-health';
 import { expireDueKeys } from '../keys/expire-keys';
 import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
+import { checkAllLocks } from '../locks/reconcile';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { beat } from './heartbeat';
@@ -41,6 +42,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     health_check: async (_payload, helpers) => {
       if ((await checkLockProviderHealth()) !== 'ok') helpers.logger.warn('lock provider health check failed');
     },
+    // Each lock's online state and battery from its provider, and its codes compared with ours (drift).
+    check_locks: async (_payload, helpers) => {
+      const { tenants, failures } = await checkAllLocks();
+      if (failures > 0) helpers.logger.warn(`lock check: ${failures} failure(s) across ${tenants} tenant(s)`);
+    },
     prune_rate_limits: async (_payload, helpers) => {
       const { windows, buckets } = await pruneRateLimits();
       if (windows + buckets > 0) helpers.logger.info(`pruned ${windows} rate-limit window(s) and ${buckets} bucket(s)`);
@@ -54,4 +60,5 @@ export const crontab = [
   '* * * * * expire_keys ?max=1',
   '* * * * * health_check ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
+  '*/15 * * * * check_locks ?max=1',
 ].join('\n');
