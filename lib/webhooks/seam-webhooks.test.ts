@@ -159,8 +159,8 @@ describe('POST /api/webhooks/seam/{tenantId}', () => {
     });
     applyLockEvent.mockReset();
     applyLockEvent
-      .mockResolvedValueOnce(undefined)
-      .mockResolvedValueOnce({ status: 'ignored', reason: 'unknown_lock' });
+      .mockResolvedValueOnce({ status: 'processed' })
+      .mockResolvedValueOnce({ status: 'ignored', reason: 'unknown_device' });
     const { rows } = await admin.query(`select id from webhook_events where tenant_id = $1 order by received_at, id`, [
       t.tenantId,
     ]);
@@ -183,7 +183,7 @@ describe('POST /api/webhooks/seam/{tenantId}', () => {
     ]);
     expect((await rowsOf(t.tenantId)).map(({ status, reason }) => ({ status, reason }))).toEqual([
       { status: 'processed', reason: null },
-      { status: 'ignored', reason: 'unknown_lock' },
+      { status: 'ignored', reason: 'unknown_device' },
     ]);
   });
 

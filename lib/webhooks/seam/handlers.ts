@@ -98,20 +98,8 @@ export const handleSeamLockEvent: WebhookHandler = async (stored: StoredWebhookE
   if (!stored.tenantId) return { status: 'failed', reason: 'tenant_missing' };
   const parsed = seamLockEvent(stored.payload);
   if (!parsed.ok) return { status: 'ignored', reason: parsed.reason };
-  const outcome = await applyLockEvent({ tenantId: stored.tenantId, provider: 'seam', event: parsed.event });
-  return isOutcome(outcome) ? outcome : { status: 'processed' };
+  return applyLockEvent({ tenantId: stored.tenantId, provider: 'seam', event: parsed.event });
 };
-
-/** Whether applying the event said how it went (ignored, rejected…); otherwise it was applied. */
-function isOutcome(value: unknown): value is WebhookOutcome {
-  if (!value || typeof value !== 'object' || !('status' in value)) return false;
-  const { status } = value as { status: unknown; reason?: unknown };
-  if (status === 'processed') return true;
-  return (
-    (status === 'ignored' || status === 'rejected' || status === 'failed') &&
-    typeof (value as { reason?: unknown }).reason === 'string'
-  );
-}
 
 /** The registry's entries for Seam: every event type above goes to the one handler. */
 export const SEAM_HANDLERS: Record<SeamEventType, WebhookHandler> = Object.fromEntries(
