@@ -11,7 +11,6 @@ import {
   type ProviderCode,
   type ProviderDevice,
 } from './provider';
-import { registerLockProvider } from './tenant-provider';
 
 /**
  * The Seam adapter (PROVIDERS.md, "Seam in practice"), built on Seam's lean client `@seamapi/http`.
@@ -494,7 +493,3 @@ export function createSeamProvider(options: SeamProviderOptions): LockProvider {
   };
   return provider;
 }
-
-// Tenants on `seam` get this adapter, with their `seam` secret as the API key and SEAM_ENDPOINT
-// (lib/locks/tenant-provider.ts); a process that drives Seam locks imports this module.
-registerLockProvider('seam', createSeamProvider);

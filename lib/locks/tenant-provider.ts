@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { asService } from '../db/tx';
 import { getProviderSecret } from '../secrets/provider-secrets';
 import { getVendor } from './get-vendor';
+import { createSeamProvider } from './seam';
 import type { LockVendor } from './port';
 import { clientRefOf, type LockProvider, type LockProviderName, type LockResult } from './provider';
 
@@ -40,9 +41,9 @@ type Factories = {
   seam?: (options: { apiKey: string; endpoint?: string }) => LockProvider;
   ttlock?: (options: z.infer<typeof ZTtlockCredentialsSchema> & { baseUrl: string }) => LockProvider;
 };
-const factories: Factories = {};
+const factories: Factories = { seam: createSeamProvider };
 
-/** Adapters register themselves here (lib/locks/seam.ts, lib/locks/ttlock.ts), keeping this file free of their SDKs. */
+/** For tests: drive a provider's tenants through this client instead of the real adapter. */
 export function registerLockProvider<K extends keyof Factories>(name: K, factory: NonNullable<Factories[K]>): void {
   factories[name] = factory;
 }
