@@ -89,8 +89,8 @@ describe('offline (algorithmic) codes', () => {
       [replacement.id],
     );
     expect(audit.rows.map((r) => r.action)).toEqual([
-      'key.door_set',
       'key.issued',
+      'key.door_set',
       'key.revoked',
       'key.door_valid_until_end',
     ]);
