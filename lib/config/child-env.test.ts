@@ -65,6 +65,11 @@ describe('the environment of each child process', () => {
         'NEXTAUTH_URL',
         'STRIPE_SECRET_KEY',
         'STRIPE_WEBHOOK_SECRET',
+        // The Locks page's re-sync and import ask the lock provider while the manager waits.
+        'LOCK_VENDOR',
+        'LOCK_VENDOR_URL',
+        'LOCK_VENDOR_CLIENT_ID',
+        'LOCK_VENDOR_CLIENT_SECRET',
       ].sort(),
     );
     expect(env).toMatchObject({
@@ -76,6 +81,7 @@ describe('the environment of each child process', () => {
       NEXTAUTH_URL: 'https://unlockos.example',
       NODE_ENV: 'production',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
     });
   });
 
