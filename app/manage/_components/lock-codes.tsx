@@ -64,7 +64,9 @@ export function ExpectedCodes({ codes, t, zone, headingId }: Common & { codes: L
           {codes.map((code) => (
             <li key={code.keyId} data-testid="lock-code" data-key-id={code.keyId} data-state={code.state}>
               <span>
-                <Link href={`/desk/reservations/${code.reservationId}`}>{code.guestDisplay}</Link>
+                <Link href={`/desk/reservations/${code.reservationId}`}>
+                  {code.guestDisplay ?? t('guest.deletedAccount')}
+                </Link>
                 {' · '}
                 {t('locks.ours.room', { room: code.roomLabel })}
               </span>
@@ -157,7 +159,10 @@ export function ReportedCodes({ lock, t, zone, headingId }: Common & { lock: Loc
                 </span>
                 {mine && (
                   <span className="small muted">
-                    {t('locks.theirs.for', { guest: mine.guestDisplay, room: mine.roomLabel })}
+                    {t('locks.theirs.for', {
+                      guest: mine.guestDisplay ?? t('guest.deletedAccount'),
+                      room: mine.roomLabel,
+                    })}
                   </span>
                 )}
               </li>
