@@ -8,6 +8,7 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { CheckInProvider } from '@/app/desk/_components/check-in';
 import { KeyCard, type BackupIssued } from '@/app/desk/_components/key-card';
+import { stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
 import { checkInWindows } from '@/lib/stays/check-in-windows';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
@@ -17,6 +18,7 @@ import { can } from '@/lib/auth/permissions';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
 import { reservationDetail } from '@/lib/bookings/reservation-detail';
+import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
 import { getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
@@ -82,6 +84,22 @@ export default async function ReservationPage({ params }: Props) {
       .filter((event) => event.action === 'key.backup_issued' && event.subject.id !== null)
       .map((event) => [event.subject.id!, { reason: event.reason, at: event.occurredAt }]),
   );
+  // Ended keys whose offline code still opens a lock: the check-in panel names the one it superseded.
+  const offlineCodes: OfflineCodeStillValid[] = reservation.accessKeys.flatMap((key) => {
+    const locks = key.doors.filter((d) => stillOpensUntilEnd(d, key.expiresAt, now)).map((d) => d.lock.name);
+    return locks.length > 0
+      ? [
+          {
+            keyId: key.id,
+            reservationId: reservation.id,
+            issuedAt: key.createdAt,
+            until: key.expiresAt,
+            locks,
+            timeZone,
+          },
+        ]
+      : [];
+  });
 
   const link = reservation.guestLinks[0];
   const linkUrl = link ? guestUrl(guestTokenFor(link.id)) : null;
@@ -90,7 +108,7 @@ export default async function ReservationPage({ params }: Props) {
   return (
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
     <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete']}>
-      <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}>
+      <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} offlineCodes={offlineCodes}>
         <p className="back-link">
           <Link href="/desk">← {t('reservation.back')}</Link>
         </p>
