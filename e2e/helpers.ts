@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { SeedKeyStateInput } from './seed-key-state';
 
 /** Signs in through the sign-in page, as a person would (other specs set the session: e2e/fixtures.ts). */
 export async function signIn(page: Page, email: string, password: string, next = '/desk'): Promise<void> {
@@ -69,6 +70,19 @@ export async function bookNight(
 /** Runs the project CLI against the e2e server's database (it reads the data key from .data/e2e/secrets.json). */
 export function cli(...args: string[]): unknown {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], {
+    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
+}
+
+/**
+ * Puts a key into a state the simulator cannot reach from the browser (an offline code on its door, a
+ * backup standing in for it) in the e2e server's database: e2e/seed-key-state.ts says what each does.
+ */
+export function seedKeyState(input: SeedKeyStateInput): Record<string, unknown> {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'e2e/seed-key-state.ts', JSON.stringify(input)], {
     env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
     encoding: 'utf8',
     timeout: 60_000,

@@ -33,11 +33,18 @@ export const completeCheckInAction = staffAction(
       pin: result.key.pin,
       vendorSync: result.key.vendorSync,
       revokedCount: result.revokedKeyIds.length,
+      revokedKeyIds: result.revokedKeyIds,
     };
   },
 );
 export type CheckInState = ActionState<
-  { reservationId: string; pin: string | null; vendorSync: 'pending' | 'synced' | 'failed'; revokedCount: number },
+  {
+    reservationId: string;
+    pin: string | null;
+    vendorSync: 'pending' | 'synced' | 'failed';
+    revokedCount: number;
+    revokedKeyIds: string[];
+  },
   { reservationId: 'text' }
 >;
 

@@ -43,6 +43,8 @@ export const AUDIT_REASON_CODES = [
   'reservation_cancelled',
   'booking_canceled',
   'early_check_in',
+  'replaced_by_offline_code',
+  'offline_code',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

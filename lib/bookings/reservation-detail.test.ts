@@ -18,6 +18,15 @@ describe('a reservation’s detail for the desk', () => {
     });
     expect(detail!.accessKeys).toHaveLength(1);
     expect(detail!.accessKeys[0]).not.toHaveProperty('pin');
+    // What the key card shows: its kind, when it was issued, and each door by its lock's name.
+    expect(detail!.accessKeys[0]).toMatchObject({
+      kind: 'guest',
+      backupFor: null,
+      createdAt: expect.any(Date),
+      doors: [
+        { state: 'pending', offline: false, error: null, lock: { name: expect.stringMatching(/^lock-.+-101$/) } },
+      ],
+    });
     expect(detail!.guestLinks).toHaveLength(1);
     expect(await reservationDetail({ tenantId: other.tenantId, reservationId })).toBeNull();
   });

@@ -38,6 +38,7 @@ export async function reservationDetail({
             expiresAt: true,
             revokedReason: true,
             revokedAt: true,
+            createdAt: true,
             kind: true,
             backupFor: true,
             // Where its code stands on each door: the desk sees which lock lacks it, and an offline

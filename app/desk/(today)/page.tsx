@@ -8,6 +8,7 @@ import { can } from '@/lib/auth/permissions';
 import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
 import { checkInWindows, type CheckInWindow } from '@/lib/stays/check-in-windows';
 import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
+import { offlineCodesStillValid } from '@/lib/keys/offline-codes-still-valid';
 import type { Translate } from '@/lib/i18n/locale';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { ClientMessages } from '@/components/client-messages';
@@ -116,6 +117,12 @@ export default async function DeskPage() {
   const keys = await liveKeysOf({ tenantId, userId: staff.user.id, reservationIds: reservations.map((r) => r.id) });
   const arrivingIds = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed').map((r) => r.id);
   const windows = await checkInWindows({ tenantId, userId: staff.user.id, reservationIds: arrivingIds });
+  // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
+  const offlineCodes = await offlineCodesStillValid({
+    tenantId,
+    userId: staff.user.id,
+    reservationIds: reservations.filter((r) => r.status === 'checked_in').map((r) => r.id),
+  });
   const arriving = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed');
   const inHouse = reservations.filter((r) => r.status === 'checked_in');
   const departed = reservations.filter((r) => r.status === 'checked_out');
@@ -133,7 +140,10 @@ export default async function DeskPage() {
         <p className="empty-state">{t('desk.empty')}</p>
       ) : (
         <ClientMessages only={['checkIn']}>
-          <CheckInProvider roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}>
+          <CheckInProvider
+            roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}
+            offlineCodes={offlineCodes}
+          >
             <section className="desk-section" aria-labelledby="arriving-title">
               <h2 id="arriving-title">
                 {t('desk.section.arriving')} <span className="count">{arriving.length}</span>

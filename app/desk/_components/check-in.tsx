@@ -1,9 +1,11 @@
 'use client';
 
-import { useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import { createContext, use, useActionState, useEffect, useRef, useState, type ReactNode } from 'react';
 import { completeCheckInAction, type CheckInState } from '@/app/desk/actions';
 import { Button } from '@/components/ui/button';
+import { Notice } from '@/components/ui/notice';
+import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
 
 type Context = {
   action: (formData: FormData) => void;
@@ -17,6 +19,11 @@ const CheckInContext = createContext<Context | null>(null);
 type ProviderProps = {
   /** Room label of every reservation a button on the page can check in, for the result panel. */
   roomLabels: Record<string, string>;
+  /**
+   * The page's ended keys that still open a lock. Read by the page, so after a check-in (which
+   * revalidates it) the panel learns which of the keys it superseded were offline codes.
+   */
+  offlineCodes?: OfflineCodeStillValid[];
   children: ReactNode;
 };
 
@@ -25,8 +32,9 @@ type ProviderProps = {
  * The state lives here, not in the row's button, because a checked-in row moves to another
  * section (and its button disappears) when the page revalidates.
  */
-export function CheckInProvider({ roomLabels, children }: ProviderProps) {
+export function CheckInProvider({ roomLabels, offlineCodes = [], children }: ProviderProps) {
   const t = useTranslations('checkIn');
+  const format = useFormatter();
   const [state, action, pending] = useActionState(completeCheckInAction, null);
   const [target, setTarget] = useState<string | null>(null);
   const [dismissed, setDismissed] = useState<CheckInState>(null);
@@ -40,6 +48,8 @@ export function CheckInProvider({ roomLabels, children }: ProviderProps) {
 
   const reservationId = state ? (state.ok ? state.data.reservationId : state.values.reservationId) : undefined;
   const room = reservationId ? roomLabels[reservationId] : undefined;
+  // A superseded pre-issued key that was an offline code was revoked here but not on its lock.
+  const stillOpen = state?.ok ? offlineCodes.filter((c) => state.data.revokedKeyIds.includes(c.keyId)) : [];
 
   return (
     <CheckInContext value={{ action, pending, target, setTarget }}>
@@ -70,6 +80,15 @@ export function CheckInProvider({ roomLabels, children }: ProviderProps) {
                   <p className="result-panel__line" data-testid="checkin-revoked">
                     {state.data.revokedCount > 0 ? t('revoked', { count: state.data.revokedCount }) : t('noneRevoked')}
                   </p>
+                  {stillOpen.map((code) => (
+                    <Notice key={code.keyId} tone="warning" announce={false} data-testid="checkin-offline-code">
+                      {t('offlineStillValid', {
+                        issued: format.dateTime(code.issuedAt, 'stamp', { timeZone: code.timeZone }),
+                        lock: format.list(code.locks),
+                        end: format.dateTime(code.until, 'stamp', { timeZone: code.timeZone }),
+                      })}
+                    </Notice>
+                  ))}
                   <p className="result-panel__line muted">{t('handOver')}</p>
                 </>
               )}

@@ -1,10 +1,26 @@
 import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { When } from '@/components/time';
+import { DoorErrorText, isKnownDoorError } from '@/app/desk/_components/door-error';
 import { isAuditAction, isAuditReasonCode } from '@/lib/audit/audit-filters';
 import type { AuditEventView } from '@/lib/audit/list-audit-events';
 
 const ACTOR_TYPES = ['user', 'api_key', 'guest', 'system', 'provider'] as const;
+
+/** Rows about one door of a key, whose metadata names the lock (`lockName`, a snapshot at the time). */
+const DOOR_ACTIONS = [
+  'key.door_set',
+  'key.door_failed',
+  'key.door_removed',
+  'key.door_remove_failed',
+  'key.door_valid_until_end',
+  'key.backup_issued',
+];
+
+function lockNameOf(event: AuditEventView): string | null {
+  const name = event.metadata.lockName;
+  return DOOR_ACTIONS.includes(event.action) && typeof name === 'string' && name !== '' ? name : null;
+}
 
 type Props = {
   reservationId: string;
@@ -30,11 +46,13 @@ export function ReservationTimeline({ reservationId, events, timeZone, linkToAud
             const actorType = (ACTOR_TYPES as readonly string[]).includes(event.actor.type)
               ? t(`audit.actorType.${event.actor.type as (typeof ACTOR_TYPES)[number]}`)
               : event.actor.type;
+            const what = isAuditAction(event.action) ? t(`audit.action.${event.action}`) : event.action;
+            const lock = lockNameOf(event);
             return (
               <li key={event.id} className="timeline__event" data-testid="timeline-event" data-action={event.action}>
                 <div className="timeline__head">
-                  <span className="timeline__what">
-                    {isAuditAction(event.action) ? t(`audit.action.${event.action}`) : event.action}
+                  <span className="timeline__what wrap-anywhere">
+                    {lock !== null ? t('reservation.timeline.onLock', { action: what, lock }) : what}
                   </span>
                   <code className="audit-code">{event.action}</code>
                 </div>
@@ -46,8 +64,17 @@ export function ReservationTimeline({ reservationId, events, timeZone, linkToAud
                 {event.reason !== null && (
                   <p className="timeline__meta wrap-anywhere">
                     {t('audit.col.why')}:{' '}
-                    {isAuditReasonCode(event.reason) ? t(`audit.reason.${event.reason}`) : event.reason}
-                    {isAuditReasonCode(event.reason) && <code className="audit-code">{event.reason}</code>}
+                    {isAuditReasonCode(event.reason) ? (
+                      t(`audit.reason.${event.reason}`)
+                    ) : isKnownDoorError(event.reason) ? (
+                      // A door's error (or, for a backup, the state its key's door was stuck in).
+                      <DoorErrorText code={event.reason} at={event.occurredAt} zone={timeZone} />
+                    ) : (
+                      event.reason
+                    )}
+                    {(isAuditReasonCode(event.reason) || isKnownDoorError(event.reason)) && (
+                      <code className="audit-code">{event.reason}</code>
+                    )}
                   </p>
                 )}
               </li>

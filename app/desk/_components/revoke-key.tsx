@@ -2,7 +2,7 @@
 
 import { FormError, Notice } from '@/components/ui/notice';
 import { Field, Input } from '@/components/ui/field';
-import { useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
 import { revokeKeyAction } from '@/app/desk/actions';
 import { Button } from '@/components/ui/button';
@@ -11,20 +11,33 @@ type Props = {
   keyId: string;
   /** Whether the key can still be revoked (pre-issued or active). */
   live: boolean;
+  /**
+   * The key's end when one of its doors holds an offline code: revoking cannot take that code off
+   * the lock, which keeps opening until then — said before revoking and after.
+   */
+  offlineUntil?: Date | null;
+  /** The facility's IANA zone, which that end is written in. */
+  timeZone: string;
 };
 
 /**
  * "Revoke key" with a required reason; errors from the server show inline beside the field.
  * Rendered for every key so that the confirmation survives the key turning revoked on revalidation.
  */
-export function RevokeKeyForm({ keyId, live }: Props) {
+export function RevokeKeyForm({ keyId, live, offlineUntil = null, timeZone }: Props) {
   const t = useTranslations('key.revoke');
+  const format = useFormatter();
   const [state, action, pending] = useActionState(revokeKeyAction, null);
   const id = useId();
+  const end = offlineUntil ? format.dateTime(offlineUntil, 'stamp', { timeZone }) : null;
   if (!live) {
     if (state?.ok) {
-      return (
-        <Notice tone="success" variant="inline" spaced>
+      return end ? (
+        <Notice tone="warning" variant="inline" spaced data-testid="revoke-done">
+          {t('doneOffline', { end })}
+        </Notice>
+      ) : (
+        <Notice tone="success" variant="inline" spaced data-testid="revoke-done">
           {t('done')}
         </Notice>
       );
@@ -42,6 +55,11 @@ export function RevokeKeyForm({ keyId, live }: Props) {
     // noValidate: the server's message (translated, inline) is the one the user sees.
     <form action={action} noValidate className="form revoke-form" aria-label={t('title')}>
       <input type="hidden" name="keyId" value={keyId} />
+      {end && (
+        <Notice tone="warning" announce={false} id={`${id}-offline`} data-testid="revoke-offline-warning">
+          {t('offlineWarning', { end })}
+        </Notice>
+      )}
       <Field id={fieldId} label={t('reason')} hint={t('reasonHint')} describedBy={`${id}-error`}>
         {(control) => (
           <Input
@@ -59,7 +77,7 @@ export function RevokeKeyForm({ keyId, live }: Props) {
       </Field>
       <FormError id={`${id}-error`}>{failed?.error.message}</FormError>
       <div>
-        <Button variant="danger" type="submit" disabled={pending}>
+        <Button variant="danger" type="submit" disabled={pending} aria-describedby={end ? `${id}-offline` : undefined}>
           {pending ? t('pending') : t('submit')}
         </Button>
       </div>

@@ -7,20 +7,18 @@ import { cache } from 'react';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { CheckInProvider } from '@/app/desk/_components/check-in';
-import { KeyBadges } from '@/app/desk/_components/key-badges';
-import { KeyPin } from '@/app/desk/_components/key-pin';
+import { KeyCard, type BackupIssued } from '@/app/desk/_components/key-card';
+import { stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
 import { checkInWindows } from '@/lib/stays/check-in-windows';
-import { RevokeKeyForm } from '@/app/desk/_components/revoke-key';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
-import { isAuditReasonCode } from '@/lib/audit/audit-filters';
 import { reservationTimeline } from '@/lib/audit/reservation-timeline';
 import { can } from '@/lib/auth/permissions';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
 import { reservationDetail } from '@/lib/bookings/reservation-detail';
-import type { Translate } from '@/lib/i18n/locale';
+import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
 import { getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
@@ -36,10 +34,6 @@ const ZReservationIdSchema = z.uuid();
 const loadReservation = cache((staff: StaffContext, id: string) =>
   reservationDetail({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: id }),
 );
-
-function reasonText(reason: string, t: Translate): string {
-  return isAuditReasonCode(reason) ? t(`audit.reason.${reason}`) : reason;
-}
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [{ id }, t] = await Promise.all([params, getT()]);
@@ -82,6 +76,30 @@ export default async function ReservationPage({ params }: Props) {
   const canReveal = can(role, 'keys.reveal_pin');
   const canDeleteGuest = can(role, 'staff.manage');
   const timeline = await reservationTimeline({ tenantId: staff.current.tenantId, reservationId: reservation.id });
+  const now = new Date();
+  const keysById = new Map(reservation.accessKeys.map((key) => [key.id, key]));
+  // Why each backup was issued, as its audit row recorded it (the door's error at that moment).
+  const backupIssued = new Map<string, BackupIssued>(
+    timeline
+      .filter((event) => event.action === 'key.backup_issued' && event.subject.id !== null)
+      .map((event) => [event.subject.id!, { reason: event.reason, at: event.occurredAt }]),
+  );
+  // Ended keys whose offline code still opens a lock: the check-in panel names the one it superseded.
+  const offlineCodes: OfflineCodeStillValid[] = reservation.accessKeys.flatMap((key) => {
+    const locks = key.doors.filter((d) => stillOpensUntilEnd(d, key.expiresAt, now)).map((d) => d.lock.name);
+    return locks.length > 0
+      ? [
+          {
+            keyId: key.id,
+            reservationId: reservation.id,
+            issuedAt: key.createdAt,
+            until: key.expiresAt,
+            locks,
+            timeZone,
+          },
+        ]
+      : [];
+  });
 
   const link = reservation.guestLinks[0];
   const linkUrl = link ? guestUrl(guestTokenFor(link.id)) : null;
@@ -90,7 +108,7 @@ export default async function ReservationPage({ params }: Props) {
   return (
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
     <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete']}>
-      <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}>
+      <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} offlineCodes={offlineCodes}>
         <p className="back-link">
           <Link href="/desk">← {t('reservation.back')}</Link>
         </p>
@@ -211,53 +229,18 @@ export default async function ReservationPage({ params }: Props) {
             <p className="empty-state">{t('reservation.keys.empty')}</p>
           ) : (
             <ul className="key-list">
-              {reservation.accessKeys.map((key) => {
-                const live = key.status === 'pre_issued' || key.status === 'active';
-                return (
-                  <li
-                    key={key.id}
-                    className="card key-card"
-                    data-testid="key-card"
-                    data-key-id={key.id}
-                    data-key-status={key.status}
-                  >
-                    <div className="key-card__head">
-                      <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} />
-                    </div>
-                    <dl className="facts">
-                      <div>
-                        <dt>{t('key.pin')}</dt>
-                        <dd>
-                          {live ? (
-                            <KeyPin keyId={key.id} canReveal={canReveal} />
-                          ) : (
-                            <span className="muted">{t('key.pinEnded')}</span>
-                          )}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>{t('key.lock')}</dt>
-                        <dd>{live ? t(`key.sync.${key.vendorSync}`) : t(`key.syncEnded.${key.vendorSync}`)}</dd>
-                      </div>
-                      <div>
-                        <dt>{t('key.validFrom')}</dt>
-                        <dd>{when(key.validFrom)}</dd>
-                      </div>
-                      <div>
-                        <dt>{t('key.validUntil')}</dt>
-                        <dd>{when(key.expiresAt)}</dd>
-                      </div>
-                      {key.revokedReason !== null && (
-                        <div>
-                          <dt>{t('key.revokedReason')}</dt>
-                          <dd className="wrap-anywhere">{reasonText(key.revokedReason, t)}</dd>
-                        </div>
-                      )}
-                    </dl>
-                    {canRevoke && <RevokeKeyForm keyId={key.id} live={live} />}
-                  </li>
-                );
-              })}
+              {reservation.accessKeys.map((key) => (
+                <KeyCard
+                  key={key.id}
+                  accessKey={key}
+                  standsInFor={key.backupFor ? keysById.get(key.backupFor) : undefined}
+                  backupIssued={backupIssued.get(key.id)}
+                  canReveal={canReveal}
+                  canRevoke={canRevoke}
+                  zone={timeZone}
+                  now={now}
+                />
+              ))}
             </ul>
           )}
         </section>
