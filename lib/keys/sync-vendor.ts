@@ -2,7 +2,7 @@ import { addKeyToIncident, clearKeyFromIncidents } from '../alerts/incidents';
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
 import { getVendor } from '../locks/get-vendor';
-import type { VendorResult } from '../locks/port';
+import type { LockProvider, LockResult } from '../locks/provider';
 
 export type JobAttempt = { tenantId: string; keyId: string; attempt: number; maxAttempts: number };
 
@@ -36,6 +36,21 @@ async function loadKey(tenantId: string, keyId: string) {
 type LoadedKey = NonNullable<Awaited<ReturnType<typeof loadKey>>>;
 
 /**
+ * The code carrying this key's id on the lock, if any: how a retry finds what an earlier, lost
+ * call set. Two codes claiming one key is not something to act on.
+ */
+async function findOurCode(
+  vendor: LockProvider,
+  input: { deviceId: string; clientRef: string; correlationId: string },
+): Promise<LockResult<{ codeId: string } | null>> {
+  const listed = await vendor.listCodes({ deviceId: input.deviceId, correlationId: input.correlationId });
+  if (!listed.ok) return listed;
+  const ours = listed.data.filter((code) => code.clientRef === input.clientRef);
+  if (ours.length > 1) return { ok: false, code: 'malformed_response', retryable: true };
+  return { ok: true, data: ours[0] ? { codeId: ours[0].codeId } : null };
+}
+
+/**
  * Records a vendor command's outcome. Success: the key's lock-side state (`vendor_sync`, the code's
  * id) and the key comes off its lock's failure incidents. A retryable failure is rethrown for the
  * queue's backoff; a final one marks the key `failed` and counts it on the one incident of its lock
@@ -45,7 +60,7 @@ async function settle(
   job: JobAttempt,
   key: LoadedKey,
   deviceRef: string,
-  result: VendorResult<unknown>,
+  result: LockResult<unknown>,
   kind: Kind,
   vendorKeyId?: string,
 ): Promise<void> {
@@ -133,19 +148,19 @@ export async function programKeyOnLock(job: JobAttempt): Promise<void> {
   const vendor = getVendor();
   const correlationId = `${key.id}:program:${job.attempt}`;
   if (job.attempt > 1) {
-    const found = await vendor.findCode({ deviceRef, clientRef: key.id, correlationId });
-    if (found.ok && found.data) return settle(job, key, deviceRef, found, 'program', found.data.vendorKeyId);
+    const found = await findOurCode(vendor, { deviceId: deviceRef, clientRef: key.id, correlationId });
+    if (found.ok && found.data) return settle(job, key, deviceRef, found, 'program', found.data.codeId);
     if (!found.ok) return settle(job, key, deviceRef, found, 'program');
   }
   const result = await vendor.programCode({
-    deviceRef,
+    deviceId: deviceRef,
     pin: key.pin,
     validFrom: key.validFrom,
     expiresAt: key.expiresAt,
     clientRef: key.id,
     correlationId,
   });
-  await settle(job, key, deviceRef, result, 'program', result.ok ? result.data.vendorKeyId : undefined);
+  await settle(job, key, deviceRef, result, 'program', result.ok ? result.data.codeId : undefined);
 }
 
 /**
@@ -173,11 +188,14 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
   let vendorKeyId = key.vendorKeyId;
   if (!vendorKeyId) {
     // Never confirmed as programmed: make sure no lost call left it on the lock.
-    const found = await vendor.findCode({ deviceRef, clientRef: key.id, correlationId });
+    const found = await findOurCode(vendor, { deviceId: deviceRef, clientRef: key.id, correlationId });
     if (!found.ok || !found.data)
       return settle(job, key, deviceRef, found.ok ? { ok: true, data: null } : found, 'remove');
-    vendorKeyId = found.data.vendorKeyId;
+    vendorKeyId = found.data.codeId;
   }
-  const result = await vendor.removeCode({ deviceRef, vendorKeyId, correlationId });
-  await settle(job, key, deviceRef, result, 'remove');
+  const result = await vendor.removeCode({ deviceId: deviceRef, codeId: vendorKeyId, correlationId });
+  // Synced only once the provider says the code is gone; `removing` is asked again later.
+  const removed: LockResult<unknown> =
+    result.ok && result.data.state !== 'absent' ? { ok: false, code: 'removal_pending', retryable: true } : result;
+  await settle(job, key, deviceRef, removed, 'remove');
 }
