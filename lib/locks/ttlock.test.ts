@@ -380,3 +380,70 @@ describe('offline (algorithmic) passcodes', () => {
     ).toEqual({ ok: false, code: 'window_too_short', retryable: false });
   });
 });
+
+describe('the simulator, beyond what the adapter asks of it', () => {
+  it('answers /v3/lock/detail, and GET with a query string as TTLock does', async () => {
+    expect(await asAnotherApp('/v3/lock/detail', { lockId: '7200002' })).toMatchObject({
+      lockId: 7200002,
+      lockAlias: 'Harbor Meeting Room B',
+      electricQuantity: 18,
+      hasGateway: 1,
+      keyboardPwdVersion: 4,
+    });
+    const { clientId, clientSecret, username, password } = sim.account;
+    const signIn = await fetch(`${sim.url}/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        clientId,
+        clientSecret,
+        username,
+        password: createHash('md5').update(password).digest('hex'),
+      }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const query = new URLSearchParams({
+      clientId,
+      accessToken: signIn.access_token,
+      pageNo: '1',
+      pageSize: '2',
+      date: String(Date.now()),
+    });
+    expect(await fetch(`${sim.url}/v3/lock/list?${query}`).then((r) => r.json())).toMatchObject({
+      pageNo: 1,
+      pageSize: 2,
+      pages: 3,
+      total: 5,
+      list: [{ lockId: 7100101 }, { lockId: 7100102 }],
+    });
+    // A lock id TTLock could never have is a bad parameter, not a new lock.
+    expect(await asAnotherApp('/v3/lock/detail', { lockId: 'lock-sakura-101' })).toMatchObject({ errcode: -3 });
+  });
+
+  it('changes a passcode’s name alone in the cloud, its PIN only through a reachable gateway', async () => {
+    const added = (await asAnotherApp('/v3/keyboardPwd/add', {
+      lockId: LOCK,
+      keyboardPwd: '246810',
+      keyboardPwdName: 'Cleaner',
+      startDate: Date.now(),
+      endDate: Date.now() + HOUR,
+      addType: 2,
+    })) as { keyboardPwdId: number };
+    await asAnotherApp('/v3/keyboardPwd/add', { lockId: LOCK, keyboardPwd: '135790', keyboardPwdType: 2, addType: 2 });
+    const change = (fields: Record<string, string | number>) =>
+      asAnotherApp('/v3/keyboardPwd/change', { lockId: LOCK, keyboardPwdId: added.keyboardPwdId, ...fields });
+    await sim.control('/_control/faults', { offline: 'gateway' });
+    expect(await change({ keyboardPwdName: 'Cleaner (Mon)' })).toMatchObject({ errcode: 0 });
+    expect(await change({ newKeyboardPwd: '975310', changeType: 2 })).toMatchObject({ errcode: -3002 });
+    await sim.control('/_control/faults', {});
+    expect(await change({ newKeyboardPwd: '135790', changeType: 2 })).toMatchObject({ errcode: -3007 });
+    expect(await change({ newKeyboardPwd: '975310', changeType: 2 })).toMatchObject({ errcode: 0 });
+    expect(
+      await asAnotherApp('/v3/keyboardPwd/change', { lockId: LOCK, keyboardPwdId: 1, keyboardPwdName: 'x' }),
+    ).toMatchObject({
+      errcode: -2009,
+    });
+    expect((await sim.codes())[LOCK]!.find((c) => c.keyboardPwdId === String(added.keyboardPwdId))).toMatchObject({
+      keyboardPwdName: 'Cleaner (Mon)',
+      pinHash: pinHash('975310'),
+    });
+  });
+});
