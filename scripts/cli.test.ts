@@ -70,8 +70,10 @@ describe('the CLI', () => {
 
     const admin = await adminClient();
     const { rows } = await admin.query(
-      `select t.name, t.stripe_account_id, f.time_zone, r.label, r.lock_device_ref, u.email, m.role::text, k.prefix
+      `select t.name, t.stripe_account_id, f.time_zone, r.label, l.device_id as lock_device_ref, l.provider::text,
+              u.email, m.role::text, k.prefix
        from tenants t join facilities f on f.tenant_id = t.id join rooms r on r.tenant_id = t.id
+       join room_locks rl on rl.room_id = r.id join locks l on l.id = rl.lock_id
        join memberships m on m.tenant_id = t.id join users u on u.id = m.user_id join api_keys k on k.tenant_id = t.id
        where t.id = $1 and r.id = $2`,
       [tenantId, room.id],
@@ -84,6 +86,7 @@ describe('the CLI', () => {
         time_zone: 'Asia/Tokyo',
         label: '301',
         lock_device_ref: 'lock-301',
+        provider: 'simulator',
         email: 'desk@cli.example',
         role: 'front_desk',
         prefix: key.key.slice(0, 12),

@@ -165,6 +165,11 @@ describe('malformed input on every route', () => {
         { tenantId },
       ],
       [
+        'seam',
+        () => import('@/app/api/webhooks/seam/[tenantId]/route') as unknown as Promise<{ POST: Handler }>,
+        { tenantId },
+      ],
+      [
         'guest',
         () => import('@/app/api/guest/[token]/key/route') as unknown as Promise<{ POST: Handler }>,
         { token: "' or 1=1 --" },
@@ -180,6 +185,9 @@ describe('malformed input on every route', () => {
             'stripe-signature': 't=1,v1=00',
             'calendly-webhook-signature': 't=1,v1=' + '0'.repeat(64),
             'x-cal-signature-256': '0'.repeat(64),
+            'svix-id': 'msg_sweep',
+            'svix-timestamp': String(Math.floor(Date.now() / 1000)),
+            'svix-signature': 'v1,' + 'A'.repeat(44),
           },
         ]) {
           await check(

@@ -58,6 +58,33 @@ export const API_EXAMPLES: Record<string, TOperationExamples> = {
       nextCursor: null,
     },
   },
+  'GET /locks': {
+    response: {
+      data: [
+        {
+          id: '6f1c2a8e-3d4b-4c5a-9e7f-0a1b2c3d4e5f',
+          provider: 'seam',
+          deviceId: 'august_device_1',
+          name: 'Room 101',
+          roomIds: [ROOM_101],
+          online: true,
+          batteryLevel: 87,
+          lastSeenAt: '2026-12-01T06:10:00Z',
+        },
+        {
+          id: '7a2d3b9f-4e5c-4d6b-8f8a-1b2c3d4e5f60',
+          provider: 'seam',
+          deviceId: 'schlage_device_id',
+          name: 'Main entrance',
+          roomIds: [ROOM_101, ROOM_102],
+          online: false,
+          batteryLevel: 12,
+          lastSeenAt: '2026-11-30T22:41:00Z',
+        },
+      ],
+      nextCursor: null,
+    },
+  },
   'POST /booking-groups': {
     request: {
       twoRooms: {

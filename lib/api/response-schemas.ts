@@ -20,6 +20,19 @@ export const ZErrorSchema = z
 
 export const ZRoomSchema = z.object({ id: z.uuid(), label: z.string(), facilityId: z.uuid() }).meta({ id: 'Room' });
 
+export const ZLockSchema = z
+  .object({
+    id: z.uuid(),
+    provider: z.enum(['simulator', 'seam', 'ttlock']),
+    deviceId: z.string().describe('The device’s id at its provider'),
+    name: z.string(),
+    roomIds: z.array(z.uuid()).describe('The rooms this lock is a door of (its own, or a shared entrance)'),
+    online: z.boolean().nullable().describe('null when the provider does not say'),
+    batteryLevel: z.number().int().min(0).max(100).nullable().describe('Percent; null when the provider does not say'),
+    lastSeenAt: instant.nullable(),
+  })
+  .meta({ id: 'Lock' });
+
 export const ZKeySchema = z
   .object({
     id: z.uuid(),

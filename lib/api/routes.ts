@@ -8,6 +8,7 @@ import {
   ZBookingGroupSchema,
   ZCheckInResultSchema,
   ZKeySchema,
+  ZLockSchema,
   ZReservationSchema,
   ZRoomSchema,
   ZWebhookEventSchema,
@@ -48,6 +49,13 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/rooms',
     summary: 'List the rooms of the key’s tenant',
     success: { status: 200, description: 'Rooms', schema: listOf(ZRoomSchema) },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/locks',
+    summary: 'List the locks of the key’s tenant, with the rooms whose door each one is',
+    success: { status: 200, description: 'Locks', schema: listOf(ZLockSchema) },
     errors: [],
   },
   {

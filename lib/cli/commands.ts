@@ -6,6 +6,7 @@ import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../s
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../api/schemas';
 import { addBookingSource } from '../bookings/booking-sources';
+import { addRoomLock, setLockProvider, syncLocks } from '../locks/locks';
 import { replayWebhookEvents } from '../webhooks/replay';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
 
@@ -95,6 +96,17 @@ export const COMMANDS: Record<string, CliCommand> = {
   'secret-set': command(
     z.object({ tenant: uuid, provider: z.enum(SECRET_PROVIDERS), value: z.string().min(1).max(4096) }).strict(),
     (f) => setProviderSecret({ tenantId: f.tenant, provider: f.provider, value: f.value, actor: CLI_ACTOR }),
+  ),
+  'lock-provider-set': command(
+    z.object({ tenant: uuid, provider: z.enum(['simulator', 'seam', 'ttlock']) }).strict(),
+    (f) => setLockProvider({ tenantId: f.tenant, provider: f.provider, actor: CLI_ACTOR }),
+  ),
+  'locks-sync': command(z.object({ tenant: uuid }).strict(), (f) =>
+    syncLocks({ tenantId: f.tenant, actor: CLI_ACTOR }),
+  ),
+  'room-lock-add': command(
+    z.object({ tenant: uuid, room: uuid, lock: uuid, role: z.enum(['room', 'entrance', 'other']).optional() }).strict(),
+    (f) => addRoomLock({ tenantId: f.tenant, roomId: f.room, lockId: f.lock, role: f.role, actor: CLI_ACTOR }),
   ),
   'secrets-rotate': command(z.object({}).strict(), () => rotateProviderSecrets({ actor: CLI_ACTOR })),
   'booking-source-add': command(

@@ -66,11 +66,13 @@ describe('the staff role', () => {
         [graph.reservationId],
       ],
       ['delete a guest', `delete from guests where id = $1`, [graph.guestId]],
+      ['rename a room', `update rooms set label = 'someone-elses-room' where id = $1`, [graph.roomId]],
       [
-        'move a room between facilities',
-        `update rooms set lock_device_ref = 'someone-elses-lock' where id = $1`,
+        'point a key at another lock',
+        `update key_lock_codes set state = 'removed' where key_id in (select id from access_keys where room_id = $1)`,
         [graph.roomId],
       ],
+      ['add a door to a room', `delete from room_locks where room_id = $1`, [graph.roomId]],
     ];
     for (const [what, sql, params] of attempts) {
       expect({ what, code: await asStaff(sql, params) }).toEqual({ what, code: '42501' });

@@ -74,16 +74,25 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
         revokedReason: true,
         checkInId: true,
         createdAt: true,
+        kind: true,
+        backupFor: true,
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     }),
   );
-  const shown = (key: (typeof keys)[number]) => ({ ...toGuestKeyView(key), roomLabel: stay.roomLabel });
-  const active = keys.find((k) => k.status === 'active');
+  const backups = keys.filter((k) => k.kind === 'backup');
+  const own = keys.filter((k) => k.kind !== 'backup');
+  // A backup code stands in for a key whose code has not reached the lock: shown while it does.
+  const shown = (key: (typeof keys)[number]) => {
+    const backup = backups.find((b) => b.backupFor === key.id && b.status === key.status && b.vendorSync === 'synced');
+    const chosen = key.vendorSync !== 'synced' && backup ? backup : key;
+    return { ...toGuestKeyView(chosen), roomLabel: stay.roomLabel };
+  };
+  const active = own.find((k) => k.status === 'active');
   if (active) return shown(active);
   if (stay.status === 'checked_in') {
-    const stayKeys = keys.filter((k) => k.checkInId !== null);
-    if (stayKeys.length > 0 || stay.endsAt <= new Date()) return shown(stayKeys[0] ?? keys[0]!);
+    const stayKeys = own.filter((k) => k.checkInId !== null);
+    if (stayKeys.length > 0 || stay.endsAt <= new Date()) return shown(stayKeys[0] ?? own[0] ?? keys[0]!);
     const checkIns = await asService({ tenantId }, (tx) =>
       tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }),
     );
@@ -95,7 +104,7 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
       };
     }
   }
-  const live = keys.find((k) => k.status === 'pre_issued') ?? keys[0];
+  const live = own.find((k) => k.status === 'pre_issued') ?? own[0];
   if (!live) throw new AppError('reservation_not_ready', 'There is no key for this stay yet.');
   return shown(live);
 }

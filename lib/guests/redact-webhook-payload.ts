@@ -7,6 +7,19 @@ import type { WebhookProvider } from '../db/generated/enums';
 type Shape = { [key: string]: true | Shape };
 
 const KEEP: Record<WebhookProvider, Shape> = {
+  // A lock's events name devices and codes, never a person.
+  seam: {
+    event_id: true,
+    event_type: true,
+    created_at: true,
+    occurred_at: true,
+    workspace_id: true,
+    device_id: true,
+    access_code_id: true,
+    connected_account_id: true,
+    battery_level: true,
+    error_code: true,
+  },
   calendly: {
     event: true,
     created_at: true,

@@ -1,3 +1,4 @@
+import type { KeyKind } from '../db/generated/enums';
 import type { KeyState } from './lifecycle';
 
 /** An access_keys row as SQL functions return it (snake_case). */
@@ -13,12 +14,13 @@ export type AccessKeyRow = {
   expires_at: Date;
   vendor_sync: 'pending' | 'synced' | 'failed';
   revoked_reason: string | null;
+  kind?: KeyKind;
 };
 
 /** The `key` of API.md: `pin` is null whenever the key is not live — an ended key's PIN is never shown again. */
 export type KeyView = {
   id: string;
-  kind: 'guest';
+  kind: KeyKind;
   status: KeyState;
   pin: string | null;
   validFrom: string;
@@ -29,6 +31,8 @@ export type KeyView = {
 
 type KeyLike = {
   id: string;
+  /** Rows from before keys had kinds, and SQL functions that do not return it, are guest keys. */
+  kind?: KeyKind;
   status: KeyState;
   pin: string;
   validFrom?: Date;
@@ -45,7 +49,7 @@ type KeyLike = {
 export function toKeyView(key: KeyLike): KeyView {
   return {
     id: key.id,
-    kind: 'guest',
+    kind: key.kind ?? 'guest',
     status: key.status,
     pin: key.status === 'pre_issued' || key.status === 'active' ? key.pin : null,
     validFrom: (key.validFrom ?? key.valid_from)!.toISOString(),

@@ -1,177 +1,321 @@
 import { addKeyToIncident, clearKeyFromIncidents } from '../alerts/incidents';
-import { asService } from '../db/tx';
+import { asService, type Tx } from '../db/tx';
+import type { DoorCodeState, LockProvider as LockProviderName } from '../db/generated/enums';
 import { logger } from '../log/logger';
-import { getVendor } from '../locks/get-vendor';
-import type { LockProvider, LockResult } from '../locks/provider';
+import type { CodeState, LockProvider, LockResult, ProviderCode } from '../locks/provider';
+import { lockProviderFor } from '../locks/tenant-provider';
 
 export type JobAttempt = { tenantId: string; keyId: string; attempt: number; maxAttempts: number };
 
-/** Thrown to let the job queue retry a retryable vendor failure with its backoff. */
+/** Thrown to let the job queue try again with its backoff: a retryable failure, or a code the provider has not confirmed yet. */
 export class RetryableVendorError extends Error {
   constructor(readonly code: string) {
-    super(`lock vendor failed with ${code}; will retry`);
+    super(`lock provider: ${code}; will retry`);
   }
 }
 
 export const NO_LOCK_DEVICE = 'no_lock_device';
+/** The provider took the code but never confirmed it on the lock within the job's attempts. */
+export const NOT_CONFIRMED = 'not_confirmed';
 
 type Kind = 'program' | 'remove';
 
-/** The incidents a key can count against, one per lock and kind (and per room without a lock). */
-const conditionKey = {
-  failed: (kind: Kind, deviceRef: string) => `lock_${kind}_failed:${deviceRef}`,
+/** The incidents a key can count against: one per lock and kind (and per room without a lock). */
+export const conditionKey = {
+  failed: (kind: Kind, lockId: string) => `lock_${kind}_failed:${lockId}`,
   noLock: (roomId: string) => `room_without_lock:${roomId}`,
+};
+
+type Door = {
+  lockId: string;
+  provider: LockProviderName;
+  deviceId: string;
+  lockName: string;
+  state: DoorCodeState;
+  codeId: string | null;
+  offline: boolean;
+  attempts: number;
 };
 
 async function loadKey(tenantId: string, keyId: string) {
   const rows = await asService({ tenantId }, (tx) =>
     tx.accessKey.findMany({
       where: { tenantId, id: keyId },
-      include: { room: { select: { lockDeviceRef: true, label: true } } },
+      include: {
+        room: { select: { label: true } },
+        doors: { include: { lock: { select: { provider: true, deviceId: true, name: true } } } },
+      },
     }),
   );
-  return rows[0] ?? null;
+  const key = rows[0];
+  if (!key) return null;
+  const doors: Door[] = key.doors
+    .map((d) => ({
+      lockId: d.lockId,
+      provider: d.lock.provider,
+      deviceId: d.lock.deviceId,
+      lockName: d.lock.name,
+      state: d.state,
+      codeId: d.codeId,
+      offline: d.offline,
+      attempts: d.attempts,
+    }))
+    .sort((a, b) => a.lockId.localeCompare(b.lockId));
+  return { ...key, doors };
 }
 
 type LoadedKey = NonNullable<Awaited<ReturnType<typeof loadKey>>>;
 
-/**
- * The code carrying this key's id on the lock, if any: how a retry finds what an earlier, lost
- * call set. Two codes claiming one key is not something to act on.
- */
-async function findOurCode(
-  vendor: LockProvider,
-  input: { deviceId: string; clientRef: string; correlationId: string },
-): Promise<LockResult<{ codeId: string } | null>> {
-  const listed = await vendor.listCodes({ deviceId: input.deviceId, correlationId: input.correlationId });
+/** What one door's step came to: done (for now), or wait for the queue's next attempt. */
+type Step = { kind: 'done' } | { kind: 'retry'; code: string } | { kind: 'final'; code: string };
+
+/** Our own code on a device, found by the key id its name carries (a lost answer may have set it). */
+async function findOwnCode(
+  provider: LockProvider,
+  door: Door,
+  keyId: string,
+  correlationId: string,
+): Promise<LockResult<ProviderCode | null>> {
+  const listed = await provider.listCodes({ deviceId: door.deviceId, correlationId });
   if (!listed.ok) return listed;
-  const ours = listed.data.filter((code) => code.clientRef === input.clientRef);
-  if (ours.length > 1) return { ok: false, code: 'malformed_response', retryable: true };
-  return { ok: true, data: ours[0] ? { codeId: ours[0].codeId } : null };
+  const ours = listed.data.filter((code) => code.clientRef === keyId);
+  // Two codes claiming one key is not something to act on.
+  if (ours.length > 1) return { ok: false, code: 'ambiguous_codes', retryable: false };
+  return { ok: true, data: ours[0] ?? null };
 }
 
-/**
- * Records a vendor command's outcome. Success: the key's lock-side state (`vendor_sync`, the code's
- * id) and the key comes off its lock's failure incidents. A retryable failure is rethrown for the
- * queue's backoff; a final one marks the key `failed` and counts it on the one incident of its lock
- * and kind.
- */
-async function settle(
+/** Door state for a provider's word about a code we want on the lock. */
+function settingState(state: CodeState): DoorCodeState {
+  if (state === 'set') return 'set';
+  if (state === 'failed') return 'failed';
+  if (state === 'absent') return 'pending';
+  return 'setting';
+}
+
+async function updateDoor(
+  tx: Tx,
+  tenantId: string,
+  keyId: string,
+  lockId: string,
+  change: { from: DoorCodeState[]; to?: DoorCodeState; codeId?: string | null; error?: string | null },
+): Promise<number> {
+  // The code id is kept whatever the door's state has become meanwhile: a key that ended while its
+  // code was being set must still know which code to remove.
+  return tx.$executeRaw`update key_lock_codes set
+      code_id = coalesce(${change.codeId ?? null}, code_id),
+      state = case when state::text = any(${change.from}::text[]) then coalesce(${change.to ?? null}::door_code_state, state) else state end,
+      error = case when state::text = any(${change.from}::text[]) then ${change.error ?? null} else error end,
+      set_at = case when state::text = any(${change.from}::text[]) and ${change.to ?? null} = 'set' then now() else set_at end,
+      removed_at = case when state::text = any(${change.from}::text[]) and ${change.to ?? null} = 'removed' then now() else removed_at end,
+      attempts = attempts + 1, updated_at = now()
+    where tenant_id = ${tenantId}::uuid and key_id = ${keyId}::uuid and lock_id = ${lockId}::uuid`;
+}
+
+/** Puts the key's code on one door, or checks on a code the provider has not confirmed yet. */
+async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider): Promise<Step> {
+  const correlationId = `${key.id}:program:${door.lockId.slice(0, 8)}:${job.attempt}`;
+  let result: LockResult<{ codeId: string; state: CodeState } | null>;
+  if (door.codeId) {
+    const read = await provider.getCode({ deviceId: door.deviceId, codeId: door.codeId, correlationId });
+    result = read.ok ? { ok: true, data: read.data && { codeId: read.data.codeId, state: read.data.state } } : read;
+    if (read.ok && read.data?.state === 'failed') {
+      await record(job, key, door, { from: ['pending', 'setting'], to: 'failed', error: read.data.error ?? 'failed' });
+      return { kind: 'final', code: read.data.error ?? 'failed' };
+    }
+    // Gone from the provider before it was ever confirmed: program it again.
+    if (read.ok && !read.data) {
+      await asService(
+        { tenantId: job.tenantId },
+        (tx) =>
+          tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', updated_at = now()
+          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and state in ('pending', 'setting')`,
+      );
+      return { kind: 'retry', code: 'code_vanished' };
+    }
+  } else {
+    const found = door.attempts > 0 ? await findOwnCode(provider, door, key.id, correlationId) : null;
+    if (found && !found.ok) result = found;
+    else if (found?.data) result = { ok: true, data: { codeId: found.data.codeId, state: found.data.state } };
+    else
+      result = await provider.programCode({
+        deviceId: door.deviceId,
+        pin: key.pin,
+        validFrom: key.validFrom,
+        expiresAt: key.expiresAt,
+        clientRef: key.id,
+        correlationId,
+      });
+  }
+  if (!result.ok) {
+    await record(job, key, door, { from: ['pending', 'setting'], error: result.code });
+    return result.retryable ? { kind: 'retry', code: result.code } : failDoor(job, key, door, result.code);
+  }
+  const data = result.data!;
+  const to = settingState(data.state);
+  await record(job, key, door, { from: ['pending', 'setting'], to, codeId: data.codeId });
+  if (to === 'set') return { kind: 'done' };
+  if (to === 'failed') return failDoor(job, key, door, 'failed_to_set_on_device');
+  return { kind: 'retry', code: 'awaiting_confirmation' };
+}
+
+/** Takes the key's code off one door, or checks on a removal the provider has not confirmed yet. */
+async function removeDoor(job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider): Promise<Step> {
+  const correlationId = `${key.id}:remove:${door.lockId.slice(0, 8)}:${job.attempt}`;
+  let codeId = door.codeId;
+  if (!codeId) {
+    // Never confirmed as set: make sure no lost call left it on the lock.
+    const found = await findOwnCode(provider, door, key.id, correlationId);
+    if (!found.ok) return settleRemoval(job, key, door, found);
+    if (!found.data) return settleRemoval(job, key, door, { ok: true, data: { state: 'absent' } });
+    codeId = found.data.codeId;
+  } else if (door.attempts > 0) {
+    // Asked before: the provider may have removed it since (Seam confirms later).
+    const read = await provider.getCode({ deviceId: door.deviceId, codeId, correlationId });
+    if (read.ok && (!read.data || read.data.state === 'absent'))
+      return settleRemoval(job, key, door, { ok: true, data: { state: 'absent' } }, codeId);
+  }
+  const result = await provider.removeCode({ deviceId: door.deviceId, codeId, correlationId });
+  return settleRemoval(job, key, door, result, codeId);
+}
+
+async function settleRemoval(
   job: JobAttempt,
   key: LoadedKey,
-  deviceRef: string,
-  result: LockResult<unknown>,
-  kind: Kind,
-  vendorKeyId?: string,
+  door: Door,
+  result: LockResult<{ state: CodeState }>,
+  codeId?: string,
+): Promise<Step> {
+  if (!result.ok) {
+    await record(job, key, door, { from: ['removing'], codeId, error: result.code });
+    return result.retryable ? { kind: 'retry', code: result.code } : failDoor(job, key, door, result.code);
+  }
+  if (result.data.state === 'absent') {
+    await record(job, key, door, { from: ['removing'], to: 'removed', codeId });
+    return { kind: 'done' };
+  }
+  await record(job, key, door, { from: ['removing'], codeId });
+  return { kind: 'retry', code: 'awaiting_removal' };
+}
+
+/** Writes a door's new state; a door that reached its goal comes off its lock's failure incident. */
+async function record(
+  job: JobAttempt,
+  key: LoadedKey,
+  door: Door,
+  change: Parameters<typeof updateDoor>[4],
 ): Promise<void> {
-  const { tenantId, keyId } = job;
-  if (result.ok) {
-    await asService({ tenantId }, async (tx) => {
-      if (kind === 'program') {
-        // The key may have ended while the lock was being programmed: then its removal job comes
-        // next and must still see `pending`, so only a live key becomes `synced` here.
-        await tx.$executeRaw`update access_keys set
-            vendor_key_id = coalesce(${vendorKeyId ?? null}, vendor_key_id), vendor_error = null,
-            vendor_sync = case when status in ('pre_issued', 'active') then 'synced'::vendor_sync else vendor_sync end
-          where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid`;
-      } else {
-        await tx.accessKey.update({ where: { id: keyId }, data: { vendorSync: 'synced', vendorError: null } });
-      }
-      const cleared = [conditionKey.failed('program', deviceRef), conditionKey.noLock(key.roomId)];
-      if (kind === 'remove') cleared.push(conditionKey.failed('remove', deviceRef));
-      await clearKeyFromIncidents(tx, { tenantId, conditionKeys: cleared, keyId });
-    });
-    return;
-  }
-  const final = !result.retryable || job.attempt >= job.maxAttempts;
-  if (!final) {
-    await asService({ tenantId }, (tx) =>
-      tx.accessKey.update({ where: { id: keyId }, data: { vendorError: result.code } }),
-    );
-    throw new RetryableVendorError(result.code);
-  }
-  logger.warn({ keyId, vendorCode: result.code, kind, attempt: job.attempt }, 'lock vendor command failed for good');
-  await asService({ tenantId }, async (tx) => {
-    await tx.accessKey.update({ where: { id: keyId }, data: { vendorSync: 'failed', vendorError: result.code } });
-    await addKeyToIncident(tx, {
-      tenantId,
-      keyId,
-      conditionKey: conditionKey.failed(kind, deviceRef),
-      kind: `lock_${kind}_failed`,
-      severity: kind === 'remove' ? 'critical' : 'warning',
-      summary:
-        kind === 'remove'
-          ? `Revoked codes could not be removed from lock ${deviceRef} (${result.code}); the lock may still accept them.`
-          : `Codes could not be programmed on lock ${deviceRef} (${result.code}); those guests' PINs will not open the door.`,
-      detail: { deviceRef, lastCode: result.code },
-    });
+  await asService({ tenantId: job.tenantId }, async (tx) => {
+    await updateDoor(tx, job.tenantId, key.id, door.lockId, change);
+    await tx.accessKey.update({ where: { id: key.id }, data: { vendorError: change.error ?? null } });
+    if (change.to === 'set' || change.to === 'removed') {
+      const cleared = [conditionKey.failed('program', door.lockId), conditionKey.noLock(key.roomId)];
+      if (change.to === 'removed') cleared.push(conditionKey.failed('remove', door.lockId));
+      await clearKeyFromIncidents(tx, { tenantId: job.tenantId, conditionKeys: cleared, keyId: key.id });
+    }
   });
 }
 
+/** A door that failed for good: its state says so and the key counts on the one incident of its lock and kind. */
+async function failDoor(job: JobAttempt, key: LoadedKey, door: Door, code: string): Promise<Step> {
+  const removing = door.state === 'removing';
+  const kind: Kind = removing ? 'remove' : 'program';
+  logger.warn(
+    { keyId: key.id, lockId: door.lockId, vendorCode: code, kind, attempt: job.attempt },
+    'lock command failed for good',
+  );
+  await asService({ tenantId: job.tenantId }, async (tx) => {
+    await updateDoor(tx, job.tenantId, key.id, door.lockId, {
+      from: removing ? ['removing'] : ['pending', 'setting'],
+      to: removing ? 'remove_failed' : 'failed',
+      error: code,
+    });
+    await tx.accessKey.update({ where: { id: key.id }, data: { vendorError: code } });
+    await addKeyToIncident(tx, {
+      tenantId: job.tenantId,
+      keyId: key.id,
+      conditionKey: conditionKey.failed(kind, door.lockId),
+      kind: `lock_${kind}_failed`,
+      severity: removing ? 'critical' : 'warning',
+      summary: removing
+        ? `Revoked codes could not be removed from lock ${door.lockName} (${code}); the lock may still accept them.`
+        : `Codes could not be set on lock ${door.lockName} (${code}); those guests' PINs will not open that door.`,
+      detail: { lockId: door.lockId, deviceId: door.deviceId, lastCode: code },
+    });
+  });
+  return { kind: 'final', code };
+}
+
 /**
- * Programs a key's PIN on its lock (the outbox job `vendor_program_key`). A retry first asks the
- * vendor for a code carrying this key's id, so a call whose answer was lost never programs twice.
- * A room without a lock device gets no "synced": the key is `failed` (`no_lock_device`), counted
- * on the room's incident, and the guest is not promised a PIN.
+ * Runs one step on every door that still needs one, each door through its own lock's provider. A
+ * door waiting (retryable failure, or a code not yet confirmed) makes the job try again with the
+ * queue's backoff; on the last attempt a door still waiting fails for good.
+ */
+async function runDoors(
+  job: JobAttempt,
+  key: LoadedKey,
+  states: DoorCodeState[],
+  step: (job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider) => Promise<Step>,
+): Promise<void> {
+  const waiting: string[] = [];
+  for (const door of key.doors.filter((d) => states.includes(d.state))) {
+    const provider = await lockProviderFor(job.tenantId, door.provider);
+    const outcome = provider.ok
+      ? await step(job, key, door, provider.data)
+      : await failDoor(job, key, door, provider.code);
+    if (outcome.kind === 'retry') waiting.push(outcome.code);
+  }
+  if (waiting.length === 0) return;
+  if (job.attempt >= job.maxAttempts) {
+    const fresh = await loadKey(job.tenantId, job.keyId);
+    for (const door of fresh?.doors ?? []) {
+      if (states.includes(door.state))
+        await failDoor(job, fresh!, door, door.state === 'setting' ? NOT_CONFIRMED : waiting[0]!);
+    }
+    return;
+  }
+  throw new RetryableVendorError(waiting.join(','));
+}
+
+/**
+ * Programs a key's PIN on every door of its room (the outbox job `vendor_program_key`). A door's
+ * code counts as set only when its provider says so; the key is synced only when every door is
+ * (a trigger keeps access_keys.vendor_sync to that rule). A room without a lock gets no "synced":
+ * the key is `failed` (`no_lock_device`) on the room's incident, and the guest is not promised a PIN.
  */
 export async function programKeyOnLock(job: JobAttempt): Promise<void> {
   const key = await loadKey(job.tenantId, job.keyId);
-  if (!key || key.vendorSync === 'synced' || key.vendorKeyId) return;
+  if (!key) return;
   const live = key.status === 'pre_issued' || key.status === 'active';
   if (!live) return; // ended before it reached the lock; its removal job runs next in the same queue
-  const deviceRef = key.lockDeviceRef ?? key.room.lockDeviceRef;
-  if (!deviceRef) {
-    logger.warn({ keyId: key.id }, 'room has no lock device; the key cannot be programmed');
-    await asService({ tenantId: job.tenantId }, async (tx) => {
-      await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'failed', vendorError: NO_LOCK_DEVICE } });
-      await addKeyToIncident(tx, {
-        tenantId: job.tenantId,
-        keyId: key.id,
-        conditionKey: conditionKey.noLock(key.roomId),
-        kind: 'room_without_lock',
-        severity: 'warning',
-        summary: `Room ${key.room.label} has no lock device: its keys cannot be programmed.`,
-        detail: { roomId: key.roomId },
-      });
+  if (key.doors.length === 0) return failWithoutLock(job, key);
+  await runDoors(job, key, ['pending', 'setting'], programDoor);
+}
+
+async function failWithoutLock(job: JobAttempt, key: LoadedKey): Promise<void> {
+  logger.warn({ keyId: key.id }, 'room has no lock; the key cannot be programmed');
+  await asService({ tenantId: job.tenantId }, async (tx) => {
+    await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'failed', vendorError: NO_LOCK_DEVICE } });
+    await addKeyToIncident(tx, {
+      tenantId: job.tenantId,
+      keyId: key.id,
+      conditionKey: conditionKey.noLock(key.roomId),
+      kind: 'room_without_lock',
+      severity: 'warning',
+      summary: `Room ${key.room.label} has no lock: its keys cannot be programmed.`,
+      detail: { roomId: key.roomId },
     });
-    return;
-  }
-  if (!key.lockDeviceRef) {
-    // Recorded before the first call: should the answer be lost, removal still knows where to look.
-    await asService({ tenantId: job.tenantId }, (tx) =>
-      tx.accessKey.updateMany({
-        where: { tenantId: job.tenantId, id: key.id, lockDeviceRef: null },
-        data: { lockDeviceRef: deviceRef },
-      }),
-    );
-  }
-  const vendor = getVendor();
-  const correlationId = `${key.id}:program:${job.attempt}`;
-  if (job.attempt > 1) {
-    const found = await findOurCode(vendor, { deviceId: deviceRef, clientRef: key.id, correlationId });
-    if (found.ok && found.data) return settle(job, key, deviceRef, found, 'program', found.data.codeId);
-    if (!found.ok) return settle(job, key, deviceRef, found, 'program');
-  }
-  const result = await vendor.programCode({
-    deviceId: deviceRef,
-    pin: key.pin,
-    validFrom: key.validFrom,
-    expiresAt: key.expiresAt,
-    clientRef: key.id,
-    correlationId,
   });
-  await settle(job, key, deviceRef, result, 'program', result.ok ? result.data.codeId : undefined);
 }
 
 /**
- * Removes an ended key's code from the lock it was sent to (the outbox job `vendor_remove_key`).
- * The key is `synced` only when the lock confirmed the code gone — or when no lock ever had it.
+ * Removes an ended key's code from every door (the outbox job `vendor_remove_key`). A door is
+ * `removed` only when its provider confirmed the code gone — or no lock ever had it; an offline
+ * code stays `valid_until_end` and is not asked for.
  */
 export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
   const key = await loadKey(job.tenantId, job.keyId);
-  if (!key || key.status === 'pre_issued' || key.status === 'active' || key.vendorSync === 'synced') return;
-  const deviceRef = key.lockDeviceRef ?? key.room.lockDeviceRef;
-  if (!deviceRef) {
+  if (!key || key.status === 'pre_issued' || key.status === 'active') return;
+  if (key.doors.length === 0) {
     // Never sent to any lock (the room has none): nothing opens a door with it.
     await asService({ tenantId: job.tenantId }, async (tx) => {
       await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'synced', vendorError: null } });
@@ -183,19 +327,5 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
     });
     return;
   }
-  const vendor = getVendor();
-  const correlationId = `${key.id}:remove:${job.attempt}`;
-  let vendorKeyId = key.vendorKeyId;
-  if (!vendorKeyId) {
-    // Never confirmed as programmed: make sure no lost call left it on the lock.
-    const found = await findOurCode(vendor, { deviceId: deviceRef, clientRef: key.id, correlationId });
-    if (!found.ok || !found.data)
-      return settle(job, key, deviceRef, found.ok ? { ok: true, data: null } : found, 'remove');
-    vendorKeyId = found.data.codeId;
-  }
-  const result = await vendor.removeCode({ deviceId: deviceRef, codeId: vendorKeyId, correlationId });
-  // Synced only once the provider says the code is gone; `removing` is asked again later.
-  const removed: LockResult<unknown> =
-    result.ok && result.data.state !== 'absent' ? { ok: false, code: 'removal_pending', retryable: true } : result;
-  await settle(job, key, deviceRef, removed, 'remove');
+  await runDoors(job, key, ['removing'], removeDoor);
 }

@@ -4,16 +4,14 @@ import { createTtlockProvider } from './ttlock';
 let vendor: LockProvider | null = null;
 
 /**
- * The configured lock provider: TTLock's open platform at `LOCK_VENDOR_URL` (`LOCK_VENDOR`
- * `simulator`, the default, or `ttlock`), with the client credentials and account given explicitly
- * (`LOCK_VENDOR_CLIENT_ID`, `LOCK_VENDOR_CLIENT_SECRET`, `LOCK_VENDOR_USERNAME`,
+ * The install's own lock provider, the simulator (TTLock's open platform) at `LOCK_VENDOR_URL`, for
+ * tenants on `simulator` (lib/locks/tenant-provider.ts), with the client credentials and account
+ * given explicitly (`LOCK_VENDOR_CLIENT_ID`, `LOCK_VENDOR_CLIENT_SECRET`, `LOCK_VENDOR_USERNAME`,
  * `LOCK_VENDOR_PASSWORD`; npm start gives its workers those of the simulator it starts). There is
  * no default credential.
  */
 export function getVendor(): LockProvider {
   if (vendor) return vendor;
-  const kind = process.env.LOCK_VENDOR ?? 'simulator';
-  if (kind !== 'simulator' && kind !== 'ttlock') throw new Error(`unknown LOCK_VENDOR "${kind}"`);
   const baseUrl = process.env.LOCK_VENDOR_URL;
   if (!baseUrl) throw new Error('LOCK_VENDOR_URL is not set (npm start sets it to the simulator)');
   const clientId = process.env.LOCK_VENDOR_CLIENT_ID;
@@ -26,7 +24,7 @@ export function getVendor(): LockProvider {
     );
   }
   vendor = createTtlockProvider({
-    name: kind,
+    name: 'simulator',
     baseUrl,
     clientId,
     clientSecret,

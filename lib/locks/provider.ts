@@ -96,3 +96,24 @@ export function clientRefOf(name: string | null | undefined): string | null {
   const match = /^unlockos:([0-9a-f-]{36})$/i.exec(name ?? '');
   return match ? match[1]!.toLowerCase() : null;
 }
+
+/**
+ * A provider's event about a code or a device, in our words (Seam's `access_code.*` and `device.*`
+ * webhooks; a status read that finds a change is turned into the same). Applied by lib/locks/lock-events.ts.
+ */
+export type LockEvent =
+  | {
+      kind: 'code_set' | 'code_removed' | 'code_failed' | 'code_delayed';
+      deviceId: string;
+      codeId: string;
+      /** The provider's error code for a failure or delay, e.g. `failed_to_set_on_device`. */
+      error: string | null;
+      occurredAt: Date;
+    }
+  | {
+      kind: 'device_connected' | 'device_disconnected' | 'low_battery' | 'tampered';
+      deviceId: string;
+      /** Percentage 0–100 when the event carries it. */
+      batteryLevel: number | null;
+      occurredAt: Date;
+    };

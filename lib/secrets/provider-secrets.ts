@@ -4,7 +4,14 @@ import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
 import { currentDataKey, currentKeyring } from './data-key';
 
-export const SECRET_PROVIDERS = ['calendly', 'cal', 'lock_vendor'] as const satisfies readonly SecretProvider[];
+export const SECRET_PROVIDERS = [
+  'calendly',
+  'cal',
+  'seam',
+  'seam_webhook',
+  'ttlock',
+  'lock_vendor',
+] as const satisfies readonly SecretProvider[];
 
 /** Stores a tenant's provider secret encrypted with the current data key (pgcrypto), audited `secret.set`. */
 export async function setProviderSecret(input: {

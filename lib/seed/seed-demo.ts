@@ -1,3 +1,4 @@
+import { ensureLock } from '../locks/locks';
 import { asService } from '../db/tx';
 import { guestTokenFor, guestUrl, hashGuestToken } from '../auth/guest-links';
 import { hashPassword } from '../auth/password';
@@ -101,10 +102,17 @@ export async function seedDemo(
         tenantId: r.tenantId,
         facilityId: r.facilityId,
         label: r.label,
-        lockDeviceRef: r.lock,
       })),
       skipDuplicates: true,
     });
+    // Each room's own door, a device of the simulator (the demo tenants chose no provider).
+    for (const r of ROOMS.filter((room) => room.lock)) {
+      const lock = await ensureLock(tx, { tenantId: r.tenantId, provider: 'simulator', deviceId: r.lock! });
+      await tx.roomLock.createMany({
+        data: [{ tenantId: r.tenantId, roomId: r.id, lockId: lock.id }],
+        skipDuplicates: true,
+      });
+    }
     await tx.user.createMany({
       data: DEMO_SIGN_INS.map((s) => ({ email: s.email, name: s.email.split('@')[0]!, passwordHash })),
       skipDuplicates: true,

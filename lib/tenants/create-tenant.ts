@@ -1,3 +1,5 @@
+import { ensureLock } from '../locks/locks';
+import { tenantProviderName } from '../locks/tenant-provider';
 import { asService } from '../db/tx';
 import { hashPassword } from '../auth/password';
 import type { Role } from '../auth/permissions';
@@ -38,24 +40,29 @@ export async function createFacility(input: {
   );
 }
 
-/** Creates a room in one of the tenant's facilities (the composite foreign key refuses another tenant's facility). */
+/**
+ * Creates a room in one of the tenant's facilities (the composite foreign key refuses another
+ * tenant's facility). `lockDeviceRef` names a device of the tenant's lock provider: it becomes a
+ * lock (once per device) and the room's own door.
+ */
 export async function createRoom(input: {
   tenantId: string;
   facilityId: string;
   label: string;
   lockDeviceRef?: string | null;
 }): Promise<{ id: string }> {
-  return asService((tx) =>
-    tx.room.create({
-      data: {
-        tenantId: input.tenantId,
-        facilityId: input.facilityId,
-        label: input.label,
-        lockDeviceRef: input.lockDeviceRef ?? null,
-      },
+  const provider = input.lockDeviceRef ? await tenantProviderName(input.tenantId) : null;
+  return asService({ tenantId: input.tenantId }, async (tx) => {
+    const room = await tx.room.create({
+      data: { tenantId: input.tenantId, facilityId: input.facilityId, label: input.label },
       select: { id: true },
-    }),
-  );
+    });
+    if (input.lockDeviceRef && provider) {
+      const lock = await ensureLock(tx, { tenantId: input.tenantId, provider, deviceId: input.lockDeviceRef });
+      await tx.roomLock.create({ data: { tenantId: input.tenantId, roomId: room.id, lockId: lock.id } });
+    }
+    return room;
+  });
 }
 
 /**

@@ -14,7 +14,12 @@ export async function tenantOverview({ tenantId, userId }: { tenantId: string; u
     });
     const rooms = await tx.room.findMany({
       where: { tenantId },
-      select: { id: true, label: true, lockDeviceRef: true, facility: { select: { name: true } } },
+      select: {
+        id: true,
+        label: true,
+        facility: { select: { name: true } },
+        roomLocks: { select: { lock: { select: { name: true, deviceId: true } } }, orderBy: { createdAt: 'asc' } },
+      },
       orderBy: [{ facility: { name: 'asc' } }, { label: 'asc' }],
     });
     // app_authenticated may read only id, email, name and created_at of users.

@@ -83,6 +83,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     ids.facilityId,
     '101',
   ]);
+  // The room's door: a lock, so the key below gets a door row (key_lock_codes) of its own.
+  await q(
+    `with l as (insert into locks (tenant_id, provider, device_id, name) values ($1, 'simulator', $3, $3) returning id)
+     insert into room_locks (tenant_id, room_id, lock_id) select $1, $2, id from l`,
+    [ids.tenantId, ids.roomId, `lock-graph-${tag}`],
+  );
   await q('insert into users (id, email, password_hash) values ($1, $2, $3)', [
     ids.userId,
     `staff-${tag}@example.com`,

@@ -60,7 +60,7 @@ export async function processWebhookEvent({
     );
 }
 
-const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com' } as const;
+const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com', seam: 'Seam' } as const;
 
 async function record(eventId: string, outcome: { status: string; reason?: string }, attempt: number): Promise<void> {
   await serviceStatement(

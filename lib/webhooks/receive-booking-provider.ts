@@ -1,47 +1,17 @@
-import { z } from 'zod';
-import type { SecretProvider } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { verifyCalSignature } from './cal/verify';
 import { calDedupeKey, ZCalBodySchema } from './cal/handlers';
 import { parseCalendlySignature, verifyCalendlySignature } from './calendly/verify';
 import { calendlyDedupeKey, ZCalendlyBodySchema } from './calendly/handlers';
 import { storeWebhookEvent } from './inbox';
-import { rereadAfterMismatch, verificationSecret } from '../secrets/verification-secrets';
+import { invalidSignature, parseJsonBody, verifyForTenant, type TenantSignedProvider } from './verify-for-tenant';
 
-const invalidSignature = (message: string) => new AppError('invalid_signature', message);
-
-const PROVIDER_NAME = { calendly: 'Calendly signing key', cal: 'Cal.com webhook secret' } as const;
-
-/**
- * Verifies a delivery for the tenant named in the URL with that tenant's secret (cached per process,
- * see verification-secrets.ts): 404 for a tenant that does not exist, 400 for a tenant without the
- * secret or a signature that does not match it. Returns the tenant id.
- */
-async function verifyForTenant(
-  tenantIdParam: string,
-  provider: 'calendly' | 'cal',
-  verify: (secret: string) => boolean,
-): Promise<string> {
-  const parsed = z.uuid().safeParse(tenantIdParam);
-  if (!parsed.success) throw new AppError('not_found', 'Unknown tenant.');
-  const tenantId = parsed.data;
-  const { tenantExists, secret } = await verificationSecret(tenantId, provider as SecretProvider);
-  if (!tenantExists) throw new AppError('not_found', 'Unknown tenant.');
-  if (secret && verify(secret)) return tenantId;
-  // The secret may have been changed by another process a moment ago: read it again (bounded).
-  const reread = await rereadAfterMismatch(tenantId, provider as SecretProvider);
-  if (reread && reread !== secret && verify(reread)) return tenantId;
-  if (!secret && !reread) throw invalidSignature(`No ${PROVIDER_NAME[provider]} is configured for this tenant.`);
-  throw invalidSignature(`The ${provider === 'calendly' ? 'Calendly' : 'Cal.com'} signature does not match.`);
-}
-
-function parseJson(raw: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
-  } catch {
-    throw new AppError('invalid_request', 'The body is not valid JSON.');
-  }
-}
+const CALENDLY: TenantSignedProvider = {
+  secret: 'calendly',
+  providerLabel: 'Calendly',
+  secretLabel: 'Calendly signing key',
+};
+const CAL: TenantSignedProvider = { secret: 'cal', providerLabel: 'Cal.com', secretLabel: 'Cal.com webhook secret' };
 
 /**
  * Receives one Calendly delivery for a tenant: verifies `Calendly-Webhook-Signature` over the raw
@@ -61,10 +31,10 @@ export async function receiveCalendlyWebhook(input: {
   }
   const tenantId = await verifyForTenant(
     input.tenantIdParam,
-    'calendly',
+    CALENDLY,
     (signingKey) => verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey }) === 'ok',
   );
-  const parsed = ZCalendlyBodySchema.safeParse(parseJson(input.raw));
+  const parsed = ZCalendlyBodySchema.safeParse(parseJsonBody(input.raw));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Calendly invitee event.');
   const body = parsed.data;
   const createdAt = new Date(body.created_at);
@@ -91,10 +61,10 @@ export async function receiveCalWebhook(input: {
     throw invalidSignature('The X-Cal-Signature-256 header is missing or malformed.');
   const tenantId = await verifyForTenant(
     input.tenantIdParam,
-    'cal',
+    CAL,
     (secret) => verifyCalSignature({ rawBody: input.raw, header: input.signature, secret }) === 'ok',
   );
-  const parsed = ZCalBodySchema.safeParse(parseJson(input.raw));
+  const parsed = ZCalBodySchema.safeParse(parseJsonBody(input.raw));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Cal.com booking event.');
   const body = parsed.data;
   const createdAt = new Date(body.createdAt);

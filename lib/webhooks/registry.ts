@@ -2,6 +2,7 @@ import type { WebhookProvider } from '../db/generated/enums';
 import type { WebhookHandler } from './types';
 import { handleBookingCancelled, handleBookingCreated, handleBookingRescheduled } from './cal/handlers';
 import { handleInviteeCanceled, handleInviteeCreated } from './calendly/handlers';
+import { SEAM_HANDLERS } from './seam/handlers';
 import { handleChargeRefunded } from './stripe/charge-refunded';
 import { handleCustomerSubscription } from './stripe/customer-subscription';
 import { handleInvoicePaymentFailed } from './stripe/invoice-payment-failed';
@@ -28,6 +29,8 @@ const HANDLERS: Partial<Record<WebhookProvider, Record<string, WebhookHandler>>>
     BOOKING_CANCELLED: handleBookingCancelled,
     BOOKING_RESCHEDULED: handleBookingRescheduled,
   },
+  // access_code.* (set, removed, failed to set, delayed) and device.* (connected, disconnected, low battery, tampered).
+  seam: SEAM_HANDLERS,
 };
 
 export function handlerFor(provider: WebhookProvider, type: string): WebhookHandler | null {

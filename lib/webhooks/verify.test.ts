@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCalendlySignature, signCalendly, verifyCalendlySignature } from './calendly/verify';
 import { signCal, verifyCalSignature } from './cal/verify';
+import { isStaleSvixTimestamp, parseSvixHeaders, verifySeamSignature } from './seam/verify';
+import { newSvixSecret, signSvix } from '../testing/svix';
 
 const body = (text: string) => new TextEncoder().encode(text);
 
@@ -66,5 +68,64 @@ describe('Cal.com signatures', () => {
     for (const bad of [null, '', 'no-secret-provided', 'abc', `sha256=${signCal(raw, 's')}`]) {
       expect(verifyCalSignature({ rawBody: body(raw), header: bad, secret: 's' })).toBe('malformed');
     }
+  });
+});
+
+describe('Seam (Svix) signatures', () => {
+  const secret = newSvixSecret();
+  const raw = '{"event_type":"device.connected"}';
+  const now = Math.floor(Date.now() / 1000);
+  const headersFor = (id: string, t: number, signature: string) =>
+    parseSvixHeaders({ id, timestamp: String(t), signature })!;
+
+  it('accept the tenant’s secret and refuse another secret, a changed body or id, and a non-Svix secret', () => {
+    const good = headersFor('msg_1', now, signSvix(secret, 'msg_1', now, raw));
+    expect(verifySeamSignature({ body: raw, headers: good, secret })).toBe('ok');
+    expect(verifySeamSignature({ body: raw, headers: good, secret: newSvixSecret() })).toBe('mismatch');
+    expect(verifySeamSignature({ body: `${raw} `, headers: good, secret })).toBe('mismatch');
+    expect(verifySeamSignature({ body: raw, headers: { ...good, id: 'msg_2' }, secret })).toBe('mismatch');
+    expect(verifySeamSignature({ body: raw, headers: good, secret: 'not base64 !' })).toBe('mismatch');
+  });
+
+  it('accept any of several signatures (secret rotation), and a signed body that is not JSON', () => {
+    const other = signSvix(newSvixSecret(), 'msg_3', now, raw);
+    const headers = headersFor('msg_3', now, `${other} ${signSvix(secret, 'msg_3', now, raw)}`);
+    expect(verifySeamSignature({ body: raw, headers, secret })).toBe('ok');
+    const text = 'not json';
+    expect(
+      verifySeamSignature({
+        body: text,
+        headers: headersFor('msg_4', now, signSvix(secret, 'msg_4', now, text)),
+        secret,
+      }),
+    ).toBe('ok');
+  });
+
+  it('refuse a timestamp more than 5 minutes off either way, and malformed headers', () => {
+    expect(isStaleSvixTimestamp(now - 301)).toBe(true);
+    expect(isStaleSvixTimestamp(now + 301)).toBe(true);
+    expect(isStaleSvixTimestamp(now - 290)).toBe(false);
+    const old = headersFor('msg_5', now - 400, signSvix(secret, 'msg_5', now - 400, raw));
+    expect(verifySeamSignature({ body: raw, headers: old, secret })).toBe('mismatch');
+    const sig = signSvix(secret, 'msg_6', now, raw);
+    for (const [id, timestamp, signature] of [
+      [null, String(now), sig],
+      ['msg_6', null, sig],
+      ['msg_6', String(now), null],
+      ['', String(now), sig],
+      ['msg 6', String(now), sig],
+      ['msg_6', `${now}x`, sig],
+      ['msg_6', '-1', sig],
+      ['msg_6', String(now), 'v1'],
+      ['msg_6', String(now), sig.replace('v1,', 'v1=')],
+      ['msg_6', String(now), `${sig}\n`.repeat(2)],
+    ] as const) {
+      expect(parseSvixHeaders({ id, timestamp, signature })).toBeNull();
+    }
+    expect(parseSvixHeaders({ id: 'msg_6', timestamp: String(now), signature: sig })).toEqual({
+      id: 'msg_6',
+      timestamp: now,
+      signature: sig,
+    });
   });
 });

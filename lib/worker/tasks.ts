@@ -1,8 +1,10 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { checkLockProviderHealth } from '../health/check-health';
+import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
+import { checkAllLocks } from '../locks/reconcile';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { beat } from './heartbeat';
@@ -29,6 +31,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     },
     vendor_program_key: keyJob(programKeyOnLock),
     vendor_remove_key: keyJob(removeKeyFromLock),
+    // Shortly before a stay key must work: a backup code stands in if its code is not on the lock yet.
+    key_backup_check: async (payload, helpers) => {
+      const outcome = await checkBackupNeeded(ZKeyJobSchema.parse(payload));
+      if (outcome.kind !== 'not_needed') helpers.logger.info(`backup check: ${outcome.kind}`);
+    },
     process_webhook_event: async (payload, helpers) => {
       const { eventId } = ZWebhookJobSchema.parse(payload);
       await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
@@ -40,6 +47,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     // A lock provider that cannot be reached opens an install-wide incident, resolved when it answers.
     health_check: async (_payload, helpers) => {
       if ((await checkLockProviderHealth()) !== 'ok') helpers.logger.warn('lock provider health check failed');
+    },
+    // Each lock's online state and battery from its provider, and its codes compared with ours (drift).
+    check_locks: async (_payload, helpers) => {
+      const { tenants, failures } = await checkAllLocks();
+      if (failures > 0) helpers.logger.warn(`lock check: ${failures} failure(s) across ${tenants} tenant(s)`);
     },
     prune_rate_limits: async (_payload, helpers) => {
       const { windows, buckets } = await pruneRateLimits();
@@ -54,4 +66,5 @@ export const crontab = [
   '* * * * * expire_keys ?max=1',
   '* * * * * health_check ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
+  '*/15 * * * * check_locks ?max=1',
 ].join('\n');

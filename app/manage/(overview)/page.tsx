@@ -76,8 +76,12 @@ export default async function ManagePage() {
               <th scope="row">{r.label}</th>
               <td>{r.facility.name}</td>
               <td>
-                {r.lockDeviceRef ? (
-                  <code>{r.lockDeviceRef}</code>
+                {r.roomLocks.length > 0 ? (
+                  r.roomLocks.map(({ lock }) => (
+                    <code key={lock.deviceId} title={lock.name}>
+                      {lock.deviceId}{' '}
+                    </code>
+                  ))
                 ) : (
                   <span className="muted">{t('manage.rooms.noLockDevice')}</span>
                 )}

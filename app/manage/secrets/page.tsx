@@ -13,7 +13,14 @@ import { requireStaff } from '@/app/_server/staff';
 import { Badge } from '@/components/ui/badge';
 
 /** Providers that call us: the URL each must be given for this tenant. */
-const WEBHOOK_PATHS = { calendly: 'calendly', cal: 'cal', lock_vendor: null } as const;
+const WEBHOOK_PATHS = {
+  calendly: 'calendly',
+  cal: 'cal',
+  seam: null,
+  seam_webhook: 'seam',
+  ttlock: null,
+  lock_vendor: null,
+} as const;
 
 /** The public base URL the providers reach us at (as guest links use it). */
 function appUrl(): string {

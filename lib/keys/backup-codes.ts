@@ -1,0 +1,79 @@
+import { asService } from '../db/tx';
+import { logger } from '../log/logger';
+import { lockProviderFor } from '../locks/tenant-provider';
+
+export type BackupOutcome =
+  { kind: 'not_needed' } | { kind: 'issued'; backupKeyId: string } | { kind: 'not_possible'; reason: string };
+
+/**
+ * The `key_backup_check` job, run shortly before a stay key must work: when its code has not been
+ * confirmed on its lock, a code from the provider's pool of pre-programmed codes stands in — a key
+ * of kind `backup`, same state and window, whose one door already has it. The guest page shows it,
+ * the desk sees why (audit `key.backup_issued` with the door's error), and it ends with its key
+ * (its code then leaves the lock like any other; the provider refills its pool).
+ *
+ * A backup code opens one lock: it stands in only for a key whose room has that one door.
+ */
+export async function checkBackupNeeded(job: { tenantId: string; keyId: string }): Promise<BackupOutcome> {
+  const { tenantId, keyId } = job;
+  const key = await asService({ tenantId }, (tx) =>
+    tx.accessKey.findFirst({
+      where: { tenantId, id: keyId },
+      include: { doors: { include: { lock: true } } },
+    }),
+  );
+  if (!key || key.kind !== 'guest' || (key.status !== 'pre_issued' && key.status !== 'active'))
+    return { kind: 'not_needed' };
+  const unset = key.doors.filter((d) => d.state !== 'set');
+  if (unset.length === 0) return { kind: 'not_needed' };
+  const standing = await asService({ tenantId }, (tx) =>
+    tx.accessKey.count({ where: { tenantId, backupFor: keyId, status: { in: ['pre_issued', 'active'] } } }),
+  );
+  if (standing > 0) return { kind: 'not_needed' };
+  if (key.doors.length !== 1) return notPossible(keyId, 'backup_needs_single_door');
+  const door = unset[0]!;
+  if (!door.lock.supportsBackupCodes) return notPossible(keyId, 'no_backup_pool');
+  if (!door.codeId) return notPossible(keyId, 'code_never_accepted');
+  const provider = await lockProviderFor(tenantId, door.lock.provider);
+  if (!provider.ok || !provider.data.pullBackupCode)
+    return notPossible(keyId, provider.ok ? 'no_backup_pool' : provider.code);
+  const pulled = await provider.data.pullBackupCode({
+    deviceId: door.lock.deviceId,
+    codeId: door.codeId,
+    correlationId: `${keyId}:backup`,
+  });
+  if (!pulled.ok) {
+    if (pulled.retryable) throw new Error(`backup code not pulled (${pulled.code}); will retry`);
+    return notPossible(keyId, pulled.code);
+  }
+  return asService({ tenantId }, async (tx) => {
+    // The key may have ended or been confirmed while the pool was asked: then the backup is not used.
+    const fresh = await tx.$queryRaw<{ status: string; state: string }[]>`
+      select k.status::text, c.state::text from access_keys k
+        join key_lock_codes c on c.tenant_id = k.tenant_id and c.key_id = k.id and c.lock_id = ${door.lockId}::uuid
+       where k.tenant_id = ${tenantId}::uuid and k.id = ${keyId}::uuid for update of k`;
+    if (!fresh[0] || !['pre_issued', 'active'].includes(fresh[0].status) || fresh[0].state === 'set')
+      return { kind: 'not_needed' } as const;
+    const inserted = await tx.$queryRaw<{ id: string }[]>`
+      insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, kind, backup_for)
+      values (${tenantId}::uuid, ${key.reservationId}::uuid, null, ${key.roomId}::uuid, ${key.status}::key_status,
+              ${pulled.data.pin}, ${key.validFrom}, ${key.expiresAt}, 'backup', ${keyId}::uuid)
+      on conflict do nothing
+      returning id`;
+    const backupKeyId = inserted[0]?.id;
+    if (!backupKeyId) return { kind: 'not_possible', reason: 'backup_exists_or_pin_taken' } as const;
+    // The pool's code is on the lock already; a PIN clash with a live key there refuses the backup.
+    await tx.$executeRaw`insert into key_lock_codes (tenant_id, key_id, lock_id, state, code_id, set_at)
+      values (${tenantId}::uuid, ${backupKeyId}::uuid, ${door.lockId}::uuid, 'set', ${pulled.data.codeId}, now())`;
+    await tx.$executeRaw`select app_audit(${tenantId}::uuid, 'system', null, 'backup codes', 'key.backup_issued', 'access_key',
+      ${backupKeyId}::uuid, ${key.roomId}::uuid, ${door.error ?? `code_${door.state}`},
+      ${JSON.stringify({ reservationId: key.reservationId, standsInFor: keyId, lockId: door.lockId, lockName: door.lock.name })}::jsonb)`;
+    logger.info({ keyId, backupKeyId, lockId: door.lockId }, 'backup code issued');
+    return { kind: 'issued', backupKeyId } as const;
+  });
+}
+
+function notPossible(keyId: string, reason: string): BackupOutcome {
+  logger.warn({ keyId, reason }, 'key not on its lock in time, and no backup code can stand in');
+  return { kind: 'not_possible', reason };
+}

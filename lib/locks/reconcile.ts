@@ -1,0 +1,203 @@
+import { openIncident, resolveIncident } from '../alerts/incidents';
+import { actorColumns, type Actor } from '../audit/actor';
+import { asService } from '../db/tx';
+import type { LockProvider as LockProviderName } from '../db/generated/enums';
+import { AppError } from '../errors';
+import { logger } from '../log/logger';
+import { enqueueProgram, enqueueRemove, lockCondition, recordDeviceState } from './lock-events';
+import type { ProviderCode } from './provider';
+import { lockProviderFor } from './tenant-provider';
+
+/** What a reconciliation found on one lock. */
+export type DriftReport = {
+  lockId: string;
+  /** Codes on the lock that UnlockOS did not make (a master code, or someone else's): shown, never touched. */
+  foreignCodes: number;
+  /** Live keys whose code the provider no longer has: sent again. */
+  missingKeyIds: string[];
+  /** Ended keys whose code is still on the lock: removed again. */
+  lingeringKeyIds: string[];
+  /** Doors that had failed for good and were sent again (a manager's re-sync only). */
+  retriedKeyIds: string[];
+};
+
+type OurDoor = { key_id: string; state: string; code_id: string | null; key_live: boolean };
+
+/**
+ * Compares what a lock holds by its provider's word with what we think it holds, and heals what
+ * can be healed: a live key's code that vanished is programmed again, an ended key's code still on
+ * the lock is removed again. Codes we did not make are counted and shown, never removed. The
+ * lock's drift incident is open while anything differs, and resolved when nothing does.
+ * `retryFailed` (the manager's "re-sync") also sends again the doors that had failed for good.
+ */
+export async function reconcileLock(input: {
+  tenantId: string;
+  lockId: string;
+  retryFailed?: boolean;
+  actor?: Actor;
+}): Promise<DriftReport> {
+  const { tenantId, lockId } = input;
+  const lock = await asService({ tenantId }, (tx) =>
+    tx.lock.findFirst({
+      where: { tenantId, id: lockId },
+      select: { id: true, name: true, provider: true, deviceId: true },
+    }),
+  );
+  if (!lock) throw new AppError('not_found', 'Unknown lock.');
+  const provider = await lockProviderFor(tenantId, lock.provider);
+  const listed = provider.ok
+    ? await provider.data.listCodes({ deviceId: lock.deviceId, correlationId: `reconcile:${lockId}` })
+    : provider;
+  if (!listed.ok) {
+    logger.warn(
+      { tenantId, lockId, provider: lock.provider, vendorCode: listed.code },
+      'lock reconciliation could not list codes',
+    );
+    await asService({ tenantId }, (tx) =>
+      tx.lock.update({ where: { tenantId_id: { tenantId, id: lockId } }, data: { reconcileError: listed.code } }),
+    );
+    throw new AppError('unavailable', `The lock provider did not list the lock's codes (${listed.code}).`, {
+      providerCode: listed.code,
+    });
+  }
+  const theirs = listed.data;
+  return asService({ tenantId }, async (tx) => {
+    const ours = await tx.$queryRaw<OurDoor[]>`
+      select c.key_id, c.state::text, c.code_id, k.status in ('pre_issued', 'active') as key_live
+        from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
+       where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lockId}::uuid
+         and c.state in ('pending', 'setting', 'set', 'failed', 'removing', 'removed', 'remove_failed')
+         and (k.status in ('pre_issued', 'active') or c.state <> 'removed' or c.removed_at > now() - interval '30 days')
+       for update of c`;
+    const byKey = new Map(ours.map((door) => [door.key_id, door]));
+    const onLock = new Map<string, ProviderCode>();
+    for (const code of theirs) if (code.clientRef && code.state !== 'absent') onLock.set(code.clientRef, code);
+
+    const report: DriftReport = {
+      lockId,
+      foreignCodes: theirs.filter((code) => !code.clientRef || !byKey.has(code.clientRef)).length,
+      missingKeyIds: [],
+      lingeringKeyIds: [],
+      retriedKeyIds: [],
+    };
+    for (const door of ours) {
+      const code = onLock.get(door.key_id);
+      if (door.key_live && door.state === 'set' && !code) {
+        report.missingKeyIds.push(door.key_id);
+        await tx.$executeRaw`update key_lock_codes set state = 'pending', code_id = null, error = 'missing_on_lock', updated_at = now()
+          where tenant_id = ${tenantId}::uuid and key_id = ${door.key_id}::uuid and lock_id = ${lockId}::uuid`;
+        await enqueueProgram(tx, tenantId, door.key_id);
+      } else if (door.key_live && door.state === 'failed' && input.retryFailed) {
+        report.retriedKeyIds.push(door.key_id);
+        await tx.$executeRaw`update key_lock_codes set state = 'pending', code_id = coalesce(${code?.codeId ?? null}, code_id),
+            error = null, attempts = 0, updated_at = now()
+          where tenant_id = ${tenantId}::uuid and key_id = ${door.key_id}::uuid and lock_id = ${lockId}::uuid`;
+        await enqueueProgram(tx, tenantId, door.key_id);
+      } else if (!door.key_live && (door.state === 'removed' || door.state === 'remove_failed') && code) {
+        report.lingeringKeyIds.push(door.key_id);
+        await tx.$executeRaw`update key_lock_codes set state = 'removing', code_id = ${code.codeId}, error = 'still_on_lock',
+            attempts = 0, updated_at = now()
+          where tenant_id = ${tenantId}::uuid and key_id = ${door.key_id}::uuid and lock_id = ${lockId}::uuid`;
+        await enqueueRemove(tx, tenantId, door.key_id);
+      }
+    }
+
+    const snapshot = theirs.map((code) => ({ codeId: code.codeId, clientRef: code.clientRef, state: code.state }));
+    await tx.lock.update({
+      where: { tenantId_id: { tenantId, id: lockId } },
+      data: { providerCodes: snapshot, reconciledAt: new Date(), reconcileError: null },
+    });
+    const drift = report.foreignCodes + report.missingKeyIds.length + report.lingeringKeyIds.length;
+    if (drift > 0) {
+      await openIncident(tx, {
+        tenantId,
+        conditionKey: lockCondition.drift(lockId),
+        kind: 'lock_drift',
+        severity: report.lingeringKeyIds.length > 0 ? 'critical' : 'warning',
+        summary: driftSummary(lock.name, report),
+        detail: { ...report },
+      });
+    } else {
+      await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
+    }
+    if (input.actor) {
+      await tx.auditEvent.create({
+        data: {
+          tenantId,
+          ...actorColumns(input.actor),
+          action: 'lock.resynced',
+          subjectType: 'lock',
+          subjectId: lockId,
+          metadata: { ...report },
+        },
+      });
+    }
+    return report;
+  });
+}
+
+function driftSummary(name: string, report: DriftReport): string {
+  const parts: string[] = [];
+  if (report.foreignCodes > 0) parts.push(`${report.foreignCodes} code(s) UnlockOS did not make`);
+  if (report.missingKeyIds.length > 0) parts.push(`${report.missingKeyIds.length} guest code(s) missing, sent again`);
+  if (report.lingeringKeyIds.length > 0)
+    parts.push(`${report.lingeringKeyIds.length} ended code(s) still on the lock, being removed`);
+  return `Lock ${name} differs from our records: ${parts.join('; ')}.`;
+}
+
+/**
+ * The periodic status read: every provider a tenant's locks use is asked for its devices, each lock's
+ * online state and battery are recorded (opening or resolving its incidents), and every lock is
+ * reconciled. A provider that does not answer is logged and tried again next time.
+ */
+export async function checkTenantLocks(tenantId: string): Promise<{ locks: number; failures: number }> {
+  const locks = await asService({ tenantId }, (tx) =>
+    tx.lock.findMany({ where: { tenantId }, select: { id: true, name: true, provider: true, deviceId: true } }),
+  );
+  let failures = 0;
+  const providers = [...new Set(locks.map((l) => l.provider))] as LockProviderName[];
+  for (const name of providers) {
+    const provider = await lockProviderFor(tenantId, name);
+    const devices = provider.ok
+      ? await provider.data.listDevices({ correlationId: `lock-health:${tenantId}` })
+      : provider;
+    if (!devices.ok) {
+      failures += 1;
+      logger.warn({ tenantId, provider: name, vendorCode: devices.code }, 'lock status read failed');
+      continue;
+    }
+    const byDevice = new Map(devices.data.map((d) => [d.deviceId, d]));
+    await asService({ tenantId }, async (tx) => {
+      for (const lock of locks.filter((l) => l.provider === name)) {
+        const device = byDevice.get(lock.deviceId);
+        if (!device) continue;
+        await tx.lock.update({
+          where: { tenantId_id: { tenantId, id: lock.id } },
+          data: {
+            online: device.online,
+            batteryLevel: device.batteryLevel === null ? null : Math.round(device.batteryLevel),
+            lastSeenAt: device.online ? new Date() : undefined,
+            syncedAt: new Date(),
+          },
+        });
+        await recordDeviceState(tx, tenantId, lock, device);
+      }
+    });
+  }
+  for (const lock of locks) {
+    await reconcileLock({ tenantId, lockId: lock.id }).catch(() => {
+      failures += 1;
+    });
+  }
+  return { locks: locks.length, failures };
+}
+
+/** Every tenant that has locks, checked in turn (the `check_locks` job). */
+export async function checkAllLocks(): Promise<{ tenants: number; failures: number }> {
+  const tenants = await asService(
+    (tx) => tx.$queryRaw<{ tenant_id: string }[]>`select distinct tenant_id from locks order by tenant_id`,
+  );
+  let failures = 0;
+  for (const { tenant_id } of tenants) failures += (await checkTenantLocks(tenant_id)).failures;
+  return { tenants: tenants.length, failures };
+}

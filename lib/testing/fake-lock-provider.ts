@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { CodeState, LockProvider, LockResult, ProviderCode, ProviderDevice } from '../locks/provider';
+
+type FakeCode = ProviderCode & { deviceId: string; pin: string };
+type Failure = { code: string; retryable: boolean };
+
+/**
+ * An in-memory lock provider for tests of the domain around the port (door sync, locks-sync):
+ * devices, codes with Seam-like states, and switches for what the next calls answer. The adapters
+ * themselves are tested against their real protocols (the simulator, Seam's fake server).
+ */
+export function fakeLockProvider(options: { name?: LockProvider['name']; devices?: ProviderDevice[] } = {}) {
+  const codes = new Map<string, FakeCode>();
+  const calls: { method: string; deviceId?: string }[] = [];
+  const state = {
+    devices: options.devices ?? [],
+    /** What programCode answers for a code it accepted: Seam says `setting`, TTLock `set`. */
+    acceptAs: 'set' as CodeState,
+    /** Per device: every call about it fails with this. */
+    failing: new Map<string, Failure>(),
+    /** Removal answers `removing` (confirmed later) instead of `absent`. */
+    removeLater: false,
+  };
+  const fail = (deviceId: string): LockResult<never> | null => {
+    const failure = state.failing.get(deviceId);
+    return failure ? { ok: false, ...failure } : null;
+  };
+  const provider: LockProvider = {
+    name: options.name ?? 'seam',
+    async listDevices() {
+      calls.push({ method: 'listDevices' });
+      return { ok: true, data: state.devices };
+    },
+    async programCode(input) {
+      calls.push({ method: 'programCode', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const duplicate = [...codes.values()].some((c) => c.deviceId === input.deviceId && c.pin === input.pin);
+      if (duplicate) return { ok: false, code: 'duplicate_code_on_device', retryable: false };
+      const codeId = `code-${randomUUID()}`;
+      codes.set(codeId, {
+        codeId,
+        deviceId: input.deviceId,
+        pin: input.pin,
+        clientRef: input.clientRef,
+        state: state.acceptAs,
+        error: null,
+        validFrom: input.validFrom,
+        expiresAt: input.expiresAt,
+      });
+      return { ok: true, data: { codeId, state: state.acceptAs } };
+    },
+    async removeCode(input) {
+      calls.push({ method: 'removeCode', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const code = codes.get(input.codeId);
+      if (!code) return { ok: true, data: { state: 'absent' } };
+      if (state.removeLater) {
+        code.state = 'removing';
+        return { ok: true, data: { state: 'removing' } };
+      }
+      codes.delete(input.codeId);
+      return { ok: true, data: { state: 'absent' } };
+    },
+    async getCode(input) {
+      calls.push({ method: 'getCode', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const code = codes.get(input.codeId);
+      return { ok: true, data: code ? publicCode(code) : null };
+    },
+    async listCodes(input) {
+      calls.push({ method: 'listCodes', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      return { ok: true, data: [...codes.values()].filter((c) => c.deviceId === input.deviceId).map(publicCode) };
+    },
+    async checkHealth() {
+      calls.push({ method: 'checkHealth' });
+      return { ok: true, data: null };
+    },
+    // Seam-like: a pre-programmed code from the device's pool, standing in for one that did not set.
+    async pullBackupCode(input) {
+      calls.push({ method: 'pullBackupCode', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const original = codes.get(input.codeId);
+      if (!original) return { ok: false, code: 'access_code_not_found', retryable: false };
+      const codeId = `backup-${randomUUID()}`;
+      const pin = String(100000 + codes.size * 7919 + 13).slice(0, 6);
+      codes.set(codeId, { ...original, codeId, pin, clientRef: null, state: 'set' });
+      return { ok: true, data: { codeId, pin } };
+    },
+  };
+  return {
+    provider,
+    calls,
+    state,
+    codes,
+    /** The provider confirms (or fails, or finishes removing) a code, as a status read would then say. */
+    settle(codeId: string, to: CodeState, error: string | null = null) {
+      const code = codes.get(codeId);
+      if (!code) throw new Error(`no code ${codeId}`);
+      if (to === 'absent') codes.delete(codeId);
+      else Object.assign(code, { state: to, error });
+    },
+    /** A code put on the lock by someone else (drift). */
+    addForeignCode(deviceId: string, pin: string) {
+      const codeId = `foreign-${randomUUID()}`;
+      codes.set(codeId, {
+        codeId,
+        deviceId,
+        pin,
+        clientRef: null,
+        state: 'set',
+        error: null,
+        validFrom: null,
+        expiresAt: null,
+      });
+      return codeId;
+    },
+  };
+}
+
+function publicCode(code: FakeCode): ProviderCode {
+  const { deviceId: _deviceId, pin: _pin, ...rest } = code;
+  return rest;
+}
+
+export function fakeDevice(deviceId: string, overrides: Partial<ProviderDevice> = {}): ProviderDevice {
+  return {
+    deviceId,
+    name: `Lock ${deviceId}`,
+    online: true,
+    batteryLevel: 80,
+    canProgramOnline: true,
+    canProgramOffline: false,
+    supportsBackupCodes: false,
+    ...overrides,
+  };
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { applyLockEvent } from '../../locks/lock-events';
+import type { LockEvent } from '../../locks/provider';
+import type { StoredWebhookEvent, WebhookHandler, WebhookOutcome } from '../types';
+
+/** Seam's event types we act on, and what each is in our words (LockEvent). */
+export const SEAM_EVENT_KINDS = {
+  'access_code.set_on_device': 'code_set',
+  'access_code.removed_from_device': 'code_removed',
+  'access_code.failed_to_set_on_device': 'code_failed',
+  'access_code.delay_in_setting_on_device': 'code_delayed',
+  'device.connected': 'device_connected',
+  'device.disconnected': 'device_disconnected',
+  'device.low_battery': 'low_battery',
+  'device.tampered': 'tampered',
+} as const satisfies Record<string, LockEvent['kind']>;
+
+export type SeamEventType = keyof typeof SEAM_EVENT_KINDS;
+
+const ZIdSchema = z.string().min(1).max(200);
+const ZTimeSchema = z.string().refine((value) => !Number.isNaN(new Date(value).getTime()), 'not a time');
+
+// Seam's payloads (`@seamapi/types` events): the event's own fields at the top level.
+const ZCommonSchema = z.looseObject({
+  event_type: z.string(),
+  device_id: ZIdSchema,
+  occurred_at: ZTimeSchema.nullish(),
+  created_at: ZTimeSchema.nullish(),
+});
+const ZCodeEventSchema = ZCommonSchema.extend({
+  access_code_id: ZIdSchema,
+  error_code: z.string().max(100).nullish(),
+});
+const ZDeviceEventSchema = ZCommonSchema.extend({
+  // Seam reports battery as 0–1.
+  battery_level: z.number().min(0).max(1).nullish(),
+});
+
+/** The error a code event stands for when Seam's payload names none. */
+const DEFAULT_ERROR: Partial<Record<LockEvent['kind'], string>> = {
+  code_failed: 'failed_to_set_on_device',
+  code_delayed: 'delay_in_setting_on_device',
+};
+
+/**
+ * A Seam event payload as a LockEvent, or the reason it is not one (an unknown type, a missing or
+ * mistyped field, no time). Nothing is guessed: a payload without its device or code is not an event.
+ */
+export function seamLockEvent(payload: unknown): { ok: true; event: LockEvent } | { ok: false; reason: string } {
+  const common = ZCommonSchema.safeParse(payload);
+  if (!common.success) return { ok: false, reason: `unparseable_payload: ${issuePaths(common.error)}` };
+  const type = common.data.event_type;
+  if (!(type in SEAM_EVENT_KINDS)) return { ok: false, reason: 'unhandled_event_type' };
+  const kind = SEAM_EVENT_KINDS[type as SeamEventType];
+  const when = common.data.occurred_at ?? common.data.created_at;
+  if (!when) return { ok: false, reason: 'unparseable_payload: occurred_at' };
+  const occurredAt = new Date(when);
+  if (kind === 'code_set' || kind === 'code_removed' || kind === 'code_failed' || kind === 'code_delayed') {
+    const parsed = ZCodeEventSchema.safeParse(payload);
+    if (!parsed.success) return { ok: false, reason: `unparseable_payload: ${issuePaths(parsed.error)}` };
+    return {
+      ok: true,
+      event: {
+        kind,
+        deviceId: parsed.data.device_id,
+        codeId: parsed.data.access_code_id,
+        error: parsed.data.error_code ?? DEFAULT_ERROR[kind] ?? null,
+        occurredAt,
+      },
+    };
+  }
+  const parsed = ZDeviceEventSchema.safeParse(payload);
+  if (!parsed.success) return { ok: false, reason: `unparseable_payload: ${issuePaths(parsed.error)}` };
+  const level = parsed.data.battery_level;
+  return {
+    ok: true,
+    event: {
+      kind,
+      deviceId: parsed.data.device_id,
+      batteryLevel: typeof level === 'number' ? Math.round(level * 100) : null,
+      occurredAt,
+    },
+  };
+}
+
+/** Field paths only: a reason never quotes the payload. */
+function issuePaths(error: z.ZodError): string {
+  return [...new Set(error.issues.map((issue) => issue.path.join('.') || '(root)'))].slice(0, 5).join(', ');
+}
+
+/**
+ * One handler for Seam's code and device events: the payload becomes a LockEvent applied to the
+ * tenant's keys and locks (lib/locks/lock-events.ts); a payload that does not parse is ignored with
+ * its reason, never guessed at.
+ */
+export const handleSeamLockEvent: WebhookHandler = async (stored: StoredWebhookEvent): Promise<WebhookOutcome> => {
+  // The route stores Seam events only under the tenant whose secret signed them.
+  if (!stored.tenantId) return { status: 'failed', reason: 'tenant_missing' };
+  const parsed = seamLockEvent(stored.payload);
+  if (!parsed.ok) return { status: 'ignored', reason: parsed.reason };
+  return applyLockEvent({ tenantId: stored.tenantId, provider: 'seam', event: parsed.event });
+};
+
+/** The registry's entries for Seam: every event type above goes to the one handler. */
+export const SEAM_HANDLERS: Record<SeamEventType, WebhookHandler> = Object.fromEntries(
+  Object.keys(SEAM_EVENT_KINDS).map((type) => [type, handleSeamLockEvent]),
+) as Record<SeamEventType, WebhookHandler>;

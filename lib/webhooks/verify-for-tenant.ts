@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { SecretProvider } from '../db/generated/enums';
+import { AppError } from '../errors';
+import { rereadAfterMismatch, verificationSecret } from '../secrets/verification-secrets';
+
+export const invalidSignature = (message: string) => new AppError('invalid_signature', message);
+
+/** How a tenant-signed provider names itself and its secret in error messages. */
+export type TenantSignedProvider = { secret: SecretProvider; providerLabel: string; secretLabel: string };
+
+/**
+ * Verifies a delivery for the tenant named in the URL with that tenant's secret (cached per process,
+ * see verification-secrets.ts): 404 for a tenant that does not exist, 400 for a tenant without the
+ * secret or a signature that does not match it. Returns the tenant id.
+ */
+export async function verifyForTenant(
+  tenantIdParam: string,
+  provider: TenantSignedProvider,
+  verify: (secret: string) => boolean,
+): Promise<string> {
+  const parsed = z.uuid().safeParse(tenantIdParam);
+  if (!parsed.success) throw new AppError('not_found', 'Unknown tenant.');
+  const tenantId = parsed.data;
+  const { tenantExists, secret } = await verificationSecret(tenantId, provider.secret);
+  if (!tenantExists) throw new AppError('not_found', 'Unknown tenant.');
+  if (secret && verify(secret)) return tenantId;
+  // The secret may have been changed by another process a moment ago: read it again (bounded).
+  const reread = await rereadAfterMismatch(tenantId, provider.secret);
+  if (reread && reread !== secret && verify(reread)) return tenantId;
+  if (!secret && !reread) throw invalidSignature(`No ${provider.secretLabel} is configured for this tenant.`);
+  throw invalidSignature(`The ${provider.providerLabel} signature does not match.`);
+}
+
+/** A verified body as JSON: 400 `invalid_request` for anything that is not UTF-8 JSON. */
+export function parseJsonBody(raw: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+  } catch {
+    throw new AppError('invalid_request', 'The body is not valid JSON.');
+  }
+}
