@@ -285,6 +285,25 @@ describe('passcodes', () => {
     expect((await sim.codes())[LOCK]).toHaveLength(1);
   });
 
+  it('takes the PIN’s -3007 for its own code when an earlier call whose answer was lost set it', async () => {
+    const provider = sim.provider({ timeoutMs: 200 });
+    await provider.listDevices(ctx); // signed in: the next call is the slow one
+    await sim.control('/_control/faults', { next: { count: 1, latencyMs: 500, endpoint: '/v3/keyboardPwd/add' } });
+    const input = program('654321');
+    expect(await provider.programCode(input)).toEqual({ ok: false, code: 'timeout', retryable: true });
+    await new Promise((resolve) => setTimeout(resolve, 700)); // the lost call lands on the lock
+    const again = await provider.programCode(input);
+    const codes = (await sim.codes())[LOCK]!;
+    expect(codes).toHaveLength(1);
+    expect(again).toEqual({ ok: true, data: { codeId: codes[0]!.keyboardPwdId, state: 'set' } });
+    expect((await sim.calls()).slice(-2).map((c) => [c.endpoint, c.errcode])).toEqual([
+      ['/v3/keyboardPwd/add', -3007],
+      ['/v3/lock/listKeyboardPwd', 0],
+    ]);
+    // Another key's call with that PIN is refused all the same.
+    expect(await provider.programCode(program('654321'))).toMatchObject({ code: 'duplicate_code_on_device' });
+  });
+
   it('retries a gateway or lock that is offline or busy, and changes nothing meanwhile', async () => {
     const provider = sim.provider();
     const kept = await provider.programCode(program('222222'));

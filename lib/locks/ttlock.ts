@@ -17,6 +17,7 @@ import {
   type CodeState,
   type LockProvider,
   type LockResult,
+  type ProgramCodeInput,
   type ProviderCode,
   type ProviderDevice,
 } from './provider';
@@ -299,6 +300,29 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
     return { ok: true, data: codes as ProviderCode[] };
   }
 
+  /**
+   * After -3007 (that PIN is on the lock already): our own code when it is the one holding the PIN —
+   * an earlier call whose answer was lost set it — else `duplicate_code_on_device`. A listing that
+   * fails is that failure: "someone else's" is never a guess.
+   */
+  async function ownCodeWithPin(
+    lockId: number,
+    input: ProgramCodeInput,
+  ): Promise<LockResult<{ codeId: string; state: CodeState }>> {
+    const listed = await allPages(
+      '/v3/lock/listKeyboardPwd',
+      { lockId, orderBy: 1, searchStr: input.pin },
+      CODE_PAGE_SIZE,
+      input,
+    );
+    if (!listed.ok) return listed;
+    const holders = listed.data.filter((entry) => (entry as Body | null)?.keyboardPwd === input.pin) as Body[];
+    const ours = holders.filter((entry) => clientRefOf(entry.keyboardPwdName as string) === input.clientRef);
+    if (ours.length === 1 && holders.length === 1 && isId(ours[0]!.keyboardPwdId))
+      return { ok: true, data: { codeId: String(ours[0]!.keyboardPwdId), state: 'set' } };
+    return { ok: false, code: 'duplicate_code_on_device', retryable: false };
+  }
+
   return {
     name,
 
@@ -328,8 +352,9 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
         SUCCESS_SHAPES.add,
         input,
       );
-      if (!result.ok) return asFailure(result);
-      return { ok: true, data: { codeId: String(result.data.keyboardPwdId), state: 'set' } };
+      if (result.ok) return { ok: true, data: { codeId: String(result.data.keyboardPwdId), state: 'set' } };
+      if (result.errcode === -3007) return ownCodeWithPin(lockId, input);
+      return asFailure(result);
     },
 
     async removeCode(input) {
