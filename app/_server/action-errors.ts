@@ -15,6 +15,9 @@ export const ACTION_NAMES = [
   'setProviderSecret',
   'resolveIncident',
   'replayWebhooks',
+  'resyncLock',
+  'importLocks',
+  'addRoomLock',
   'switchTenant',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
@@ -42,6 +45,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     setProviderSecret: 'secrets.valueRequired',
     resolveIncident: 'incidents.resolve.error',
     replayWebhooks: 'webhooks.replay.error',
+    resyncLock: 'locks.resync.notFound',
+    addRoomLock: 'locks.addDoor.notFound',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -52,6 +57,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     deleteGuest: 'guestDelete.notFound',
     bookGroup: 'bookingForm.error.roomsNotFound',
     revokeApiKey: 'apiKeys.revoke.notFound',
+    resyncLock: 'locks.resync.notFound',
+    addRoomLock: 'locks.addDoor.notFound',
   },
   reservation_not_ready: {
     checkIn: 'checkIn.notReady',
@@ -61,6 +68,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
   room_unavailable: { checkIn: 'checkIn.occupied', bookGroup: 'bookingForm.conflict' },
   illegal_transition: { revealPin: 'key.reveal.ended', revokeKey: 'key.revoke.illegal' },
   data_key_mismatch: { setProviderSecret: 'secrets.dataKeyMissing' },
+  unavailable: { resyncLock: 'locks.resync.unavailable', importLocks: 'locks.import.unavailable' },
   internal: {
     checkIn: 'checkIn.error',
     revealPin: 'key.reveal.error',
@@ -73,6 +81,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     setProviderSecret: 'secrets.error',
     resolveIncident: 'incidents.resolve.error',
     replayWebhooks: 'webhooks.replay.error',
+    resyncLock: 'locks.resync.error',
+    importLocks: 'locks.import.error',
+    addRoomLock: 'locks.addDoor.error',
     switchTenant: 'forbidden.body',
   },
 };

@@ -27,6 +27,8 @@ export type ActionError = {
   fieldErrors?: Record<string, string>;
   /** `room_unavailable`: the rooms that were taken (nothing was held). */
   roomIds?: string[];
+  /** `unavailable` from a lock provider: its failure code (`timeout`, `seam_not_configured`…), for plain words. */
+  providerCode?: string;
 };
 
 /** `attempt` counts the answers a form has had (a form keyed by it starts afresh with each one). */
@@ -191,7 +193,11 @@ export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<
         const roomIds = Array.isArray(error.details.roomIds)
           ? error.details.roomIds.filter((id): id is string => typeof id === 'string')
           : undefined;
-        return fail({ code: error.code, ...(roomIds && { roomIds }) }, actionErrorMessage(options.name, error.code));
+        const providerCode = typeof error.details.providerCode === 'string' ? error.details.providerCode : undefined;
+        return fail(
+          { code: error.code, ...(roomIds && { roomIds }), ...(providerCode && { providerCode }) },
+          actionErrorMessage(options.name, error.code),
+        );
       }
       try {
         unstable_rethrow(error);

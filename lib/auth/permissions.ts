@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'incidents.view',
   'api_keys.manage',
   'secrets.manage',
+  'locks.manage',
   'staff.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

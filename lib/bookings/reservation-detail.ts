@@ -38,6 +38,21 @@ export async function reservationDetail({
             expiresAt: true,
             revokedReason: true,
             revokedAt: true,
+            kind: true,
+            backupFor: true,
+            // Where its code stands on each door: the desk sees which lock lacks it, and an offline
+            // code that stays valid on its lock after being revoked here.
+            doors: {
+              select: {
+                state: true,
+                offline: true,
+                error: true,
+                setAt: true,
+                removedAt: true,
+                lock: { select: { id: true, name: true } },
+              },
+              orderBy: { lockId: 'asc' },
+            },
           },
           orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
         },

@@ -70,6 +70,13 @@ describe('the environment of each child process', () => {
         'NEXTAUTH_URL',
         'STRIPE_SECRET_KEY',
         'STRIPE_WEBHOOK_SECRET',
+        // The Locks page's re-sync and import ask the lock provider while the manager waits.
+        'LOCK_VENDOR',
+        'LOCK_VENDOR_URL',
+        'LOCK_VENDOR_CLIENT_ID',
+        'LOCK_VENDOR_CLIENT_SECRET',
+        'LOCK_VENDOR_USERNAME',
+        'LOCK_VENDOR_PASSWORD',
       ].sort(),
     );
     expect(env).toMatchObject({
@@ -81,6 +88,8 @@ describe('the environment of each child process', () => {
       NEXTAUTH_URL: 'https://unlockos.example',
       NODE_ENV: 'production',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
+      LOCK_VENDOR_PASSWORD: 'fresh-simulator-password',
     });
   });
 

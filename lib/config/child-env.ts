@@ -53,8 +53,11 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
 /**
  * The environment of one child process: the launcher's configuration minus every credential, plus
  * exactly the credentials that child needs. Web processes get the login role's URL, never the
- * owner's nor the queue's; workers get the login role's and the queue role's URLs and the lock
- * vendor's client credentials; the simulator gets no database credential and no application secret.
+ * owner's nor the queue's, and the lock vendor's client credentials (a manager's re-sync and import
+ * on the Locks page ask the provider while the page waits; a tenant's own Seam or TTLock credentials
+ * are provider secrets, which web decrypts already); workers get the login role's and the queue
+ * role's URLs and the lock vendor's client credentials; the simulator gets no database credential
+ * and no application secret.
  */
 export function childEnv(
   kind: ChildKind,
@@ -83,10 +86,7 @@ export function childEnv(
     APP_DATA_KEY: settings.appDataKey,
     APP_DATA_KEY_VERSION: settings.appDataKeyVersion,
   });
-  if (kind === 'web') return { ...env, NEXTAUTH_URL: settings.nextauthUrl };
-  return {
-    ...env,
-    QUEUE_DATABASE_URL: settings.queueDatabaseUrl,
+  const lockVendor = {
     LOCK_VENDOR: settings.lockVendor,
     LOCK_VENDOR_URL: settings.lockVendorUrl,
     ...(settings.lockVendorClientId ? { LOCK_VENDOR_CLIENT_ID: settings.lockVendorClientId } : {}),
@@ -94,4 +94,6 @@ export function childEnv(
     ...(settings.lockVendorUsername ? { LOCK_VENDOR_USERNAME: settings.lockVendorUsername } : {}),
     ...(settings.lockVendorPassword ? { LOCK_VENDOR_PASSWORD: settings.lockVendorPassword } : {}),
   };
+  if (kind === 'web') return { ...env, ...lockVendor, NEXTAUTH_URL: settings.nextauthUrl };
+  return { ...env, ...lockVendor, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
 }

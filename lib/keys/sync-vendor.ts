@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { addKeyToIncident, clearKeyFromIncidents } from '../alerts/incidents';
 import { asService, type Tx } from '../db/tx';
 import type { DoorCodeState, LockProvider as LockProviderName } from '../db/generated/enums';
@@ -31,6 +32,8 @@ type Door = {
   provider: LockProviderName;
   deviceId: string;
   lockName: string;
+  /** No bridge: codes cannot be set remotely, only issued as offline (algorithmic) codes. */
+  offlineOnly: boolean;
   state: DoorCodeState;
   codeId: string | null;
   offline: boolean;
@@ -43,7 +46,13 @@ async function loadKey(tenantId: string, keyId: string) {
       where: { tenantId, id: keyId },
       include: {
         room: { select: { label: true } },
-        doors: { include: { lock: { select: { provider: true, deviceId: true, name: true } } } },
+        doors: {
+          include: {
+            lock: {
+              select: { provider: true, deviceId: true, name: true, canProgramOnline: true, canProgramOffline: true },
+            },
+          },
+        },
       },
     }),
   );
@@ -55,6 +64,7 @@ async function loadKey(tenantId: string, keyId: string) {
       provider: d.lock.provider,
       deviceId: d.lock.deviceId,
       lockName: d.lock.name,
+      offlineOnly: !d.lock.canProgramOnline && d.lock.canProgramOffline,
       state: d.state,
       codeId: d.codeId,
       offline: d.offline,
@@ -113,6 +123,7 @@ async function updateDoor(
 
 /** Puts the key's code on one door, or checks on a code the provider has not confirmed yet. */
 async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider): Promise<Step> {
+  if (door.offlineOnly) return issueOfflineCode(job, key, door, provider);
   const correlationId = `${key.id}:program:${door.lockId.slice(0, 8)}:${job.attempt}`;
   let result: LockResult<{ codeId: string; state: CodeState } | null>;
   if (door.codeId) {
@@ -156,6 +167,52 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
   if (to === 'set') return { kind: 'done' };
   if (to === 'failed') return failDoor(job, key, door, 'failed_to_set_on_device');
   return { kind: 'retry', code: 'awaiting_confirmation' };
+}
+
+/**
+ * A lock without a bridge cannot be sent our PIN: its provider computes an offline code for the
+ * window instead, which the lock accepts from its start to its end and which nothing can remove
+ * before then. A key's PIN never changes, so the key is replaced, in one transaction, by one
+ * carrying the offline code (same stay, state and window; the old one revoked
+ * `replaced_by_offline_code` with its never-used door dropped). Revoking the new key later leaves
+ * its door `valid_until_end`: revoked here, still valid on the lock until its end.
+ */
+async function issueOfflineCode(job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider): Promise<Step> {
+  if (key.doors.length !== 1) return failDoor(job, key, door, 'offline_lock_needs_single_door');
+  if (!provider.offlineCode) return failDoor(job, key, door, 'offline_codes_unsupported');
+  const replacementId = randomUUID();
+  const issued = await provider.offlineCode({
+    deviceId: door.deviceId,
+    validFrom: key.validFrom,
+    expiresAt: key.expiresAt,
+    clientRef: replacementId,
+    correlationId: `${key.id}:offline:${job.attempt}`,
+  });
+  if (!issued.ok) {
+    await record(job, key, door, { from: ['pending', 'setting'], error: issued.code });
+    return issued.retryable ? { kind: 'retry', code: issued.code } : failDoor(job, key, door, issued.code);
+  }
+  const replaced = await asService({ tenantId: job.tenantId }, async (tx) => {
+    const live = await tx.$queryRaw<{ id: string }[]>`select id from access_keys
+      where tenant_id = ${job.tenantId}::uuid and id = ${key.id}::uuid and status in ('pre_issued', 'active') for update`;
+    if (live.length === 0) return false; // ended meanwhile: the computed code was never given to anyone
+    // The old key's door never held a code: it goes, then the key ends (one live key per stay), then
+    // its successor arrives with the offline code already on its door.
+    await tx.$executeRaw`delete from key_lock_codes where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid`;
+    await tx.$queryRaw`select id from app_end_key(${job.tenantId}::uuid, ${key.id}::uuid, 'revoked', 'replaced_by_offline_code',
+      'system', null, 'offline codes')`;
+    await tx.$executeRaw`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
+      values (${job.tenantId}::uuid, ${replacementId}::uuid, ${key.reservationId}::uuid, ${key.checkInId}::uuid, ${key.roomId}::uuid,
+              ${key.status}::key_status, ${issued.data.pin}, ${key.validFrom}, ${key.expiresAt})`;
+    await tx.$executeRaw`update key_lock_codes set state = 'set', offline = true, code_id = ${issued.data.codeId}, set_at = now()
+      where tenant_id = ${job.tenantId}::uuid and key_id = ${replacementId}::uuid`;
+    await tx.$executeRaw`select app_audit(${job.tenantId}::uuid, 'system', null, 'offline codes', 'key.issued', 'access_key',
+      ${replacementId}::uuid, ${key.roomId}::uuid, 'offline_code',
+      ${JSON.stringify({ reservationId: key.reservationId, checkInId: key.checkInId, replaces: key.id, lockId: door.lockId, offline: true })}::jsonb)`;
+    return true;
+  });
+  if (!replaced) logger.info({ keyId: key.id }, 'key ended while its offline code was computed; code not used');
+  return { kind: 'done' };
 }
 
 /** Takes the key's code off one door, or checks on a removal the provider has not confirmed yet. */

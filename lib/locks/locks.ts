@@ -227,7 +227,8 @@ export type LockCodeView = {
   keyStatus: 'pre_issued' | 'active' | 'revoked' | 'expired';
   roomLabel: string;
   reservationId: string;
-  guestDisplay: string;
+  /** null once the guest's personal data was deleted (the page says so in the reader's language). */
+  guestDisplay: string | null;
   validFrom: string;
   expiresAt: string;
   state: string;
@@ -273,7 +274,7 @@ export async function listLockDetails({ tenantId }: { tenantId: string }): Promi
     >`
       select c.lock_id as "lockId", k.id as "keyId", k.kind::text as kind, k.status::text as "keyStatus",
              r.room_label_snapshot as "roomLabel", r.id as "reservationId",
-             coalesce(g.name, 'Deleted account') as "guestDisplay", k.valid_from as "validFrom", k.expires_at as "expiresAt",
+             g.name as "guestDisplay", k.valid_from as "validFrom", k.expires_at as "expiresAt",
              c.state::text as state, c.code_id as "codeId", c.error
         from key_lock_codes c
         join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id

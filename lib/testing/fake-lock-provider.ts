@@ -80,6 +80,25 @@ export function fakeLockProvider(options: { name?: LockProvider['name']; devices
       calls.push({ method: 'checkHealth' });
       return { ok: true, data: null };
     },
+    // TTLock-like: an algorithmic code the lock accepts in its window without any bridge.
+    async offlineCode(input) {
+      calls.push({ method: 'offlineCode', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const codeId = `offline-${randomUUID()}`;
+      const pin = String(Math.floor(100_000_000 + Math.random() * 899_999_999));
+      codes.set(codeId, {
+        codeId,
+        deviceId: input.deviceId,
+        pin,
+        clientRef: input.clientRef,
+        state: 'set',
+        error: null,
+        validFrom: input.validFrom,
+        expiresAt: input.expiresAt,
+      });
+      return { ok: true, data: { codeId, pin } };
+    },
     // Seam-like: a pre-programmed code from the device's pool, standing in for one that did not set.
     async pullBackupCode(input) {
       calls.push({ method: 'pullBackupCode', deviceId: input.deviceId });

@@ -14,6 +14,7 @@ export const MANAGE_NAV_ITEMS = [
   { id: 'secrets', href: '/manage/secrets', label: 'manage.nav.secrets', permission: 'secrets.manage' },
   { id: 'audit', href: '/manage/audit', label: 'manage.nav.audit', permission: 'audit.view' },
   { id: 'webhooks', href: '/manage/webhooks', label: 'manage.nav.webhooks', permission: 'webhooks.view' },
+  { id: 'locks', href: '/manage/locks', label: 'manage.nav.locks', permission: 'locks.manage' },
   { id: 'incidents', href: '/manage/incidents', label: 'manage.nav.incidents', permission: 'incidents.view' },
 ] as const satisfies readonly { id: string; href: string; label: MessageKey; permission: Permission }[];
 

@@ -40,3 +40,12 @@ begin
     from room_locks rl where rl.tenant_id = new.tenant_id and rl.room_id = new.room_id;
   return null;
 end $$;
+
+-- A door's audit row is written when the transaction commits, after the row of what moved it (a
+-- revocation, an issue): the timeline reads "revoked", then "still valid on the lock until its end".
+drop trigger key_lock_codes_audit on key_lock_codes;
+create constraint trigger key_lock_codes_audit after update of state on key_lock_codes
+  deferrable initially deferred
+  for each row when (old.state is distinct from new.state
+                     and new.state in ('set', 'failed', 'removed', 'remove_failed', 'valid_until_end'))
+  execute function key_lock_codes_audit();

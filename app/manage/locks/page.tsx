@@ -1,0 +1,62 @@
+import type { Metadata } from 'next';
+import { LockCard } from '@/app/manage/_components/lock-card';
+import { ImportLocksButton } from '@/app/manage/_components/lock-import';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import styles from '@/app/manage/_components/locks.module.css';
+import { ClientMessages } from '@/components/client-messages';
+import { TimesIn } from '@/components/time';
+import { listLockDetails } from '@/lib/locks/locks';
+import { listRooms } from '@/lib/rooms/list-rooms';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('locks.title') };
+}
+
+/**
+ * The tenant's locks: each one's doors and health, the codes it should hold next to what its
+ * provider reported at the last check (never a PIN), with "Re-sync" and "Add this lock to a room";
+ * "Import locks from provider" above them.
+ */
+export default async function LocksPage() {
+  const staff = await requireStaff('locks.manage', '/manage/locks');
+  const { tenantId } = staff.current;
+  const [t, zone, locks, rooms] = await Promise.all([
+    getT(),
+    tenantTimeZone({ tenantId }),
+    listLockDetails({ tenantId }),
+    listRooms({ tenantId }),
+  ]);
+  const roomChoices = rooms.map(({ id, label }) => ({ id, label }));
+  const empty = locks.length === 0;
+
+  return (
+    <>
+      <ManageNav staff={staff} current="locks" />
+      <header className="page__header">
+        <h1>{t('locks.title')}</h1>
+        <p className="page__lead">{t('locks.lead', { tenant: staff.current.tenantName })}</p>
+        <TimesIn zone={zone} />
+      </header>
+
+      <ClientMessages only={['locks']}>
+        {/* One element in both states, so the import's result survives the page refreshing with new locks. */}
+        <div className={empty ? 'empty-state' : styles.toolbar} data-testid={empty ? 'locks-empty' : 'locks-toolbar'}>
+          {empty && <p>{t('locks.empty')}</p>}
+          <ImportLocksButton primary={empty} />
+        </div>
+        {!empty && (
+          <ul className={styles.list} data-testid="lock-list">
+            {locks.map((lock) => (
+              <li key={lock.id}>
+                <LockCard lock={lock} rooms={roomChoices} t={t} zone={zone} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </ClientMessages>
+    </>
+  );
+}
