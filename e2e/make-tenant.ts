@@ -5,6 +5,7 @@
  * with UNLOCKOS_DATA_DIR=.data/e2e, the way the CLI reaches that database; the database is the
  * server's, already migrated, so this neither migrates nor seeds.
  */
+import { createHash } from 'node:crypto';
 import { openDatabase } from '../lib/db/database';
 
 export type TenantInput = { name: string; rooms: number; tag: string; timeZone?: string };
@@ -29,9 +30,12 @@ async function main(): Promise<void> {
     const { id } = await createTenant({ name });
     const facility = await createFacility({ tenantId: id, name: 'Main', timeZone: input.timeZone ?? 'UTC' });
     const rooms = [];
+    // Device ids are TTLock lock ids (Ints), one series per tenant so tenants never share a lock.
+    const lockBase =
+      (parseInt(createHash('sha256').update(input.tag).digest('hex').slice(0, 8), 16) % 2_000_000) * 1000;
     for (let i = 0; i < input.rooms; i++) {
       const label = String(101 + i);
-      const lockDevice = `lock-${input.tag}-${label}`;
+      const lockDevice = String(lockBase + 101 + i);
       const room = await createRoom({ tenantId: id, facilityId: facility.id, label, lockDeviceRef: lockDevice });
       rooms.push({ id: room.id, label, lockDevice });
     }

@@ -11,8 +11,10 @@ import { prepareInstall } from '../lib/seed/prepare-install';
 
 export const NEXT_BIN = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
 export const say = (line: string) => process.stdout.write(`${line}\n`);
-// The client id of the simulator the launcher starts (an identifier; its secret is new on every start).
+// The client id and account of the simulator the launcher starts (identifiers; the client secret
+// and the account's password are new on every start).
 const SIMULATOR_CLIENT_ID = 'unlockos';
+const SIMULATOR_USERNAME = 'unlockos_demo';
 
 export type Services = Awaited<ReturnType<typeof prepareServices>>;
 
@@ -34,10 +36,12 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
   );
 
   const simulatorPort = await freePort();
-  // The simulator started here gets a client secret of its own, new on every start; a lock vendor
-  // given by LOCK_VENDOR_URL comes with the operator's LOCK_VENDOR_CLIENT_ID / _SECRET.
+  // The simulator started here gets a client secret and an account password of its own, new on
+  // every start; a lock vendor given by LOCK_VENDOR_URL comes with the operator's
+  // LOCK_VENDOR_CLIENT_ID / _SECRET and LOCK_VENDOR_USERNAME / _PASSWORD.
   const ownSimulator = !process.env.LOCK_VENDOR_URL;
   const simulatorClientSecret = randomBytes(24).toString('base64url');
+  const simulatorPassword = randomBytes(24).toString('base64url');
   const settings: ChildSettings = {
     appDatabaseUrl: database.appUrl,
     queueDatabaseUrl: database.queueUrl,
@@ -50,9 +54,13 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
     lockVendorUrl: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
     lockVendorClientId: ownSimulator ? SIMULATOR_CLIENT_ID : process.env.LOCK_VENDOR_CLIENT_ID,
     lockVendorClientSecret: ownSimulator ? simulatorClientSecret : process.env.LOCK_VENDOR_CLIENT_SECRET,
+    lockVendorUsername: ownSimulator ? SIMULATOR_USERNAME : process.env.LOCK_VENDOR_USERNAME,
+    lockVendorPassword: ownSimulator ? simulatorPassword : process.env.LOCK_VENDOR_PASSWORD,
     simulatorPort,
     simulatorClientId: SIMULATOR_CLIENT_ID,
     simulatorClientSecret,
+    simulatorUsername: SIMULATOR_USERNAME,
+    simulatorPassword,
   };
   // Each child gets only the credentials it needs (lib/config/child-env.ts).
   const envOf = (kind: ChildKind): NodeJS.ProcessEnv => ({

@@ -25,6 +25,7 @@ const inherited = {
   STRIPE_WEBHOOK_SECRET: 'whsec_1',
   SMTP_URL: 'smtp://user:pw@mail.example:587',
   LOCK_VENDOR_CLIENT_SECRET: 'operator-vendor-secret',
+  LOCK_VENDOR_PASSWORD: 'operator-vendor-password',
   GITHUB_TOKEN: 'ghp_x',
   SSH_AUTH_SOCK: '/tmp/agent.sock',
   TEST_ADMIN_URL: OWNER_URL,
@@ -43,9 +44,13 @@ const settings: ChildSettings = {
   lockVendorUrl: 'http://127.0.0.1:4100',
   lockVendorClientId: 'unlockos',
   lockVendorClientSecret: 'fresh-simulator-secret',
+  lockVendorUsername: 'unlockos_demo',
+  lockVendorPassword: 'fresh-simulator-password',
   simulatorPort: 4100,
   simulatorClientId: 'unlockos',
   simulatorClientSecret: 'fresh-simulator-secret',
+  simulatorUsername: 'unlockos_demo',
+  simulatorPassword: 'fresh-simulator-password',
 };
 
 const CONFIGURATION = ['HOME', 'LOG_LEVEL', 'NODE_ENV', 'PATH', 'TRUST_PROXY'];
@@ -70,6 +75,8 @@ describe('the environment of each child process', () => {
         'LOCK_VENDOR_URL',
         'LOCK_VENDOR_CLIENT_ID',
         'LOCK_VENDOR_CLIENT_SECRET',
+        'LOCK_VENDOR_USERNAME',
+        'LOCK_VENDOR_PASSWORD',
       ].sort(),
     );
     expect(env).toMatchObject({
@@ -82,6 +89,7 @@ describe('the environment of each child process', () => {
       NODE_ENV: 'production',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
       LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
+      LOCK_VENDOR_PASSWORD: 'fresh-simulator-password',
     });
   });
 
@@ -101,6 +109,8 @@ describe('the environment of each child process', () => {
         'LOCK_VENDOR_URL',
         'LOCK_VENDOR_CLIENT_ID',
         'LOCK_VENDOR_CLIENT_SECRET',
+        'LOCK_VENDOR_USERNAME',
+        'LOCK_VENDOR_PASSWORD',
         'SMTP_URL',
       ].sort(),
     );
@@ -110,15 +120,29 @@ describe('the environment of each child process', () => {
       LOCK_VENDOR_URL: 'http://127.0.0.1:4100',
       LOCK_VENDOR_CLIENT_ID: 'unlockos',
       LOCK_VENDOR_CLIENT_SECRET: 'fresh-simulator-secret',
+      LOCK_VENDOR_USERNAME: 'unlockos_demo',
+      LOCK_VENDOR_PASSWORD: 'fresh-simulator-password',
     });
   });
 
-  it('gives the simulator its port and client secret, and no database credential or application secret', () => {
+  it('gives the simulator its port, client secret and account, and no database credential or application secret', () => {
     const env = childEnv('simulator', settings, inherited);
     expect(Object.keys(env).sort()).toEqual(
-      [...CONFIGURATION, 'SIMULATOR_CLIENT_ID', 'SIMULATOR_CLIENT_SECRET', 'SIMULATOR_PORT'].sort(),
+      [
+        ...CONFIGURATION,
+        'SIMULATOR_CLIENT_ID',
+        'SIMULATOR_CLIENT_SECRET',
+        'SIMULATOR_PASSWORD',
+        'SIMULATOR_PORT',
+        'SIMULATOR_USERNAME',
+      ].sort(),
     );
-    expect(env).toMatchObject({ SIMULATOR_PORT: '4100', SIMULATOR_CLIENT_SECRET: 'fresh-simulator-secret' });
+    expect(env).toMatchObject({
+      SIMULATOR_PORT: '4100',
+      SIMULATOR_CLIENT_SECRET: 'fresh-simulator-secret',
+      SIMULATOR_USERNAME: 'unlockos_demo',
+      SIMULATOR_PASSWORD: 'fresh-simulator-password',
+    });
   });
 
   it('never passes on the owner’s URL, DATABASE_URL or a login role’s password, and the queue URL only to workers', () => {
@@ -133,6 +157,7 @@ describe('the environment of each child process', () => {
       expect(env.APP_DATA_KEY_PREVIOUS).toBeUndefined();
       expect(values.includes(settings.queueDatabaseUrl)).toBe(kind === 'worker');
       expect(values.includes('operator-vendor-secret')).toBe(false);
+      expect(values.includes('operator-vendor-password')).toBe(false);
     }
   });
 

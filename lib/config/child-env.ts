@@ -16,9 +16,14 @@ export type ChildSettings = {
   lockVendorUrl: string;
   lockVendorClientId?: string;
   lockVendorClientSecret?: string;
+  /** The TTLock account that owns the locks (its password goes to TTLock as an MD5, never in clear). */
+  lockVendorUsername?: string;
+  lockVendorPassword?: string;
   simulatorPort: number;
   simulatorClientId: string;
   simulatorClientSecret: string;
+  simulatorUsername: string;
+  simulatorPassword: string;
 };
 
 /**
@@ -70,6 +75,8 @@ export function childEnv(
       SIMULATOR_PORT: String(settings.simulatorPort),
       SIMULATOR_CLIENT_ID: settings.simulatorClientId,
       SIMULATOR_CLIENT_SECRET: settings.simulatorClientSecret,
+      SIMULATOR_USERNAME: settings.simulatorUsername,
+      SIMULATOR_PASSWORD: settings.simulatorPassword,
     };
   }
   Object.assign(env, {
@@ -84,6 +91,8 @@ export function childEnv(
     LOCK_VENDOR_URL: settings.lockVendorUrl,
     ...(settings.lockVendorClientId ? { LOCK_VENDOR_CLIENT_ID: settings.lockVendorClientId } : {}),
     ...(settings.lockVendorClientSecret ? { LOCK_VENDOR_CLIENT_SECRET: settings.lockVendorClientSecret } : {}),
+    ...(settings.lockVendorUsername ? { LOCK_VENDOR_USERNAME: settings.lockVendorUsername } : {}),
+    ...(settings.lockVendorPassword ? { LOCK_VENDOR_PASSWORD: settings.lockVendorPassword } : {}),
   };
   if (kind === 'web') return { ...env, ...lockVendor, NEXTAUTH_URL: settings.nextauthUrl };
   return { ...env, ...lockVendor, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };

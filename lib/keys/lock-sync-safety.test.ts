@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as healthRoute } from '@/app/api/health/route';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { setVendorForTests } from '../locks/get-vendor';
-import type { LockVendor, VendorResult } from '../locks/port';
+import type { LockProvider, LockResult } from '../locks/provider';
 import { checkLockProviderHealth } from '../health/check-health';
 import { revokeKey } from './revoke-key';
 import { programKeyOnLock, removeKeyFromLock } from './sync-vendor';
@@ -20,18 +20,20 @@ afterEach(() => {
 });
 
 /** A lock provider whose every answer is `result`, counting calls. */
-function fakeVendor(result: VendorResult<unknown>): LockVendor & { calls: string[] } {
+function fakeVendor(result: LockResult<unknown>): LockProvider & { calls: string[] } {
   const calls: string[] = [];
-  const answer = <T>(name: string, data: T) => {
+  const answer = <T>(name: string, data: T): Promise<LockResult<T>> => {
     calls.push(name);
     return Promise.resolve(result.ok ? { ok: true as const, data } : result);
   };
   return {
+    name: 'simulator',
     calls,
-    programCode: () => answer('program', { vendorKeyId: `v-${calls.length}` }),
-    removeCode: () => answer('remove', null),
-    findCode: () => answer('find', null),
-    codeStatus: () => answer('status', { state: 'set' as const }),
+    listDevices: () => answer('devices', []),
+    programCode: () => answer('program', { codeId: `v-${calls.length}`, state: 'set' as const }),
+    removeCode: () => answer('remove', { state: 'absent' as const }),
+    getCode: () => answer('get', null),
+    listCodes: () => answer('list', []),
     checkHealth: () => answer('health', null),
   };
 }
@@ -69,7 +71,7 @@ describe('a room without a lock device', () => {
 describe('lock-provider failures', () => {
   it('open one incident per lock and kind, counting the keys it affects, and resolve it when every key is through', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
-    setVendorForTests(fakeVendor({ ok: false, code: 'vendor_-3036', retryable: true }));
+    setVendorForTests(fakeVendor({ ok: false, code: 'device_offline', retryable: true }));
     const keys: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 2 + i * 30 });
@@ -88,7 +90,7 @@ describe('lock-provider failures', () => {
     expect(incidents).toHaveLength(1);
     expect(incidents[0]).toMatchObject({
       kind: 'lock_program_failed',
-      detail: { affectedKeys: 3, lastCode: 'vendor_-3036' },
+      detail: { affectedKeys: 3, lastCode: 'device_offline' },
     });
     expect([...incidents[0].detail.keyIds].sort()).toEqual([...keys].sort());
 

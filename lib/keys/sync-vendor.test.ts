@@ -1,31 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { setVendorForTests } from '../locks/get-vendor';
-import { createHttpVendor } from '../locks/http-vendor';
-import { startSimulator, type SimulatorCall } from '../locks/simulator';
-import { TokenCache } from '../locks/token-cache';
+import type { SimulatorCall } from '../locks/simulator';
+import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
 import { runWorker } from '../worker/run-worker';
 import { revokeKey } from './revoke-key';
 
-// The simulator has no built-in credential: this file starts it with its own.
-const CLIENT = { clientId: 'unlockos', clientSecret: randomUUID() };
-let sim: Awaited<ReturnType<typeof startSimulator>>;
+// The simulator (TTLock's protocol) has no built-in credential: this file starts it with its own.
+let sim: LockSimulator;
 let worker: Awaited<ReturnType<typeof runWorker>>;
 let admin: pg.Client;
 
-const control = (path: string, body?: unknown) =>
-  fetch(`${sim.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then((r) => r.json());
+const control = (path: string, body?: unknown) => sim.control(path, body);
 
 async function callsFor(clientRef: string): Promise<SimulatorCall[]> {
-  const { calls } = (await control('/_control/calls')) as { calls: SimulatorCall[] };
-  return calls.filter((c) => c.clientRef === clientRef);
+  return (await sim.calls()).filter((c) => c.clientRef === clientRef);
 }
 
 async function waitForKey(
@@ -49,8 +40,8 @@ async function waitForKey(
 }
 
 beforeAll(async () => {
-  sim = await startSimulator(CLIENT);
-  setVendorForTests(createHttpVendor({ baseUrl: sim.url, ...CLIENT, tokenCache: new TokenCache(), timeoutMs: 400 }));
+  sim = await startLockSimulator();
+  setVendorForTests(sim.provider({ timeoutMs: 400 }));
   admin = await adminClient();
   worker = await runWorker({ queueUrl: process.env.TEST_ADMIN_URL!, concurrency: 4 });
 });
@@ -91,7 +82,9 @@ describe('vendor commands through the outbox', () => {
     const onLock = Object.values(locks)
       .flat()
       .filter((c) => c.clientRef === rows[0].id);
-    expect(onLock).toEqual([{ keyboardPwdId: row.vendor_key_id, clientRef: rows[0].id, pinHash: expect.any(String) }]);
+    expect(onLock).toEqual([
+      expect.objectContaining({ keyboardPwdId: row.vendor_key_id, clientRef: rows[0].id, pinHash: expect.any(String) }),
+    ]);
   }, 60_000);
 
   it('removes revoked keys from the lock, and a removal that cannot succeed fails loudly with an incident', async () => {
@@ -104,7 +97,7 @@ describe('vendor commands through the outbox', () => {
     await control('/_control/faults', { next: { count: 1, errcode: 30006 } });
     await revokeKey({ tenantId, keyId: key.id, reason: 'guest left early', actor: TEST_ACTOR });
     const { row } = await waitForKey(key.id, (r) => r.vendor_sync !== 'pending');
-    expect(row).toMatchObject({ status: 'revoked', vendor_sync: 'failed', vendor_error: 'vendor_30006' });
+    expect(row).toMatchObject({ status: 'revoked', vendor_sync: 'failed', vendor_error: 'quota_exceeded' });
     const incidents = await admin.query(
       `select kind, severity, occurrences, resolved_at from incidents where tenant_id = $1`,
       [tenantId],

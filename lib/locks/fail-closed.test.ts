@@ -1,11 +1,12 @@
-import http from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
 import { classifyResponse, SUCCESS_SHAPES } from './classify';
-import { createHttpVendor } from './http-vendor';
-import { TokenCache } from './token-cache';
+import type { MalformedKind } from './simulator';
 
-// A door code is never marked set or removed on a guess: anything the lock provider answers that is
-// not recognisably a success — no code, a code of the wrong type, an empty or HTML body — is a failure.
+// A door code is never marked set or removed on a guess: anything TTLock answers that is not
+// recognisably a success — no errcode where one is needed, one of the wrong type, an empty or HTML
+// body, a missing keyboardPwdId — is a failure.
 
 const NOT_SUCCESSES: [string, number, unknown][] = [
   ['an empty object', 200, {}],
@@ -19,92 +20,117 @@ const NOT_SUCCESSES: [string, number, unknown][] = [
   ['a bare number', 200, 0],
 ];
 
-describe('classifying a lock provider answer', () => {
-  for (const endpoint of ['add', 'delete', 'list', 'get'] as const) {
+describe('classifying a TTLock answer', () => {
+  for (const shape of ['add', 'done', 'page', 'passcode', 'token'] as const) {
     for (const [name, status, body] of NOT_SUCCESSES) {
-      it(`${endpoint}: ${name} is a failure`, () => {
-        expect(classifyResponse(status, body, SUCCESS_SHAPES[endpoint])).toMatchObject({ ok: false });
+      it(`${shape}: ${name} is a failure`, () => {
+        expect(classifyResponse(status, body, SUCCESS_SHAPES[shape])).toMatchObject({ ok: false });
       });
     }
   }
 
-  it('recognises each endpoint’s success by its shape, and only that', () => {
-    expect(classifyResponse(200, { errcode: 0, keyboardPwdId: 1 }, SUCCESS_SHAPES.add)).toMatchObject({ ok: true });
-    expect(classifyResponse(200, { keyboardPwdId: '100200' }, SUCCESS_SHAPES.add)).toMatchObject({ ok: true });
-    expect(classifyResponse(200, { errcode: 0 }, SUCCESS_SHAPES.add)).toMatchObject({
-      ok: false,
-      code: 'malformed_response',
+  it('recognises each endpoint’s success by its documented shape, and only that', () => {
+    expect(classifyResponse(200, { keyboardPwdId: 38001 }, SUCCESS_SHAPES.add)).toMatchObject({ ok: true });
+    expect(classifyResponse(200, { errcode: 0, keyboardPwdId: 38001 }, SUCCESS_SHAPES.add)).toMatchObject({ ok: true });
+    for (const id of ['38001', 0, -1, 1.5, null])
+      expect(classifyResponse(200, { keyboardPwdId: id }, SUCCESS_SHAPES.add)).toMatchObject({
+        ok: false,
+        code: 'malformed_response',
+      });
+    expect(classifyResponse(200, { errcode: 0 }, SUCCESS_SHAPES.add)).toMatchObject({ ok: false });
+    expect(classifyResponse(200, { errcode: 0, errmsg: 'none error message' }, SUCCESS_SHAPES.done)).toMatchObject({
+      ok: true,
     });
-    expect(classifyResponse(200, { errcode: 0 }, SUCCESS_SHAPES.delete)).toMatchObject({ ok: true });
-    expect(classifyResponse(200, { errmsg: 'none error message' }, SUCCESS_SHAPES.delete)).toMatchObject({ ok: false });
-    expect(classifyResponse(200, { list: [] }, SUCCESS_SHAPES.list)).toMatchObject({ ok: true });
-    expect(classifyResponse(200, { list: 'nope' }, SUCCESS_SHAPES.list)).toMatchObject({ ok: false });
+    expect(classifyResponse(200, { errmsg: 'none error message' }, SUCCESS_SHAPES.done)).toMatchObject({ ok: false });
+    expect(classifyResponse(200, { list: [], pages: 0 }, SUCCESS_SHAPES.page)).toMatchObject({ ok: true });
+    expect(classifyResponse(200, { list: [] }, SUCCESS_SHAPES.page)).toMatchObject({ ok: false });
+    expect(classifyResponse(200, { list: 'nope', pages: 1 }, SUCCESS_SHAPES.page)).toMatchObject({ ok: false });
+    expect(
+      classifyResponse(200, { keyboardPwd: '123456789', keyboardPwdId: 1 }, SUCCESS_SHAPES.passcode),
+    ).toMatchObject({ ok: true });
+    expect(classifyResponse(200, { keyboardPwd: 123456789, keyboardPwdId: 1 }, SUCCESS_SHAPES.passcode)).toMatchObject({
+      ok: false,
+    });
     expect(classifyResponse(200, { access_token: 't', expires_in: 100 }, SUCCESS_SHAPES.token)).toMatchObject({
       ok: true,
     });
     expect(classifyResponse(200, { access_token: '' }, SUCCESS_SHAPES.token)).toMatchObject({ ok: false });
-    expect(classifyResponse(200, { errcode: -3007, errmsg: 'exists' }, SUCCESS_SHAPES.add)).toMatchObject({
-      ok: false,
-      code: 'vendor_-3007',
-    });
   });
 });
 
-describe('the HTTP lock client against a provider that answers garbage', () => {
-  let server: http.Server;
-  let url = '';
-  let answer: { status: number; contentType: string; body: string } = {
-    status: 200,
-    contentType: 'application/json',
-    body: '{}',
-  };
+describe('the TTLock adapter against a TTLock that answers garbage', () => {
+  let sim: LockSimulator;
   beforeAll(async () => {
-    server = http.createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        if (request.url === '/oauth2/token') {
-          response.writeHead(200, { 'content-type': 'application/json' });
-          return response.end(JSON.stringify({ access_token: 'token', expires_in: 7200 }));
-        }
-        response.writeHead(answer.status, { 'content-type': answer.contentType });
-        response.end(answer.body);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    sim = await startLockSimulator();
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await sim.close();
   });
-  beforeEach(() => {
-    answer = { status: 200, contentType: 'application/json', body: '{}' };
+  beforeEach(async () => {
+    await sim.control('/_control/reset', {});
   });
 
-  const bodies: [string, string, string][] = [
-    ['an empty body', 'application/json', ''],
-    ['an HTML page', 'text/html', '<!doctype html><html><body>Maintenance</body></html>'],
-    ['an empty object', 'application/json', '{}'],
-    ['an errcode of the wrong type', 'application/json', '{"errcode":"0"}'],
-    ['a JSON null', 'application/json', 'null'],
-  ];
-  for (const [name, contentType, body] of bodies) {
-    it(`never reports a code removed, set, found or present on ${name}`, async () => {
-      answer = { status: 200, contentType, body };
-      const vendor = createHttpVendor({ baseUrl: url, clientId: 'c', clientSecret: 's', tokenCache: new TokenCache() });
-      const ref = { deviceRef: 'lock-1', correlationId: 'c' };
-      expect(await vendor.removeCode({ ...ref, vendorKeyId: '1' })).toMatchObject({ ok: false });
+  const LOCK = '7100101';
+  const ctx = { correlationId: 'garbage' };
+  const window = () => ({
+    validFrom: new Date(Date.now() + 3_600_000),
+    expiresAt: new Date(Date.now() + 30 * 3_600_000),
+  });
+
+  const KINDS: MalformedKind[] = ['html', 'empty', 'truncated', 'empty-object', 'string-errcode'];
+  for (const kind of KINDS) {
+    it(`never reports a code set, removed, found or absent on ${kind} answers — and the lock keeps its code`, async () => {
+      const provider = sim.provider();
+      const kept = await provider.programCode({
+        deviceId: LOCK,
+        pin: '482913',
+        clientRef: randomUUID(),
+        ...window(),
+        ...ctx,
+      });
+      expect(kept.ok).toBe(true);
+      const codeId = kept.ok ? kept.data.codeId : '';
+      const garbled = () => sim.control('/_control/faults', { locks: { [LOCK]: { malformed: kind } } });
+      await garbled();
+
+      expect(await provider.removeCode({ deviceId: LOCK, codeId, ...ctx })).toEqual({
+        ok: false,
+        code: 'malformed_response',
+        retryable: true,
+      });
       expect(
-        await vendor.programCode({
-          ...ref,
-          pin: '123456',
-          validFrom: new Date(),
-          expiresAt: new Date(Date.now() + 3_600_000),
-          clientRef: 'k',
-        }),
+        await provider.programCode({ deviceId: LOCK, pin: '739164', clientRef: randomUUID(), ...window(), ...ctx }),
       ).toMatchObject({ ok: false });
-      expect(await vendor.findCode({ ...ref, clientRef: 'k' })).toMatchObject({ ok: false });
-      expect(await vendor.codeStatus({ ...ref, vendorKeyId: '1' })).toMatchObject({ ok: false });
+      expect(await provider.listCodes({ deviceId: LOCK, ...ctx })).toMatchObject({ ok: false });
+      expect(await provider.getCode({ deviceId: LOCK, codeId, ...ctx })).toMatchObject({ ok: false });
+      expect(
+        await provider.offlineCode!({ deviceId: LOCK, clientRef: randomUUID(), ...window(), ...ctx }),
+      ).toMatchObject({ ok: false });
+      // The whole account's answers garbled: the device list too.
+      await sim.control('/_control/faults', { next: { count: 1, malformed: kind } });
+      expect(await provider.listDevices(ctx)).toMatchObject({ ok: false });
+
+      await sim.control('/_control/faults', {});
+      expect((await sim.codes())[LOCK]!.map((c) => c.keyboardPwdId)).toEqual([codeId]);
     });
   }
+
+  it('never takes `{errcode: 0}` without its keyboardPwdId for a set code, a listing or an offline PIN', async () => {
+    const provider = sim.provider();
+    await sim.control('/_control/faults', { locks: { [LOCK]: { malformed: 'bare-success' } } });
+    expect(
+      await provider.programCode({ deviceId: LOCK, pin: '482913', clientRef: randomUUID(), ...window(), ...ctx }),
+    ).toEqual({ ok: false, code: 'malformed_response', retryable: true });
+    expect(await provider.listCodes({ deviceId: LOCK, ...ctx })).toMatchObject({ ok: false });
+    expect(await provider.getCode({ deviceId: LOCK, codeId: '38000001', ...ctx })).toMatchObject({ ok: false });
+    expect(await provider.offlineCode!({ deviceId: LOCK, clientRef: randomUUID(), ...window(), ...ctx })).toMatchObject(
+      { ok: false },
+    );
+  });
+
+  it('never takes a sign-in without a token', async () => {
+    const provider = sim.provider({ baseUrl: `${sim.url}/nowhere` });
+    expect(await provider.checkHealth(ctx)).toEqual({ ok: false, code: 'http_404', retryable: false });
+    expect(await provider.listDevices(ctx)).toMatchObject({ ok: false });
+  });
 });

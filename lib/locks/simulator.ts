@@ -1,236 +1,768 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { clientRefOf } from './provider';
 
 /**
- * The lock-vendor simulator: an HTTP server speaking a TTLock-style protocol with its quirks —
- * an OAuth token endpoint with `expires_in`, HTTP 200 answers carrying business errors in
- * `errcode`, 5xx, a ±5 minute clock check — plus fault injection and a call log for tests.
+ * The lock-provider simulator: an HTTP server speaking TTLock's open platform (cloud API v3) as its
+ * documents describe it (euopen.ttlock.com, "Cloud API V3"), plus fault injection and a call log
+ * for tests and chaos runs.
  *
- * Control API (tests and chaos runs):
- *   POST /_control/faults {latencyMs?, errorRate?, errorKind?: 'http500'|'busy'|'offline',
- *                          next?: {count, errcode?, httpStatus?, latencyMs?}, tokenExpiresIn?}
- *   (`next` with only `latencyMs`: the next calls succeed, slowly — an answer the client may never see)
- *   POST /_control/reset            — forget codes, calls and faults
- *   GET  /_control/calls            — the call log
- *   GET  /_control/codes            — the codes currently set, per lock
+ * The protocol: form-encoded POSTs (a GET with a query string works too); `POST /oauth2/token`
+ * with `clientId`, `clientSecret`, `username` and `password` = lowercase hex MD5 (refresh with
+ * `grant_type=refresh_token`); every other call carries `clientId`, `accessToken` and `date` (ms,
+ * within ±5 minutes of the server's clock, else errcode 80000). Business failures are HTTP 200
+ * with `errcode` ≠ 0 and `errmsg`; successes carry their fields (`/v3/keyboardPwd/add` answers only
+ * `{keyboardPwdId}`, `/v3/keyboardPwd/delete` `{errcode: 0}`). Endpoints: /v3/lock/list,
+ * /v3/lock/detail, /v3/lock/listKeyboardPwd, /v3/keyboardPwd/add, /delete, /change and /get (an
+ * algorithmic passcode for a period, no gateway needed).
+ *
+ * Where it departs from TTLock: every user it knows sees the same locks (one account's), and a lock
+ * id it has never seen is created on first use (`autoCreateLocks`, on by default) instead of
+ * answering -1003, so any numeric device id a test or the demo uses exists. Lock ids are TTLock's:
+ * whole numbers; anything else is -3 (invalid parameter).
+ *
+ * Control API (tests and chaos runs; JSON bodies):
+ *   POST /_control/faults {latencyMs?, errorRate?, errorKind?: 'http500'|'busy'|'offline'|'malformed',
+ *                          next?: {count, endpoint?, errcode?, httpStatus?, malformed?, latencyMs?},
+ *                          tokenExpiresIn?, clockSkewMs?, quotaExhausted?, offline?, busy?,
+ *                          locks?: {[lockId]: {offline?, busy?, electricQuantity?, hasGateway?,
+ *                                              latencyMs?, httpStatus?, malformed?}}}
+ *   (replaces every fault; `{}` clears them. `next` with only `latencyMs`: the next calls succeed,
+ *   slowly — an answer the client may never see. `offline`/`busy`: 'gateway' (-3002/-3003) or
+ *   'lock' (-3036/-3037), for calls through the gateway. `malformed`: 'html' | 'empty' | 'truncated'
+ *   | 'empty-object' | 'string-errcode' | 'bare-success'. An injected failure never executes the call.)
+ *   POST /_control/expire-tokens {refresh?} — every access token expires now (10004); with
+ *                                    `refresh: true` every refresh token is revoked too (10011)
+ *   POST /_control/reset            — forget codes, calls, tokens, faults and auto-created locks
+ *   GET  /_control/calls            — the call log (a PIN as a short hash; never a password or token)
+ *   GET  /_control/codes            — the passcodes on each lock
+ *   GET  /_control/locks            — the locks
  */
+
+export type MalformedKind = 'html' | 'empty' | 'truncated' | 'empty-object' | 'string-errcode' | 'bare-success';
+type Where = 'gateway' | 'lock';
 
 export type SimulatorCall = {
   seq: number;
   at: string;
   endpoint: string;
+  /** For /oauth2/token: the grant asked for. */
+  grantType: 'password' | 'refresh_token' | null;
+  /** For a password grant: whether the password arrived as lowercase hex MD5 (never stored itself). */
+  passwordForm: 'md5' | 'other' | 'absent' | null;
   lockId: string | null;
   clientRef: string | null;
   keyboardPwdId: string | null;
   pinHash: string | null;
   outcome: 'ok' | 'error';
-  errcode: number;
+  /** The answer's errcode: 0 for a success, null for an answer that was not JSON with a whole-number errcode. */
+  errcode: number | null;
   httpStatus: number;
+};
+
+/** A passcode as `GET /_control/codes` shows it (the PIN as a short hash). */
+export type SimulatorCode = {
+  keyboardPwdId: string;
+  keyboardPwdName: string;
+  clientRef: string | null;
+  keyboardPwdType: number;
+  isCustom: 0 | 1;
+  startDate: number;
+  endDate: number;
+  pinHash: string | null;
+};
+
+export type SimulatorLockInput = {
+  lockId: number;
+  lockAlias?: string;
+  electricQuantity?: number;
+  /** Whether a gateway is paired with the lock (codes can be set remotely). */
+  hasGateway?: boolean;
+};
+
+type LockFaults = {
+  offline?: Where;
+  busy?: Where;
+  electricQuantity?: number;
+  hasGateway?: boolean;
+  latencyMs?: number;
+  httpStatus?: number;
+  malformed?: MalformedKind;
 };
 
 type Faults = {
   latencyMs: number;
   errorRate: number;
-  errorKind: 'http500' | 'busy' | 'offline';
-  next: { count: number; errcode?: number; httpStatus?: number; latencyMs?: number } | null;
+  errorKind: 'http500' | 'busy' | 'offline' | 'malformed';
+  next: {
+    count: number;
+    endpoint?: string;
+    errcode?: number;
+    httpStatus?: number;
+    malformed?: MalformedKind;
+    latencyMs?: number;
+  } | null;
   tokenExpiresIn: number;
+  clockSkewMs: number;
+  quotaExhausted: boolean;
+  offline?: Where;
+  busy?: Where;
+  locks: Record<string, LockFaults>;
 };
 
-type Code = { keyboardPwdId: string; pin: string; clientRef: string | null; startDate: number; endDate: number };
+type Passcode = {
+  keyboardPwdId: number;
+  keyboardPwd: string;
+  keyboardPwdName: string;
+  keyboardPwdType: number;
+  startDate: number;
+  endDate: number;
+  sendDate: number;
+  isCustom: 0 | 1;
+  senderUsername: string;
+};
+
+type Lock = {
+  lockId: number;
+  lockName: string;
+  lockAlias: string;
+  lockMac: string;
+  electricQuantity: number;
+  hasGateway: boolean;
+  date: number;
+  codes: Map<number, Passcode>;
+};
+
+/** The demo's locks (lib/seed/seed-demo.ts): present from the start, with their names and batteries. */
+export const DEFAULT_LOCKS: readonly SimulatorLockInput[] = [
+  { lockId: 7100101, lockAlias: 'Sakura Inn 101', electricQuantity: 92 },
+  { lockId: 7100102, lockAlias: 'Sakura Inn 102', electricQuantity: 76 },
+  { lockId: 7100201, lockAlias: 'Sakura Inn 201', electricQuantity: 64 },
+  { lockId: 7200001, lockAlias: 'Harbor Meeting Room A', electricQuantity: 100 },
+  { lockId: 7200002, lockAlias: 'Harbor Meeting Room B', electricQuantity: 18 },
+];
 
 const DEFAULT_FAULTS: Faults = {
   latencyMs: 0,
   errorRate: 0,
   errorKind: 'http500',
   next: null,
-  tokenExpiresIn: 7_776_000,
+  tokenExpiresIn: 7_776_000, // TTLock's default: 90 days
+  clockSkewMs: 0,
+  quotaExhausted: false,
+  locks: {},
 };
 const CLOCK_TOLERANCE_MS = 5 * 60_000;
+const HOUR_MS = 3_600_000;
+const MAX_LOCK_ID = 2_147_483_647; // TTLock ids are Java ints
+/** TTLock's limit of custom passcodes a lock stores (-3009 beyond it). */
+const CUSTOM_PASSCODE_SPACE = 250;
+
+/** TTLock's documented messages for the errcodes the simulator answers. */
+const ERRMSG: Record<number, string> = {
+  [-3]: 'Invalid Parameter',
+  [-1003]: 'Lock does not exist',
+  [-2009]: 'Passcode does not exist',
+  [-2012]: 'The lock is not connected to any gateway',
+  [-3002]: 'The gateway is offline. Please check and try again',
+  [-3003]: 'The gateway is busy. Please try again later',
+  [-3006]: 'Invalid passcode length, must be 4 to 9 digits',
+  [-3007]: 'The same passcode already exists. Please use another one',
+  [-3009]: 'No more custom passcodes can be added, please delete unused ones first',
+  [-3036]: 'The lock is offline. Please check and try again',
+  [-3037]: 'The lock is busy. Please try again later',
+  [-4043]: 'The function is not supported for this lock',
+  10000: 'client_id does not exist',
+  10001: 'invalid client',
+  10003: 'token does not exist',
+  10004: 'token is invalid or revoked',
+  10007: 'invalid account or invalid password',
+  10010: 'unsupported grant_type',
+  10011: 'invalid refresh_token',
+  20007: 'invalid keyboardPwdVersion',
+  30005: 'password must be md5 encrypted',
+  30006: 'exceeds the restrictions of API call number',
+  30007: 'exceeded the monthly limit for API calls',
+  80000: 'date must be current time, in 5 minutes',
+  90000: 'internal server error',
+};
+
+type Answer =
+  | { status: number; body: Record<string, unknown> }
+  | { status: number; raw: string; contentType: string; errcode: number | null };
+
+const ok = (body: Record<string, unknown>): Answer => ({ status: 200, body });
+const fail = (errcode: number): Answer => ({
+  status: 200,
+  body: { errcode, errmsg: ERRMSG[errcode] ?? 'failed', description: ERRMSG[errcode] ?? 'failed' },
+});
+const DONE = ok({ errcode: 0, errmsg: 'none error message', description: 'none error message or means yes' });
+
+function malformedAnswer(kind: MalformedKind): Answer {
+  const json = (raw: string, errcode: number | null = null): Answer => ({
+    status: 200,
+    raw,
+    contentType: 'application/json;charset=UTF-8',
+    errcode,
+  });
+  switch (kind) {
+    case 'html':
+      return {
+        status: 200,
+        raw: '<!doctype html><html><body><h1>Service temporarily unavailable</h1></body></html>',
+        contentType: 'text/html',
+        errcode: null,
+      };
+    case 'empty':
+      return json('');
+    case 'truncated':
+      return json('{"keyboardPwdId":');
+    case 'empty-object':
+      return json('{}');
+    case 'string-errcode':
+      return json('{"errcode":"0","errmsg":"none error message"}');
+    case 'bare-success':
+      return json('{"errcode":0,"errmsg":"none error message"}', 0);
+  }
+}
+
+const httpError = (status: number): Answer => ({
+  status,
+  raw: `<html><body><h1>${status}</h1></body></html>`,
+  contentType: 'text/html',
+  errcode: null,
+});
+
+const md5 = (value: string) => createHash('md5').update(value).digest('hex');
+const pinHash = (pin: string | null | undefined) =>
+  pin ? createHash('sha256').update(pin).digest('hex').slice(0, 16) : null;
+
+/** A whole number in a form field, or undefined when absent or not one. */
+function intParam(params: URLSearchParams, name: string): number | undefined {
+  const value = params.get(name);
+  return value !== null && /^-?\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
 /**
- * The simulator knows exactly the client credentials it is given (`clients`: id → secret) — there is
- * no built-in one: the launcher makes a new secret on every start, tests pass their own.
+ * Creates the simulator. It knows exactly the client credentials (`clients`: id → secret) and the
+ * TTLock accounts (`users`: username → password) it is given — none is built in: the launcher makes
+ * new ones on every start, tests pass their own.
  */
-export function createSimulator(options: { clients: Record<string, string>; random?: () => number }): http.Server {
+export function createSimulator(options: {
+  clients: Record<string, string>;
+  users: Record<string, string>;
+  locks?: readonly SimulatorLockInput[];
+  autoCreateLocks?: boolean;
+  random?: () => number;
+}): http.Server {
   const clients = new Map(Object.entries(options.clients));
   if ([...clients.values()].some((secret) => !secret)) throw new Error('every simulator client needs a secret');
+  const users = new Map(Object.entries(options.users));
+  if (users.size === 0 || [...users.values()].some((password) => !password))
+    throw new Error('the simulator needs at least one user, each with a password');
+  const uids = new Map([...users.keys()].map((username, i) => [username, 1000 + i]));
   const random = options.random ?? Math.random;
+  const autoCreate = options.autoCreateLocks ?? true;
+  const initialLocks = options.locks ?? DEFAULT_LOCKS;
+
   let faults: Faults = { ...DEFAULT_FAULTS };
   let calls: SimulatorCall[] = [];
-  let seq = 0;
-  const tokens = new Map<string, number>();
-  const locks = new Map<string, Map<string, Code>>();
+  let idSeq = 0;
+  const accessTokens = new Map<string, { clientId: string; username: string; expiresAt: number }>();
+  const refreshTokens = new Map<string, { clientId: string; username: string }>();
+  const locks = new Map<number, Lock>();
 
-  const pinHash = (pin: unknown) =>
-    typeof pin === 'string' ? createHash('sha256').update(pin).digest('hex').slice(0, 16) : null;
+  /** The server's clock, which a fault can set off from the real one. */
+  const now = () => Date.now() + faults.clockSkewMs;
 
-  function handleApi(
-    endpoint: string,
-    body: Record<string, unknown>,
-    authorization: string | undefined,
-  ): { status: number; body: Record<string, unknown> } {
-    if (endpoint === '/oauth2/token') {
-      const clientId = String(body.client_id ?? '');
-      if (!clients.has(clientId) || clients.get(clientId) !== body.client_secret)
-        return { status: 401, body: { errcode: 10001, errmsg: 'invalid client' } };
-      const token = randomUUID();
-      tokens.set(token, Date.now() + faults.tokenExpiresIn * 1000);
-      return { status: 200, body: { access_token: token, expires_in: faults.tokenExpiresIn, token_type: 'Bearer' } };
-    }
-    const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    const tokenExpiry = token ? tokens.get(token) : undefined;
-    if (tokenExpiry === undefined) return { status: 200, body: { errcode: 10003, errmsg: 'invalid token' } };
-    if (tokenExpiry <= Date.now()) return { status: 200, body: { errcode: 10004, errmsg: 'token expired' } };
-    if (typeof body.date !== 'number' || Math.abs(body.date - Date.now()) > CLOCK_TOLERANCE_MS) {
-      return { status: 200, body: { errcode: 80000, errmsg: 'date must be within 5 minutes of the server time' } };
-    }
-    const lockId = String(body.lockId ?? '');
-    if (!lockId) return { status: 200, body: { errcode: -3001, errmsg: 'lockId is required' } };
-    const codes = locks.get(lockId) ?? new Map<string, Code>();
-    locks.set(lockId, codes);
-    switch (endpoint) {
-      case '/v3/keyboardPwd/add': {
-        const pin = String(body.keyboardPwd ?? '');
-        if (!/^\d{4,10}$/.test(pin)) return { status: 200, body: { errcode: -3006, errmsg: 'invalid passcode' } };
-        if ([...codes.values()].some((c) => c.pin === pin))
-          return { status: 200, body: { errcode: -3007, errmsg: 'passcode exists' } };
-        const code: Code = {
-          keyboardPwdId: String(100000 + ++seq),
-          pin,
-          clientRef: typeof body.clientRef === 'string' ? body.clientRef : null,
-          startDate: Number(body.startDate),
-          endDate: Number(body.endDate),
-        };
-        codes.set(code.keyboardPwdId, code);
-        return { status: 200, body: { errcode: 0, keyboardPwdId: code.keyboardPwdId } };
-      }
-      case '/v3/keyboardPwd/delete': {
-        const id = String(body.keyboardPwdId ?? '');
-        if (!codes.delete(id)) return { status: 200, body: { errcode: -3009, errmsg: 'passcode not found' } };
-        return { status: 200, body: { errcode: 0 } };
-      }
-      case '/v3/keyboardPwd/list':
-        return {
-          status: 200,
-          body: {
-            errcode: 0,
-            list: [...codes.values()].map((c) => ({ keyboardPwdId: c.keyboardPwdId, clientRef: c.clientRef })),
-          },
-        };
-      case '/v3/keyboardPwd/get': {
-        const id = String(body.keyboardPwdId ?? '');
-        return codes.has(id)
-          ? { status: 200, body: { errcode: 0, keyboardPwdId: id, status: 'set' } }
-          : { status: 200, body: { errcode: -3009, errmsg: 'passcode not found' } };
-      }
-      default:
-        return { status: 404, body: { errcode: 404, errmsg: 'not found' } };
-    }
+  function addLock(input: SimulatorLockInput): Lock {
+    const mac = createHash('sha1').update(String(input.lockId)).digest('hex').slice(0, 12).toUpperCase();
+    const lock: Lock = {
+      lockId: input.lockId,
+      lockName: `M201_${mac.slice(6).toLowerCase()}`,
+      lockAlias: input.lockAlias ?? `Lock ${input.lockId}`,
+      lockMac: mac.match(/../g)!.join(':'),
+      electricQuantity: input.electricQuantity ?? 100,
+      hasGateway: input.hasGateway ?? true,
+      date: Date.now(),
+      codes: new Map(),
+    };
+    locks.set(lock.lockId, lock);
+    return lock;
+  }
+  const resetLocks = () => {
+    locks.clear();
+    for (const lock of initialLocks) addLock(lock);
+  };
+  resetLocks();
+
+  const lockFaults = (lockId: number | undefined): LockFaults =>
+    lockId === undefined ? {} : (faults.locks[String(lockId)] ?? {});
+
+  /** The lock a call names: -3 for an id that is not a whole number, -1003 for one that does not exist. */
+  function lockOf(params: URLSearchParams): Lock | Answer {
+    const lockId = intParam(params, 'lockId');
+    if (lockId === undefined || lockId <= 0 || lockId > MAX_LOCK_ID) return fail(-3);
+    const lock = locks.get(lockId);
+    if (lock) return lock;
+    return autoCreate ? addLock({ lockId }) : fail(-1003);
   }
 
-  /** An injected fault for this call, if any: the next-N queue first, then the random error rate. */
-  function injectedFault(): { status: number; body: Record<string, unknown> } | null {
-    if (
-      faults.next &&
-      faults.next.count > 0 &&
-      faults.next.errcode === undefined &&
-      faults.next.httpStatus === undefined
-    )
-      return null;
-    if (faults.next && faults.next.count > 0) {
-      faults.next.count -= 1;
-      const { errcode, httpStatus } = faults.next;
-      if (faults.next.count === 0) faults.next = null;
-      if (httpStatus && httpStatus !== 200)
-        return { status: httpStatus, body: { errcode: errcode ?? -1, errmsg: 'injected' } };
-      return { status: 200, body: { errcode: errcode ?? -3003, errmsg: 'injected' } };
+  const hasGateway = (lock: Lock) => lockFaults(lock.lockId).hasGateway ?? lock.hasGateway;
+  const battery = (lock: Lock) => lockFaults(lock.lockId).electricQuantity ?? lock.electricQuantity;
+
+  /** Why the gateway cannot reach the lock now, if it cannot. */
+  function gatewayFailure(lock: Lock): Answer | null {
+    if (!hasGateway(lock)) return fail(-2012);
+    const offline = lockFaults(lock.lockId).offline ?? faults.offline;
+    if (offline) return fail(offline === 'gateway' ? -3002 : -3036);
+    const busy = lockFaults(lock.lockId).busy ?? faults.busy;
+    if (busy) return fail(busy === 'gateway' ? -3003 : -3037);
+    return null;
+  }
+
+  function issueTokens(clientId: string, username: string) {
+    const accessToken = randomBytes(16).toString('hex');
+    const refreshToken = randomBytes(16).toString('hex');
+    accessTokens.set(accessToken, { clientId, username, expiresAt: now() + faults.tokenExpiresIn * 1000 });
+    refreshTokens.set(refreshToken, { clientId, username });
+    return { access_token: accessToken, refresh_token: refreshToken, expires_in: faults.tokenExpiresIn };
+  }
+
+  function token(params: URLSearchParams): Answer {
+    const clientId = params.get('clientId') ?? '';
+    if (!clients.has(clientId)) return fail(10000);
+    if (clients.get(clientId) !== params.get('clientSecret')) return fail(10001);
+    const grant = params.get('grant_type') ?? 'password';
+    if (grant === 'refresh_token') {
+      const presented = params.get('refresh_token') ?? '';
+      const entry = refreshTokens.get(presented);
+      if (!entry || entry.clientId !== clientId) return fail(10011);
+      refreshTokens.delete(presented); // a refresh token is good for one refresh
+      return ok(issueTokens(clientId, entry.username));
     }
+    if (grant !== 'password') return fail(10010);
+    const username = params.get('username') ?? '';
+    const password = params.get('password') ?? '';
+    if (!/^[0-9a-f]{32}$/.test(password)) return fail(30005);
+    const known = users.get(username);
+    if (known === undefined || md5(known) !== password) return fail(10007);
+    return ok({ ...issueTokens(clientId, username), uid: uids.get(username) });
+  }
+
+  /** The caller's token and clock, checked the way every TTLock API call is. */
+  function authorize(params: URLSearchParams): Answer | null {
+    const clientId = params.get('clientId') ?? '';
+    if (!clients.has(clientId)) return fail(10000);
+    const entry = accessTokens.get(params.get('accessToken') ?? '');
+    if (!entry || entry.clientId !== clientId) return fail(10003);
+    if (entry.expiresAt <= now()) return fail(10004);
+    const date = intParam(params, 'date');
+    if (date === undefined || Math.abs(date - now()) > CLOCK_TOLERANCE_MS) return fail(80000);
+    if (faults.quotaExhausted) return fail(30007);
+    return null;
+  }
+
+  const username = (params: URLSearchParams) => accessTokens.get(params.get('accessToken') ?? '')?.username ?? '';
+
+  function page<T>(items: T[], params: URLSearchParams, maxPageSize: number): Answer {
+    const pageNo = intParam(params, 'pageNo');
+    const pageSize = intParam(params, 'pageSize');
+    if (!pageNo || pageNo < 1 || !pageSize || pageSize < 1 || pageSize > maxPageSize) return fail(-3);
+    return ok({
+      list: items.slice((pageNo - 1) * pageSize, pageNo * pageSize),
+      pageNo,
+      pageSize,
+      pages: Math.ceil(items.length / pageSize),
+      total: items.length,
+    });
+  }
+
+  const lockView = (lock: Lock) => ({
+    lockId: lock.lockId,
+    lockName: lock.lockName,
+    lockAlias: lock.lockAlias,
+    lockMac: lock.lockMac,
+    electricQuantity: battery(lock),
+    featureValue: 'F44354CD5F3',
+    hasGateway: hasGateway(lock) ? 1 : 0,
+    lockData: createHash('sha256').update(`lockData:${lock.lockId}`).digest('base64'),
+    groupId: 0,
+    groupName: '',
+    date: lock.date,
+  });
+
+  const passcodeView = (lock: Lock, code: Passcode) => ({
+    keyboardPwdId: code.keyboardPwdId,
+    lockId: lock.lockId,
+    keyboardPwd: code.keyboardPwd,
+    keyboardPwdName: code.keyboardPwdName,
+    keyboardPwdVersion: 4,
+    keyboardPwdType: code.keyboardPwdType,
+    startDate: code.startDate,
+    endDate: code.endDate,
+    sendDate: code.sendDate,
+    isCustom: code.isCustom,
+    senderUsername: code.senderUsername,
+  });
+
+  const pinTaken = (lock: Lock, pin: string) => [...lock.codes.values()].some((c) => c.keyboardPwd === pin);
+
+  /** A period's dates: both required, whole numbers, end after start. */
+  function period(params: URLSearchParams): { startDate: number; endDate: number } | null {
+    const startDate = intParam(params, 'startDate');
+    const endDate = intParam(params, 'endDate');
+    if (startDate === undefined || endDate === undefined || startDate <= 0 || endDate <= startDate) return null;
+    return { startDate, endDate };
+  }
+
+  function addPasscode(params: URLSearchParams, lock: Lock): Answer {
+    const pin = params.get('keyboardPwd') ?? '';
+    if (!/^\d{4,9}$/.test(pin)) return fail(-3006);
+    const type = intParam(params, 'keyboardPwdType') ?? 3;
+    if (type !== 2 && type !== 3) return fail(-3);
+    const dates = type === 3 ? period(params) : { startDate: 0, endDate: 0 };
+    if (!dates) return fail(-3);
+    const addType = intParam(params, 'addType') ?? 1;
+    if (addType !== 1 && addType !== 2) return fail(-4043);
+    if (addType === 2) {
+      const unreachable = gatewayFailure(lock);
+      if (unreachable) return unreachable;
+    }
+    if (pinTaken(lock, pin)) return fail(-3007);
+    if ([...lock.codes.values()].filter((c) => c.isCustom === 1).length >= CUSTOM_PASSCODE_SPACE) return fail(-3009);
+    const code: Passcode = {
+      keyboardPwdId: 38_000_000 + ++idSeq,
+      keyboardPwd: pin,
+      keyboardPwdName: params.get('keyboardPwdName') ?? '',
+      keyboardPwdType: type,
+      ...dates,
+      sendDate: now(),
+      isCustom: 1,
+      senderUsername: username(params),
+    };
+    lock.codes.set(code.keyboardPwdId, code);
+    return ok({ keyboardPwdId: code.keyboardPwdId });
+  }
+
+  function deletePasscode(params: URLSearchParams, lock: Lock): Answer {
+    const id = intParam(params, 'keyboardPwdId');
+    if (id === undefined) return fail(-3);
+    const deleteType = intParam(params, 'deleteType') ?? 1;
+    if (deleteType !== 1 && deleteType !== 2) return fail(-4043);
+    if (!lock.codes.has(id)) return fail(-2009);
+    if (deleteType === 2) {
+      const unreachable = gatewayFailure(lock);
+      if (unreachable) return unreachable;
+    }
+    lock.codes.delete(id);
+    return DONE;
+  }
+
+  function changePasscode(params: URLSearchParams, lock: Lock): Answer {
+    const id = intParam(params, 'keyboardPwdId');
+    if (id === undefined) return fail(-3);
+    const code = lock.codes.get(id);
+    if (!code) return fail(-2009);
+    const name = params.get('keyboardPwdName');
+    const newPin = params.get('newKeyboardPwd');
+    const hasDates = params.has('startDate') || params.has('endDate');
+    if (newPin !== null && !/^\d{4,9}$/.test(newPin)) return fail(-3006);
+    const dates = hasDates ? period(params) : null;
+    if (hasDates && !dates) return fail(-3);
+    if (newPin !== null || hasDates) {
+      // Changing what the lock holds goes through the gateway; a new name alone stays in the cloud.
+      if ((intParam(params, 'changeType') ?? 1) === 2) {
+        const unreachable = gatewayFailure(lock);
+        if (unreachable) return unreachable;
+      }
+      if (newPin !== null && newPin !== code.keyboardPwd && pinTaken(lock, newPin)) return fail(-3007);
+    }
+    if (name !== null) code.keyboardPwdName = name;
+    if (newPin !== null) code.keyboardPwd = newPin;
+    if (dates) Object.assign(code, dates);
+    return DONE;
+  }
+
+  /** An algorithmic passcode for a period: made in the cloud, valid on the lock without a gateway. */
+  function getPasscode(params: URLSearchParams, lock: Lock): Answer {
+    const version = intParam(params, 'keyboardPwdVersion');
+    if (params.has('keyboardPwdVersion') && (version === undefined || version < 1 || version > 4)) return fail(20007);
+    const type = intParam(params, 'keyboardPwdType');
+    if (type !== 1 && type !== 2 && type !== 3) return fail(-3);
+    const startDate = intParam(params, 'startDate');
+    if (startDate === undefined || startDate <= 0) return fail(-3);
+    let endDate = 0;
+    if (type === 3) {
+      const dates = period(params);
+      if (!dates) return fail(-3);
+      endDate = Math.floor(dates.endDate / HOUR_MS) * HOUR_MS;
+    }
+    // TTLock keeps only whole hours of a random passcode's period: 19:20 becomes 19:00.
+    const start = Math.floor(startDate / HOUR_MS) * HOUR_MS;
+    if (type === 3 && endDate <= start) return fail(-3);
+    let pin = '';
+    do pin = String(Math.floor(random() * 900_000_000) + 100_000_000);
+    while (pinTaken(lock, pin));
+    const code: Passcode = {
+      keyboardPwdId: 38_000_000 + ++idSeq,
+      keyboardPwd: pin,
+      keyboardPwdName: params.get('keyboardPwdName') ?? '',
+      keyboardPwdType: type,
+      startDate: start,
+      endDate,
+      sendDate: now(),
+      isCustom: 0,
+      senderUsername: username(params),
+    };
+    lock.codes.set(code.keyboardPwdId, code);
+    return ok({ keyboardPwd: pin, keyboardPwdId: code.keyboardPwdId });
+  }
+
+  const ENDPOINTS = new Set([
+    '/v3/lock/list',
+    '/v3/lock/detail',
+    '/v3/lock/listKeyboardPwd',
+    '/v3/keyboardPwd/add',
+    '/v3/keyboardPwd/delete',
+    '/v3/keyboardPwd/change',
+    '/v3/keyboardPwd/get',
+  ]);
+
+  function api(endpoint: string, params: URLSearchParams): Answer {
+    if (endpoint === '/v3/lock/list') {
+      const alias = params.get('lockAlias');
+      const all = [...locks.values()].filter((lock) => !alias || lock.lockAlias.includes(alias));
+      return page(all.map(lockView), params, 1000);
+    }
+    const handlers: Record<string, (lock: Lock) => Answer> = {
+      '/v3/lock/detail': (lock) =>
+        ok({
+          ...lockView(lock),
+          keyboardPwdVersion: 4,
+          timezoneRawOffset: 0,
+          modelNum: 'SN139-ZLQ_PV53',
+          hardwareRevision: '1.3',
+          firmwareRevision: '2.0.2',
+          autoLockTime: -1,
+          lockSound: 1,
+          soundVolume: 3,
+          privacyLock: 2,
+          tamperAlert: 2,
+          resetButton: 1,
+          openDirection: 0,
+          passageMode: 2,
+        }),
+      '/v3/lock/listKeyboardPwd': (lock) => {
+        const orderBy = intParam(params, 'orderBy');
+        if (orderBy !== 0 && orderBy !== 1 && orderBy !== 2) return fail(-3);
+        const search = params.get('searchStr');
+        const codes = [...lock.codes.values()].filter(
+          (c) => !search || c.keyboardPwdName.includes(search) || c.keyboardPwd === search,
+        );
+        if (orderBy === 1) codes.sort((a, b) => b.sendDate - a.sendDate || b.keyboardPwdId - a.keyboardPwdId);
+        else codes.sort((a, b) => a.keyboardPwdName.localeCompare(b.keyboardPwdName) * (orderBy === 0 ? 1 : -1));
+        return page(
+          codes.map((c) => passcodeView(lock, c)),
+          params,
+          200,
+        );
+      },
+      '/v3/keyboardPwd/add': (lock) => addPasscode(params, lock),
+      '/v3/keyboardPwd/delete': (lock) => deletePasscode(params, lock),
+      '/v3/keyboardPwd/change': (lock) => changePasscode(params, lock),
+      '/v3/keyboardPwd/get': (lock) => getPasscode(params, lock),
+    };
+    const lock = lockOf(params);
+    return 'lockId' in lock ? handlers[endpoint]!(lock) : lock;
+  }
+
+  /** An injected failure for this call, if any: the next-N queue, the lock's own, then the random rate. */
+  function injectedFault(endpoint: string, lockId: number | undefined): Answer | null {
+    const next = faults.next;
+    if (
+      next &&
+      next.count > 0 &&
+      (next.errcode !== undefined || next.httpStatus !== undefined || next.malformed !== undefined) &&
+      (!next.endpoint || next.endpoint === endpoint)
+    ) {
+      next.count -= 1;
+      if (next.count === 0) faults.next = null;
+      if (next.malformed) return malformedAnswer(next.malformed);
+      if (next.httpStatus && next.httpStatus !== 200) return httpError(next.httpStatus);
+      return fail(next.errcode ?? -3003);
+    }
+    const own = lockFaults(lockId);
+    if (own.httpStatus) return httpError(own.httpStatus);
+    if (own.malformed) return malformedAnswer(own.malformed);
     if (faults.errorRate > 0 && random() < faults.errorRate) {
-      if (faults.errorKind === 'busy') return { status: 200, body: { errcode: -3003, errmsg: 'gateway busy' } };
-      if (faults.errorKind === 'offline') return { status: 200, body: { errcode: -3036, errmsg: 'lock offline' } };
-      return { status: 500, body: { errcode: -1, errmsg: 'internal error' } };
+      if (faults.errorKind === 'busy') return fail(-3003);
+      if (faults.errorKind === 'offline') return fail(-3036);
+      if (faults.errorKind === 'malformed') return malformedAnswer('html');
+      return httpError(500);
     }
     return null;
+  }
+
+  /** The next-N queue's slow successes (`next` with only `latencyMs`), consumed as a call arrives. */
+  function slowNext(endpoint: string): number {
+    const next = faults.next;
+    if (
+      !next ||
+      next.count <= 0 ||
+      next.errcode !== undefined ||
+      next.httpStatus !== undefined ||
+      next.malformed !== undefined ||
+      (next.endpoint && next.endpoint !== endpoint)
+    )
+      return 0;
+    next.count -= 1;
+    if (next.count === 0) faults.next = null;
+    return next.latencyMs ?? 0;
+  }
+
+  /** The name of the passcode a call names by id, read before the call changes it. */
+  function nameOf(params: URLSearchParams, lockId: number | undefined): string | undefined {
+    const id = intParam(params, 'keyboardPwdId');
+    return id === undefined || lockId === undefined ? undefined : locks.get(lockId)?.codes.get(id)?.keyboardPwdName;
+  }
+
+  function record(
+    endpoint: string,
+    params: URLSearchParams,
+    answer: Answer,
+    lockId: number | undefined,
+    nameBefore: string | undefined,
+  ): void {
+    const body = 'body' in answer ? answer.body : null;
+    const errcode = body
+      ? typeof body.errcode === 'number'
+        ? body.errcode
+        : 0
+      : answer.status === 200 && 'errcode' in answer
+        ? answer.errcode
+        : null;
+    const answeredId = typeof body?.keyboardPwdId === 'number' ? body.keyboardPwdId : undefined;
+    const codeId = answeredId ?? intParam(params, 'keyboardPwdId');
+    const isToken = endpoint === '/oauth2/token';
+    const grant = params.get('grant_type') ?? 'password';
+    const password = params.get('password');
+    calls.push({
+      seq: calls.length + 1,
+      at: new Date().toISOString(),
+      endpoint,
+      grantType: isToken ? (grant === 'refresh_token' ? 'refresh_token' : 'password') : null,
+      passwordForm:
+        isToken && grant !== 'refresh_token'
+          ? password === null
+            ? 'absent'
+            : /^[0-9a-f]{32}$/.test(password)
+              ? 'md5'
+              : 'other'
+          : null,
+      lockId: params.get('lockId'),
+      clientRef: clientRefOf(nameBefore ?? params.get('keyboardPwdName')),
+      keyboardPwdId: codeId === undefined ? null : String(codeId),
+      pinHash: pinHash(
+        params.get('keyboardPwd') ?? params.get('newKeyboardPwd') ?? (body?.keyboardPwd as string | undefined),
+      ),
+      outcome: answer.status === 200 && errcode === 0 && !(answer as { raw?: string }).raw ? 'ok' : 'error',
+      errcode,
+      httpStatus: answer.status,
+    });
+  }
+
+  function control(pathname: string, body: Record<string, unknown>): Answer {
+    switch (pathname) {
+      case '/_control/calls':
+        return ok({ calls });
+      case '/_control/codes':
+        return ok({
+          locks: Object.fromEntries(
+            [...locks.values()].map((lock) => [
+              String(lock.lockId),
+              [...lock.codes.values()].map((c): SimulatorCode => ({
+                keyboardPwdId: String(c.keyboardPwdId),
+                keyboardPwdName: c.keyboardPwdName,
+                clientRef: clientRefOf(c.keyboardPwdName),
+                keyboardPwdType: c.keyboardPwdType,
+                isCustom: c.isCustom,
+                startDate: c.startDate,
+                endDate: c.endDate,
+                pinHash: pinHash(c.keyboardPwd),
+              })),
+            ]),
+          ),
+        });
+      case '/_control/locks':
+        return ok({ locks: [...locks.values()].map(lockView).map(({ lockData: _opaque, ...lock }) => lock) });
+      case '/_control/reset':
+        faults = { ...DEFAULT_FAULTS };
+        calls = [];
+        accessTokens.clear();
+        refreshTokens.clear();
+        resetLocks();
+        return ok({ ok: true });
+      case '/_control/faults':
+        faults = { ...DEFAULT_FAULTS, ...(body as Partial<Faults>) };
+        faults.locks ??= {};
+        return ok({ faults });
+      case '/_control/expire-tokens':
+        for (const entry of accessTokens.values()) entry.expiresAt = now() - 1;
+        if (body.refresh === true) refreshTokens.clear();
+        return ok({ ok: true });
+      default:
+        return { status: 404, body: { error: 'no such control endpoint' } };
+    }
   }
 
   return http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(body));
+      const send = (answer: Answer) => {
+        if ('raw' in answer) {
+          response.writeHead(answer.status, { 'content-type': answer.contentType });
+          return response.end(answer.raw);
+        }
+        response.writeHead(answer.status, { 'content-type': 'application/json;charset=UTF-8' });
+        response.end(JSON.stringify(answer.body));
       };
       const url = new URL(request.url ?? '/', 'http://simulator');
-      let body: Record<string, unknown> = {};
-      try {
-        body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-      } catch {
-        return send(400, { errcode: -2, errmsg: 'malformed JSON' });
+      const raw = Buffer.concat(chunks).toString('utf8');
+
+      if (url.pathname === '/health') return send(ok({ ok: true }));
+      if (url.pathname.startsWith('/_control/')) {
+        let body: Record<string, unknown> = {};
+        try {
+          body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+        } catch {
+          return send({ status: 400, body: { error: 'malformed JSON' } });
+        }
+        return send(control(url.pathname, body));
       }
 
-      if (url.pathname === '/health') return send(200, { ok: true });
-      if (url.pathname === '/_control/calls') return send(200, { calls });
-      if (url.pathname === '/_control/codes') {
-        return send(200, {
-          locks: Object.fromEntries(
-            [...locks].map(([lockId, codes]) => [
-              lockId,
-              [...codes.values()].map((c) => ({
-                keyboardPwdId: c.keyboardPwdId,
-                clientRef: c.clientRef,
-                pinHash: pinHash(c.pin),
-              })),
-            ]),
-          ),
-        });
-      }
-      if (url.pathname === '/_control/reset') {
-        faults = { ...DEFAULT_FAULTS };
-        calls = [];
-        locks.clear();
-        tokens.clear();
-        return send(200, { ok: true });
-      }
-      if (url.pathname === '/_control/faults') {
-        faults = { ...DEFAULT_FAULTS, ...(body as Partial<Faults>) };
-        return send(200, { faults });
-      }
-
-      const slowNext =
-        url.pathname !== '/oauth2/token' &&
-        faults.next &&
-        faults.next.count > 0 &&
-        faults.next.errcode === undefined &&
-        faults.next.httpStatus === undefined
-          ? faults.next
-          : null;
-      if (slowNext) {
-        slowNext.count -= 1;
-        if (slowNext.count === 0) faults.next = null;
-      }
-      const delay = (slowNext?.latencyMs ?? 0) + faults.latencyMs;
+      if (request.method !== 'POST' && request.method !== 'GET') return send(httpError(405));
+      // TTLock reads form fields, from the query string or a form-encoded body.
+      const params = new URLSearchParams(url.search);
+      if (
+        request.method === 'POST' &&
+        /application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '')
+      )
+        for (const [name, value] of new URLSearchParams(raw)) params.append(name, value);
+      const endpoint = url.pathname;
+      const isToken = endpoint === '/oauth2/token';
+      const lockIdParam = intParam(params, 'lockId');
+      const delay = (isToken ? 0 : slowNext(endpoint) + (lockFaults(lockIdParam).latencyMs ?? 0)) + faults.latencyMs;
       const respond = () => {
-        const fault = url.pathname === '/oauth2/token' ? null : injectedFault();
-        const result = fault ?? handleApi(url.pathname, body, request.headers.authorization);
-        const errcode = typeof result.body.errcode === 'number' ? result.body.errcode : 0;
-        calls.push({
-          seq: calls.length + 1,
-          at: new Date().toISOString(),
-          endpoint: url.pathname,
-          lockId: typeof body.lockId === 'string' ? body.lockId : null,
-          clientRef: typeof body.clientRef === 'string' ? body.clientRef : null,
-          keyboardPwdId:
-            typeof result.body.keyboardPwdId === 'string'
-              ? result.body.keyboardPwdId
-              : typeof body.keyboardPwdId === 'string'
-                ? body.keyboardPwdId
-                : null,
-          pinHash: pinHash(body.keyboardPwd),
-          outcome: result.status === 200 && errcode === 0 ? 'ok' : 'error',
-          errcode,
-          httpStatus: result.status,
-        });
-        send(result.status, result.body);
+        const nameBefore = nameOf(params, lockIdParam);
+        const answer = isToken
+          ? token(params)
+          : !ENDPOINTS.has(endpoint)
+            ? httpError(404)
+            : (injectedFault(endpoint, lockIdParam) ?? authorize(params) ?? api(endpoint, params));
+        record(endpoint, params, answer, lockIdParam, nameBefore);
+        send(answer);
       };
       if (delay > 0) setTimeout(respond, delay);
       else respond();
@@ -238,12 +770,21 @@ export function createSimulator(options: { clients: Record<string, string>; rand
   });
 }
 
-/** Starts a simulator on a free loopback port (tests), accepting the one client given. */
-export async function startSimulator(client: {
+/** Starts a simulator on a free loopback port (tests), with the one client and user given. */
+export async function startSimulator(options: {
   clientId: string;
   clientSecret: string;
+  username: string;
+  password: string;
+  locks?: readonly SimulatorLockInput[];
+  autoCreateLocks?: boolean;
 }): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createSimulator({ clients: { [client.clientId]: client.clientSecret } });
+  const server = createSimulator({
+    clients: { [options.clientId]: options.clientSecret },
+    users: { [options.username]: options.password },
+    locks: options.locks,
+    autoCreateLocks: options.autoCreateLocks,
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return {

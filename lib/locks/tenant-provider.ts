@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { asService } from '../db/tx';
 import { getProviderSecret } from '../secrets/provider-secrets';
 import { getVendor } from './get-vendor';
+import type { LockProvider, LockProviderName, LockResult } from './provider';
 import { createSeamProvider } from './seam';
-import type { LockVendor } from './port';
-import { clientRefOf, type LockProvider, type LockProviderName, type LockResult } from './provider';
+import { createTtlockProvider } from './ttlock';
 
 /** The provider of a tenant that chose none: `LOCK_VENDOR` (the simulator by default). */
 export function defaultProviderName(): LockProviderName {
@@ -41,7 +41,10 @@ type Factories = {
   seam?: (options: { apiKey: string; endpoint?: string }) => LockProvider;
   ttlock?: (options: z.infer<typeof ZTtlockCredentialsSchema> & { baseUrl: string }) => LockProvider;
 };
-const factories: Factories = { seam: createSeamProvider };
+const factories: Factories = {
+  seam: createSeamProvider,
+  ttlock: ({ endpoint: _endpoint, ...options }) => createTtlockProvider({ name: 'ttlock', ...options }),
+};
 
 /** For tests: drive a provider's tenants through this client instead of the real adapter. */
 export function registerLockProvider<K extends keyof Factories>(name: K, factory: NonNullable<Factories[K]>): void {
@@ -54,7 +57,7 @@ export function registerLockProvider<K extends keyof Factories>(name: K, factory
  * A provider without credentials is a final failure (`seam_not_configured`), never a guess.
  */
 export async function lockProviderFor(tenantId: string, name: LockProviderName): Promise<LockResult<LockProvider>> {
-  if (name === 'simulator') return { ok: true, data: fromLegacy(getVendor()) };
+  if (name === 'simulator') return { ok: true, data: getVendor() };
   if (name === 'seam') {
     const apiKey = await getProviderSecret({ tenantId, provider: 'seam' });
     if (!apiKey || !factories.seam) return notConfigured(name);
@@ -74,33 +77,3 @@ function safeJson(text: string): unknown {
     return null;
   }
 }
-
-// TEMPORARY until the TTLock adapter lands: the old vendor client behind the new port.
-function fromLegacy(vendor: LockVendor): LockProvider {
-  return {
-    name: 'simulator',
-    listDevices: async () => ({ ok: true, data: [] }),
-    async programCode(input) {
-      const r = await vendor.programCode({ ...input, deviceRef: input.deviceId });
-      return r.ok ? { ok: true, data: { codeId: r.data.vendorKeyId, state: 'set' } } : r;
-    },
-    async removeCode(input) {
-      const r = await vendor.removeCode({ ...input, deviceRef: input.deviceId, vendorKeyId: input.codeId });
-      return r.ok ? { ok: true, data: { state: 'absent' } } : r;
-    },
-    async getCode(input) {
-      const r = await vendor.codeStatus({ ...input, deviceRef: input.deviceId, vendorKeyId: input.codeId });
-      if (!r.ok) return r;
-      if (r.data.state === 'absent') return { ok: true, data: null };
-      return {
-        ok: true,
-        data: { codeId: input.codeId, clientRef: null, state: 'set', error: null, validFrom: null, expiresAt: null },
-      };
-    },
-    async listCodes() {
-      return { ok: true, data: [] };
-    },
-    checkHealth: (ctx) => vendor.checkHealth(ctx),
-  };
-}
-void clientRefOf;

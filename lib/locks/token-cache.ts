@@ -7,9 +7,14 @@ export function tokenTtlSeconds(expiresIn: unknown): number {
   return Math.min(Math.max(seconds - TOKEN_SAFETY_MARGIN_SECONDS, 0), TOKEN_MAX_TTL_SECONDS);
 }
 
-/** Per-process cache of vendor tokens: an optimisation only, correctness never depends on it. */
+/**
+ * Per-process cache of provider tokens: an optimisation only, correctness never depends on it. A
+ * refresh token (TTLock's last ten years) is kept apart from its access token's short life, so an
+ * access token can be renewed without sending the account's password again.
+ */
 export class TokenCache {
   private readonly entries = new Map<string, { token: string; expiresAt: number }>();
+  private readonly refreshTokens = new Map<string, string>();
   constructor(private readonly now: () => number = Date.now) {}
 
   get(key: string): string | null {
@@ -29,5 +34,15 @@ export class TokenCache {
 
   invalidate(key: string): void {
     this.entries.delete(key);
+  }
+
+  getRefreshToken(key: string): string | null {
+    return this.refreshTokens.get(key) ?? null;
+  }
+
+  /** Remembers the refresh token that came with the latest access token; null forgets it. */
+  setRefreshToken(key: string, token: string | null): void {
+    if (token) this.refreshTokens.set(key, token);
+    else this.refreshTokens.delete(key);
   }
 }

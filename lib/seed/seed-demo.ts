@@ -31,41 +31,42 @@ const DEMO_RESERVATIONS = [
   { tenantId: ID.harbor, reservationId: ID.resBen, linkId: ID.linkBen },
 ] as const;
 
+// Lock device ids are TTLock lock ids: the simulator has these locks from the start (DEFAULT_LOCKS).
 const ROOMS = [
   {
     id: '5a0c0000-0000-4000-8000-000000000021',
     tenantId: ID.sakura,
     facilityId: ID.sakuraFacility,
     label: '101',
-    lock: 'lock-sakura-101',
+    lock: '7100101',
   },
   {
     id: '5a0c0000-0000-4000-8000-000000000022',
     tenantId: ID.sakura,
     facilityId: ID.sakuraFacility,
     label: '102',
-    lock: 'lock-sakura-102',
+    lock: '7100102',
   },
   {
     id: '5a0c0000-0000-4000-8000-000000000023',
     tenantId: ID.sakura,
     facilityId: ID.sakuraFacility,
     label: '201',
-    lock: 'lock-sakura-201',
+    lock: '7100201',
   },
   {
     id: '5a0c0000-0000-4000-8000-000000000024',
     tenantId: ID.harbor,
     facilityId: ID.harborFacility,
     label: 'Meeting Room A',
-    lock: 'lock-harbor-a',
+    lock: '7200001',
   },
   {
     id: '5a0c0000-0000-4000-8000-000000000025',
     tenantId: ID.harbor,
     facilityId: ID.harborFacility,
     label: 'Meeting Room B',
-    lock: 'lock-harbor-b',
+    lock: '7200002',
   },
 ] as const;
 

@@ -176,12 +176,14 @@ export async function createBookableTenant(
     earlyCheckInMinutes: options.earlyCheckInMinutes ?? 120,
   });
   const roomIds: string[] = [];
+  // Device ids are TTLock lock ids (Ints), one series per tenant so tenants sharing a simulator never share a lock.
+  const lockBase = (parseInt(tag, 16) % 2_000_000) * 1000;
   for (let i = 0; i < (options.rooms ?? 2); i++) {
     const room = await createRoom({
       tenantId: tenant.id,
       facilityId: facility.id,
       label: `${101 + i}`,
-      lockDeviceRef: options.lockDevices === false ? null : `lock-${tag}-${101 + i}`,
+      lockDeviceRef: options.lockDevices === false ? null : String(lockBase + 101 + i),
     });
     roomIds.push(room.id);
   }

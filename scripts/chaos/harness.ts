@@ -26,6 +26,7 @@ export const CHAOS_SECRETS = {
   stripeWebhook: 'whsec_chaos',
 };
 const SIMULATOR_CLIENT_ID = 'unlockos';
+const SIMULATOR_USERNAME = 'unlockos_chaos';
 
 /** A whole UnlockOS (PostgreSQL, simulator, workers, web processes) whose parts a test can kill and restart. */
 export class System {
@@ -36,6 +37,8 @@ export class System {
   simulatorUrl = '';
   /** A new client secret for this system's simulator, given to it and to the workers. */
   readonly simulatorClientSecret = randomBytes(24).toString('base64url');
+  /** A new password for the simulator's account, likewise. */
+  readonly simulatorPassword = randomBytes(24).toString('base64url');
   private simulatorPort = 0;
   readonly webs: { port: number; child: ChildProcess | null }[] = [];
   readonly workers: (ChildProcess | null)[] = [];
@@ -119,9 +122,13 @@ export class System {
       lockVendorUrl: this.simulatorUrl,
       lockVendorClientId: SIMULATOR_CLIENT_ID,
       lockVendorClientSecret: this.simulatorClientSecret,
+      lockVendorUsername: SIMULATOR_USERNAME,
+      lockVendorPassword: this.simulatorPassword,
       simulatorPort: this.simulatorPort,
       simulatorClientId: SIMULATOR_CLIENT_ID,
       simulatorClientSecret: this.simulatorClientSecret,
+      simulatorUsername: SIMULATOR_USERNAME,
+      simulatorPassword: this.simulatorPassword,
     };
   }
 

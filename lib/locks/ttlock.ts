@@ -1,0 +1,420 @@
+import { createHash } from 'node:crypto';
+import { logger } from '../log/logger';
+import {
+  asFailure,
+  classifyNetworkError,
+  classifyResponse,
+  MALFORMED,
+  SUCCESS_SHAPES,
+  type Body,
+  type Classified,
+  type SuccessShape,
+} from './classify';
+import {
+  clientRefOf,
+  codeName,
+  type CallContext,
+  type CodeState,
+  type LockProvider,
+  type LockResult,
+  type ProgramCodeInput,
+  type ProviderCode,
+  type ProviderDevice,
+} from './provider';
+import { TokenCache } from './token-cache';
+
+export type TtlockProviderOptions = {
+  /** `simulator` when this talks to lib/locks/simulator.ts, which speaks the same protocol. */
+  name?: 'ttlock' | 'simulator';
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The TTLock app account that owns the locks (not the developer account). */
+  username: string;
+  password: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  tokenCache?: TokenCache;
+};
+
+const sharedCache = new TokenCache();
+const HOUR_MS = 3_600_000;
+const LOCK_PAGE_SIZE = 100;
+const CODE_PAGE_SIZE = 200; // the most /v3/lock/listKeyboardPwd gives at once
+const MAX_PAGES = 100;
+const MAX_LOCK_ID = 2_147_483_647;
+
+type Fields = Record<string, string | number>;
+
+const md5 = (value: string) => createHash('md5').update(value, 'utf8').digest('hex');
+
+/** TTLock ids are positive Ints; anything else never names a lock or passcode there. */
+function idOf(value: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= MAX_LOCK_ID ? id : null;
+}
+
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A TTLock date (ms): null for "none" (0, absent), undefined for something that is not a date. */
+function dateOf(value: unknown): Date | null | undefined {
+  if (value === undefined || value === null || value === 0) return null;
+  return isId(value) ? new Date(value) : undefined;
+}
+
+/**
+ * A passcode's `status` (reported for locks that confirm asynchronously, e.g. NB-IoT: 1 normal,
+ * 2 invalid or expired, 3 pending, 4 adding, 5 add failed, 6 modifying, 7 modify failed,
+ * 8 deleting, 9 delete failed) as our state. Absent: the passcode was set synchronously.
+ */
+const STATUS: Record<number, { state: CodeState; error: string | null }> = {
+  1: { state: 'set', error: null },
+  2: { state: 'set', error: 'invalid_or_expired' },
+  3: { state: 'setting', error: null },
+  4: { state: 'setting', error: null },
+  5: { state: 'failed', error: 'failed_to_set_on_device' },
+  6: { state: 'setting', error: null },
+  7: { state: 'set', error: 'failed_to_modify_on_device' },
+  8: { state: 'removing', error: null },
+  9: { state: 'set', error: 'failed_to_remove_from_device' },
+};
+
+/** One entry of `/v3/lock/listKeyboardPwd`, or null when it is not recognisably a passcode. */
+function toProviderCode(entry: unknown): ProviderCode | null {
+  if (!entry || typeof entry !== 'object') return null;
+  const e = entry as Body;
+  if (!isId(e.keyboardPwdId)) return null;
+  if (e.keyboardPwdName !== undefined && e.keyboardPwdName !== null && typeof e.keyboardPwdName !== 'string')
+    return null;
+  const validFrom = dateOf(e.startDate);
+  const expiresAt = dateOf(e.endDate);
+  if (validFrom === undefined || expiresAt === undefined) return null;
+  const status = e.status === undefined || e.status === null ? { state: 'set' as const, error: null } : null;
+  const reported = typeof e.status === 'number' ? STATUS[e.status] : undefined;
+  const { state, error } = status ?? reported ?? { state: null, error: null };
+  if (!state) return null;
+  return {
+    codeId: String(e.keyboardPwdId),
+    clientRef: clientRefOf(e.keyboardPwdName as string | null | undefined),
+    state,
+    error,
+    validFrom,
+    expiresAt,
+  };
+}
+
+/** One entry of `/v3/lock/list`, or null when it is not recognisably a lock. */
+function toProviderDevice(entry: unknown): ProviderDevice | null {
+  if (!entry || typeof entry !== 'object') return null;
+  const e = entry as Body;
+  if (!isId(e.lockId)) return null;
+  const battery = e.electricQuantity;
+  const name = [e.lockAlias, e.lockName].find((n): n is string => typeof n === 'string' && n.length > 0);
+  return {
+    deviceId: String(e.lockId),
+    name: name ?? String(e.lockId),
+    // TTLock's word on the gateway (it keeps a gateway's last report for 30 minutes): 1 connected, 0 none.
+    online: e.hasGateway === 1 ? true : e.hasGateway === 0 ? false : null,
+    batteryLevel:
+      typeof battery === 'number' && Number.isInteger(battery) && battery >= 0 && battery <= 100 ? battery : null,
+    canProgramOnline: e.hasGateway === 1,
+    // Every lock on TTLock's V4 passcode scheme takes algorithmic passcodes from /v3/keyboardPwd/get.
+    canProgramOffline: true,
+    supportsBackupCodes: false,
+  };
+}
+
+/**
+ * The lock provider on TTLock's open platform (cloud API v3), or on the simulator that speaks it.
+ * Every call returns a result, never throws for TTLock's answer (DESIGN.md, Keys 5): HTTP 5xx,
+ * timeouts and the offline/busy errcodes are retryable; an HTTP 200 carrying `errcode` ≠ 0 is
+ * classified by that code (lib/locks/classify.ts); anything not recognisably a success is a
+ * failure. A refused token gets one fresh token (refresh token first, else the password) and one
+ * more try; wrong credentials are never retried. Tokens are cached `min(expires_in − 60 s, 95 min)`.
+ * Logs carry provider, endpoint, outcome, code/errcode and correlation id — never bodies, PINs,
+ * tokens or the password.
+ */
+export function createTtlockProvider(options: TtlockProviderOptions): LockProvider {
+  const name = options.name ?? 'ttlock';
+  const doFetch = options.fetch ?? fetch;
+  const cache = options.tokenCache ?? sharedCache;
+  const cacheKey = `${options.baseUrl}|${options.clientId}|${options.username}`;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // TTLock takes the account password as its lowercase hex MD5; the clear one never leaves this process.
+  const passwordHash = md5(options.password);
+  let signingIn: Promise<LockResult<string>> | null = null;
+
+  function log(endpoint: string, correlationId: string, result: Classified): void {
+    if (result.ok) {
+      logger.debug({ provider: name, endpoint, outcome: 'ok', correlationId }, 'lock provider call');
+      return;
+    }
+    logger.warn(
+      {
+        provider: name,
+        endpoint,
+        outcome: 'error',
+        code: result.code,
+        errcode: result.errcode,
+        retryable: result.retryable,
+        correlationId,
+      },
+      'lock provider call failed',
+    );
+  }
+
+  /** One form-encoded POST, classified (TTLock documents every endpoint as such a POST). */
+  async function exchange(
+    endpoint: string,
+    fields: Fields,
+    isSuccess: SuccessShape,
+    correlationId: string,
+  ): Promise<Classified> {
+    let result: Classified;
+    try {
+      const response = await doFetch(`${options.baseUrl}${endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-correlation-id': correlationId },
+        body: new URLSearchParams(Object.entries(fields).map(([field, value]) => [field, String(value)])),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      result = classifyResponse(response.status, parseJson(await response.text()), isSuccess);
+    } catch (error) {
+      result = classifyNetworkError(error);
+    }
+    log(endpoint, correlationId, result);
+    return result;
+  }
+
+  function remember(body: Body): LockResult<string> {
+    const token = body.access_token as string;
+    cache.set(cacheKey, token, body.expires_in);
+    cache.setRefreshToken(cacheKey, typeof body.refresh_token === 'string' ? body.refresh_token : null);
+    return { ok: true, data: token };
+  }
+
+  /**
+   * A new access token: from the refresh token when one is remembered and `refresh` allows (the
+   * password then travels less often), else — or when TTLock refuses the refresh token — from the
+   * account's username and password.
+   */
+  async function signIn(correlationId: string, refresh: boolean): Promise<LockResult<string>> {
+    const refreshToken = refresh ? cache.getRefreshToken(cacheKey) : null;
+    const client = { clientId: options.clientId, clientSecret: options.clientSecret };
+    if (refreshToken) {
+      const refreshed = await exchange(
+        '/oauth2/token',
+        { ...client, grant_type: 'refresh_token', refresh_token: refreshToken },
+        SUCCESS_SHAPES.token,
+        correlationId,
+      );
+      if (refreshed.ok) return remember(refreshed.data);
+      if (!refreshed.auth) return asFailure(refreshed); // TTLock did not answer: try later, not with the password
+      cache.setRefreshToken(cacheKey, null);
+    }
+    const signedIn = await exchange(
+      '/oauth2/token',
+      { ...client, username: options.username, password: passwordHash },
+      SUCCESS_SHAPES.token,
+      correlationId,
+    );
+    return signedIn.ok ? remember(signedIn.data) : asFailure(signedIn);
+  }
+
+  /** The cached access token, else one new token for all the calls waiting on it. */
+  function accessToken(correlationId: string): Promise<LockResult<string>> {
+    const cached = cache.get(cacheKey);
+    if (cached) return Promise.resolve({ ok: true, data: cached });
+    signingIn ??= signIn(correlationId, true).finally(() => {
+      signingIn = null;
+    });
+    return signingIn;
+  }
+
+  /** An authorised API call: a refused token gets one fresh token and one more try, then the answer stands. */
+  async function call(
+    endpoint: string,
+    fields: Fields,
+    isSuccess: SuccessShape,
+    ctx: CallContext,
+  ): Promise<Classified> {
+    const attempt = async (token: string) =>
+      exchange(
+        endpoint,
+        { clientId: options.clientId, accessToken: token, date: Date.now(), ...fields },
+        isSuccess,
+        ctx.correlationId,
+      );
+    const first = await accessToken(ctx.correlationId);
+    if (!first.ok) return first;
+    const result = await attempt(first.data);
+    if (result.ok || result.auth !== 'token') return result;
+    if (cache.get(cacheKey) === first.data) cache.invalidate(cacheKey);
+    const fresh = await accessToken(ctx.correlationId);
+    if (!fresh.ok) return fresh;
+    const retried = await attempt(fresh.data);
+    if (!retried.ok && retried.auth === 'token' && cache.get(cacheKey) === fresh.data) cache.invalidate(cacheKey);
+    return retried;
+  }
+
+  /** Every page of a paged list: a failure or a malformed page anywhere fails the whole listing. */
+  async function allPages(
+    endpoint: string,
+    fields: Fields,
+    pageSize: number,
+    ctx: CallContext,
+  ): Promise<LockResult<unknown[]>> {
+    const items: unknown[] = [];
+    for (let pageNo = 1; pageNo <= MAX_PAGES; pageNo++) {
+      const result = await call(endpoint, { ...fields, pageNo, pageSize }, SUCCESS_SHAPES.page, ctx);
+      if (!result.ok) return asFailure(result);
+      items.push(...(result.data.list as unknown[]));
+      if (pageNo >= (result.data.pages as number)) return { ok: true, data: items };
+    }
+    return { ok: false, code: 'too_many_pages', retryable: false };
+  }
+
+  /** A failure decided here, before any call: logged like one TTLock gave. */
+  function refuse(endpoint: string, ctx: CallContext, code: string): LockResult<never> {
+    log(endpoint, ctx.correlationId, { ok: false, code, retryable: false });
+    return { ok: false, code, retryable: false };
+  }
+
+  async function listCodes(input: CallContext & { deviceId: string }): Promise<LockResult<ProviderCode[]>> {
+    const lockId = idOf(input.deviceId);
+    if (!lockId) return refuse('/v3/lock/listKeyboardPwd', input, 'invalid_device_id');
+    const listed = await allPages('/v3/lock/listKeyboardPwd', { lockId, orderBy: 1 }, CODE_PAGE_SIZE, input);
+    if (!listed.ok) return listed;
+    const codes = listed.data.map(toProviderCode);
+    // One passcode we cannot read makes the whole list unreliable: "not there" is never a guess.
+    if (codes.some((code) => code === null)) return asFailure(MALFORMED);
+    return { ok: true, data: codes as ProviderCode[] };
+  }
+
+  /**
+   * After -3007 (that PIN is on the lock already): our own code when it is the one holding the PIN —
+   * an earlier call whose answer was lost set it — else `duplicate_code_on_device`. A listing that
+   * fails is that failure: "someone else's" is never a guess.
+   */
+  async function ownCodeWithPin(
+    lockId: number,
+    input: ProgramCodeInput,
+  ): Promise<LockResult<{ codeId: string; state: CodeState }>> {
+    const listed = await allPages(
+      '/v3/lock/listKeyboardPwd',
+      { lockId, orderBy: 1, searchStr: input.pin },
+      CODE_PAGE_SIZE,
+      input,
+    );
+    if (!listed.ok) return listed;
+    const holders = listed.data.filter((entry) => (entry as Body | null)?.keyboardPwd === input.pin) as Body[];
+    const ours = holders.filter((entry) => clientRefOf(entry.keyboardPwdName as string) === input.clientRef);
+    if (ours.length === 1 && holders.length === 1 && isId(ours[0]!.keyboardPwdId))
+      return { ok: true, data: { codeId: String(ours[0]!.keyboardPwdId), state: 'set' } };
+    return { ok: false, code: 'duplicate_code_on_device', retryable: false };
+  }
+
+  return {
+    name,
+
+    async listDevices(ctx) {
+      const listed = await allPages('/v3/lock/list', {}, LOCK_PAGE_SIZE, ctx);
+      if (!listed.ok) return listed;
+      const devices = listed.data.map(toProviderDevice);
+      if (devices.some((device) => device === null)) return asFailure(MALFORMED);
+      return { ok: true, data: devices as ProviderDevice[] };
+    },
+
+    async programCode(input) {
+      const lockId = idOf(input.deviceId);
+      if (!lockId) return refuse('/v3/keyboardPwd/add', input, 'invalid_device_id');
+      // addType 2: through the gateway, which writes the passcode into the lock before TTLock answers.
+      const result = await call(
+        '/v3/keyboardPwd/add',
+        {
+          lockId,
+          keyboardPwd: input.pin,
+          keyboardPwdName: codeName(input.clientRef),
+          keyboardPwdType: 3,
+          startDate: input.validFrom.getTime(),
+          endDate: input.expiresAt.getTime(),
+          addType: 2,
+        },
+        SUCCESS_SHAPES.add,
+        input,
+      );
+      if (result.ok) return { ok: true, data: { codeId: String(result.data.keyboardPwdId), state: 'set' } };
+      if (result.errcode === -3007) return ownCodeWithPin(lockId, input);
+      return asFailure(result);
+    },
+
+    async removeCode(input) {
+      const lockId = idOf(input.deviceId);
+      if (!lockId) return refuse('/v3/keyboardPwd/delete', input, 'invalid_device_id');
+      const keyboardPwdId = idOf(input.codeId);
+      if (!keyboardPwdId) return refuse('/v3/keyboardPwd/delete', input, 'invalid_code_id');
+      const result = await call(
+        '/v3/keyboardPwd/delete',
+        { lockId, keyboardPwdId, deleteType: 2 },
+        SUCCESS_SHAPES.done,
+        input,
+      );
+      if (result.ok) return { ok: true, data: { state: 'absent' } };
+      // -2009: TTLock says that passcode does not exist — gone is what a removal wants.
+      if (result.errcode === -2009) return { ok: true, data: { state: 'absent' } };
+      return asFailure(result);
+    },
+
+    async getCode(input) {
+      if (!idOf(input.codeId)) return refuse('/v3/lock/listKeyboardPwd', input, 'invalid_code_id');
+      const listed = await listCodes(input);
+      if (!listed.ok) return listed;
+      return { ok: true, data: listed.data.find((code) => code.codeId === input.codeId) ?? null };
+    },
+
+    listCodes,
+
+    async checkHealth(ctx) {
+      const signedIn = await signIn(ctx.correlationId, false);
+      return signedIn.ok ? { ok: true, data: null } : signedIn;
+    },
+
+    async offlineCode(input) {
+      const lockId = idOf(input.deviceId);
+      if (!lockId) return refuse('/v3/keyboardPwd/get', input, 'invalid_device_id');
+      // TTLock keeps only whole hours of an algorithmic passcode's period. Rounding inwards keeps it
+      // inside the window asked for: a PIN that works before its stay could open an occupied room.
+      const startDate = Math.ceil(input.validFrom.getTime() / HOUR_MS) * HOUR_MS;
+      const endDate = Math.floor(input.expiresAt.getTime() / HOUR_MS) * HOUR_MS;
+      if (endDate <= startDate) return refuse('/v3/keyboardPwd/get', input, 'window_too_short');
+      // keyboardPwdType 3: a period passcode (it must be used once within 24 hours of its start).
+      const result = await call(
+        '/v3/keyboardPwd/get',
+        {
+          lockId,
+          keyboardPwdVersion: 4,
+          keyboardPwdType: 3,
+          keyboardPwdName: codeName(input.clientRef),
+          startDate,
+          endDate,
+        },
+        SUCCESS_SHAPES.passcode,
+        input,
+      );
+      if (!result.ok) return asFailure(result);
+      return {
+        ok: true,
+        data: { codeId: String(result.data.keyboardPwdId), pin: result.data.keyboardPwd as string },
+      };
+    },
+  };
+}
