@@ -5,6 +5,7 @@ import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../test
 import { setVendorForTests } from '../locks/get-vendor';
 import type { LockProvider, LockResult } from '../locks/provider';
 import { checkLockProviderHealth } from '../health/check-health';
+import { reconcileLock } from '../locks/reconcile';
 import { revokeKey } from './revoke-key';
 import { programKeyOnLock, removeKeyFromLock } from './sync-vendor';
 
@@ -94,7 +95,16 @@ describe('lock-provider failures', () => {
     });
     expect([...incidents[0].detail.keyIds].sort()).toEqual([...keys].sort());
 
+    // The lock is back; a failed door waits for a manager's re-sync, which sends every one again.
     setVendorForTests(fakeVendor({ ok: true, data: null }));
+    const lock = await admin.query(`select lock_id from room_locks where room_id = $1`, [roomIds[0]]);
+    const report = await reconcileLock({
+      tenantId,
+      lockId: lock.rows[0].lock_id,
+      retryFailed: true,
+      actor: TEST_ACTOR,
+    });
+    expect([...report.retriedKeyIds].sort()).toEqual([...keys].sort());
     await programKeyOnLock({ tenantId, keyId: keys[0]!, attempt: 1, maxAttempts: 8 });
     incidents = await open();
     expect(incidents[0]).toMatchObject({ detail: { affectedKeys: 2 } });

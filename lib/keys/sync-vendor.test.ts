@@ -28,7 +28,9 @@ async function waitForKey(
   const seen: string[] = [];
   for (;;) {
     const { rows } = await admin.query(
-      `select status, vendor_sync, vendor_key_id, vendor_error from access_keys where id = $1`,
+      `select k.status, k.vendor_sync, k.vendor_error,
+              (select c.code_id from key_lock_codes c where c.key_id = k.id limit 1) as vendor_key_id
+         from access_keys k where k.id = $1`,
       [keyId],
     );
     const row = rows[0];
