@@ -3,7 +3,6 @@ import { asService } from '../db/tx';
 import { getProviderSecret } from '../secrets/provider-secrets';
 import { getVendor } from './get-vendor';
 import type { LockProvider, LockProviderName, LockResult } from './provider';
-import { createSeamProvider } from './seam';
 import { createTtlockProvider } from './ttlock';
 
 /** The provider of a tenant that chose none: `LOCK_VENDOR` (the simulator by default). */
@@ -42,7 +41,8 @@ type Factories = {
   ttlock?: (options: z.infer<typeof ZTtlockCredentialsSchema> & { baseUrl: string }) => LockProvider;
 };
 const factories: Factories = {
-  seam: createSeamProvider,
+  // Seam's SDK loads only when a tenant on Seam needs it (the CLI and most web requests never do).
+  seam: undefined,
   ttlock: ({ endpoint: _endpoint, ...options }) => createTtlockProvider({ name: 'ttlock', ...options }),
 };
 
@@ -60,8 +60,9 @@ export async function lockProviderFor(tenantId: string, name: LockProviderName):
   if (name === 'simulator') return { ok: true, data: getVendor() };
   if (name === 'seam') {
     const apiKey = await getProviderSecret({ tenantId, provider: 'seam' });
-    if (!apiKey || !factories.seam) return notConfigured(name);
-    return { ok: true, data: factories.seam({ apiKey, endpoint: process.env.SEAM_ENDPOINT || undefined }) };
+    if (!apiKey) return notConfigured(name);
+    const seam = factories.seam ?? (await import('./seam')).createSeamProvider;
+    return { ok: true, data: seam({ apiKey, endpoint: process.env.SEAM_ENDPOINT || undefined }) };
   }
   const secret = await getProviderSecret({ tenantId, provider: 'ttlock' });
   const parsed = ZTtlockCredentialsSchema.safeParse(secret ? safeJson(secret) : null);
