@@ -21,7 +21,7 @@ export const viewport: Viewport = {
 /**
  * The document shell: `lang` follows the negotiated locale; a skip link leads to each page's
  * <main id="main">; error pages get the request id and their words in this locale, translated here:
- * no page loads next-intl's client runtime for its error boundary (decision 011).
+ * no page loads next-intl's client runtime for its error boundary (decision 013).
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [locale, t, requestHeaders] = await Promise.all([getLocale(), getT(), headers()]);

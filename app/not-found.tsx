@@ -4,7 +4,7 @@ import { buttonClassName } from '@/components/ui/button';
 
 /**
  * The 404 page for every unknown route. Its links are plain <a>: every page loads this boundary's
- * client code, and a 404 is left by a full page load anyway (decision 011).
+ * client code, and a 404 is left by a full page load anyway (decision 013).
  */
 export default async function NotFound() {
   const t = await getT();

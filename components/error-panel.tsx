@@ -14,7 +14,7 @@ const ErrorContext = createContext<ErrorContextValue | null>(null);
 /**
  * What an error page needs and cannot read itself, being a client component: the request's id
  * (proxy.ts) and its words in the request's language. Set by the root layout, which translates them
- * on the server, so every page carries these six strings rather than an i18n runtime (decision 011).
+ * on the server, so every page carries these six strings rather than an i18n runtime (decision 013).
  */
 export function ErrorContextProvider({ children, ...value }: ErrorContextValue & { children: ReactNode }) {
   return <ErrorContext value={value}>{children}</ErrorContext>;

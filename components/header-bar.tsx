@@ -23,7 +23,7 @@ type Props = {
 
 /**
  * The top bar's markup: product name, navigation, tenant and language switchers, sign-in/out.
- * Pages use SiteHeader; the root 404 page uses this with plain links (decision 011), because every
+ * Pages use SiteHeader; the root 404 page uses this with plain links (decision 013), because every
  * page loads the root not-found boundary's client code, and next/link's is most of it.
  */
 export async function HeaderBar({ staff, anchor: A, nav, tenantReturnTo = '/desk', showAuthLink = true }: Props) {

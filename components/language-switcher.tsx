@@ -9,7 +9,7 @@ import { ReturnToInput } from './return-to-input';
 /**
  * A labelled language picker posting to `setLocale`; it returns the user to the page they are on.
  * Rendered on the server: only the page's path needs the browser (ReturnToInput), so the guest page
- * and every 404 carry neither these words nor an i18n runtime in their JavaScript (decision 011).
+ * and every 404 carry neither these words nor an i18n runtime in their JavaScript (decision 013).
  */
 export function LanguageSwitcher({ current }: { current: string }) {
   const t = useTranslations();

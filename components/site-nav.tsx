@@ -11,7 +11,7 @@ type NavLink = { href: string; label: string };
  * The top bar's section links. The current one is the link whose path is the longest prefix of
  * the page's path (so /desk/bookings/new marks "Bookings", not "Front desk"), which only the
  * browser's path can tell: layouts do not see it. Its words come translated from the header, so the
- * pages that show it load no i18n runtime for it (decision 011).
+ * pages that show it load no i18n runtime for it (decision 013).
  */
 export function SiteNav({ label, links }: { label: string; links: readonly NavLink[] }) {
   const pathname = usePathname() ?? '';

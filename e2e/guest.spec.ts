@@ -58,7 +58,7 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
   await desk.close();
 
   // The same key on a Japanese phone: the key's words and times come in the guest's language
-  // (translated by the server, formatted in the facility's zone: decision 011).
+  // (translated by the server, formatted in the facility's zone: decision 013).
   const { defaultBrowserType: _phone, ...phone } = devices['Pixel 7'];
   const japanese = await browser.newContext({
     ...phone,

@@ -17,7 +17,7 @@ export const formats = {
 /**
  * An instant in one of the named formats and a zone, with the platform's `Intl` alone: what
  * next-intl's `format.dateTime(at, style, { timeZone })` writes (formats.test.ts), for a Client
- * Component that must not load next-intl's runtime (the guest key, decision 011). `locale` is the
+ * Component that must not load next-intl's runtime (the guest key, decision 013). `locale` is the
  * formatting tag (`intlLocale`: en-GB, ja-JP). Like next-intl, an unusable zone shows the raw value
  * rather than breaking the page.
  */

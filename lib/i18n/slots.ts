@@ -1,5 +1,5 @@
 /**
- * Messages a Client Component finishes itself, without next-intl's runtime (decision 011): the
+ * Messages a Client Component finishes itself, without next-intl's runtime (decision 013): the
  * server translates the message with each named placeholder left in it (`leaveSlots`), and the
  * client puts in the value it only learns later, a PIN or a time (`fill`). Only a plain `{name}`
  * argument can be left for the client: one that a plural or select depends on is the server's.

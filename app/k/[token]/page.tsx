@@ -34,7 +34,7 @@ export default async function GuestKeyPage({ params }: Props) {
 
   return (
     // Everything but the live key is rendered here; the key gets its words from the page, so a phone
-    // loads no i18n runtime (decision 011).
+    // loads no i18n runtime (decision 013).
     <main id="main" tabIndex={-1} className="guest-page">
       <header className="guest-bar">
         <p className="guest-bar__facility">{stay.facilityName}</p>

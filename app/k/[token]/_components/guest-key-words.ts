@@ -3,7 +3,7 @@ import { leaveSlots } from '@/lib/i18n/slots';
 
 /**
  * Every word the guest key shows, translated on the server in the guest's language: the component
- * gets them as a prop instead of loading next-intl on the phone (decision 011). The PIN and the time
+ * gets them as a prop instead of loading next-intl on the phone (decision 013). The PIN and the time
  * a pre-issued key starts are only known on the client, so those two messages keep their slot.
  */
 export function guestKeyWords(t: Translate) {
