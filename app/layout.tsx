@@ -1,8 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
-import { ClientMessages } from '@/components/client-messages';
-import { RequestIdProvider } from '@/components/error-panel';
+import { ErrorContextProvider, type ErrorWords } from '@/components/error-panel';
 import './fonts.css';
 import './globals.css';
 import { getLocale, getT } from './_server/i18n';
@@ -21,21 +20,28 @@ export const viewport: Viewport = {
 
 /**
  * The document shell: `lang` follows the negotiated locale; a skip link leads to each page's
- * <main id="main">; error pages get the request id, and their words in this locale as the only
- * messages every page's client carries. A nested provider replaces these messages: one in a
- * section's layout wraps that section's error.tsx, so it must carry `error` too.
+ * <main id="main">; error pages get the request id and their words in this locale, translated here:
+ * no page loads next-intl's client runtime for its error boundary (decision 013).
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [locale, t, requestHeaders] = await Promise.all([getLocale(), getT(), headers()]);
+  const errorWords: ErrorWords = {
+    title: t('error.title'),
+    body: t('error.body'),
+    guestBody: t('error.guestBody'),
+    retry: t('error.retry'),
+    requestId: t('error.requestId'),
+    digest: t('error.digest'),
+  };
   return (
     <html lang={locale}>
       <body>
         <a href="#main" className="skip-link">
           {t('a11y.skipToContent')}
         </a>
-        <ClientMessages only={['error']}>
-          <RequestIdProvider requestId={requestHeaders.get('x-request-id')}>{children}</RequestIdProvider>
-        </ClientMessages>
+        <ErrorContextProvider requestId={requestHeaders.get('x-request-id')} words={errorWords}>
+          {children}
+        </ErrorContextProvider>
       </body>
     </html>
   );

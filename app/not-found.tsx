@@ -1,21 +1,24 @@
-import Link from 'next/link';
-import { SiteHeader } from '@/components/site-header';
+import { HeaderBar } from '@/components/header-bar';
 import { getT } from './_server/i18n';
 import { buttonClassName } from '@/components/ui/button';
 
-/** The 404 page for every unknown route. */
+/**
+ * The 404 page for every unknown route. Its links are plain <a>: every page loads this boundary's
+ * client code, and a 404 is left by a full page load anyway (decision 013).
+ */
 export default async function NotFound() {
   const t = await getT();
   return (
     <>
-      <SiteHeader staff={null} />
+      <HeaderBar staff={null} anchor="a" />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('notFound.title')}</h1>
           <p>{t('notFound.body')}</p>
-          <Link href="/" className={buttonClassName({ variant: 'secondary' })}>
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a plain link on purpose (above) */}
+          <a href="/" className={buttonClassName({ variant: 'secondary' })}>
             {t('notFound.back')}
-          </Link>
+          </a>
         </div>
       </main>
     </>

@@ -5,8 +5,9 @@ import type { Messages } from '@/lib/i18n/catalog';
 
 /**
  * Gives the Client Components below it the message namespaces they use, and only those: the
- * messages travel in the page's payload, and the guest page on a phone should not carry the
- * manager's. Locale, formats and time zone come from i18n/request.ts.
+ * messages travel in the page's payload. Locale, formats and time zone come from i18n/request.ts.
+ * Staff sections only: it loads next-intl's client runtime, which the pages every visitor opens
+ * (the guest key, error and 404 pages) do without (decision 013).
  */
 export async function ClientMessages({ only, children }: { only: readonly (keyof Messages)[]; children: ReactNode }) {
   const all = (await getMessages()) as Messages;

@@ -1,17 +1,23 @@
 'use client';
 
-import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { createContext, useContext, useTransition, type ReactNode } from 'react';
+import type { Messages } from '@/lib/i18n/catalog';
 
-const RequestIdContext = createContext<string | null>(null);
+/** The `error` messages, translated: error pages show no other words. */
+export type ErrorWords = { [Key in keyof Messages['error']]: string };
+
+type ErrorContextValue = { requestId: string | null; words: ErrorWords };
+
+const ErrorContext = createContext<ErrorContextValue | null>(null);
 
 /**
  * What an error page needs and cannot read itself, being a client component: the request's id
- * (proxy.ts). Set by the root layout; the words come from its `error` messages (ClientMessages).
+ * (proxy.ts) and its words in the request's language. Set by the root layout, which translates them
+ * on the server, so every page carries these six strings rather than an i18n runtime (decision 013).
  */
-export function RequestIdProvider({ requestId, children }: { requestId: string | null; children: ReactNode }) {
-  return <RequestIdContext value={requestId}>{children}</RequestIdContext>;
+export function ErrorContextProvider({ children, ...value }: ErrorContextValue & { children: ReactNode }) {
+  return <ErrorContext value={value}>{children}</ErrorContext>;
 }
 
 type Props = {
@@ -28,18 +34,18 @@ type Props = {
  * that still matches after client-side navigation, which makes requests of its own.
  */
 export function ErrorPanel({ error, reset, audience = 'staff' }: Props) {
-  const t = useTranslations('error');
-  const requestId = useContext(RequestIdContext);
+  // The root layout always sets it; its absence would be a bug worth a loud error page.
+  const { requestId, words } = useContext(ErrorContext)!;
   const router = useRouter();
   const [retrying, startRetry] = useTransition();
   return (
     <div className="card" role="alert">
-      <h1>{t('title')}</h1>
-      <p>{audience === 'guest' ? t('guestBody') : t('body')}</p>
+      <h1>{words.title}</h1>
+      <p>{audience === 'guest' ? words.guestBody : words.body}</p>
       <dl className="error-references">
         {requestId && (
           <div>
-            <dt>{t('requestId')}</dt>
+            <dt>{words.requestId}</dt>
             <dd>
               <code data-testid="error-request-id">{requestId}</code>
             </dd>
@@ -47,7 +53,7 @@ export function ErrorPanel({ error, reset, audience = 'staff' }: Props) {
         )}
         {error.digest && (
           <div>
-            <dt>{t('digest')}</dt>
+            <dt>{words.digest}</dt>
             <dd>
               <code data-testid="error-digest">{error.digest}</code>
             </dd>
@@ -66,7 +72,7 @@ export function ErrorPanel({ error, reset, audience = 'staff' }: Props) {
           })
         }
       >
-        {t('retry')}
+        {words.retry}
       </button>
     </div>
   );

@@ -1,12 +1,9 @@
 import Link from 'next/link';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getT } from '@/app/_server/i18n';
 import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
-import { ClientMessages } from './client-messages';
-import { LanguageSwitcher } from './language-switcher';
+import { HeaderBar } from './header-bar';
 import { SiteNav, type NavSection } from './site-nav';
-import { TenantSwitcher } from './tenant-switcher';
-import { buttonClassName } from '@/components/ui/button';
 
 type Props = {
   /** The signed-in staff member, or null on public pages. */
@@ -21,7 +18,7 @@ const SECTION_PATHS: Record<NavSection, string> = { desk: '/desk', bookings: '/d
 
 /** The top bar: product name, the sections the current role may open, tenant and language switchers, sign-in/out. */
 export async function SiteHeader({ staff, section, showAuthLink = true }: Props) {
-  const [t, locale] = await Promise.all([getT(), getLocale()]);
+  const t = await getT();
   const role = staff?.current.role;
   const links = (
     [
@@ -31,49 +28,15 @@ export async function SiteHeader({ staff, section, showAuthLink = true }: Props)
     ] as const
   )
     .filter((link) => link.allowed)
-    .map((link) => ({ href: SECTION_PATHS[link.section], section: link.section }));
+    .map((link) => ({ href: SECTION_PATHS[link.section], label: t(`nav.${link.section}`) }));
 
   return (
-    // The header's client parts (navigation, language switcher) carry only their own words.
-    <ClientMessages only={['nav', 'a11y', 'languageSwitcher', 'language']}>
-      <header className="site-header">
-        <div className="site-header__inner">
-          <Link href="/" className="brand" aria-label={t('nav.home')}>
-            {t('app.name')}
-          </Link>
-          {links.length > 0 && <SiteNav links={links} />}
-          <div className="site-header__tools">
-            {staff && (
-              <dl className="context-badge">
-                <div>
-                  <dt>{t('header.tenant')}</dt>
-                  <dd>{staff.current.tenantName}</dd>
-                </div>
-                <div>
-                  <dt>{t('header.role')}</dt>
-                  <dd>{t(`role.${staff.current.role}`)}</dd>
-                </div>
-              </dl>
-            )}
-            {staff && staff.memberships.length > 1 && (
-              <TenantSwitcher
-                currentTenantId={staff.current.tenantId}
-                returnTo={SECTION_PATHS[section ?? 'desk']}
-                memberships={staff.memberships}
-              />
-            )}
-            <LanguageSwitcher current={locale} />
-            {showAuthLink && (
-              <Link
-                href={staff ? '/sign-out' : '/sign-in'}
-                className={buttonClassName({ variant: 'ghost', size: 'compact' })}
-              >
-                {staff ? t('nav.signOut') : t('nav.signIn')}
-              </Link>
-            )}
-          </div>
-        </div>
-      </header>
-    </ClientMessages>
+    <HeaderBar
+      staff={staff}
+      anchor={Link}
+      nav={links.length > 0 && <SiteNav label={t('a11y.mainNav')} links={links} />}
+      tenantReturnTo={SECTION_PATHS[section ?? 'desk']}
+      showAuthLink={showAuthLink}
+    />
   );
 }

@@ -1,8 +1,8 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import type { formats } from '@/lib/i18n/formats';
 
-// The named formats reach these through next-intl's configuration (i18n/request.ts), not an import:
-// a Client Component using them (the guest key) must not bundle lib/i18n, which reaches the catalogue.
+// The named formats reach these through next-intl's configuration (i18n/request.ts). A Client Component
+// that must stay light (the guest key) formats with `formatDateTime` (lib/i18n/formats.ts) instead.
 type Zoned = { zone: string; style?: keyof typeof formats.dateTime };
 
 const asDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value);

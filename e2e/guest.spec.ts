@@ -14,6 +14,7 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
   browser,
   baseURL,
   tenant,
+  facilityZone,
 }) => {
   // The front desk books the guest tonight; the booking pre-issues a key and makes the guest link.
   const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
@@ -55,6 +56,25 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
   await expect(revoked).toHaveCount(1);
   await expect(revoked).toContainText('Replaced by the check-in key');
   await desk.close();
+
+  // The same key on a Japanese phone: the key's words and times come in the guest's language
+  // (translated by the server, formatted in the facility's zone: decision 013).
+  const { defaultBrowserType: _phone, ...phone } = devices['Pixel 7'];
+  const japanese = await browser.newContext({
+    ...phone,
+    baseURL,
+    locale: 'ja-JP',
+    extraHTTPHeaders: { 'accept-language': 'ja' },
+  });
+  const jaPage = await japanese.newPage();
+  await jaPage.goto(guestPath);
+  await jaPage.waitForLoadState('networkidle');
+  await expect(jaPage.getByTestId('guest-key-status')).toHaveText('鍵の準備ができました');
+  await expect(jaPage.getByTestId('guest-pin')).toHaveAttribute('aria-label', `PIN ${newPin!.split('').join(' ')}`);
+  const validUntil = jaPage.locator('.guest-pin-block time').last();
+  const format = new Intl.DateTimeFormat('ja-JP', { dateStyle: 'medium', timeStyle: 'short', timeZone: facilityZone });
+  expect(await validUntil.textContent()).toBe(format.format(new Date((await validUntil.getAttribute('datetime'))!)));
+  await japanese.close();
 });
 
 test('an unknown guest link says so, without staff navigation', async ({ page }) => {

@@ -23,9 +23,7 @@ describe('a reservation’s detail for the desk', () => {
       kind: 'guest',
       backupFor: null,
       createdAt: expect.any(Date),
-      doors: [
-        { state: 'pending', offline: false, error: null, lock: { name: expect.stringMatching(/^\d+101$/) } },
-      ],
+      doors: [{ state: 'pending', offline: false, error: null, lock: { name: expect.stringMatching(/^\d+101$/) } }],
     });
     expect(detail!.guestLinks).toHaveLength(1);
     expect(await reservationDetail({ tenantId: other.tenantId, reservationId })).toBeNull();

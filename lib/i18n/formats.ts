@@ -13,3 +13,23 @@ export const formats = {
     time: { timeStyle: 'short' },
   },
 } as const satisfies Formats;
+
+/**
+ * An instant in one of the named formats and a zone, with the platform's `Intl` alone: what
+ * next-intl's `format.dateTime(at, style, { timeZone })` writes (formats.test.ts), for a Client
+ * Component that must not load next-intl's runtime (the guest key, decision 013). `locale` is the
+ * formatting tag (`intlLocale`: en-GB, ja-JP). Like next-intl, an unusable zone shows the raw value
+ * rather than breaking the page.
+ */
+export function formatDateTime(
+  at: Date | string,
+  style: keyof typeof formats.dateTime,
+  { locale, timeZone }: { locale: string; timeZone: string },
+): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  try {
+    return new Intl.DateTimeFormat(locale, { ...formats.dateTime[style], timeZone }).format(date);
+  } catch {
+    return String(date);
+  }
+}

@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
-import { ClientMessages } from '@/components/client-messages';
+import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { When } from '@/components/time';
 import { getGuestKey, getGuestStay } from '@/lib/guests/get-guest-key';
 import { limitGuestKeyRequest } from '@/lib/guests/guest-rate-limits';
 import { clientAddress } from '@/lib/http/client-address';
 import { getLocale, getT } from '@/app/_server/i18n';
+import { intlLocale } from '@/lib/i18n/locale';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getT();
@@ -32,39 +33,44 @@ export default async function GuestKeyPage({ params }: Props) {
     .catch(() => null);
 
   return (
-    // A phone loads these messages with the page: the guest's words and the language switcher's, nothing else.
-    <ClientMessages only={['guest', 'languageSwitcher', 'language']}>
-      <main id="main" tabIndex={-1} className="guest-page">
-        <header className="guest-bar">
-          <p className="guest-bar__facility">{stay.facilityName}</p>
-          <LanguageSwitcher current={locale} />
-        </header>
+    // Everything but the live key is rendered here; the key gets its words from the page, so a phone
+    // loads no i18n runtime (decision 013).
+    <main id="main" tabIndex={-1} className="guest-page">
+      <header className="guest-bar">
+        <p className="guest-bar__facility">{stay.facilityName}</p>
+        <LanguageSwitcher current={locale} />
+      </header>
 
-        <section className="guest-card" aria-labelledby="guest-room">
-          <h1 id="guest-room" className="guest-room">
-            <span className="guest-room__label">{t('guest.room')}</span> {stay.roomLabel}
-          </h1>
-          <dl className="guest-facts guest-facts--stay">
-            <div>
-              <dt>{t('guest.checkIn')}</dt>
-              <dd>
-                <When at={stay.startsAt} zone={timeZone} />
-              </dd>
-            </div>
-            <div>
-              <dt>{t('guest.checkOut')}</dt>
-              <dd>
-                <When at={stay.endsAt} zone={timeZone} />
-              </dd>
-            </div>
-          </dl>
-          <p className="guest-tz">{t('guest.timeZone', { zone: timeZone })}</p>
+      <section className="guest-card" aria-labelledby="guest-room">
+        <h1 id="guest-room" className="guest-room">
+          <span className="guest-room__label">{t('guest.room')}</span> {stay.roomLabel}
+        </h1>
+        <dl className="guest-facts guest-facts--stay">
+          <div>
+            <dt>{t('guest.checkIn')}</dt>
+            <dd>
+              <When at={stay.startsAt} zone={timeZone} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('guest.checkOut')}</dt>
+            <dd>
+              <When at={stay.endsAt} zone={timeZone} />
+            </dd>
+          </div>
+        </dl>
+        <p className="guest-tz">{t('guest.timeZone', { zone: timeZone })}</p>
 
-          <GuestKey token={token} initialKey={initialKey} timeZone={timeZone} />
-        </section>
+        <GuestKey
+          token={token}
+          initialKey={initialKey}
+          timeZone={timeZone}
+          locale={intlLocale(locale)}
+          words={guestKeyWords(t)}
+        />
+      </section>
 
-        <p className="guest-private">{t('guest.private')}</p>
-      </main>
-    </ClientMessages>
+      <p className="guest-private">{t('guest.private')}</p>
+    </main>
   );
 }

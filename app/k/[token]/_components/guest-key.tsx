@@ -1,14 +1,19 @@
 'use client';
 
-import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { When } from '@/components/time';
+import { formatDateTime } from '@/lib/i18n/formats';
+import { fill } from '@/lib/i18n/slots';
+import type { GuestKeyWords } from './guest-key-words';
 
 type Props = {
   token: string;
   /** The facility's IANA time zone: every time on the page is shown in it. */
   timeZone: string;
+  /** The formatting tag of the guest's language (`intlLocale`: en-GB, ja-JP). */
+  locale: string;
+  /** Its words, translated by the page (guest-key-words.ts): no i18n runtime on the phone. */
+  words: GuestKeyWords;
   /** The key as the server read it while rendering, so the PIN is in the first HTML (no wait for a fetch). */
   initialKey?: GuestKeyData | null;
 };
@@ -217,13 +222,16 @@ function useGuestKey(token: string, initialKey: GuestKeyData | null | undefined)
   return { ...state, refetch: load };
 }
 
+/** An instant as `When` (components/time.tsx) writes it, with the platform's Intl: the same text and element. */
+function Instant({ at, locale, timeZone }: { at: string; locale: string; timeZone: string }) {
+  return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at, 'stamp', { locale, timeZone })}</time>;
+}
+
 /**
  * The guest's door key, fetched from the key endpoint and polled every two seconds while the lock
  * is being programmed. The PIN is shown only once the lock has confirmed it (vendor sync `synced`).
  */
-export function GuestKey({ token, timeZone, initialKey }: Props) {
-  const t = useTranslations('guest');
-  const format = useFormatter();
+export function GuestKey({ token, timeZone, locale, words, initialKey }: Props) {
   const [manualRefresh, setManualRefresh] = useState(false);
   const query = useGuestKey(token, initialKey);
 
@@ -248,23 +256,23 @@ export function GuestKey({ token, timeZone, initialKey }: Props) {
         data-state={view.kind}
       >
         {busy && <span className="spinner" aria-hidden="true" />}
-        <span className="guest-status__text">{t(view.kind)}</span>
+        <span className="guest-status__text">{words.status[view.kind]}</span>
       </div>
 
       {view.kind === 'loading' && <div className="skeleton guest-pin-skeleton" aria-hidden="true" />}
-      {view.kind === 'activating' && <p className="guest-hint">{t('activatingHint')}</p>}
-      {view.kind === 'notReady' && <p className="guest-hint">{t('notReadyHint')}</p>}
+      {view.kind === 'activating' && <p className="guest-hint">{words.activatingHint}</p>}
+      {view.kind === 'notReady' && <p className="guest-hint">{words.notReadyHint}</p>}
 
       {key && (
         <div className="guest-pin-block">
           <p className="guest-pin-block__label" id="guest-pin-label">
-            {t('pinLabel')}
+            {words.pinLabel}
           </p>
           <p
             className="guest-pin"
             data-testid="guest-pin"
             role="img"
-            aria-label={t('pinAria', { digits: key.pin.split('').join(' ') })}
+            aria-label={fill(words.pinAria, { digits: key.pin.split('').join(' ') })}
           >
             {key.pin.split('').map((digit, index) => (
               <span key={index} className="guest-pin__digit">
@@ -272,23 +280,23 @@ export function GuestKey({ token, timeZone, initialKey }: Props) {
               </span>
             ))}
           </p>
-          <p className="guest-hint">{t('howTo')}</p>
+          <p className="guest-hint">{words.howTo}</p>
           {key.status === 'pre_issued' && (
             <p className="guest-note">
-              {t('worksFrom', { time: format.dateTime(new Date(key.validFrom), 'stamp', { timeZone }) })}
+              {fill(words.worksFrom, { time: formatDateTime(key.validFrom, 'stamp', { locale, timeZone }) })}
             </p>
           )}
           <dl className="guest-facts">
             <div>
-              <dt>{t('validFrom')}</dt>
+              <dt>{words.validFrom}</dt>
               <dd>
-                <When at={key.validFrom} zone={timeZone} />
+                <Instant at={key.validFrom} locale={locale} timeZone={timeZone} />
               </dd>
             </div>
             <div>
-              <dt>{t('validUntil')}</dt>
+              <dt>{words.validUntil}</dt>
               <dd>
-                <When at={key.expiresAt} zone={timeZone} />
+                <Instant at={key.expiresAt} locale={locale} timeZone={timeZone} />
               </dd>
             </div>
           </dl>
@@ -297,7 +305,7 @@ export function GuestKey({ token, timeZone, initialKey }: Props) {
 
       {view.kind !== 'notFound' && (
         <Button size="large" block onClick={refresh} disabled={query.fetching}>
-          {manualRefresh ? t('refreshing') : t('refresh')}
+          {manualRefresh ? words.refreshing : words.refresh}
         </Button>
       )}
     </div>

@@ -1,0 +1,35 @@
+import type { Translate } from '@/lib/i18n/locale';
+import { leaveSlots } from '@/lib/i18n/slots';
+
+/**
+ * Every word the guest key shows, translated on the server in the guest's language: the component
+ * gets them as a prop instead of loading next-intl on the phone (decision 013). The PIN and the time
+ * a pre-issued key starts are only known on the client, so those two messages keep their slot.
+ */
+export function guestKeyWords(t: Translate) {
+  return {
+    status: {
+      loading: t('guest.loading'),
+      activating: t('guest.activating'),
+      ready: t('guest.ready'),
+      failed: t('guest.failed'),
+      revoked: t('guest.revoked'),
+      expired: t('guest.expired'),
+      notFound: t('guest.notFound'),
+      notReady: t('guest.notReady'),
+      error: t('guest.error'),
+    },
+    activatingHint: t('guest.activatingHint'),
+    notReadyHint: t('guest.notReadyHint'),
+    pinLabel: t('guest.pinLabel'),
+    pinAria: leaveSlots((values) => t('guest.pinAria', values), 'digits'),
+    howTo: t('guest.howTo'),
+    worksFrom: leaveSlots((values) => t('guest.worksFrom', values), 'time'),
+    validFrom: t('guest.validFrom'),
+    validUntil: t('guest.validUntil'),
+    refresh: t('guest.refresh'),
+    refreshing: t('guest.refreshing'),
+  };
+}
+
+export type GuestKeyWords = ReturnType<typeof guestKeyWords>;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createFormatter } from 'next-intl';
+import { formatDateTime, formats } from './formats';
+
+const instants = [new Date('2026-11-30T06:00:00Z'), new Date('2027-03-14T17:45:00Z')];
+const zones = ['Asia/Tokyo', 'America/New_York', 'UTC'];
+
+describe('formatDateTime', () => {
+  it('writes what next-intl writes for every named format, locale and zone', () => {
+    for (const locale of ['en-GB', 'ja-JP']) {
+      const format = createFormatter({ locale, formats, timeZone: 'UTC' });
+      for (const style of Object.keys(formats.dateTime) as (keyof typeof formats.dateTime)[])
+        for (const timeZone of zones)
+          for (const at of instants) {
+            const expected = format.dateTime(at, style, { timeZone });
+            expect(formatDateTime(at, style, { locale, timeZone }), `${locale} ${style} ${timeZone}`).toBe(expected);
+            expect(formatDateTime(at.toISOString(), style, { locale, timeZone })).toBe(expected);
+          }
+    }
+  });
+
+  it('shows the facility’s time, not the server’s', () => {
+    expect(formatDateTime('2026-11-30T06:00:00Z', 'stamp', { locale: 'en-GB', timeZone: 'Asia/Tokyo' })).toBe(
+      '30 Nov 2026, 15:00',
+    );
+  });
+
+  it('falls back to the raw value for an unusable zone, like next-intl', () => {
+    const at = new Date('2026-11-30T06:00:00Z');
+    expect(formatDateTime(at, 'stamp', { locale: 'en-GB', timeZone: 'Not/AZone' })).toBe(String(at));
+  });
+});
