@@ -24,6 +24,7 @@ export function guestKeyWords(t: Translate) {
     pinLabel: t('guest.pinLabel'),
     pinAria: leaveSlots((values) => t('guest.pinAria', values), 'digits'),
     howTo: t('guest.howTo'),
+    backupNote: t('guest.backupNote'),
     worksFrom: leaveSlots((values) => t('guest.worksFrom', values), 'time'),
     validFrom: t('guest.validFrom'),
     validUntil: t('guest.validUntil'),

@@ -21,6 +21,8 @@ type Props = {
 /** `POST /api/guest/{token}/key` → `data` (API.md, "Guest"): `pin` is null once the key has ended or the lock refused it. */
 export type GuestKeyData = {
   id: string;
+  /** `backup`: a code from the lock's pool standing in for the stay's own (docs/LOCKS.md). */
+  kind?: 'guest' | 'staff' | 'backup';
   status: 'pre_issued' | 'active' | 'revoked' | 'expired';
   pin: string | null;
   validFrom: string;
@@ -281,6 +283,11 @@ export function GuestKey({ token, timeZone, locale, words, initialKey }: Props) 
             ))}
           </p>
           <p className="guest-hint">{words.howTo}</p>
+          {key.kind === 'backup' && (
+            <p className="guest-hint" data-testid="guest-backup-note">
+              {words.backupNote}
+            </p>
+          )}
           {key.status === 'pre_issued' && (
             <p className="guest-note">
               {fill(words.worksFrom, { time: formatDateTime(key.validFrom, 'stamp', { locale, timeZone }) })}
