@@ -1,11 +1,10 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getGuestKey } from '../guests/get-guest-key';
-import { addRoomLock, setLockProvider, syncLocks } from '../locks/locks';
+import { addRoomLock } from '../locks/locks';
 import { registerLockProvider } from '../locks/tenant-provider';
-import { setProviderSecret } from '../secrets/provider-secrets';
-import { fakeDevice, fakeLockProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
+import { adminClient, bookRoom, TEST_ACTOR } from '../testing/fixtures';
 import { checkBackupNeeded } from './backup-codes';
 import { revokeKey } from './revoke-key';
 import { programKeyOnLock, removeKeyFromLock } from './sync-vendor';
@@ -27,10 +26,7 @@ beforeEach(() => {
 
 /** A stay on a one-door room whose lock is `deviceId`, its code taken by the provider but not confirmed. */
 async function unconfirmedStay(deviceId: 'pooled' | 'plain') {
-  const { tenantId, roomIds } = await createBookableTenant({ rooms: 1, lockDevices: false });
-  await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_test_key', actor: TEST_ACTOR });
-  const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
+  const { tenantId, roomIds, locks } = await tenantOnProvider({ provider: 'seam' });
   await addRoomLock({
     tenantId,
     roomId: roomIds[0]!,

@@ -2,11 +2,10 @@ import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reservationDetail } from '../bookings/reservation-detail';
 import { getGuestKey } from '../guests/get-guest-key';
-import { addRoomLock, setLockProvider, syncLocks } from '../locks/locks';
+import { addRoomLock } from '../locks/locks';
 import { registerLockProvider } from '../locks/tenant-provider';
-import { setProviderSecret } from '../secrets/provider-secrets';
-import { fakeDevice, fakeLockProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
+import { adminClient, bookRoom, TEST_ACTOR } from '../testing/fixtures';
 import { revokeKey } from './revoke-key';
 import { programKeyOnLock, removeKeyFromLock } from './sync-vendor';
 
@@ -27,11 +26,7 @@ beforeEach(() => {
 });
 
 async function stayOnBridgelessLock() {
-  const { tenantId, roomIds } = await createBookableTenant({ rooms: 1, lockDevices: false });
-  await setLockProvider({ tenantId, provider: 'ttlock', actor: TEST_ACTOR });
-  const credentials = { clientId: 'c', clientSecret: 's', username: 'u', password: 'p' };
-  await setProviderSecret({ tenantId, provider: 'ttlock', value: JSON.stringify(credentials), actor: TEST_ACTOR });
-  const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
+  const { tenantId, roomIds, locks } = await tenantOnProvider({ provider: 'ttlock' });
   await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId: locks[0]!.id, actor: TEST_ACTOR });
   const booked = await bookRoom({ tenantId, roomId: roomIds[0]! });
   const { rows } = await admin.query(`select id, pin from access_keys where reservation_id = $1`, [

@@ -5,7 +5,7 @@ import { createApiKey } from '../auth/api-keys';
 import { revokeKey } from '../keys/revoke-key';
 import { programKeyOnLock, removeKeyFromLock, RetryableVendorError } from '../keys/sync-vendor';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { fakeDevice, fakeLockProvider } from '../testing/fake-lock-provider';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { AppError } from '../errors';
 import { addRoomLock, listLockDetails, setLockProvider, syncLocks } from './locks';
@@ -27,12 +27,8 @@ beforeEach(() => {
 
 /** A tenant on the fake "Seam" with two rooms: each has its own lock, and both share the main entrance. */
 async function tenantWithDoors() {
-  const tenant = await createBookableTenant({ rooms: 2, lockDevices: false });
-  const { tenantId, roomIds } = tenant;
-  await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_test_key', actor: TEST_ACTOR });
-  const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
-  const lock = (deviceId: string) => locks.find((l) => l.deviceId === deviceId)!.id;
+  const tenant = await tenantOnProvider({ provider: 'seam', rooms: 2 });
+  const { tenantId, roomIds, lock } = tenant;
   await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId: lock('room-101'), actor: TEST_ACTOR });
   await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId: lock('entrance'), role: 'entrance', actor: TEST_ACTOR });
   await addRoomLock({ tenantId, roomId: roomIds[1]!, lockId: lock('room-102'), actor: TEST_ACTOR });

@@ -2,11 +2,10 @@ import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { revokeKey } from '../keys/revoke-key';
 import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
-import { setProviderSecret } from '../secrets/provider-secrets';
-import { fakeDevice, fakeLockProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
+import { adminClient, bookRoom, TEST_ACTOR } from '../testing/fixtures';
 import { applyLockEvent } from './lock-events';
-import { addRoomLock, setLockProvider, syncLocks } from './locks';
+import { addRoomLock } from './locks';
 import { checkTenantLocks, reconcileLock } from './reconcile';
 import { registerLockProvider } from './tenant-provider';
 
@@ -25,10 +24,7 @@ beforeEach(() => {
 
 /** A tenant on the fake "Seam", one room with one lock, and a booked stay whose key is on it. */
 async function stayOnALock(options: { confirm?: boolean } = {}) {
-  const { tenantId, roomIds } = await createBookableTenant({ rooms: 1, lockDevices: false });
-  await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_test_key', actor: TEST_ACTOR });
-  const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
+  const { tenantId, roomIds, locks } = await tenantOnProvider({ provider: 'seam' });
   const lockId = locks[0]!.id;
   await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId, actor: TEST_ACTOR });
   const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });

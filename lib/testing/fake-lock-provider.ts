@@ -159,3 +159,24 @@ export function fakeDevice(deviceId: string, overrides: Partial<ProviderDevice> 
     ...overrides,
   };
 }
+
+/**
+ * A tenant driven through `provider` (a test puts the fake in its place with `registerLockProvider`),
+ * with credentials set and the provider's devices imported as its locks; its rooms have no door yet.
+ */
+export async function tenantOnProvider(options: { provider: 'seam' | 'ttlock'; rooms?: number }) {
+  const { createBookableTenant, TEST_ACTOR } = await import('./fixtures');
+  const { setLockProvider, syncLocks } = await import('../locks/locks');
+  const { setProviderSecret } = await import('../secrets/provider-secrets');
+  const tenant = await createBookableTenant({ rooms: options.rooms ?? 1, lockDevices: false });
+  const { tenantId } = tenant;
+  await setLockProvider({ tenantId, provider: options.provider, actor: TEST_ACTOR });
+  const value =
+    options.provider === 'seam'
+      ? 'seam_test_key'
+      : JSON.stringify({ clientId: 'c', clientSecret: 's', username: 'u', password: 'p' });
+  await setProviderSecret({ tenantId, provider: options.provider, value, actor: TEST_ACTOR });
+  const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
+  const lock = (deviceId: string) => locks.find((l) => l.deviceId === deviceId)!.id;
+  return { ...tenant, locks, lock };
+}
