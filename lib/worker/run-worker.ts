@@ -73,6 +73,12 @@ export async function runWorker(options: {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           if (stopping) return;
           try {
+            // The stopped runner's jobs (running, or waiting in its local queue) stay locked by its
+            // ids, and this live process keeps beating, so the dead-worker reaper never frees them:
+            // release them here, then forget those ids.
+            const stale = [...queueWorkerIds];
+            await pgPool.query('select graphile_worker.force_unlock_workers($1::text[])', [stale]);
+            queueWorkerIds.splice(0, stale.length);
             runner = await start();
             keepRunning(runner);
             return;
