@@ -272,6 +272,35 @@ async function record(
   });
 }
 
+/**
+ * Counts a key on the one open incident of its lock and kind of failure (a code that could not be
+ * set, or not removed), whoever found out: this job, or a provider's event.
+ */
+export async function countOnLockFailure(
+  tx: Tx,
+  input: {
+    tenantId: string;
+    keyId: string;
+    kind: Kind;
+    lock: { id: string; name: string; deviceId?: string };
+    code: string;
+  },
+): Promise<void> {
+  const { kind, lock, code } = input;
+  await addKeyToIncident(tx, {
+    tenantId: input.tenantId,
+    keyId: input.keyId,
+    conditionKey: conditionKey.failed(kind, lock.id),
+    kind: `lock_${kind}_failed`,
+    severity: kind === 'remove' ? 'critical' : 'warning',
+    summary:
+      kind === 'remove'
+        ? `Revoked codes could not be removed from lock ${lock.name} (${code}); the lock may still accept them.`
+        : `Codes could not be set on lock ${lock.name} (${code}); those guests' PINs will not open that door.`,
+    detail: { lockId: lock.id, deviceId: lock.deviceId, lastCode: code },
+  });
+}
+
 /** A door that failed for good: its state says so and the key counts on the one incident of its lock and kind. */
 async function failDoor(job: JobAttempt, key: LoadedKey, door: Door, code: string): Promise<Step> {
   const removing = door.state === 'removing';
@@ -287,16 +316,12 @@ async function failDoor(job: JobAttempt, key: LoadedKey, door: Door, code: strin
       error: code,
     });
     await tx.accessKey.update({ where: { id: key.id }, data: { vendorError: code } });
-    await addKeyToIncident(tx, {
+    await countOnLockFailure(tx, {
       tenantId: job.tenantId,
       keyId: key.id,
-      conditionKey: conditionKey.failed(kind, door.lockId),
-      kind: `lock_${kind}_failed`,
-      severity: removing ? 'critical' : 'warning',
-      summary: removing
-        ? `Revoked codes could not be removed from lock ${door.lockName} (${code}); the lock may still accept them.`
-        : `Codes could not be set on lock ${door.lockName} (${code}); those guests' PINs will not open that door.`,
-      detail: { lockId: door.lockId, deviceId: door.deviceId, lastCode: code },
+      kind,
+      lock: { id: door.lockId, name: door.lockName, deviceId: door.deviceId },
+      code,
     });
   });
   return { kind: 'final', code };

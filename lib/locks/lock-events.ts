@@ -2,7 +2,7 @@ import { openIncident, resolveIncident } from '../alerts/incidents';
 import { asService, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import type { WebhookOutcome } from '../webhooks/types';
-import { conditionKey as keyCondition } from '../keys/sync-vendor';
+import { countOnLockFailure } from '../keys/sync-vendor';
 import type { LockEvent } from './provider';
 
 /** Below this battery percentage a lock has a low-battery incident. */
@@ -185,9 +185,13 @@ async function applyCodeEvent(
         where: { tenantId_keyId_lockId: where },
         data: { state: 'failed', error: event.error ?? 'failed_to_set_on_device', updatedAt: new Date() },
       });
-      await tx.$executeRaw`select app_incident_add_key(${tenantId}::uuid, ${keyCondition.failed('program', lock.id)},
-        'lock_program_failed', 'warning', ${`Codes could not be set on lock ${lock.name} (${event.error ?? 'failed_to_set_on_device'}); those guests' PINs will not open that door.`},
-        ${door.key_id}::uuid, ${JSON.stringify({ lockId: lock.id, lastCode: event.error })}::jsonb)`;
+      await countOnLockFailure(tx, {
+        tenantId,
+        keyId: door.key_id,
+        kind: 'program',
+        lock,
+        code: event.error ?? 'failed_to_set_on_device',
+      });
       return { status: 'processed' };
     case 'code_delayed':
       await tx.keyLockCode.update({

@@ -3,6 +3,7 @@ import { asService, withTenant, type Tx } from '../db/tx';
 import type { DoorRole, LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
+import { enqueueProgram } from './lock-events';
 import type { ProviderDevice } from './provider';
 import { lockProviderFor, tenantProviderName } from './tenant-provider';
 
@@ -138,10 +139,7 @@ export async function addRoomLock(input: {
                             and c.state not in ('removed', 'failed'))
       on conflict do nothing
       returning key_id as id`;
-    for (const key of keys) {
-      await tx.$executeRaw`select app_enqueue_job('vendor_program_key', ${JSON.stringify({ tenantId, keyId: key.id })}::jsonb,
-        queue_name => ${`key:${key.id}`}, max_attempts => 8)`;
-    }
+    for (const key of keys) await enqueueProgram(tx, tenantId, key.id);
     await tx.auditEvent.create({
       data: {
         tenantId,
