@@ -5,7 +5,7 @@ export type RoomAvailability = {
   label: string;
   facilityId: string;
   facilityName: string;
-  nightlyRateCents: number;
+  rateCents: number;
   currency: string;
   available: boolean;
 };
@@ -36,7 +36,7 @@ export async function roomAvailability({
       label: r.label,
       facilityId: r.facilityId,
       facilityName: r.facility.name,
-      nightlyRateCents: r.nightlyRateCents,
+      rateCents: r.rateCents,
       currency: r.currency,
       available: !taken.has(r.id),
     }));

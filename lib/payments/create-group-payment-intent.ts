@@ -6,12 +6,12 @@ const DAY_MS = 86_400_000;
 
 /** The group's price: each room's nightly rate times its nights (at least one), in one currency. */
 export function groupAmount(
-  items: { nightlyRateCents: number; currency: string; startsAt: Date; endsAt: Date }[],
+  items: { rateCents: number; currency: string; startsAt: Date; endsAt: Date }[],
 ): { amount: number; currency: string } | null {
   const currencies = new Set(items.map((i) => i.currency));
   if (currencies.size !== 1) return null;
   const amount = items.reduce(
-    (sum, i) => sum + i.nightlyRateCents * Math.max(1, Math.ceil((i.endsAt.getTime() - i.startsAt.getTime()) / DAY_MS)),
+    (sum, i) => sum + i.rateCents * Math.max(1, Math.ceil((i.endsAt.getTime() - i.startsAt.getTime()) / DAY_MS)),
     0,
   );
   return { amount, currency: [...currencies][0]! };
@@ -36,7 +36,7 @@ export async function createGroupPaymentIntent({
       where: { tenantId, id: bookingGroupId },
       include: {
         tenant: { select: { stripeAccountId: true } },
-        reservations: { include: { room: { select: { nightlyRateCents: true, currency: true } } } },
+        reservations: { include: { room: { select: { rateCents: true, currency: true } } } },
       },
     });
     return groups[0] ?? null;

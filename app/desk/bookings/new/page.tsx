@@ -174,7 +174,7 @@ export default async function NewBookingPage({ searchParams }: Props) {
                   label: r.label,
                   available: r.available,
                   // Money is formatted on the server (lib/i18n/money.ts); the form puts it in its sentence.
-                  price: formatMoney(locale, r.nightlyRateCents, r.currency),
+                  price: formatMoney(locale, r.rateCents, r.currency),
                 }))}
               />
             </ClientMessages>
