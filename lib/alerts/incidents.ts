@@ -19,6 +19,26 @@ export async function openIncident(tx: Tx, input: IncidentInput): Promise<void> 
       severity = excluded.severity`;
 }
 
+/** How many occurrence ids an incident remembers, so a replayed occurrence is not counted twice. */
+const REMEMBERED_OCCURRENCES = 100;
+
+/**
+ * Opens the incident for a condition, or counts one more occurrence of the open one — once per
+ * `occurrenceId` (a webhook event): a retried or replayed occurrence changes nothing twice.
+ */
+export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurrenceId: string }): Promise<void> {
+  const detail = JSON.stringify({ ...input.detail, occurrenceIds: [input.occurrenceId] });
+  await tx.$executeRaw`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
+    values (${input.tenantId}::uuid, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary}, ${detail}::jsonb)
+    on conflict (tenant_id, condition_key) where resolved_at is null
+    do update set occurrences = i.occurrences + 1, updated_at = now(), summary = excluded.summary, severity = excluded.severity,
+      detail = excluded.detail || jsonb_build_object('occurrenceIds',
+        (select jsonb_agg(o) from (select o from jsonb_array_elements(coalesce(i.detail->'occurrenceIds', '[]')) o
+                                    offset greatest(jsonb_array_length(coalesce(i.detail->'occurrenceIds', '[]')) - ${REMEMBERED_OCCURRENCES - 1}, 0)) kept)
+          || jsonb_build_array(${input.occurrenceId}::text))
+    where not coalesce(i.detail->'occurrenceIds', '[]') ? ${input.occurrenceId}::text`;
+}
+
 /** Resolves the open incident of a condition, if any. */
 export async function resolveIncident(tx: Tx, input: { tenantId: string; conditionKey: string }): Promise<void> {
   await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()

@@ -1,4 +1,26 @@
-import { withTenant } from '../db/tx';
+import { withTenant, type Tx } from '../db/tx';
+import {
+  nameRecords,
+  type LockName,
+  type ReservationName,
+  type RoomName,
+  type WebhookEventName,
+} from '../records/name-records';
+
+/** How many affected stays an incident names; the rest are counted. */
+export const INCIDENT_STAYS_SHOWN = 5;
+
+/** What an incident is about, named for a person and linkable: the stays it affects, the door, the room, the event. */
+export type IncidentContext = {
+  stays: ReservationName[];
+  /** Affected keys not named in `stays`. */
+  moreStays: number;
+  lock: LockName | null;
+  room: RoomName | null;
+  webhookEvent: WebhookEventName | null;
+  /** The provider event type no booking source maps (a `booking_unmapped` incident). */
+  eventType: string | null;
+};
 
 export type IncidentView = {
   id: string;
@@ -10,11 +32,50 @@ export type IncidentView = {
   openedAt: Date;
   updatedAt: Date;
   resolvedAt: Date | null;
+  context: IncidentContext;
 };
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const keyIdsOf = (detail: Record<string, unknown>): unknown[] => (Array.isArray(detail.keyIds) ? detail.keyIds : []);
+
+/** Names what each incident's detail refers to (ids only are stored there), in one lookup per kind. */
+async function withContext(
+  tx: Tx,
+  tenantId: string,
+  rows: Omit<IncidentView, 'context'>[],
+): Promise<IncidentView[]> {
+  const names = await nameRecords(tx, tenantId, {
+    keyIds: rows.flatMap((r) => keyIdsOf(r.detail).slice(0, INCIDENT_STAYS_SHOWN)),
+    lockIds: rows.map((r) => r.detail.lockId),
+    roomIds: rows.map((r) => r.detail.roomId),
+    webhookEventIds: rows.map((r) => r.detail.webhookEventId),
+  });
+  return rows.map((row) => {
+    const keyIds = keyIdsOf(row.detail);
+    const stays = keyIds
+      .slice(0, INCIDENT_STAYS_SHOWN)
+      .flatMap((id) => (typeof id === 'string' && names.keys[id.toLowerCase()] ? [names.keys[id.toLowerCase()]!] : []));
+    const lockId = text(row.detail.lockId)?.toLowerCase();
+    const roomId = text(row.detail.roomId)?.toLowerCase();
+    const eventId = text(row.detail.webhookEventId)?.toLowerCase();
+    return {
+      ...row,
+      context: {
+        stays,
+        moreStays: Math.max(0, keyIds.length - stays.length),
+        lock: (lockId && names.locks[lockId]) || null,
+        room: (roomId && names.rooms[roomId]) || null,
+        webhookEvent: (eventId && names.webhookEvents[eventId]) || null,
+        eventType: row.kind === 'booking_unmapped' ? text(row.detail.eventType) : null,
+      },
+    };
+  });
+}
 
 /**
  * A tenant's incidents, with those of the whole install (no tenant: a worker or the lock provider
- * down): open ones first (newest update first), then the most recently resolved.
+ * down): open ones first (newest update first), then the most recently resolved — each naming the
+ * stays (room and guest), lock, room and provider event it is about.
  */
 export async function listIncidents({
   tenantId,
@@ -49,7 +110,10 @@ export async function listIncidents({
     });
     const cast = (rows: typeof open) =>
       rows.map((r) => ({ ...r, detail: (r.detail ?? {}) as Record<string, unknown> }));
-    return { open: cast(open), resolved: cast(resolved) };
+    return {
+      open: await withContext(tx, tenantId, cast(open)),
+      resolved: await withContext(tx, tenantId, cast(resolved)),
+    };
   });
 }
 

@@ -1,12 +1,14 @@
 import { withTenant } from '../db/tx';
-import { toAuditEventView, type AuditEventView } from './list-audit-events';
+import { toAuditEventView } from './list-audit-events';
+import { readableAuditEvents, type ReadableAuditEvent } from './readable-audit-events';
 
 /** Most rows one reservation's timeline shows; a stay produces a handful, so this is a safety net. */
 export const TIMELINE_LIMIT = 200;
 
 /**
  * The audit events of one reservation and of its access keys (subject is the reservation or one of
- * its keys), oldest first. A reservation of another tenant yields no rows.
+ * its keys), oldest first, each naming its room and guest, door and provider event. A reservation of
+ * another tenant yields no rows.
  */
 export async function reservationTimeline({
   tenantId,
@@ -14,14 +16,14 @@ export async function reservationTimeline({
 }: {
   tenantId: string;
   reservationId: string;
-}): Promise<AuditEventView[]> {
-  const rows = await withTenant({ tenantId }, async (tx) => {
+}): Promise<ReadableAuditEvent[]> {
+  return withTenant({ tenantId }, async (tx) => {
     const keys = await tx.accessKey.findMany({ where: { tenantId, reservationId }, select: { id: true } });
-    return tx.auditEvent.findMany({
+    const rows = await tx.auditEvent.findMany({
       where: { tenantId, subjectId: { in: [reservationId, ...keys.map((k) => k.id)] } },
       orderBy: [{ occurredAt: 'asc' }, { id: 'asc' }],
       take: TIMELINE_LIMIT,
     });
+    return readableAuditEvents(tx, tenantId, rows.map(toAuditEventView));
   });
-  return rows.map(toAuditEventView);
 }

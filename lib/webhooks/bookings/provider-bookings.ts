@@ -1,4 +1,4 @@
-import { openIncident } from '../../alerts/incidents';
+import { openIncident, openIncidentOnce } from '../../alerts/incidents';
 import { holdBookingGroup } from '../../bookings/create-booking-group';
 import { asService, type Tx } from '../../db/tx';
 import { isAppError } from '../../errors';
@@ -54,6 +54,26 @@ async function cancelledAtOrAfter(
 }
 
 /**
+ * A booking dropped because no booking source maps its event type: a guest will arrive with no
+ * reservation and no key, so it is an incident — one per provider and event type, counting each
+ * dropped event once. Adding the mapping resolves it (trigger booking_sources_resolve_unmapped).
+ */
+async function openUnmappedIncident(
+  tx: Tx,
+  input: { tenantId: string; provider: Provider; eventId: string; eventType: string },
+): Promise<void> {
+  await openIncidentOnce(tx, {
+    tenantId: input.tenantId,
+    conditionKey: `booking_unmapped:${input.provider}:${input.eventType}`,
+    kind: 'booking_unmapped',
+    severity: 'critical',
+    summary: `A ${actorFor(input.provider, '').label} booking was dropped: no booking source maps its event type, so the guest has no reservation and no key.`,
+    detail: { provider: input.provider, eventType: input.eventType, webhookEventId: input.eventId },
+    occurrenceId: input.eventId,
+  });
+}
+
+/**
  * A provider's "booking created": a reservation of the booking source's room at `[startsAt, endsAt)`
  * with a pre-issued key, checked and written in one transaction under the booking's lock. Refused
  * (`rejected`) when the provider already cancelled this booking at a later time — it never
@@ -87,7 +107,10 @@ export async function createProviderBooking(input: {
         where: { tenantId, provider, eventType: input.eventType },
         select: { roomId: true },
       });
-      if (sources.length !== 1) return { status: 'ignored', reason: 'unmapped_event_type' };
+      if (sources.length !== 1) {
+        await openUnmappedIncident(tx, input);
+        return { status: 'ignored', reason: 'unmapped_event_type' };
+      }
       const existing = await tx.reservation.findMany({
         where: { tenantId, source: provider, externalRef: input.externalRef },
         select: { id: true },
