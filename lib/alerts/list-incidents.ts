@@ -39,11 +39,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 const keyIdsOf = (detail: Record<string, unknown>): unknown[] => (Array.isArray(detail.keyIds) ? detail.keyIds : []);
 
 /** Names what each incident's detail refers to (ids only are stored there), in one lookup per kind. */
-async function withContext(
-  tx: Tx,
-  tenantId: string,
-  rows: Omit<IncidentView, 'context'>[],
-): Promise<IncidentView[]> {
+async function withContext(tx: Tx, tenantId: string, rows: Omit<IncidentView, 'context'>[]): Promise<IncidentView[]> {
   const names = await nameRecords(tx, tenantId, {
     keyIds: rows.flatMap((r) => keyIdsOf(r.detail).slice(0, INCIDENT_STAYS_SHOWN)),
     lockIds: rows.map((r) => r.detail.lockId),

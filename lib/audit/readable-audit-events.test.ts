@@ -97,7 +97,12 @@ describe('audit rows and incidents a person can read', () => {
       webhookEvent: { id: eventId, provider: 'calendly', type: 'invitee.created', status: 'processed' },
       room: { id: mine.roomIds[0], label: '101' },
     });
-    expect(byId[crossRow]).toEqual({ reservation: null, lock: null, room: { id: mine.roomIds[0], label: '101' }, webhookEvent: null });
+    expect(byId[crossRow]).toEqual({
+      reservation: null,
+      lock: null,
+      room: { id: mine.roomIds[0], label: '101' },
+      webhookEvent: null,
+    });
     expect(byId[garbage]).toMatchObject({ reservation: null, lock: null });
   });
 

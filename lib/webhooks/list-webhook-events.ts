@@ -12,9 +12,10 @@ export type WebhookEventView = {
   attempts: number;
 };
 
-/** A tenant's webhook events, newest first, filtered by provider, status and time. */
+/** A tenant's webhook events, newest first, filtered by provider, status, time and (for a link to one event) id. */
 export async function listWebhookEvents(input: {
   tenantId: string;
+  id?: string;
   provider?: WebhookProvider;
   status?: WebhookStatus;
   from?: Date;
@@ -28,6 +29,7 @@ export async function listWebhookEvents(input: {
     tx.webhookEvent.findMany({
       where: {
         tenantId,
+        ...(input.id ? { id: input.id } : {}),
         ...(input.provider ? { provider: input.provider } : {}),
         ...(input.status ? { status: input.status } : {}),
         ...(input.from || input.to

@@ -45,10 +45,13 @@ export type WebhookLogUrlFilters = {
   from: string;
   to: string;
   cursor: string;
+  /** One event by id (a link from an audit row or an incident); empty for none. */
+  event: string;
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function one(value: string | string[] | null | undefined): string {
   return ((Array.isArray(value) ? value[0] : value) ?? '').trim();
@@ -61,19 +64,21 @@ export function parseWebhookLogUrlFilters(params: Record<string, string | string
   const from = one(params.from);
   const to = one(params.to);
   const cursor = one(params.cursor);
+  const event = one(params.event);
   return {
     provider: isWebhookProvider(provider) ? provider : '',
     status: isWebhookStatus(status) ? status : '',
     from: DAY.test(from) ? from : '',
     to: DAY.test(to) ? to : '',
     cursor: CURSOR.test(cursor) ? cursor : '',
+    event: EVENT_ID.test(event) ? event.toLowerCase() : '',
   };
 }
 
 /** The log's URL for a set of filters (empty ones left out). */
 export function webhookLogHref(filters: Partial<WebhookLogUrlFilters>): string {
   const query = new URLSearchParams();
-  for (const name of ['provider', 'status', 'from', 'to', 'cursor'] as const) {
+  for (const name of ['provider', 'status', 'from', 'to', 'cursor', 'event'] as const) {
     const value = filters[name];
     if (value) query.set(name, value);
   }

@@ -4,6 +4,8 @@ import { When } from '@/components/time';
 import { DoorErrorText, isKnownDoorError } from '@/app/desk/_components/door-error';
 import { isAuditAction, isAuditReasonCode } from '@/lib/audit/audit-filters';
 import type { AuditEventView } from '@/lib/audit/list-audit-events';
+import type { ReadableAuditEvent } from '@/lib/audit/readable-audit-events';
+import { LockLink, StayName, WebhookEventLink } from '@/components/record-name';
 
 const ACTOR_TYPES = ['user', 'api_key', 'guest', 'system', 'provider'] as const;
 
@@ -24,14 +26,17 @@ function lockNameOf(event: AuditEventView): string | null {
 
 type Props = {
   reservationId: string;
-  events: AuditEventView[];
+  events: ReadableAuditEvent[];
   /** The facility's IANA zone: every time is shown in it. */
   timeZone: string;
-  /** Whether to link to the full audit log (managers). */
+  /** Whether to link to the full audit log, the locks and the webhook log (managers). */
   linkToAuditLog: boolean;
 };
 
-/** A reservation's history from the audit log, oldest first: when, who, what and why. */
+/**
+ * A reservation's history from the audit log, oldest first: when, who, what and why, the room and
+ * guest it concerned (a moved stay's old key names its old room), the door and the provider's event.
+ */
 export function ReservationTimeline({ reservationId, events, timeZone, linkToAuditLog }: Props) {
   const t = useTranslations();
   return (
@@ -60,7 +65,21 @@ export function ReservationTimeline({ reservationId, events, timeZone, linkToAud
                   <When at={event.occurredAt} zone={timeZone} />
                   {' · '}
                   <span className="wrap-anywhere">{event.actor.label}</span> ({actorType})
+                  {event.context.reservation && (
+                    <>
+                      {' · '}
+                      <StayName stay={event.context.reservation} link={false} testId="timeline-stay" />
+                    </>
+                  )}
                 </p>
+                {/* Where a manager acts on it: the door's lock, the provider event that made the change. */}
+                {linkToAuditLog && (event.context.lock || event.context.webhookEvent) && (
+                  <p className="timeline__meta">
+                    {event.context.lock && <LockLink lock={event.context.lock} link />}
+                    {event.context.lock && event.context.webhookEvent && ' · '}
+                    {event.context.webhookEvent && <WebhookEventLink event={event.context.webhookEvent} link />}
+                  </p>
+                )}
                 {event.reason !== null && (
                   <p className="timeline__meta wrap-anywhere">
                     {t('audit.col.why')}:{' '}

@@ -11,12 +11,18 @@ import { getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';
+import { OverviewCharts, OverviewTiles } from '@/app/manage/_components/overview-tiles';
+import { overviewFigures } from '@/lib/overview/overview-figures';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('manage.title') };
 }
 
-/** The tenant at a glance: facilities, rooms, staff and API keys (never their secrets). */
+/**
+ * The tenant at a glance: what needs a person now (occupancy, keys not on their lock, incidents,
+ * webhook and message failures) and the last 14 days in small charts, then facilities, rooms, staff
+ * and API keys (never their secrets).
+ */
 export default async function ManagePage() {
   // Layouts and pages render in parallel, so the page guards itself too.
   const staff = await requireStaff('manage.view', '/manage');
@@ -26,6 +32,14 @@ export default async function ManagePage() {
     tenantTimeZone({ tenantId }),
     tenantOverview({ tenantId, userId: staff.user.id }),
   ]);
+  const figures = await overviewFigures({ tenantId, timeZone: zone });
+  const role = staff.current.role;
+  const links = {
+    desk: can(role, 'desk.view'),
+    locks: can(role, 'locks.manage'),
+    incidents: can(role, 'incidents.view'),
+    webhooks: can(role, 'webhooks.view'),
+  };
 
   const canManageKeys = can(staff.current.role, 'api_keys.manage');
   const canManageSecrets = can(staff.current.role, 'secrets.manage');
@@ -38,6 +52,9 @@ export default async function ManagePage() {
         <p className="page__lead">{t('manage.summary', { tenant: staff.current.tenantName })}</p>
         <TimesIn zone={zone} />
       </header>
+
+      <OverviewTiles figures={figures} links={links} />
+      <OverviewCharts figures={figures} zone={zone} />
 
       <Section
         id="facilities"

@@ -1,14 +1,13 @@
 'use client';
 
 import { useFormatter, useTranslations } from 'next-intl';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Table } from '@/components/ui/table';
 import { isAuditAction, isAuditReasonCode } from '@/lib/audit/audit-filters';
-import type { AuditEventView } from '@/lib/audit/list-audit-events';
+import type { ReadableAuditEvent } from '@/lib/audit/readable-audit-events';
 import { formats } from '@/lib/i18n/formats';
+import { LockLink, RoomLabel, StayName, WebhookEventLink } from '@/components/record-name';
 import styles from './audit-log.module.css';
-import { UUID } from './use-audit-log';
 
 const SKELETON_ROWS = 6;
 
@@ -55,7 +54,7 @@ export function AuditEventsSkeleton() {
 }
 
 /** Audit events, one row each: when, who, what, why and what it was about. */
-export function AuditEventsTable({ events, timeZone }: { events: AuditEventView[]; timeZone: string }) {
+export function AuditEventsTable({ events, timeZone }: { events: ReadableAuditEvent[]; timeZone: string }) {
   return (
     <AuditTable>
       {events.map((event) => (
@@ -65,7 +64,7 @@ export function AuditEventsTable({ events, timeZone }: { events: AuditEventView[
   );
 }
 
-function AuditRow({ event, timeZone }: { event: AuditEventView; timeZone: string }) {
+function AuditRow({ event, timeZone }: { event: ReadableAuditEvent; timeZone: string }) {
   const t = useTranslations('audit');
   const format = useFormatter();
   const { actor, action, reason } = event;
@@ -111,32 +110,36 @@ function AuditRow({ event, timeZone }: { event: AuditEventView; timeZone: string
   );
 }
 
-/** Where a row leads: a reservation (or a key's reservation) opens at the desk; other subjects are shown, not linked. */
-function AuditSubject({ event }: { event: AuditEventView }) {
+/**
+ * What a row is about, named for a person: the stay ("Room 102 · Kenji Sato", opening the
+ * reservation at the desk), the door's lock, the room, and the provider's event that made the change.
+ * The subject's type and short id stay beside them for anyone matching rows by id.
+ */
+function AuditSubject({ event }: { event: ReadableAuditEvent }) {
   const t = useTranslations('audit');
   const { type, id } = event.subject;
+  const { reservation, lock, room, webhookEvent } = event.context;
   const typeLabel = isOneOf(SUBJECT_TYPES, type) ? t(`subject.${type}`) : type;
-  const shortId = id ? <code className="audit-code">{id.slice(0, 8)}</code> : null;
-  const keyReservation =
-    typeof event.metadata.reservationId === 'string' && UUID.test(event.metadata.reservationId)
-      ? event.metadata.reservationId
-      : null;
-  const reservationId = type === 'reservation' && id ? id : type === 'access_key' ? keyReservation : null;
-  if (reservationId) {
-    return (
-      <>
-        <span>
-          {typeLabel} {shortId}
-        </span>
-        <Link href={`/desk/reservations/${reservationId}`} className="facts__sub" data-testid="audit-subject-link">
-          {t('openReservation')}
-        </Link>
-      </>
-    );
-  }
   return (
-    <span className="muted">
-      {typeLabel} {shortId}
-    </span>
+    <>
+      {reservation ? (
+        <StayName stay={reservation} testId="audit-subject-link" />
+      ) : room ? (
+        <RoomLabel room={room} />
+      ) : null}
+      {lock && (
+        <span className="facts__sub">
+          <LockLink lock={lock} link />
+        </span>
+      )}
+      {webhookEvent && (
+        <span className="facts__sub">
+          <WebhookEventLink event={webhookEvent} link />
+        </span>
+      )}
+      <span className="facts__sub muted">
+        {typeLabel} {id ? <code className="audit-code">{id.slice(0, 8)}</code> : null}
+      </span>
+    </>
   );
 }

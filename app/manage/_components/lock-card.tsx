@@ -53,6 +53,7 @@ export function LockCard({ lock, rooms, t, zone }: Props) {
   const id = `lock-${lock.id}`;
   return (
     <article
+      id={id}
       className={cx('card', styles.lock)}
       aria-labelledby={`${id}-name`}
       data-testid="lock-card"

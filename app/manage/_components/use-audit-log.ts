@@ -3,9 +3,9 @@
 import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { auditApiSearch, auditUrlSearch, EMPTY_AUDIT_FILTERS, type AuditUrlFilters } from '@/lib/audit/audit-filters';
-import type { AuditEventView } from '@/lib/audit/list-audit-events';
+import type { ReadableAuditEvent } from '@/lib/audit/readable-audit-events';
 
-export type AuditPage = { data: AuditEventView[]; nextCursor: string | null };
+export type AuditPage = { data: ReadableAuditEvent[]; nextCursor: string | null };
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TYPING_DELAY_MS = 350;

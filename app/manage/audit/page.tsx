@@ -5,7 +5,7 @@ import { ClientMessages } from '@/components/client-messages';
 import { QueryProvider } from '@/components/query-provider';
 import { TimesIn } from '@/components/time';
 import { auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
-import { listAuditEvents } from '@/lib/audit/list-audit-events';
+import { listReadableAuditEvents } from '@/lib/audit/readable-audit-events';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listRooms } from '@/lib/rooms/list-rooms';
 import { getT } from '@/app/_server/i18n';
@@ -30,7 +30,7 @@ export default async function AuditPage({ searchParams }: Props) {
   const filters = parseAuditUrlFilters(query);
   const [rooms, firstPage] = await Promise.all([
     listRooms({ tenantId }),
-    listAuditEvents({
+    listReadableAuditEvents({
       tenantId,
       limit: AUDIT_PAGE_SIZE,
       ...(filters.action ? { action: filters.action } : {}),
@@ -49,7 +49,7 @@ export default async function AuditPage({ searchParams }: Props) {
         <p className="page__lead">{t('audit.lead', { tenant: staff.current.tenantName })}</p>
         <TimesIn zone={timeZone} />
       </header>
-      <ClientMessages only={['audit']}>
+      <ClientMessages only={['audit', 'records']}>
         <QueryProvider>
           <AuditLog
             initialFilters={filters}

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
+import { IncidentContextList } from '@/app/manage/_components/incident-context';
 import { TimesIn, When } from '@/components/time';
 import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/alerts/list-incidents';
 import type { MessageKey } from '@/lib/i18n/catalog';
@@ -170,7 +171,11 @@ function IncidentRow({
   const severity = isOneOf(SEVERITIES, incident.severity)
     ? t(`incidents.severity.${incident.severity}`)
     : incident.severity;
-  const kindLabel: MessageKey | null = isOneOf(KNOWN_KINDS, incident.kind) ? `incidents.kind.${incident.kind}` : null;
+  const kindLabel: MessageKey | null = isOneOf(KNOWN_KINDS, incident.kind)
+    ? `incidents.kind.${incident.kind}`
+    : incident.kind === 'booking_unmapped'
+      ? 'records.incidentKind.booking_unmapped'
+      : null;
   return (
     <tr
       data-testid="incident-row"
@@ -189,6 +194,7 @@ function IncidentRow({
           {kindLabel ? `${t(kindLabel)} · ` : ''}
           <code>{incident.kind}</code>
         </span>
+        <IncidentContextList context={incident.context} />
       </th>
       <td className={cell.numeric}>{incident.occurrences}</td>
       <td>

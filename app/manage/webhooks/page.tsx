@@ -56,6 +56,7 @@ export default async function WebhooksPage({
     ...range,
     ...(filters.provider ? { provider: filters.provider } : {}),
     ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.event ? { id: filters.event } : {}),
   };
   const page = await listWebhookEvents({ ...query, ...(filters.cursor ? { cursor: filters.cursor } : {}) }).catch(
     (error: unknown) => {
@@ -64,7 +65,7 @@ export default async function WebhooksPage({
       throw error;
     },
   );
-  const filtered = Boolean(filters.provider || filters.status || filters.from || filters.to);
+  const filtered = Boolean(filters.provider || filters.status || filters.from || filters.to || filters.event);
   const canReplay = can(staff.current.role, 'webhooks.replay');
 
   const now = new Date().getTime();

@@ -2,7 +2,14 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listIncidents } from '../../alerts/list-incidents';
 import { addBookingSource } from '../../bookings/booking-sources';
-import { calBooking, invitee, processAll, sendCal, sendCalendly, tenantWithSources } from '../../testing/booking-webhooks';
+import {
+  calBooking,
+  invitee,
+  processAll,
+  sendCal,
+  sendCalendly,
+  tenantWithSources,
+} from '../../testing/booking-webhooks';
 import { adminClient, createBookableTenant } from '../../testing/fixtures';
 import { processWebhookEvent } from '../process-event';
 
