@@ -77,6 +77,10 @@ describe('the overview figures', () => {
     await reservation(tenantId, rooms.t1, '2026-12-01T06:00:00Z', '2026-12-02T01:00:00Z');
     // Tokyo's night of 2 December.
     await reservation(tenantId, rooms.t2, '2026-12-02T06:00:00Z', '2026-12-03T01:00:00Z');
+    // A long stay from the 2nd (before that night's check-in time) to the 20th, with a cancelled booking
+    // starting inside it: the long stay still holds the room on the nights after.
+    await reservation(tenantId, rooms.t1, '2026-12-02T02:00:00Z', '2026-12-20T01:00:00Z');
+    await reservation(tenantId, rooms.t1, '2026-12-03T00:00:00Z', '2026-12-04T01:00:00Z', { status: 'cancelled' });
     // London's night of 1 December (15:00Z → 10:00Z); a cancelled and a held stay never count.
     await reservation(tenantId, rooms.l1, '2026-12-01T15:00:00Z', '2026-12-02T10:00:00Z');
     await reservation(tenantId, rooms.l2, '2026-12-01T15:00:00Z', '2026-12-02T10:00:00Z', { status: 'cancelled' });
@@ -92,12 +96,13 @@ describe('the overview figures', () => {
     const before = await at('2026-12-01T14:30:00Z');
     expect(before[tokyo]).toMatchObject({ day: '2026-12-01', rooms: 2, occupied: 1 });
     expect(before[london]).toMatchObject({ day: '2026-12-01', rooms: 2, occupied: 1 });
-    // 00:30 in Tokyo (the 2nd: the other room), still the 1st in London. The archived room is never counted.
+    // 00:30 in Tokyo (the 2nd: the other room and the long stay), still the 1st in London. The archived room is never counted.
     const after = await at('2026-12-01T15:30:00Z');
-    expect(after[tokyo]).toMatchObject({ day: '2026-12-02', rooms: 2, occupied: 1 });
+    expect(after[tokyo]).toMatchObject({ day: '2026-12-02', rooms: 2, occupied: 2 });
     expect(after[london]).toMatchObject({ day: '2026-12-01', rooms: 2, occupied: 1 });
     const later = await at('2026-12-02T15:30:00Z');
-    expect(later[tokyo]).toMatchObject({ day: '2026-12-03', occupied: 0 });
+    expect(later[tokyo]).toMatchObject({ day: '2026-12-03', occupied: 1 });
+    expect((await at('2026-12-20T15:30:00Z'))[tokyo]).toMatchObject({ day: '2026-12-21', occupied: 0 });
   });
 
   it("counts per local day over 14 days, names unsynced keys by room and guest, and never counts another tenant's rows", async () => {

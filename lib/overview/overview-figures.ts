@@ -43,25 +43,36 @@ export type OverviewFigures = {
 };
 
 // Reservation states that occupy a room: a held booking (unpaid, may lapse) and a cancelled one do not.
-// Listed rather than "not cancelled", so a state added later is not counted by accident; the
-// `status <> 'cancelled'` beside it lets Postgres use the exclusion constraint's partial GiST index.
+// Listed rather than "not cancelled", so a state added later is not counted by accident.
 const OCCUPYING = ['confirmed', 'checked_in', 'checked_out'];
 
 /**
  * Each facility's rooms (not archived) and how many are occupied, in the facility's own time zone:
  * a nightly facility counts the rooms sold for tonight (a stay overlapping today's check-in time to
  * tomorrow's check-out time); an hourly one counts the rooms booked at any time today.
+ *
+ * Cheap with any history: a stay overlapping [since, until) either starts inside it (a range of
+ * reservations_room_time) or contains `since` — and then, as a room's stays never overlap (the
+ * exclusion constraint), it is the room's last stay starting before `since` (one backward index
+ * step). Plain comparisons, not `&&` on ranges: under row-level security only leakproof operators
+ * become index conditions, and range overlap is not one.
  */
 async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityOccupancy[]> {
   return tx.$queryRaw<FacilityOccupancy[]>`
     select f.id::text as "facilityId", f.name, f.time_zone as "timeZone", f.booking_unit::text as "bookingUnit",
            to_char(w.today, 'YYYY-MM-DD') as day,
            count(ro.id)::int as rooms,
-           count(ro.id) filter (where exists (
-             select 1 from reservations s
-              where s.tenant_id = ro.tenant_id and s.room_id = ro.id
-                and s.status <> 'cancelled' and s.status::text = any(${OCCUPYING}::text[])
-                and tstzrange(s.starts_at, s.ends_at, '[)') && tstzrange(w.since, w.until, '[)')))::int as occupied
+           count(ro.id) filter (where
+             exists (select 1 from reservations s
+                      where s.tenant_id = ro.tenant_id and s.room_id = ro.id
+                        and s.starts_at >= w.since and s.starts_at < w.until
+                        and s.status::text = any(${OCCUPYING}::text[]))
+             or exists (select 1 from (select s.ends_at, s.status from reservations s
+                                         where s.tenant_id = ro.tenant_id and s.room_id = ro.id
+                                           and s.starts_at < w.since and s.status::text <> 'cancelled'
+                                         order by s.starts_at desc limit 1) last
+                         where last.ends_at > w.since and last.status::text = any(${OCCUPYING}::text[]))
+           )::int as occupied
       from facilities f
       cross join lateral (select (${now}::timestamptz at time zone f.time_zone)::date as today) d
       cross join lateral (
