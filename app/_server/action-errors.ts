@@ -86,6 +86,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     saveRoom: 'rooms.error.labelTaken',
     archiveRoom: 'rooms.archive.hasStays',
     createMember: 'staff.create.alreadyMember',
+    addBookingSource: 'bookingSources.roomArchived',
   },
   last_manager: { changeMemberRole: 'staff.lastManager', setMemberActive: 'staff.lastManager' },
   reservation_not_ready: {

@@ -17,7 +17,7 @@ export function normaliseEventType(provider: 'calendly' | 'cal', value: string):
 
 /**
  * Maps a provider's event type (Calendly event type URI, Cal.com event type id) to one of the
- * tenant's rooms; mapping it again moves it to the new room. With an `actor`, audited
+ * tenant's rooms (not an archived one: `conflict`); mapping it again moves it to the new room. With an `actor`, audited
  * `booking_source.added` (with the room it had before, when it had one).
  */
 export async function addBookingSource(input: {
@@ -29,8 +29,13 @@ export async function addBookingSource(input: {
 }): Promise<{ id: string }> {
   const { tenantId, provider, eventType, roomId, actor } = input;
   return asService({ tenantId }, async (tx) => {
-    const rooms = await tx.room.findMany({ where: { tenantId, id: roomId }, select: { label: true } });
+    const rooms = await tx.room.findMany({
+      where: { tenantId, id: roomId },
+      select: { label: true, archivedAt: true },
+    });
     if (rooms.length !== 1) throw new AppError('not_found', 'No such room.');
+    // Its bookings would all be refused: an archived room takes no new stays.
+    if (rooms[0]!.archivedAt) throw new AppError('conflict', 'This room is archived and takes no new stays.');
     const before = await tx.bookingSource.findMany({
       where: { tenantId, provider, eventType },
       select: { roomId: true },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBookingSource } from '../bookings/booking-sources';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { loadStaffIdentity } from '../auth/staff';
 import { signInWithPassword } from '../auth/sign-in';
@@ -83,6 +84,10 @@ describe('an archived room', () => {
       code: 'room_unavailable',
       details: { roomIds: [archived], reason: 'room_archived' },
     });
+    // Nor is a booking provider's event type mapped to it: its bookings would all be refused.
+    await expect(
+      addBookingSource({ tenantId, provider: 'cal', eventType: '77', roomId: archived, actor: TEST_ACTOR }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     const rows = await admin.query(
       `select count(*)::int as n from reservations where tenant_id = $1 and room_id = $2`,
       [tenantId, archived],

@@ -6,9 +6,8 @@ import { addRoomLockAction } from '@/app/manage/locks/actions';
 import { Button } from '@/components/ui/button';
 import { Field, Select } from '@/components/ui/field';
 import { ActionErrorText, ActionResult } from './action-result';
+import { DoorRoleField } from './lock-door-add';
 import styles from './setup.module.css';
-
-const ROLES = ['room', 'entrance', 'other'] as const;
 
 /** "Add a door" to one room: one of the tenant's locks and which door it is (the Locks page's action). */
 export function RoomDoorAddForm({ roomId, locks }: { roomId: string; locks: { id: string; name: string }[] }) {
@@ -32,17 +31,7 @@ export function RoomDoorAddForm({ roomId, locks }: { roomId: string; locks: { id
             </Select>
           )}
         </Field>
-        <Field id={`${id}-role`} label={t('role')}>
-          {(control) => (
-            <Select {...control} name="role" defaultValue="room" data-testid="room-door-role">
-              {ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {t(`roleOption.${role}`)}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <DoorRoleField id={`${id}-role`} testId="room-door-role" />
         <Button type="submit" loading={pending} loadingLabel={t('pending')} data-testid="room-door-add">
           {t('submit')}
         </Button>

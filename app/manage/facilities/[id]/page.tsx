@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { z } from 'zod';
 import { FacilityForm } from '@/app/manage/_components/facility-form';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
@@ -13,13 +14,11 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('facilities.edit') };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** One facility's settings; another tenant's id, or no such facility, is the 404 page. */
 export default async function FacilityPage({ params }: { params: Promise<{ id: string }> }) {
   const staff = await requireStaff('property.manage', '/manage/facilities');
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!z.uuid().safeParse(id).success) notFound();
   const [t, facility] = await Promise.all([
     getT(),
     getFacilitySettings({ tenantId: staff.current.tenantId, facilityId: id }),

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { z } from 'zod';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
 import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
@@ -20,8 +21,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('rooms.editTitle') };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * One room: its label and rate, its doors (add one of the tenant's locks), and archive or restore —
  * the stays still to come are listed first, since they keep it from being archived.
@@ -30,7 +29,7 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   const staff = await requireStaff('property.manage', '/manage/rooms');
   const { tenantId } = staff.current;
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!z.uuid().safeParse(id).success) notFound();
   const [t, rooms] = await Promise.all([getT(), listRoomDetails({ tenantId, roomId: id })]);
   const room = rooms[0];
   if (!room) notFound();
