@@ -68,7 +68,8 @@ export function FacilityForm({ facility, zones }: Props) {
               defaultValue={value('timeZone', facility?.timeZone ?? 'Asia/Tokyo')}
               data-testid="facility-timeZone"
             >
-              {zones.map((zone) => (
+              {/* A zone stored under another name (an alias) stays choosable, so saving never changes it unasked. */}
+              {(facility && !zones.includes(facility.timeZone) ? [facility.timeZone, ...zones] : zones).map((zone) => (
                 <option key={zone} value={zone}>
                   {zone}
                 </option>
