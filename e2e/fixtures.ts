@@ -50,9 +50,9 @@ export async function signInAs(context: BrowserContext, user: StaffMember, baseU
 }
 
 /** Makes a tenant of its own in the e2e server's database (e2e/make-tenant.ts). */
-export async function makeTenant(name: string, rooms = 1, timeZone = 'UTC'): Promise<MadeTenant> {
+export async function makeTenant(name: string, rooms = 1, timeZone = 'UTC', facility = true): Promise<MadeTenant> {
   const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
-  const input: TenantInput = { name, rooms, tag, timeZone };
+  const input: TenantInput = { name, rooms, tag, timeZone, facility };
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'e2e/make-tenant.ts', JSON.stringify(input)], {
     env: { ...process.env, UNLOCKOS_DATA_DIR: DATA_DIR },
     timeout: 60_000,
@@ -65,6 +65,8 @@ type Fixtures = {
   rooms: number;
   /** The IANA zone of the tenant's facility (`test.use({ facilityZone: 'Asia/Tokyo' })`). */
   facilityZone: string;
+  /** Whether the tenant starts with a facility and rooms (`test.use({ facility: false })`: a brand-new tenant). */
+  facility: boolean;
   /** This test's own tenant, new for every test and every retry: nobody else books its rooms. */
   tenant: MadeTenant;
   /** The test's page, signed in as the tenant's front desk. */
@@ -77,8 +79,9 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   rooms: [1, { option: true }],
   facilityZone: ['UTC', { option: true }],
-  tenant: async ({ rooms, facilityZone }, provide, testInfo) => {
-    await provide(await makeTenant(testInfo.titlePath.at(-1)!.slice(0, 40), rooms, facilityZone));
+  facility: [true, { option: true }],
+  tenant: async ({ rooms, facilityZone, facility }, provide, testInfo) => {
+    await provide(await makeTenant(testInfo.titlePath.at(-1)!.slice(0, 40), rooms, facilityZone, facility));
   },
   deskPage: async ({ page, tenant, baseURL }, provide) => {
     await signInAs(page.context(), tenant.desk, baseURL!);

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { openDatabase } from '../lib/db/database';
 
-export type TenantInput = { name: string; rooms: number; tag: string; timeZone?: string };
+/** `facility: false`: a brand-new tenant with no facility and no rooms (the manager sets it up). */
+export type TenantInput = { name: string; rooms: number; tag: string; timeZone?: string; facility?: boolean };
 export type StaffMember = { id: string; email: string; password: string };
 export type MadeTenant = {
   id: string;
@@ -28,12 +29,15 @@ async function main(): Promise<void> {
   try {
     const name = `${input.name} ${input.tag}`;
     const { id } = await createTenant({ name });
-    const facility = await createFacility({ tenantId: id, name: 'Main', timeZone: input.timeZone ?? 'UTC' });
+    const facility =
+      input.facility === false
+        ? { id: '' }
+        : await createFacility({ tenantId: id, name: 'Main', timeZone: input.timeZone ?? 'UTC' });
     const rooms = [];
     // Device ids are TTLock lock ids (Ints), one series per tenant so tenants never share a lock.
     const lockBase =
       (parseInt(createHash('sha256').update(input.tag).digest('hex').slice(0, 8), 16) % 2_000_000) * 1000;
-    for (let i = 0; i < input.rooms; i++) {
+    for (let i = 0; i < (input.facility === false ? 0 : input.rooms); i++) {
       const label = String(101 + i);
       const lockDevice = String(lockBase + 101 + i);
       const room = await createRoom({ tenantId: id, facilityId: facility.id, label, lockDeviceRef: lockDevice });

@@ -11,6 +11,7 @@ export type AppErrorCode =
   | 'illegal_transition'
   | 'reservation_not_ready'
   | 'too_early'
+  | 'last_manager'
   | 'payment_intent_in_use'
   | 'payment_intent_invalid'
   | 'payload_too_large'

@@ -17,6 +17,7 @@ const STATUS: Record<AppErrorCode, number> = {
   illegal_transition: 409,
   reservation_not_ready: 409,
   too_early: 409,
+  last_manager: 409,
   payment_intent_in_use: 409,
   payment_intent_invalid: 409,
   payload_too_large: 413,

@@ -18,6 +18,8 @@ export const PERMISSIONS = [
   'secrets.manage',
   'locks.manage',
   'staff.manage',
+  /** Facilities, rooms and booking sources. */
+  'property.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

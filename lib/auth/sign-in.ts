@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { asService } from '../db/tx';
+import { asService, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { giveTokens, takeAllTokens, type BucketRule } from '../ratelimit/rate-limit';
@@ -48,7 +48,16 @@ export async function signInWithPassword(input: {
   const email = input.email.trim().toLowerCase();
   const address = input.address || 'unknown';
   const users = await asService((tx) =>
-    tx.user.findMany({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } }),
+    tx.user.findMany({
+      where: { email },
+      select: {
+        id: true,
+        email: true,
+        name: true,
+        passwordHash: true,
+        memberships: { where: { deactivatedAt: null }, select: { tenantId: true }, take: 1 },
+      },
+    }),
   );
   const user = users.length === 1 ? users[0]! : null;
   // Unknown accounts count against the address only: no bucket per guessed email.
@@ -65,14 +74,19 @@ export async function signInWithPassword(input: {
     return { ok: false };
   }
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? null);
-  if (user && passwordOk) {
+  // A member deactivated in every tenant signs in nowhere: refused like a wrong password.
+  if (user && passwordOk && user.memberships.length > 0) {
     await giveTokens(rules);
     return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
   }
   // This failure spent the pair's last token: from now on the address is refused for this account.
   if (user && taken.tokens[0]! < 1) await noteThrottled(user, address);
   logger.warn(
-    { userId: user?.id ?? null, address, reason: user ? 'wrong_password' : 'unknown_account' },
+    {
+      userId: user?.id ?? null,
+      address,
+      reason: !user ? 'unknown_account' : passwordOk ? 'deactivated' : 'wrong_password',
+    },
     'sign-in failed',
   );
   return { ok: false };
@@ -109,13 +123,18 @@ async function noteThrottled(user: { id: string; email: string }, address: strin
   });
 }
 
+/** Clears every sign-in bucket of an account (all addresses), in the caller's transaction; how many were cleared. */
+export function clearSignInLimits(tx: Tx, userId: string): Promise<number> {
+  return tx.$executeRaw`delete from rate_buckets where starts_with(bucket, ${accountPrefix(userId)})`;
+}
+
 /** `user-unlock`: clears every sign-in bucket of the account (all addresses); an unknown email is `not_found`. */
 export async function unlockUser(input: { email: string }): Promise<{ unlocked: true }> {
   const email = input.email.trim().toLowerCase();
   const cleared = await asService(async (tx) => {
     const users = await tx.user.findMany({ where: { email }, select: { id: true } });
     if (users.length !== 1) return null;
-    return tx.$executeRaw`delete from rate_buckets where starts_with(bucket, ${accountPrefix(users[0]!.id)})`;
+    return clearSignInLimits(tx, users[0]!.id);
   });
   if (cleared === null) throw new AppError('not_found', 'No account has this email.');
   logger.info({ cleared }, 'sign-in limits cleared');

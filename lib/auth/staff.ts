@@ -8,12 +8,15 @@ export type StaffIdentity = {
 };
 export type StaffContext = StaffIdentity & { current: Membership };
 
-/** Loads a user and every tenant they belong to; `null` when the user no longer exists. */
+/** Loads a user and every tenant they are an active member of; `null` when the user no longer exists. */
 export async function loadStaffIdentity(userId: string): Promise<StaffIdentity | null> {
   return asService(async (tx) => {
     const user = await tx.user.findUnique({
       where: { id: userId },
-      include: { memberships: { include: { tenant: true }, orderBy: { createdAt: 'asc' } } },
+      // A deactivated membership is no membership: its tenant is gone from the next request on.
+      include: {
+        memberships: { where: { deactivatedAt: null }, include: { tenant: true }, orderBy: { createdAt: 'asc' } },
+      },
     });
     if (!user) return null;
     return {

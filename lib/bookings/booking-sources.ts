@@ -1,23 +1,99 @@
+import { actorColumns, type Actor } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 
-/** Maps a provider's event type (Calendly event type URI, Cal.com event type id) to one of the tenant's rooms. */
+const CALENDLY_EVENT_TYPES = 'https://api.calendly.com/event_types/';
+
+/**
+ * The event type as a provider's webhooks name it: Calendly sends the event type's URI (an id alone
+ * is completed to it), Cal.com its numeric id. Null when it cannot be one.
+ */
+export function normaliseEventType(provider: 'calendly' | 'cal', value: string): string | null {
+  const text = value.trim();
+  if (provider === 'cal') return /^\d{1,18}$/.test(text) ? text : null;
+  if (/^[A-Za-z0-9-]{1,100}$/.test(text)) return `${CALENDLY_EVENT_TYPES}${text}`;
+  return /^https:\/\/api\.calendly\.com\/event_types\/[A-Za-z0-9-]{1,100}$/.test(text) ? text : null;
+}
+
+/**
+ * Maps a provider's event type (Calendly event type URI, Cal.com event type id) to one of the
+ * tenant's rooms (not an archived one: `conflict`); mapping it again moves it to the new room. With an `actor`, audited
+ * `booking_source.added` (with the room it had before, when it had one).
+ */
 export async function addBookingSource(input: {
   tenantId: string;
   provider: 'calendly' | 'cal';
   eventType: string;
   roomId: string;
+  actor?: Actor;
 }): Promise<{ id: string }> {
-  const { tenantId } = input;
+  const { tenantId, provider, eventType, roomId, actor } = input;
   return asService({ tenantId }, async (tx) => {
-    const rooms = await tx.room.count({ where: { tenantId, id: input.roomId } });
-    if (rooms !== 1) throw new AppError('not_found', 'No such room.');
-    return tx.bookingSource.upsert({
-      where: { tenantId_provider_eventType: { tenantId, provider: input.provider, eventType: input.eventType } },
-      create: { tenantId, provider: input.provider, eventType: input.eventType, roomId: input.roomId },
-      update: { roomId: input.roomId },
+    const rooms = await tx.room.findMany({
+      where: { tenantId, id: roomId },
+      select: { label: true, archivedAt: true },
+    });
+    if (rooms.length !== 1) throw new AppError('not_found', 'No such room.');
+    // Its bookings would all be refused: an archived room takes no new stays.
+    if (rooms[0]!.archivedAt) throw new AppError('conflict', 'This room is archived and takes no new stays.');
+    const before = await tx.bookingSource.findMany({
+      where: { tenantId, provider, eventType },
+      select: { roomId: true },
+    });
+    const source = await tx.bookingSource.upsert({
+      where: { tenantId_provider_eventType: { tenantId, provider, eventType } },
+      create: { tenantId, provider, eventType, roomId },
+      update: { roomId },
       select: { id: true },
     });
+    if (actor)
+      await tx.auditEvent.create({
+        data: {
+          tenantId,
+          ...actorColumns(actor),
+          action: 'booking_source.added',
+          subjectType: 'booking_source',
+          subjectId: source.id,
+          roomId,
+          metadata: {
+            provider,
+            eventType,
+            room: rooms[0]!.label,
+            ...(before[0] && before[0].roomId !== roomId && { previousRoomId: before[0].roomId }),
+          },
+        },
+      });
+    return source;
+  });
+}
+
+/** Removes one of the tenant's booking sources (its event type's bookings are then ignored), audited `booking_source.removed`. */
+export async function removeBookingSource(input: {
+  tenantId: string;
+  sourceId: string;
+  actor: Actor;
+}): Promise<{ id: string }> {
+  const { tenantId, sourceId, actor } = input;
+  return asService({ tenantId }, async (tx) => {
+    const rows = await tx.bookingSource.findMany({
+      where: { tenantId, id: sourceId },
+      select: { provider: true, eventType: true, roomId: true, room: { select: { label: true } } },
+    });
+    if (rows.length !== 1) throw new AppError('not_found', 'No such booking source.');
+    const row = rows[0]!;
+    await tx.bookingSource.delete({ where: { id: sourceId, tenantId } });
+    await tx.auditEvent.create({
+      data: {
+        tenantId,
+        ...actorColumns(actor),
+        action: 'booking_source.removed',
+        subjectType: 'booking_source',
+        subjectId: sourceId,
+        roomId: row.roomId,
+        metadata: { provider: row.provider, eventType: row.eventType, room: row.room.label },
+      },
+    });
+    return { id: sourceId };
   });
 }
 

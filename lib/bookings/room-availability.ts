@@ -22,7 +22,8 @@ export async function roomAvailability({
 }): Promise<RoomAvailability[]> {
   return withTenant({ tenantId }, async (tx) => {
     const rooms = await tx.room.findMany({
-      where: { tenantId },
+      // An archived room takes no new stays (the database refuses them): the desk is not offered it.
+      where: { tenantId, archivedAt: null },
       include: { facility: { select: { name: true } } },
       orderBy: [{ facilityId: 'asc' }, { label: 'asc' }],
     });

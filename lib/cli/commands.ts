@@ -9,18 +9,10 @@ import { addBookingSource } from '../bookings/booking-sources';
 import { addRoomLock, setLockProvider, syncLocks } from '../locks/locks';
 import { replayWebhookEvents } from '../webhooks/replay';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
+import { isTimeZone } from '../facilities/time-zones';
 
 const uuid = z.uuid();
 const CLI_ACTOR = { type: 'system' as const, id: null, label: 'cli' };
-
-const isTimeZone = (value: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export type CliCommand = {
   flags: z.ZodObject;
@@ -64,6 +56,7 @@ export const COMMANDS: Record<string, CliCommand> = {
         timeZone: f.timezone,
         keyLeadMinutes: f['key-lead-minutes'],
         earlyCheckInMinutes: f['early-check-in-minutes'],
+        actor: CLI_ACTOR,
       }),
   ),
   'room-create': command(
@@ -75,7 +68,14 @@ export const COMMANDS: Record<string, CliCommand> = {
         'lock-device': z.string().min(1).max(200).optional(),
       })
       .strict(),
-    (f) => createRoom({ tenantId: f.tenant, facilityId: f.facility, label: f.label, lockDeviceRef: f['lock-device'] }),
+    (f) =>
+      createRoom({
+        tenantId: f.tenant,
+        facilityId: f.facility,
+        label: f.label,
+        lockDeviceRef: f['lock-device'],
+        actor: CLI_ACTOR,
+      }),
   ),
   'user-create': command(
     z
@@ -86,7 +86,16 @@ export const COMMANDS: Record<string, CliCommand> = {
         role: z.enum(ROLES),
       })
       .strict(),
-    (f) => createStaffUser({ tenantId: f.tenant, email: f.email, password: f.password, role: f.role }),
+    async (f) => {
+      const { id } = await createStaffUser({
+        tenantId: f.tenant,
+        email: f.email,
+        password: f.password,
+        role: f.role,
+        actor: CLI_ACTOR,
+      });
+      return { id };
+    },
   ),
   'user-unlock': command(z.object({ email: z.email() }).strict(), (f) => unlockUser({ email: f.email })),
   'api-key-create': command(z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(), async (f) => {
@@ -118,7 +127,14 @@ export const COMMANDS: Record<string, CliCommand> = {
         room: uuid,
       })
       .strict(),
-    (f) => addBookingSource({ tenantId: f.tenant, provider: f.provider, eventType: f['event-type'], roomId: f.room }),
+    (f) =>
+      addBookingSource({
+        tenantId: f.tenant,
+        provider: f.provider,
+        eventType: f['event-type'],
+        roomId: f.room,
+        actor: CLI_ACTOR,
+      }),
   ),
   'webhooks-replay': command(
     z

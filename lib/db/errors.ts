@@ -22,6 +22,8 @@ export const SQLSTATE = {
   roomOccupied: 'UC002',
   roomsUnavailable: 'UB001',
   unknownRooms: 'UB002',
+  roomArchived: 'UR001',
+  lastManager: 'UM001',
   dataKeyMissing: 'US001',
   secretInvalid: 'US002',
   dataKeyMismatch: 'US003',
@@ -192,6 +194,20 @@ export function toDomainError(error: unknown): unknown {
         'room_unavailable',
         'Some rooms are not available for those dates; nothing was held.',
         { roomIds: jsonList(info.detail) },
+        { cause: error },
+      );
+    case SQLSTATE.roomArchived:
+      return new AppError(
+        'room_unavailable',
+        'This room is archived and takes no new stays.',
+        { roomIds: jsonList(info.detail), reason: 'room_archived' },
+        { cause: error },
+      );
+    case SQLSTATE.lastManager:
+      return new AppError(
+        'last_manager',
+        'A tenant keeps at least one active manager: make someone else a manager first.',
+        {},
         { cause: error },
       );
     case SQLSTATE.unknownRooms:

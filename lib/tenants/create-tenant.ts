@@ -3,6 +3,11 @@ import { tenantProviderName } from '../locks/tenant-provider';
 import { asService } from '../db/tx';
 import { hashPassword } from '../auth/password';
 import type { Role } from '../auth/permissions';
+import { actorColumns, type Actor } from '../audit/actor';
+import type { FacilitySettings } from '../facilities/facility-input';
+import { facilityColumns } from '../facilities/save-facility';
+import type { RoomSettings } from '../rooms/room-input';
+import { AppError } from '../errors';
 
 /** Creates a tenant (optionally bound to a Stripe Connect account). */
 export async function createTenant(input: { name: string; stripeAccountId?: string | null }): Promise<{ id: string }> {
@@ -17,57 +22,96 @@ export async function createTenant(input: { name: string; stripeAccountId?: stri
 /**
  * Creates a facility of a tenant, with its IANA time zone, how long before a stay its pre-issued
  * keys start working (default 120 minutes) and how long before a stay the desk may check its guest
- * in (default 0: not before the stay starts, unless the desk insists and the room is free).
+ * in (default 0: not before the stay starts, unless the desk insists and the room is free). The
+ * manager's form gives every other setting too; with an `actor` the creation is audited
+ * (`facility.created`). The database's checks have the last word.
  */
-export async function createFacility(input: {
-  tenantId: string;
-  name: string;
-  timeZone: string;
-  keyLeadMinutes?: number;
-  earlyCheckInMinutes?: number;
-}): Promise<{ id: string }> {
-  return asService({ tenantId: input.tenantId }, (tx) =>
-    tx.facility.create({
-      data: {
-        tenantId: input.tenantId,
-        name: input.name,
-        timeZone: input.timeZone,
-        ...(input.keyLeadMinutes === undefined ? {} : { keyLeadMinutes: input.keyLeadMinutes }),
-        ...(input.earlyCheckInMinutes === undefined ? {} : { earlyCheckInMinutes: input.earlyCheckInMinutes }),
-      },
+export async function createFacility(
+  input: { tenantId: string; name: string; timeZone: string; actor?: Actor } & Partial<
+    Omit<FacilitySettings, 'name' | 'timeZone'>
+  >,
+): Promise<{ id: string }> {
+  const { tenantId, actor, name, timeZone, ...settings } = input;
+  return asService({ tenantId }, async (tx) => {
+    const facility = await tx.facility.create({
+      data: { tenantId, name, timeZone, ...facilityColumns(withoutUndefined(settings)) },
       select: { id: true },
-    }),
-  );
+    });
+    if (actor)
+      await tx.auditEvent.create({
+        data: {
+          tenantId,
+          ...actorColumns(actor),
+          action: 'facility.created',
+          subjectType: 'facility',
+          subjectId: facility.id,
+          metadata: { name, timeZone, bookingUnit: settings.bookingUnit ?? 'night' },
+        },
+      });
+    return facility;
+  });
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 /**
  * Creates a room in one of the tenant's facilities (the composite foreign key refuses another
  * tenant's facility). `lockDeviceRef` names a device of the tenant's lock provider: it becomes a
- * lock (once per device) and the room's own door.
+ * lock (once per device) and the room's own door. The manager's form gives its rate too; with an
+ * `actor` the creation is audited (`room.created`).
  */
-export async function createRoom(input: {
-  tenantId: string;
-  facilityId: string;
-  label: string;
-  lockDeviceRef?: string | null;
-}): Promise<{ id: string }> {
-  const provider = input.lockDeviceRef ? await tenantProviderName(input.tenantId) : null;
-  return asService({ tenantId: input.tenantId }, async (tx) => {
+export async function createRoom(
+  input: {
+    tenantId: string;
+    facilityId: string;
+    label: string;
+    lockDeviceRef?: string | null;
+    actor?: Actor;
+  } & Partial<Omit<RoomSettings, 'label'>>,
+): Promise<{ id: string }> {
+  const { tenantId, facilityId, label, lockDeviceRef, actor, ...rate } = input;
+  const provider = lockDeviceRef ? await tenantProviderName(tenantId) : null;
+  return asService({ tenantId }, async (tx) => {
+    const facilities = await tx.facility.count({ where: { tenantId, id: facilityId } });
+    if (facilities !== 1) throw new AppError('not_found', 'No such facility.');
     const room = await tx.room.create({
-      data: { tenantId: input.tenantId, facilityId: input.facilityId, label: input.label },
-      select: { id: true },
+      data: { tenantId, facilityId, label, ...withoutUndefined(rate) },
+      select: { id: true, rateCents: true, currency: true, rateUnit: true, rateName: true },
     });
-    if (input.lockDeviceRef && provider) {
-      const lock = await ensureLock(tx, { tenantId: input.tenantId, provider, deviceId: input.lockDeviceRef });
-      await tx.roomLock.create({ data: { tenantId: input.tenantId, roomId: room.id, lockId: lock.id } });
+    if (lockDeviceRef && provider) {
+      const lock = await ensureLock(tx, { tenantId, provider, deviceId: lockDeviceRef });
+      await tx.roomLock.create({ data: { tenantId, roomId: room.id, lockId: lock.id } });
     }
-    return room;
+    if (actor)
+      await tx.auditEvent.create({
+        data: {
+          tenantId,
+          ...actorColumns(actor),
+          action: 'room.created',
+          subjectType: 'room',
+          subjectId: room.id,
+          roomId: room.id,
+          metadata: {
+            label,
+            facilityId,
+            rateCents: room.rateCents,
+            currency: room.currency,
+            rateUnit: room.rateUnit,
+            rateName: room.rateName,
+          },
+        },
+      });
+    return { id: room.id };
   });
 }
 
 /**
  * Creates a staff user with a membership in a tenant; an existing user (same email) gains the
- * membership instead, keeping their password.
+ * membership instead, keeping their password (`created: false`). `onlyNew` refuses an email that is
+ * already a member of the tenant (`conflict`) instead of changing its role. With an `actor`, audited
+ * `member.created`.
  */
 export async function createStaffUser(input: {
   tenantId: string;
@@ -75,21 +119,37 @@ export async function createStaffUser(input: {
   password: string;
   role: Role;
   name?: string;
-}): Promise<{ id: string }> {
+  actor?: Actor;
+  onlyNew?: boolean;
+}): Promise<{ id: string; created: boolean }> {
+  const { tenantId, role, actor } = input;
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   return asService(async (tx) => {
-    const user = await tx.user.upsert({
-      where: { email },
-      create: { email, name: input.name ?? '', passwordHash },
-      update: {},
-      select: { id: true },
-    });
+    const existing = await tx.user.findMany({ where: { email }, select: { id: true } });
+    const user =
+      existing[0] ??
+      (await tx.user.create({ data: { email, name: input.name ?? '', passwordHash }, select: { id: true } }));
+    if (input.onlyNew) {
+      const members = await tx.membership.count({ where: { tenantId, userId: user.id } });
+      if (members > 0) throw new AppError('conflict', 'This email is already a member of the tenant.');
+    }
     await tx.membership.upsert({
-      where: { tenantId_userId: { tenantId: input.tenantId, userId: user.id } },
-      create: { tenantId: input.tenantId, userId: user.id, role: input.role },
-      update: { role: input.role },
+      where: { tenantId_userId: { tenantId, userId: user.id } },
+      create: { tenantId, userId: user.id, role },
+      update: { role },
     });
-    return user;
+    if (actor)
+      await tx.auditEvent.create({
+        data: {
+          tenantId,
+          ...actorColumns(actor),
+          action: 'member.created',
+          subjectType: 'user',
+          subjectId: user.id,
+          metadata: { email, name: input.name ?? '', role, newAccount: !existing[0] },
+        },
+      });
+    return { id: user.id, created: !existing[0] };
   });
 }

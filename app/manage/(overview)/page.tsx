@@ -60,6 +60,16 @@ export default async function ManagePage() {
         id="facilities"
         title={t('manage.facilities.title')}
         empty={facilities.length === 0 ? t('manage.facilities.empty') : null}
+        action={
+          can(staff.current.role, 'property.manage') ? (
+            <Link
+              href={facilities.length === 0 ? '/manage/facilities/new' : '/manage/facilities'}
+              data-testid="manage-facilities-link"
+            >
+              {facilities.length === 0 ? t('facilities.addFirst') : t('facilities.nav')}
+            </Link>
+          ) : null
+        }
       >
         <thead>
           <tr>

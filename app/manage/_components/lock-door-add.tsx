@@ -17,6 +17,24 @@ type Props = {
   doorOf: string[];
 };
 
+/** Which of a room's doors a lock is (its own, a shared entrance, another): the `role` field of both door forms. */
+export function DoorRoleField({ id, testId }: { id: string; testId: string }) {
+  const t = useTranslations('locks.addDoor');
+  return (
+    <Field id={id} label={t('role')}>
+      {(control) => (
+        <Select {...control} name="role" defaultValue="room" data-testid={testId}>
+          {ROLES.map((role) => (
+            <option key={role} value={role}>
+              {t(`roleOption.${role}`)}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  );
+}
+
 /** "Add this lock to a room": pick a room and which of its doors the lock is; the room's live codes follow. */
 export function AddDoorForm({ lockId, rooms, doorOf }: Props) {
   const t = useTranslations('locks.addDoor');
@@ -45,17 +63,7 @@ export function AddDoorForm({ lockId, rooms, doorOf }: Props) {
                   </Select>
                 )}
               </Field>
-              <Field id={`${id}-role`} label={t('role')}>
-                {(control) => (
-                  <Select {...control} name="role" defaultValue="room" data-testid="lock-add-door-role">
-                    {ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {t(`roleOption.${role}`)}
-                      </option>
-                    ))}
-                  </Select>
-                )}
-              </Field>
+              <DoorRoleField id={`${id}-role`} testId="lock-add-door-role" />
             </div>
             <div>
               <Button type="submit" loading={pending} loadingLabel={t('pending')} data-testid="lock-add-door-submit">

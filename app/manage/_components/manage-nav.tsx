@@ -10,6 +10,15 @@ import type { MessageKey } from '@/lib/i18n/catalog';
  */
 export const MANAGE_NAV_ITEMS = [
   { id: 'overview', href: '/manage', label: 'manage.nav.overview', permission: 'manage.view' },
+  { id: 'facilities', href: '/manage/facilities', label: 'facilities.nav', permission: 'property.manage' },
+  { id: 'rooms', href: '/manage/rooms', label: 'rooms.nav', permission: 'property.manage' },
+  {
+    id: 'booking-sources',
+    href: '/manage/booking-sources',
+    label: 'bookingSources.nav',
+    permission: 'property.manage',
+  },
+  { id: 'staff', href: '/manage/staff', label: 'staff.nav', permission: 'staff.manage' },
   { id: 'api-keys', href: '/manage/api-keys', label: 'manage.nav.apiKeys', permission: 'api_keys.manage' },
   { id: 'secrets', href: '/manage/secrets', label: 'manage.nav.secrets', permission: 'secrets.manage' },
   { id: 'audit', href: '/manage/audit', label: 'manage.nav.audit', permission: 'audit.view' },

@@ -40,7 +40,8 @@ export const addRoomLockAction = staffAction(
     name: 'addRoomLock',
     permission: 'locks.manage',
     input: z.object({ lockId: z.uuid(), roomId: z.uuid(), role: z.enum(['room', 'entrance', 'other']) }),
-    revalidate: LOCKS,
+    // The whole manage area: a room's page lists its doors too.
+    revalidate: { path: '/manage', type: 'layout' },
   },
   async ({ input: { lockId, roomId, role }, tenantId, actor }) => {
     await addRoomLock({ tenantId, lockId, roomId, role, actor });

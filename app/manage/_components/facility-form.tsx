@@ -1,0 +1,187 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { useActionState, useId, useState } from 'react';
+import { saveFacilityAction } from '@/app/manage/facilities/actions';
+import { Button } from '@/components/ui/button';
+import { Field, Input, Select, Textarea } from '@/components/ui/field';
+import { FormError } from '@/components/ui/notice';
+import type { FacilitySettings } from '@/lib/facilities/facility-input';
+import { ActionResult } from './action-result';
+import { fieldError, typedValue } from './form-state';
+import styles from './setup.module.css';
+
+const GUEST_FIELDS = ['directions', 'keypad', 'wifiName', 'wifiPassword', 'houseRules'] as const;
+const LONG = new Set(['directions', 'keypad', 'houseRules']);
+
+type Props = {
+  /** The facility being edited; none for a new one. */
+  facility?: FacilitySettings & { id: string };
+  zones: string[];
+};
+
+/**
+ * Every setting of a facility: name, time zone, nightly (check-in and check-out) or hourly (opening
+ * hours), key lead and early check-in minutes, address, phone and the guest's door information in
+ * English and Japanese. A refusal shows its message beside each field and keeps what was typed.
+ */
+export function FacilityForm({ facility, zones }: Props) {
+  const t = useTranslations('facilities');
+  const [state, action, pending] = useActionState(saveFacilityAction, null);
+  const id = useId();
+  const value = (name: string, stored: string | number | null | undefined) =>
+    typedValue(state, name, stored === null || stored === undefined ? '' : String(stored));
+  const [unit, setUnit] = useState(value('bookingUnit', facility?.bookingUnit ?? 'night'));
+  const error = state && !state.ok ? state.error : null;
+
+  const text = (name: string, label: string, stored: string | number | null | undefined, props = {}) => (
+    <Field id={`${id}-${name}`} label={label} error={fieldError(state, name)}>
+      {(control) => (
+        <Input
+          {...control}
+          name={name}
+          defaultValue={value(name, stored)}
+          data-testid={`facility-${name}`}
+          {...props}
+        />
+      )}
+    </Field>
+  );
+
+  return (
+    <form
+      action={action}
+      noValidate
+      className="form"
+      data-testid="facility-form"
+      // A new answer re-applies the typed values (React resets a form after its action).
+      key={state?.attempt ?? 0}
+    >
+      {facility && <input type="hidden" name="facilityId" value={facility.id} />}
+      <div className={styles.grid}>
+        {text('name', t('field.name'), facility?.name, { required: true, maxLength: 200 })}
+        <Field id={`${id}-timeZone`} label={t('field.timeZone')} error={fieldError(state, 'timeZone')}>
+          {(control) => (
+            <Select
+              {...control}
+              name="timeZone"
+              defaultValue={value('timeZone', facility?.timeZone ?? 'Asia/Tokyo')}
+              data-testid="facility-timeZone"
+            >
+              {/* A zone stored under another name (an alias) stays choosable, so saving never changes it unasked. */}
+              {(facility && !zones.includes(facility.timeZone) ? [facility.timeZone, ...zones] : zones).map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field id={`${id}-bookingUnit`} label={t('field.bookingUnit')} hint={t('hint.bookingUnit')}>
+          {(control) => (
+            <Select
+              {...control}
+              name="bookingUnit"
+              value={unit}
+              onChange={(event) => setUnit(event.target.value)}
+              data-testid="facility-bookingUnit"
+            >
+              <option value="night">{t('unit.night')}</option>
+              <option value="hour">{t('unit.hour')}</option>
+            </Select>
+          )}
+        </Field>
+      </div>
+
+      <div className={styles.grid}>
+        {unit === 'hour' ? (
+          <>
+            {text('opensAt', t('field.opensAt'), facility?.opensAt ?? '09:00', { type: 'time' })}
+            {text('closesAt', t('field.closesAt'), facility?.closesAt ?? '18:00', { type: 'time' })}
+            <input type="hidden" name="checkInTime" value={value('checkInTime', facility?.checkInTime ?? '15:00')} />
+            <input type="hidden" name="checkOutTime" value={value('checkOutTime', facility?.checkOutTime ?? '10:00')} />
+          </>
+        ) : (
+          <>
+            {text('checkInTime', t('field.checkInTime'), facility?.checkInTime ?? '15:00', { type: 'time' })}
+            {text('checkOutTime', t('field.checkOutTime'), facility?.checkOutTime ?? '10:00', { type: 'time' })}
+          </>
+        )}
+        {text('keyLeadMinutes', t('field.keyLeadMinutes'), facility?.keyLeadMinutes ?? 120, {
+          type: 'number',
+          min: 0,
+          max: 10080,
+          inputMode: 'numeric',
+        })}
+        {text('earlyCheckInMinutes', t('field.earlyCheckInMinutes'), facility?.earlyCheckInMinutes ?? 0, {
+          type: 'number',
+          min: 0,
+          max: 1440,
+          inputMode: 'numeric',
+        })}
+      </div>
+
+      <div className={styles.grid}>
+        {text('address', t('field.address'), facility?.address, { maxLength: 500, autoComplete: 'street-address' })}
+        {text('phone', t('field.phone'), facility?.phone, { maxLength: 50, type: 'tel' })}
+      </div>
+
+      {(['en', 'ja'] as const).map((locale) => (
+        <fieldset key={locale} className={styles.fieldset} lang={locale}>
+          <legend>{t(`guestInfo.${locale}`)}</legend>
+          <div className={styles.grid}>
+            {GUEST_FIELDS.map((field) => {
+              const name = `${locale}.${field}`;
+              const stored = facility?.guestInfo[locale]?.[field];
+              return LONG.has(field) ? (
+                <Field key={name} id={`${id}-${name}`} label={t(`guestField.${field}`)} error={fieldError(state, name)}>
+                  {(control) => (
+                    <Textarea
+                      {...control}
+                      name={name}
+                      rows={3}
+                      maxLength={2000}
+                      defaultValue={value(name, stored)}
+                      data-testid={`facility-${locale}-${field}`}
+                    />
+                  )}
+                </Field>
+              ) : (
+                <Field key={name} id={`${id}-${name}`} label={t(`guestField.${field}`)} error={fieldError(state, name)}>
+                  {(control) => (
+                    <Input
+                      {...control}
+                      name={name}
+                      maxLength={100}
+                      autoComplete="off"
+                      defaultValue={value(name, stored)}
+                      data-testid={`facility-${locale}-${field}`}
+                    />
+                  )}
+                </Field>
+              );
+            })}
+          </div>
+        </fieldset>
+      ))}
+
+      <FormError data-testid="facility-form-error">{error ? t('error.summary') : null}</FormError>
+      <div className="form__submit-row">
+        <Button
+          variant="primary"
+          type="submit"
+          loading={pending}
+          loadingLabel={t('saving')}
+          data-testid="facility-save"
+        >
+          {facility ? t('save') : t('create')}
+        </Button>
+      </div>
+      {state?.ok && (
+        <ActionResult attempt={state.attempt} tone="success" testId="facility-saved">
+          {t('saved')}
+        </ActionResult>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,192 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { useActionState, useEffect, useId, useRef, useState } from 'react';
+import {
+  changeMemberRoleAction,
+  createMemberAction,
+  setMemberActiveAction,
+  unlockMemberAction,
+} from '@/app/manage/staff/actions';
+import { Button } from '@/components/ui/button';
+import { Field, Input, Select } from '@/components/ui/field';
+import { CopyButton } from './copy-button';
+import { ActionResult } from './action-result';
+import { fieldError, typedValue } from './form-state';
+import styles from './setup.module.css';
+
+/**
+ * "Add a member": email, name and role. A new account's one-time password is shown once, above the
+ * form, from the action's answer only (kept in memory), until dismissed; the manager hands it over.
+ * An email that already has an account (in another tenant) keeps its own password.
+ */
+export function CreateMemberForm() {
+  const t = useTranslations('staff.create');
+  const roles = useTranslations('staff.role');
+  const [state, action, pending] = useActionState(createMemberAction, null);
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const id = useId();
+  const created = state?.ok && state.attempt !== dismissed ? state.data : null;
+  useEffect(() => {
+    if (state?.ok) panel.current?.focus();
+  }, [state]);
+
+  return (
+    <>
+      {created && (
+        <div
+          ref={panel}
+          tabIndex={-1}
+          role="region"
+          aria-labelledby={`${id}-created`}
+          className="result-panel result-panel--success secret-panel"
+          data-testid="member-created"
+        >
+          <div className="result-panel__body secret-panel__body">
+            <p id={`${id}-created`} className="result-panel__title">
+              {t('created', { email: created.email })}
+            </p>
+            {created.password ? (
+              <>
+                <p className="secret-panel__warning">
+                  <strong>{t('passwordOnce')}</strong>
+                </p>
+                <div className="secret-panel__value">
+                  <code id={`${id}-password`} className="secret-panel__code" data-testid="member-password">
+                    {created.password}
+                  </code>
+                  <CopyButton text={created.password} targetId={`${id}-password`} accessibleLabel={t('copy')} />
+                </div>
+              </>
+            ) : (
+              <p>{t('existingAccount')}</p>
+            )}
+          </div>
+          <Button onClick={() => setDismissed(state!.attempt)} data-testid="member-created-dismiss">
+            {t('dismiss')}
+          </Button>
+        </div>
+      )}
+      <form action={action} noValidate className="form" data-testid="member-form" key={state?.attempt ?? 0}>
+        <div className={styles.grid}>
+          <Field id={`${id}-email`} label={t('email')} error={fieldError(state, 'email')}>
+            {(control) => (
+              <Input
+                {...control}
+                name="email"
+                type="email"
+                autoComplete="off"
+                defaultValue={typedValue(state, 'email', '')}
+                data-testid="member-email"
+              />
+            )}
+          </Field>
+          <Field id={`${id}-name`} label={t('name')} error={fieldError(state, 'name')}>
+            {(control) => (
+              <Input
+                {...control}
+                name="name"
+                autoComplete="off"
+                defaultValue={typedValue(state, 'name', '')}
+                data-testid="member-name"
+              />
+            )}
+          </Field>
+          <Field id={`${id}-role`} label={t('role')} error={fieldError(state, 'role')}>
+            {(control) => (
+              <Select
+                {...control}
+                name="role"
+                defaultValue={typedValue(state, 'role', 'front_desk')}
+                data-testid="member-role"
+              >
+                <option value="front_desk">{roles('front_desk')}</option>
+                <option value="manager">{roles('manager')}</option>
+              </Select>
+            )}
+          </Field>
+        </div>
+        <div className="form__submit-row">
+          <Button variant="primary" type="submit" loading={pending} data-testid="member-create">
+            {t('submit')}
+          </Button>
+        </div>
+        {state && !state.ok && (
+          <ActionResult attempt={state.attempt} tone="error" testId="member-create-result">
+            {state.error.message}
+          </ActionResult>
+        )}
+      </form>
+    </>
+  );
+}
+
+type Member = { userId: string; label: string; role: 'front_desk' | 'manager'; active: boolean };
+
+/** A member's row actions: change role, deactivate or reactivate, unlock after failed sign-ins. */
+export function MemberActions({ member }: { member: Member }) {
+  const t = useTranslations('staff');
+  const [roleState, roleAction, rolePending] = useActionState(changeMemberRoleAction, null);
+  const [activeState, activeAction, activePending] = useActionState(setMemberActiveAction, null);
+  const [unlockState, unlockAction, unlockPending] = useActionState(unlockMemberAction, null);
+  const id = useId();
+  const failed = [roleState, activeState, unlockState].find((s) => s && !s.ok);
+  return (
+    <div className={styles.row}>
+      <form action={roleAction} className={styles.row}>
+        <input type="hidden" name="userId" value={member.userId} />
+        <Select
+          id={`${id}-role`}
+          name="role"
+          compact
+          defaultValue={member.role}
+          aria-label={t('roleOf', { member: member.label })}
+          data-testid="member-role-select"
+        >
+          <option value="front_desk">{t('role.front_desk')}</option>
+          <option value="manager">{t('role.manager')}</option>
+        </Select>
+        <Button type="submit" size="compact" loading={rolePending} data-testid="member-role-save">
+          {t('changeRole')}
+        </Button>
+      </form>
+      <form action={activeAction}>
+        <input type="hidden" name="userId" value={member.userId} />
+        <input type="hidden" name="active" value={member.active ? 'false' : 'true'} />
+        <Button
+          type="submit"
+          size="compact"
+          variant={member.active ? 'danger' : 'secondary'}
+          loading={activePending}
+          aria-label={t(member.active ? 'deactivateLabel' : 'reactivateLabel', { member: member.label })}
+          data-testid={member.active ? 'member-deactivate' : 'member-reactivate'}
+        >
+          {member.active ? t('deactivate') : t('reactivate')}
+        </Button>
+      </form>
+      <form action={unlockAction}>
+        <input type="hidden" name="userId" value={member.userId} />
+        <Button
+          type="submit"
+          size="compact"
+          loading={unlockPending}
+          aria-label={t('unlockLabel', { member: member.label })}
+          data-testid="member-unlock"
+        >
+          {t('unlock')}
+        </Button>
+      </form>
+      {failed && !failed.ok && (
+        <ActionResult attempt={failed.attempt} tone="error" testId="member-action-result">
+          {failed.error.message}
+        </ActionResult>
+      )}
+      {unlockState?.ok && (
+        <ActionResult attempt={unlockState.attempt} tone="success" testId="member-unlocked">
+          {t('unlocked')}
+        </ActionResult>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+'use server';
+
+import { z } from 'zod';
+import { addBookingSource, normaliseEventType, removeBookingSource } from '@/lib/bookings/booking-sources';
+import { refuse, staffAction } from '@/app/_server/action';
+
+const SOURCES = { path: '/manage/booking-sources' } as const;
+
+/** Maps a Calendly or Cal.com event type to a room (an event type mapped again moves to the new room); audited. */
+export const addBookingSourceAction = staffAction(
+  {
+    name: 'addBookingSource',
+    permission: 'property.manage',
+    input: z.object({
+      provider: z.enum(['calendly', 'cal'], 'bookingSources.error'),
+      eventType: z.string().trim().min(1, 'bookingSources.eventTypeRequired').max(500),
+      roomId: z.uuid('bookingSources.roomRequired'),
+    }),
+    echo: { provider: 'text', eventType: 'text', roomId: 'text' },
+    revalidate: SOURCES,
+  },
+  async ({ input: { provider, eventType, roomId }, tenantId, actor }) => {
+    const normalised = normaliseEventType(provider, eventType);
+    if (!normalised) return refuse(`bookingSources.eventTypeInvalid.${provider}`, { field: 'eventType' });
+    return addBookingSource({ tenantId, provider, eventType: normalised, roomId, actor });
+  },
+);
+
+/** Removes a booking source: its event type's bookings are ignored from now on; audited. */
+export const removeBookingSourceAction = staffAction(
+  {
+    name: 'removeBookingSource',
+    permission: 'property.manage',
+    input: z.object({ sourceId: z.uuid() }),
+    revalidate: SOURCES,
+  },
+  ({ input: { sourceId }, tenantId, actor }) => removeBookingSource({ tenantId, sourceId, actor }),
+);

@@ -1,0 +1,116 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { z } from 'zod';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
+import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
+import { RoomForm } from '@/app/manage/_components/room-form';
+import { ClientMessages } from '@/components/client-messages';
+import { Badge } from '@/components/ui/badge';
+import { Notice } from '@/components/ui/notice';
+import { Span } from '@/components/time';
+import { listLocks } from '@/lib/locks/locks';
+import { futureStaysOfRoom } from '@/lib/rooms/archive-room';
+import { listRoomDetails } from '@/lib/rooms/list-room-details';
+import { fromMinorUnits } from '@/lib/rooms/room-input';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('rooms.editTitle') };
+}
+
+/**
+ * One room: its label and rate, its doors (add one of the tenant's locks), and archive or restore —
+ * the stays still to come are listed first, since they keep it from being archived.
+ */
+export default async function RoomPage({ params }: { params: Promise<{ id: string }> }) {
+  const staff = await requireStaff('property.manage', '/manage/rooms');
+  const { tenantId } = staff.current;
+  const { id } = await params;
+  if (!z.uuid().safeParse(id).success) notFound();
+  const [t, rooms] = await Promise.all([getT(), listRoomDetails({ tenantId, roomId: id })]);
+  const room = rooms[0];
+  if (!room) notFound();
+  const [locks, stays] = await Promise.all([listLocks({ tenantId }), futureStaysOfRoom({ tenantId, roomId: id })]);
+  const doorIds = new Set(room.roomLocks.map(({ lock }) => lock.id));
+  const archived = room.archivedAt !== null;
+
+  return (
+    <>
+      <ManageNav staff={staff} current="rooms" />
+      <p className="back-link">
+        <Link href="/manage/rooms">{t('rooms.back')}</Link>
+      </p>
+      <header className="page__header">
+        <h1>
+          {t('rooms.heading', { room: room.label, facility: room.facility.name })}{' '}
+          {archived && <Badge tone="neutral">{t('rooms.archivedBadge')}</Badge>}
+        </h1>
+      </header>
+
+      <ClientMessages only={['rooms', 'locks']}>
+        <section aria-labelledby="room-settings-title" className="section card">
+          <h2 id="room-settings-title">{t('rooms.settings')}</h2>
+          <RoomForm
+            facilities={[]}
+            room={{
+              id: room.id,
+              label: room.label,
+              rate: fromMinorUnits(room.rateCents, room.currency),
+              currency: room.currency,
+              rateUnit: room.rateUnit,
+              rateName: room.rateName,
+              pinLength: room.pinLength,
+            }}
+          />
+        </section>
+
+        <section aria-labelledby="room-doors-title" className="section card">
+          <h2 id="room-doors-title">{t('rooms.doors.title')}</h2>
+          {room.roomLocks.length === 0 ? (
+            <Notice tone="warning" announce={false}>
+              {t('rooms.doors.empty')}
+            </Notice>
+          ) : (
+            <ul data-testid="room-doors">
+              {room.roomLocks.map(({ lock, role }) => (
+                <li key={lock.id}>
+                  {lock.name} <span className="muted">({t(`locks.addDoor.roleOption.${role}`)})</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <RoomDoorAddForm
+            roomId={room.id}
+            locks={locks.filter((lock) => !doorIds.has(lock.id)).map(({ id: lockId, name }) => ({ id: lockId, name }))}
+          />
+          <p>
+            <Link href="/manage/locks">{t('rooms.doors.locksLink')}</Link>
+          </p>
+        </section>
+
+        <section aria-labelledby="room-archive-title" className="section card">
+          <h2 id="room-archive-title">{archived ? t('rooms.archive.restoreTitle') : t('rooms.archive.title')}</h2>
+          <p className="muted">{archived ? t('rooms.archive.restoreLead') : t('rooms.archive.lead')}</p>
+          {!archived && stays.length > 0 && (
+            <Notice tone="warning" as="div" announce={false} data-testid="room-future-stays">
+              <p>{t('rooms.archive.hasStays')}</p>
+              <ul>
+                {stays.map((stay) => (
+                  <li key={stay.id}>
+                    <Link href={`/desk/reservations/${stay.id}`}>
+                      {stay.guestDisplay} · <Span from={stay.startsAt} to={stay.endsAt} zone={room.facility.timeZone} />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </Notice>
+          )}
+          <RoomArchiveButton roomId={room.id} archived={archived} blocked={stays.length > 0} />
+        </section>
+      </ClientMessages>
+    </>
+  );
+}

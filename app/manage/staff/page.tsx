@@ -1,0 +1,81 @@
+import type { Metadata } from 'next';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { CreateMemberForm, MemberActions } from '@/app/manage/_components/member-forms';
+import { ClientMessages } from '@/components/client-messages';
+import { Badge } from '@/components/ui/badge';
+import { Table } from '@/components/ui/table';
+import { listMembers } from '@/lib/staff/members';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('staff.title') };
+}
+
+/** The tenant's members with role and status: add one, change a role, deactivate or reactivate, unlock. */
+export default async function StaffPage() {
+  const staff = await requireStaff('staff.manage', '/manage/staff');
+  const { tenantId } = staff.current;
+  const [t, members] = await Promise.all([getT(), listMembers({ tenantId })]);
+
+  return (
+    <>
+      <ManageNav staff={staff} current="staff" />
+      <header className="page__header">
+        <h1>{t('staff.title')}</h1>
+        <p className="page__lead">{t('staff.lead', { tenant: staff.current.tenantName })}</p>
+      </header>
+      <ClientMessages only={['staff', 'copy']}>
+        <section aria-labelledby="member-add-title" className="section card">
+          <h2 id="member-add-title">{t('staff.create.title')}</h2>
+          <CreateMemberForm />
+        </section>
+        <section aria-labelledby="members-title" className="section">
+          <h2 id="members-title">{t('staff.list')}</h2>
+          <Table region={{ labelledBy: 'members-title' }} data-testid="members-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('staff.col.member')}</th>
+                <th scope="col">{t('staff.col.role')}</th>
+                <th scope="col">{t('staff.col.status')}</th>
+                <th scope="col">{t('staff.col.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((m) => {
+                const label = m.name || m.email;
+                return (
+                  <tr
+                    key={m.userId}
+                    data-testid="member-row"
+                    data-email={m.email}
+                    data-status={m.deactivatedAt ? 'deactivated' : 'active'}
+                  >
+                    <th scope="row">
+                      {m.name || <span className="muted">{t('staff.noName')}</span>}
+                      <span className="facts__sub">{m.email}</span>
+                      {m.userId === staff.user.id && <span className="facts__sub">{t('staff.you')}</span>}
+                    </th>
+                    <td>{t(`staff.role.${m.role}`)}</td>
+                    <td>
+                      {m.deactivatedAt ? (
+                        <Badge tone="danger">{t('staff.deactivated')}</Badge>
+                      ) : (
+                        <Badge tone="success">{t('staff.active')}</Badge>
+                      )}
+                    </td>
+                    <td>
+                      <MemberActions
+                        member={{ userId: m.userId, label, role: m.role, active: m.deactivatedAt === null }}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </Table>
+        </section>
+      </ClientMessages>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** How many minor units a currency's major unit has: 0 for JPY, 2 for EUR (as Intl knows it). */
+export function currencyExponent(currency: string): number | null {
+  try {
+    const format = new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() });
+    return format.resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return null;
+  }
+}
+
+/** An amount typed in the currency's major unit ("12000", "120.50") in its minor unit, or null when it has too many decimals. */
+export function toMinorUnits(amount: string, currency: string): number | null {
+  const exponent = currencyExponent(currency);
+  const match = /^(\d{1,9})(?:[.,](\d+))?$/.exec(amount.trim());
+  if (exponent === null || !match) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > exponent) return null;
+  return Number(match[1]) * 10 ** exponent + Number(fraction.padEnd(exponent, '0') || '0');
+}
+
+/** A minor-unit amount as the form shows it again ("120.50"). */
+export function fromMinorUnits(cents: number, currency: string): string {
+  const exponent = currencyExponent(currency) ?? 2;
+  return exponent === 0 ? String(cents) : (cents / 10 ** exponent).toFixed(exponent);
+}
+
+/** A room's settings as the domain takes them. */
+export type RoomSettings = {
+  label: string;
+  rateCents: number;
+  currency: string;
+  rateUnit: 'night' | 'hour';
+  rateName: string;
+  pinLength: number;
+};
+
+/** The room form: label, rate (typed in the currency's major unit), unit, rate name, PIN length. Messages are catalog keys. */
+const optionalId = z.preprocess((v) => (v === '' ? undefined : v), z.uuid().optional());
+
+export const ZRoomFormSchema = z
+  .object({
+    /** The room being edited; absent for a new one, which names its facility. */
+    roomId: optionalId,
+    facilityId: optionalId,
+    label: z.string().trim().min(1, 'rooms.error.labelRequired').max(100, 'rooms.error.tooLong'),
+    currency: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z]{3}$/, 'rooms.error.currency')
+      .refine((c) => currencyExponent(c) !== null, 'rooms.error.currency'),
+    rate: z.string().trim(),
+    rateUnit: z.enum(['night', 'hour'], 'rooms.error.rateUnit'),
+    rateName: z.string().trim().min(1, 'rooms.error.rateNameRequired').max(100, 'rooms.error.tooLong'),
+    pinLength: z.coerce
+      .number('rooms.error.pinLength')
+      .int('rooms.error.pinLength')
+      .min(4, 'rooms.error.pinLength')
+      .max(10, 'rooms.error.pinLength'),
+  })
+  .transform((form, ctx) => {
+    const rateCents = toMinorUnits(form.rate, form.currency);
+    if (rateCents === null || rateCents > 2_147_483_647) {
+      ctx.addIssue({ code: 'custom', path: ['rate'], message: 'rooms.error.rate' });
+      return z.NEVER;
+    }
+    const settings: RoomSettings = {
+      label: form.label,
+      rateCents,
+      currency: form.currency,
+      rateUnit: form.rateUnit,
+      rateName: form.rateName,
+      pinLength: form.pinLength,
+    };
+    return { roomId: form.roomId, facilityId: form.facilityId, settings };
+  });

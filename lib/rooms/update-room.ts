@@ -1,0 +1,45 @@
+import { actorColumns, type Actor } from '../audit/actor';
+import { asService } from '../db/tx';
+import { AppError } from '../errors';
+import type { RoomSettings } from './room-input';
+
+/**
+ * Changes a room's label, rate, currency, unit, rate name and PIN length in one transaction,
+ * audited `room.updated` with what it was and what it is; another tenant's room is `not_found`.
+ * Reservations already made keep their snapshots (label and rate name at booking).
+ */
+export async function updateRoom(input: {
+  tenantId: string;
+  roomId: string;
+  settings: RoomSettings;
+  actor: Actor;
+}): Promise<{ id: string; changed: string[] }> {
+  const { tenantId, roomId, settings, actor } = input;
+  return asService({ tenantId }, async (tx) => {
+    const rows = await tx.room.findMany({
+      where: { tenantId, id: roomId },
+      select: { label: true, rateCents: true, currency: true, rateUnit: true, rateName: true, pinLength: true },
+    });
+    if (rows.length !== 1) throw new AppError('not_found', 'No such room.');
+    const before = rows[0]!;
+    const changed = (Object.keys(settings) as (keyof RoomSettings)[]).filter((key) => before[key] !== settings[key]);
+    await tx.room.update({ where: { id: roomId, tenantId }, data: settings });
+    await tx.auditEvent.create({
+      data: {
+        tenantId,
+        ...actorColumns(actor),
+        action: 'room.updated',
+        subjectType: 'room',
+        subjectId: roomId,
+        roomId,
+        metadata: {
+          label: settings.label,
+          changed,
+          before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+          after: Object.fromEntries(changed.map((key) => [key, settings[key]])),
+        },
+      },
+    });
+    return { id: roomId, changed };
+  });
+}
