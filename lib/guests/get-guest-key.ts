@@ -38,6 +38,18 @@ export type EndedGuestStay = {
   phone: string | null;
 };
 
+/** The stay's part of a `GuestStatus`, from either kind of stay read. */
+export function statusStayOf(
+  stay: Pick<GuestStay, 'status' | 'startsAt' | 'endsAt' | 'roomLabel'>,
+): GuestStatus['stay'] {
+  return {
+    status: stay.status,
+    startsAt: stay.startsAt.toISOString(),
+    endsAt: stay.endsAt.toISOString(),
+    roomLabel: stay.roomLabel,
+  };
+}
+
 function tokenHashHex(token: string): string {
   return Buffer.from(hashGuestToken(token)).toString('hex');
 }
@@ -206,27 +218,11 @@ export async function getGuestStatus(token: string, now = new Date()): Promise<G
     const stay = await readStay(tx);
     if (stay) {
       const { key } = pickGuestKey(await readKeys(tx, stay), stay, now);
-      return {
-        stay: {
-          status: stay.status,
-          startsAt: stay.startsAt.toISOString(),
-          endsAt: stay.endsAt.toISOString(),
-          roomLabel: stay.roomLabel,
-        },
-        key,
-      };
+      return { stay: statusStayOf(stay), key };
     }
     const ended = await readEndedStay(tx);
     if (!ended) return null;
-    return {
-      stay: {
-        status: ended.status,
-        startsAt: ended.startsAt.toISOString(),
-        endsAt: ended.endsAt.toISOString(),
-        roomLabel: ended.roomLabel,
-      },
-      key: null,
-    };
+    return { stay: statusStayOf(ended), key: null };
   });
 }
 

@@ -1,5 +1,5 @@
 import { isAppError } from '../errors';
-import { getEndedGuestStay, getGuestKey, getGuestStay, type GuestStay } from './get-guest-key';
+import { getEndedGuestStay, getGuestKey, getGuestStay, statusStayOf, type GuestStay } from './get-guest-key';
 import { limitGuestKeyRequest } from './guest-rate-limits';
 import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
 
@@ -35,18 +35,7 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
       (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),
     );
   const readAt = Date.now();
-  const initial: GuestStatus | null =
-    key === undefined
-      ? null
-      : {
-          stay: {
-            status: stay.status,
-            startsAt: stay.startsAt.toISOString(),
-            endsAt: stay.endsAt.toISOString(),
-            roomLabel: stay.roomLabel,
-          },
-          key,
-        };
+  const initial: GuestStatus | null = key === undefined ? null : { stay: statusStayOf(stay), key };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
     const { phone, address } = stay.facility;
     return { kind: 'thanks', facilityName: stay.facilityName, phone, address };

@@ -6,7 +6,21 @@ import { intlLocale, type Locale, type Translate } from '@/lib/i18n/locale';
 /** "HH:MM" (a local time of day) in the guest's locale's short time style. */
 function localTime(hhmm: string, locale: Locale): string {
   const [h, m] = hhmm.split(':').map(Number);
-  return formatDateTime(new Date(Date.UTC(1970, 0, 1, h!, m!)), 'time', { locale: intlLocale(locale), timeZone: 'UTC' });
+  return formatDateTime(new Date(Date.UTC(1970, 0, 1, h!, m!)), 'time', {
+    locale: intlLocale(locale),
+    timeZone: 'UTC',
+  });
+}
+
+/** One text the manager wrote, under its label; nothing when it is not written. */
+function InfoText({ label, text }: { label: string; text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <div>
+      <h3 className="guest-info__label">{label}</h3>
+      <p className="guest-text">{text}</p>
+    </div>
+  );
 }
 
 /**
@@ -26,18 +40,8 @@ export function DoorInfo({ stay, locale, t }: { stay: GuestStay; locale: Locale;
       <h2 id="guest-door" className="guest-info__heading">
         {t('guestStay.doorHeading')}
       </h2>
-      {info.keypad && (
-        <div>
-          <h3 className="guest-info__label">{t('guestStay.keypad')}</h3>
-          <p className="guest-text">{info.keypad}</p>
-        </div>
-      )}
-      {info.directions && (
-        <div>
-          <h3 className="guest-info__label">{t('guestStay.directions')}</h3>
-          <p className="guest-text">{info.directions}</p>
-        </div>
-      )}
+      <InfoText label={t('guestStay.keypad')} text={info.keypad} />
+      <InfoText label={t('guestStay.directions')} text={info.directions} />
       <p className="guest-text guest-info__strong" data-testid="guest-check-out">
         {leave}
       </p>
@@ -60,12 +64,7 @@ export function DoorInfo({ stay, locale, t }: { stay: GuestStay; locale: Locale;
           </dl>
         </div>
       )}
-      {info.houseRules && (
-        <div>
-          <h3 className="guest-info__label">{t('guestStay.houseRules')}</h3>
-          <p className="guest-text">{info.houseRules}</p>
-        </div>
-      )}
+      <InfoText label={t('guestStay.houseRules')} text={info.houseRules} />
     </section>
   );
 }
