@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyView } from '../keys/key-view';
-import { guestPhaseOf, guestViewOf, shownPin, type GuestStatus } from './guest-view';
+import { guestPhaseOf, guestViewOf, nextBoundary, shownPin, type GuestStatus } from './guest-view';
 
 const NOW = Date.parse('2026-12-05T12:00:00Z');
 const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
@@ -77,5 +77,14 @@ describe('guestViewOf', () => {
     for (const k of [key(), key({ status: 'revoked' }), null]) {
       expect(guestPhaseOf(guestViewOf(status(k), NOW))).toBe('live');
     }
+  });
+
+  it('knows the next instant the view changes by the clock alone: the key’s start, its end, the stay’s end', () => {
+    const pre = key({ status: 'pre_issued', validFrom: at(2), expiresAt: at(30) });
+    expect(nextBoundary(status(pre), NOW)).toBe(Date.parse(at(2)));
+    expect(nextBoundary(status(pre), Date.parse(at(2)))).toBe(Date.parse(at(20)));
+    expect(nextBoundary(status(null, { endsAt: at(5) }), NOW)).toBe(Date.parse(at(5)));
+    expect(nextBoundary(status(null, { endsAt: at(-1) }), NOW)).toBeNull();
+    expect(nextBoundary(null, NOW)).toBeNull();
   });
 });

@@ -58,3 +58,13 @@ export function guestPhaseOf(view: GuestView): GuestPhase {
 export function shownPin(view: GuestView): string | null {
   return view.kind === 'ready' || view.kind === 'scheduled' ? view.pin : null;
 }
+
+/** The next instant after `now` at which the view can change with no new answer: the key's start or end, the stay's end. */
+export function nextBoundary(status: GuestStatus | null, now: number): number | null {
+  if (!status) return null;
+  const instants = [status.key?.validFrom, status.key?.expiresAt, status.stay.endsAt]
+    .filter((at): at is string => typeof at === 'string')
+    .map(Date.parse)
+    .filter((at) => at > now);
+  return instants.length > 0 ? Math.min(...instants) : null;
+}

@@ -5,7 +5,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/i18n/formats';
 import { fill } from '@/lib/i18n/slots';
-import { guestPhaseOf, guestViewOf, shownPin, type GuestStatus, type GuestView } from '@/lib/guests/guest-view';
+import {
+  guestPhaseOf,
+  guestViewOf,
+  nextBoundary,
+  shownPin,
+  type GuestStatus,
+  type GuestView,
+} from '@/lib/guests/guest-view';
 import type { GuestKeyWords } from './guest-key-words';
 
 type Props = {
@@ -42,7 +49,8 @@ type View = GuestView | { kind: 'loading' | 'notFound' | 'error' };
  * 5 s while the page is visible (2 s while the lock confirms), at once when it becomes visible,
  * gains focus or reconnects, paused while hidden. Each poll sends the last ETag, so an unchanged
  * state is a 304 with no body. Plain fetch and timers: this page loads no query library
- * (docs/PERFORMANCE.md). `refetch` asks the key endpoint instead (it issues a missing stay key).
+ * (docs/PERFORMANCE.md). `pollNow` asks at once. Between answers, the clock moves the view on at
+ * the key's start and end and the stay's end, so a PIN never outlives its key by a poll.
  */
 function useGuestStatus(token: string, initial: GuestStatus | null, renderedAt: number) {
   const [poll, setPoll] = useState<Poll>({ status: initial, gone: false, failed: false, now: renderedAt });
@@ -124,6 +132,16 @@ function useGuestStatus(token: string, initial: GuestStatus | null, renderedAt: 
     // `initial` is the first render's value only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
+
+  const boundary = nextBoundary(poll.status, poll.now);
+  useEffect(() => {
+    if (boundary === null) return;
+    const timer = setTimeout(
+      () => setPoll((p) => ({ ...p, now: Date.now() })),
+      Math.min(boundary - Date.now() + 50, 2_000_000_000),
+    );
+    return () => clearTimeout(timer);
+  }, [boundary]);
 
   return { ...poll, pollNow: useCallback(() => pollNow.current(), []) };
 }
