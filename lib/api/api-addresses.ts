@@ -17,6 +17,7 @@ export const OTHER_API_ADDRESSES: readonly ApiAddress[] = [
   { path: '/api/v1/openapi.json', methods: ['GET'] },
   { path: '/api/health', methods: ['GET'] },
   { path: '/api/guest/{token}/key', methods: ['POST'] },
+  { path: '/api/guest/{token}/status', methods: ['GET'] },
   { path: '/api/auth/{...nextauth}', methods: ['GET', 'POST'] },
 ];
 

@@ -1,8 +1,9 @@
 import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
-import { asGuest, asService } from '../db/tx';
+import { asGuest, asService, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
 import { forGuest, toGuestKeyView, type KeyView } from '../keys/key-view';
+import type { GuestStatus, GuestStayStatus } from './guest-view';
 
 export type GuestStay = {
   tenantId: string;
@@ -12,42 +13,216 @@ export type GuestStay = {
   timeZone: string;
   startsAt: Date;
   endsAt: Date;
-  status: string;
+  status: GuestStayStatus;
+  /** What a guest needs at the door, from the facility's own columns (migration 20261201190000). */
+  facility: {
+    address: string | null;
+    phone: string | null;
+    /** Local time of day in the facility's zone, "HH:MM". */
+    checkOutTime: string;
+    bookingUnit: 'night' | 'hour';
+    /** facilities.guest_info as stored: read it with `readGuestInfo`. */
+    guestInfo: unknown;
+  };
 };
+
+/** A stay that ended (cancelled or checked out) as its still-valid link may show it: no key, no guest. */
+export type EndedGuestStay = {
+  status: 'cancelled' | 'checked_out';
+  roomLabel: string;
+  startsAt: Date;
+  endsAt: Date;
+  facilityName: string;
+  timeZone: string;
+  address: string | null;
+  phone: string | null;
+};
+
+/** The stay's part of a `GuestStatus`, from either kind of stay read. */
+export function statusStayOf(
+  stay: Pick<GuestStay, 'status' | 'startsAt' | 'endsAt' | 'roomLabel'>,
+): GuestStatus['stay'] {
+  return {
+    status: stay.status,
+    startsAt: stay.startsAt.toISOString(),
+    endsAt: stay.endsAt.toISOString(),
+    roomLabel: stay.roomLabel,
+  };
+}
 
 function tokenHashHex(token: string): string {
   return Buffer.from(hashGuestToken(token)).toString('hex');
 }
 
+/** "HH:MM" of a Postgres `time` as Prisma returns it (a Date on 1970-01-01 UTC). */
+function timeOfDay(value: Date): string {
+  return value.toISOString().slice(11, 16);
+}
+
+const KEY_SELECT = {
+  id: true,
+  status: true,
+  pin: true,
+  validFrom: true,
+  expiresAt: true,
+  vendorSync: true,
+  revokedReason: true,
+  checkInId: true,
+  createdAt: true,
+  kind: true,
+  backupFor: true,
+} as const;
+
+const KEY_ORDER = [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
+
+/** The link's own reservation in this guest transaction (RLS shows no other), with its facility. */
+async function readStay(tx: Tx): Promise<GuestStay | null> {
+  const links = await tx.guestLink.findMany({ select: { tenantId: true, reservationId: true } });
+  if (links.length !== 1) return null;
+  const { tenantId, reservationId } = links[0]!;
+  const reservations = await tx.reservation.findMany({
+    where: { tenantId, id: reservationId },
+    select: {
+      startsAt: true,
+      endsAt: true,
+      status: true,
+      roomLabelSnapshot: true,
+      room: {
+        select: {
+          facility: {
+            select: {
+              name: true,
+              timeZone: true,
+              address: true,
+              phone: true,
+              checkOutTime: true,
+              bookingUnit: true,
+              guestInfo: true,
+            },
+          },
+        },
+      },
+    },
+  });
+  if (reservations.length !== 1) return null;
+  const r = reservations[0]!;
+  const f = r.room.facility;
+  return {
+    tenantId,
+    reservationId,
+    roomLabel: r.roomLabelSnapshot,
+    facilityName: f.name,
+    timeZone: f.timeZone,
+    startsAt: r.startsAt,
+    endsAt: r.endsAt,
+    status: r.status,
+    facility: {
+      address: f.address,
+      phone: f.phone,
+      checkOutTime: timeOfDay(f.checkOutTime),
+      bookingUnit: f.bookingUnit,
+      guestInfo: f.guestInfo,
+    },
+  };
+}
+
+type KeyRow = Awaited<ReturnType<typeof readKeys>>[number];
+
+function readKeys(tx: Tx, stay: GuestStay) {
+  return tx.accessKey.findMany({
+    where: { tenantId: stay.tenantId, reservationId: stay.reservationId },
+    select: KEY_SELECT,
+    orderBy: KEY_ORDER,
+  });
+}
+
+/**
+ * The key a guest link shows, without issuing anything: the active key, else for a checked-in stay
+ * its latest stay key, else the pre-issued key, else the most recent key so the guest sees why.
+ * `issue` says a checked-in stay has no stay key yet (the caller that may issue one does).
+ * A backup code stands in for a key whose code has not reached the lock, while it does.
+ */
+function pickGuestKey(keys: KeyRow[], stay: GuestStay, now: Date): { key: KeyView | null; issue: boolean } {
+  const backups = keys.filter((k) => k.kind === 'backup');
+  const own = keys.filter((k) => k.kind !== 'backup');
+  const shown = (key: KeyRow) => {
+    const backup = backups.find((b) => b.backupFor === key.id && b.status === key.status && b.vendorSync === 'synced');
+    return toGuestKeyView(key.vendorSync !== 'synced' && backup ? backup : key, now);
+  };
+  const active = own.find((k) => k.status === 'active');
+  if (active) return { key: shown(active), issue: false };
+  if (stay.status === 'checked_in') {
+    const stayKeys = own.filter((k) => k.checkInId !== null);
+    const fallback = stayKeys[0] ?? own[0] ?? keys[0];
+    if (stayKeys.length > 0 || stay.endsAt <= now) return { key: fallback ? shown(fallback) : null, issue: false };
+    const live = own.find((k) => k.status === 'pre_issued') ?? own[0];
+    return { key: live ? shown(live) : null, issue: true };
+  }
+  const live = own.find((k) => k.status === 'pre_issued') ?? own[0];
+  return { key: live ? shown(live) : null, issue: false };
+}
+
 /** What a guest link shows, read as app_anon through the link itself; `null` for an unknown or expired link. */
 export async function getGuestStay(token: string): Promise<GuestStay | null> {
   if (!isGuestTokenShape(token)) return null;
+  return asGuest({ guestTokenHash: tokenHashHex(token) }, readStay);
+}
+
+/**
+ * A link whose stay was cancelled or checked out, while the link itself is still valid (not rotated,
+ * within its expiry, guest not deleted): the property's contact for the page, never a key. `null`
+ * for any other token, including a live stay's (`getGuestStay` reads those).
+ */
+export async function getEndedGuestStay(token: string): Promise<EndedGuestStay | null> {
+  if (!isGuestTokenShape(token)) return null;
+  return asGuest({ guestTokenHash: tokenHashHex(token) }, (tx) => readEndedStay(tx));
+}
+
+async function readEndedStay(tx: Tx): Promise<EndedGuestStay | null> {
+  const rows = await tx.$queryRaw<
+    {
+      status: 'cancelled' | 'checked_out';
+      room_label: string;
+      starts_at: Date;
+      ends_at: Date;
+      facility_name: string;
+      time_zone: string;
+      address: string | null;
+      phone: string | null;
+    }[]
+  >`select status::text as status, room_label, starts_at, ends_at, facility_name, time_zone, address, phone
+      from app_guest_ended_stay()`;
+  if (rows.length !== 1) return null;
+  const r = rows[0]!;
+  return {
+    status: r.status,
+    roomLabel: r.room_label,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    facilityName: r.facility_name,
+    timeZone: r.time_zone,
+    address: r.address,
+    phone: r.phone,
+  };
+}
+
+/**
+ * The stay and the key a guest link shows, for the open page's poll: one read-only transaction as
+ * app_anon that issues nothing (a checked-in stay without its key reads as not ready, the key
+ * endpoint issues it). A cancelled or checked-out stay answers its status and no key; an unknown,
+ * rotated or expired link, or a deleted guest's, `null`.
+ */
+export async function getGuestStatus(token: string, now = new Date()): Promise<GuestStatus | null> {
+  if (!isGuestTokenShape(token)) return null;
   return asGuest({ guestTokenHash: tokenHashHex(token) }, async (tx) => {
-    const links = await tx.guestLink.findMany({ select: { tenantId: true, reservationId: true } });
-    if (links.length !== 1) return null;
-    const { tenantId, reservationId } = links[0]!;
-    const reservations = await tx.reservation.findMany({
-      where: { tenantId, id: reservationId },
-      select: {
-        startsAt: true,
-        endsAt: true,
-        status: true,
-        roomLabelSnapshot: true,
-        room: { select: { facility: { select: { name: true, timeZone: true } } } },
-      },
-    });
-    if (reservations.length !== 1) return null;
-    const r = reservations[0]!;
-    return {
-      tenantId,
-      reservationId,
-      roomLabel: r.roomLabelSnapshot,
-      facilityName: r.room.facility.name,
-      timeZone: r.room.facility.timeZone,
-      startsAt: r.startsAt,
-      endsAt: r.endsAt,
-      status: r.status,
-    };
+    const stay = await readStay(tx);
+    if (stay) {
+      const { key } = pickGuestKey(await readKeys(tx, stay), stay, now);
+      return { stay: statusStayOf(stay), key };
+    }
+    const ended = await readEndedStay(tx);
+    if (!ended) return null;
+    return { stay: statusStayOf(ended), key: null };
   });
 }
 
@@ -58,41 +233,17 @@ export async function getGuestStay(token: string): Promise<GuestStay | null> {
  * ended key, or of one the lock refused, is never in the answer (`toGuestKeyView`).
  */
 export async function getGuestKey(token: string): Promise<KeyView & { roomLabel: string }> {
-  const stay = await getGuestStay(token);
-  if (!stay) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  const found = isGuestTokenShape(token)
+    ? await asGuest({ guestTokenHash: tokenHashHex(token) }, async (tx) => {
+        const stay = await readStay(tx);
+        return stay ? { stay, keys: await readKeys(tx, stay) } : null;
+      })
+    : null;
+  if (!found) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  const { stay, keys } = found;
   const { tenantId, reservationId } = stay;
-  const keys = await asGuest({ guestTokenHash: tokenHashHex(token) }, (tx) =>
-    tx.accessKey.findMany({
-      where: { tenantId, reservationId },
-      select: {
-        id: true,
-        status: true,
-        pin: true,
-        validFrom: true,
-        expiresAt: true,
-        vendorSync: true,
-        revokedReason: true,
-        checkInId: true,
-        createdAt: true,
-        kind: true,
-        backupFor: true,
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-    }),
-  );
-  const backups = keys.filter((k) => k.kind === 'backup');
-  const own = keys.filter((k) => k.kind !== 'backup');
-  // A backup code stands in for a key whose code has not reached the lock: shown while it does.
-  const shown = (key: (typeof keys)[number]) => {
-    const backup = backups.find((b) => b.backupFor === key.id && b.status === key.status && b.vendorSync === 'synced');
-    const chosen = key.vendorSync !== 'synced' && backup ? backup : key;
-    return { ...toGuestKeyView(chosen), roomLabel: stay.roomLabel };
-  };
-  const active = own.find((k) => k.status === 'active');
-  if (active) return shown(active);
-  if (stay.status === 'checked_in') {
-    const stayKeys = own.filter((k) => k.checkInId !== null);
-    if (stayKeys.length > 0 || stay.endsAt <= new Date()) return shown(stayKeys[0] ?? own[0] ?? keys[0]!);
+  const picked = pickGuestKey(keys, stay, new Date());
+  if (picked.issue) {
     const checkIns = await asService({ tenantId }, (tx) =>
       tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } }),
     );
@@ -104,7 +255,6 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
       };
     }
   }
-  const live = own.find((k) => k.status === 'pre_issued') ?? own[0];
-  if (!live) throw new AppError('reservation_not_ready', 'There is no key for this stay yet.');
-  return shown(live);
+  if (!picked.key) throw new AppError('reservation_not_ready', 'There is no key for this stay yet.');
+  return { ...picked.key, roomLabel: stay.roomLabel };
 }

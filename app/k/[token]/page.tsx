@@ -1,15 +1,18 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { DoorInfo } from '@/app/k/[token]/_components/door-info';
+import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
+import { StayEnded } from '@/app/k/[token]/_components/stay-ended';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { When } from '@/components/time';
-import { getGuestKey, getGuestStay } from '@/lib/guests/get-guest-key';
-import { limitGuestKeyRequest } from '@/lib/guests/guest-rate-limits';
+import { getGuestPage } from '@/lib/guests/get-guest-page';
 import { clientAddress } from '@/lib/http/client-address';
 import { getLocale, getT } from '@/app/_server/i18n';
-import { intlLocale } from '@/lib/i18n/locale';
+import { intlLocale, type Locale } from '@/lib/i18n/locale';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getT();
@@ -19,28 +22,44 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { params: Promise<{ token: string }> };
 
-/** The guest's key page (phone first): room, stay window in the facility's time zone, and the live key. */
+/** The page's frame: the property's name on top, the language switch small and below everything that matters. */
+function GuestPage({ facilityName, locale, children }: { facilityName: string; locale: Locale; children: ReactNode }) {
+  return (
+    <main id="main" tabIndex={-1} className="guest-page">
+      <header className="guest-bar">
+        <p className="guest-bar__facility">{facilityName}</p>
+      </header>
+      {children}
+      <footer className="guest-footer">
+        <LanguageSwitcher current={locale} />
+      </footer>
+    </main>
+  );
+}
+
+/**
+ * The guest's key page (phone first): room, stay window in the facility's time zone, the live key
+ * (kept true while the page is open), then how to get in and whom to call. After the stay, a
+ * thank-you; for a cancelled booking, that fact — both with the property's contact.
+ */
 export default async function GuestKeyPage({ params }: Props) {
   const [{ token }, t, locale] = await Promise.all([params, getT(), getLocale()]);
-  const stay = await getGuestStay(token);
-  if (!stay) notFound();
+  const page = await getGuestPage(token, clientAddress(await headers()));
+  if (!page) notFound();
+  if (page.kind !== 'live') {
+    return (
+      <GuestPage facilityName={page.facilityName} locale={locale}>
+        <StayEnded kind={page.kind} t={t} facilityName={page.facilityName} phone={page.phone} address={page.address} />
+      </GuestPage>
+    );
+  }
+  const { stay, initial, readAt } = page;
   const { timeZone } = stay;
-  // The key is read while rendering (same rules and rate limit as the key endpoint), so the PIN is
-  // in the first HTML; when that is not possible the client fetches it.
-  const address = clientAddress(await headers());
-  const initialKey = await limitGuestKeyRequest(token, address)
-    .then(() => getGuestKey(token))
-    .catch(() => null);
 
   return (
     // Everything but the live key is rendered here; the key gets its words from the page, so a phone
     // loads no i18n runtime (decision 013).
-    <main id="main" tabIndex={-1} className="guest-page">
-      <header className="guest-bar">
-        <p className="guest-bar__facility">{stay.facilityName}</p>
-        <LanguageSwitcher current={locale} />
-      </header>
-
+    <GuestPage facilityName={stay.facilityName} locale={locale}>
       <section className="guest-card" aria-labelledby="guest-room">
         <h1 id="guest-room" className="guest-room">
           <span className="guest-room__label">{t('guest.room')}</span> {stay.roomLabel}
@@ -63,14 +82,22 @@ export default async function GuestKeyPage({ params }: Props) {
 
         <GuestKey
           token={token}
-          initialKey={initialKey}
+          initial={initial}
+          renderedAt={readAt}
           timeZone={timeZone}
           locale={intlLocale(locale)}
           words={guestKeyWords(t)}
         />
       </section>
 
+      <DoorInfo stay={stay} locale={locale} t={t} />
+      <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
+      <p className="guest-calendar">
+        <a className="guest-link" href={`/k/${token}/stay.ics`} download="stay.ics" data-testid="guest-ics">
+          {t('guestStay.addToCalendar')}
+        </a>
+      </p>
       <p className="guest-private">{t('guest.private')}</p>
-    </main>
+    </GuestPage>
   );
 }

@@ -16,8 +16,8 @@ describe('guestKeyWords', () => {
 
     it(`fills its slots to exactly what next-intl writes (${locale})`, () => {
       expect(fill(words.pinAria, { digits: '1 2 3 4 5 6' })).toBe(t('guest.pinAria', { digits: '1 2 3 4 5 6' }));
-      expect(fill(words.worksFrom, { time: '30 Nov 2026, 15:00' })).toBe(
-        t('guest.worksFrom', { time: '30 Nov 2026, 15:00' }),
+      expect(fill(words.worksFromStatus, { time: '30 Nov 2026, 15:00' })).toBe(
+        t('guestStay.worksFromStatus', { time: '30 Nov 2026, 15:00' }),
       );
     });
   }

@@ -4,7 +4,7 @@ import { leaveSlots } from '@/lib/i18n/slots';
 /**
  * Every word the guest key shows, translated on the server in the guest's language: the component
  * gets them as a prop instead of loading next-intl on the phone (decision 013). The PIN and the time
- * a pre-issued key starts are only known on the client, so those two messages keep their slot.
+ * a pre-issued key starts are only known on the client, so those messages keep their slot.
  */
 export function guestKeyWords(t: Translate) {
   return {
@@ -18,6 +18,8 @@ export function guestKeyWords(t: Translate) {
       notFound: t('guest.notFound'),
       notReady: t('guest.notReady'),
       error: t('guest.error'),
+      thanks: t('guestStay.thanksTitle'),
+      cancelled: t('guestStay.cancelledTitle'),
     },
     activatingHint: t('guest.activatingHint'),
     notReadyHint: t('guest.notReadyHint'),
@@ -25,11 +27,18 @@ export function guestKeyWords(t: Translate) {
     pinAria: leaveSlots((values) => t('guest.pinAria', values), 'digits'),
     howTo: t('guest.howTo'),
     backupNote: t('guest.backupNote'),
-    worksFrom: leaveSlots((values) => t('guest.worksFrom', values), 'time'),
     validFrom: t('guest.validFrom'),
     validUntil: t('guest.validUntil'),
     refresh: t('guest.refresh'),
     refreshing: t('guest.refreshing'),
+    worksFromStatus: leaveSlots((values) => t('guestStay.worksFromStatus', values), 'time'),
+    pinChanged: t('guestStay.pinChanged'),
+    pinChangedHint: t('guestStay.pinChangedHint'),
+    pinGone: t('guestStay.pinGone'),
+    dismiss: t('guestStay.dismiss'),
+    copyPin: t('guestStay.copyPin'),
+    copied: t('guestStay.copied'),
+    copyFailed: t('guestStay.copyFailed'),
   };
 }
 

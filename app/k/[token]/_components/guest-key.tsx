@@ -1,9 +1,18 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/i18n/formats';
 import { fill } from '@/lib/i18n/slots';
+import {
+  guestPhaseOf,
+  guestViewOf,
+  nextBoundary,
+  shownPin,
+  type GuestStatus,
+  type GuestView,
+} from '@/lib/guests/guest-view';
 import type { GuestKeyWords } from './guest-key-words';
 
 type Props = {
@@ -14,214 +23,127 @@ type Props = {
   locale: string;
   /** Its words, translated by the page (guest-key-words.ts): no i18n runtime on the phone. */
   words: GuestKeyWords;
-  /** The key as the server read it while rendering, so the PIN is in the first HTML (no wait for a fetch). */
-  initialKey?: GuestKeyData | null;
+  /** The stay and key as the server read them while rendering (the PIN is in the first HTML); null when it could not. */
+  initial: GuestStatus | null;
+  /** When the server rendered, so the first render here derives the same view (ms since the epoch). */
+  renderedAt: number;
 };
 
-/** `POST /api/guest/{token}/key` → `data` (API.md, "Guest"): `pin` is null once the key has ended or the lock refused it. */
-export type GuestKeyData = {
-  id: string;
-  /** `backup`: a code from the lock's pool standing in for the stay's own (docs/LOCKS.md). */
-  kind?: 'guest' | 'staff' | 'backup';
-  status: 'pre_issued' | 'active' | 'revoked' | 'expired';
-  pin: string | null;
-  validFrom: string;
-  expiresAt: string;
-  vendorSync: 'pending' | 'synced' | 'failed';
-  revokedReason: string | null;
-  roomLabel: string;
-};
-
-/** A non-2xx answer of the key endpoint, with what the retry policy needs. */
-class GuestKeyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | null,
-    readonly retryAfterSeconds: number | null,
-  ) {
-    super(`guest key request failed with ${status}${code ? ` (${code})` : ''}`);
-    this.name = 'GuestKeyError';
-  }
-}
-
+/** How often the open page asks whether anything changed (a 304 when nothing did), and while the lock confirms. */
+const POLL_MS = 5_000;
 const POLL_WHILE_ACTIVATING_MS = 2_000;
-const POLL_WHILE_NOT_READY_MS = 30_000;
-const MAX_RATE_LIMIT_RETRIES = 5;
 
-function isLive(status: GuestKeyData['status']): boolean {
-  return status === 'pre_issued' || status === 'active';
-}
-
-function isGuestKeyData(value: unknown): value is GuestKeyData {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.id === 'string' &&
-    (typeof v.pin === 'string' || v.pin === null) &&
-    typeof v.validFrom === 'string' &&
-    typeof v.expiresAt === 'string' &&
-    ['pre_issued', 'active', 'revoked', 'expired'].includes(v.status as string) &&
-    ['pending', 'synced', 'failed'].includes(v.vendorSync as string)
-  );
-}
-
-async function fetchGuestKey(token: string, signal: AbortSignal): Promise<GuestKeyData> {
-  const response = await fetch(`/api/guest/${encodeURIComponent(token)}/key`, {
-    method: 'POST',
-    cache: 'no-store',
-    headers: { accept: 'application/json' },
-    signal,
-  });
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = (body as { error?: { code?: unknown } } | null)?.error;
-    const retryAfter = Number(response.headers.get('retry-after'));
-    throw new GuestKeyError(
-      response.status,
-      typeof error?.code === 'string' ? error.code : null,
-      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
-    );
-  }
-  const data = (body as { data?: unknown } | null)?.data;
-  if (!isGuestKeyData(data)) throw new GuestKeyError(response.status, 'invalid_response', null);
-  return data;
-}
-
-type View =
-  | { kind: 'loading' }
-  | { kind: 'activating' | 'ready' | 'failed' | 'revoked' | 'expired'; key: GuestKeyData }
-  | { kind: 'notFound' | 'notReady' | 'error'; key?: GuestKeyData };
-
-/** What to show; `fetchedAt` is when the key was read, so a key past its end reads as expired. */
-function viewOf(data: GuestKeyData | undefined, error: Error | null, fetchedAt: number): View {
-  // A link that stopped working wins over a key fetched earlier: the guest must not keep a stale PIN.
-  if (error instanceof GuestKeyError && error.status === 404) return { kind: 'notFound' };
-  if (!data) {
-    if (!error) return { kind: 'loading' };
-    if (error instanceof GuestKeyError && error.status === 409) return { kind: 'notReady' };
-    return { kind: 'error' };
-  }
-  if (data.status === 'revoked') return { kind: 'revoked', key: data };
-  // The expiry sweep runs periodically; past its end a key no longer opens the door anyway.
-  if (data.status === 'expired' || Date.parse(data.expiresAt) <= fetchedAt) return { kind: 'expired', key: data };
-  // A PIN that cannot open the door (the lock refused it, or none was sent) is never shown as ready.
-  if (data.vendorSync === 'failed' || data.pin === null) return { kind: 'failed', key: data };
-  if (data.vendorSync === 'pending') return { kind: 'activating', key: data };
-  return { kind: 'ready', key: data };
-}
-
-const TONE: Record<View['kind'], string> = {
-  loading: 'info',
-  activating: 'info',
-  ready: 'success',
-  failed: 'danger',
-  revoked: 'danger',
-  expired: 'neutral',
-  notFound: 'danger',
-  notReady: 'info',
-  error: 'danger',
+type Poll = {
+  status: GuestStatus | null;
+  /** The link answers 404: rotated, expired, or the guest deleted. */
+  gone: boolean;
+  /** No answer yet and the last attempt failed. */
+  failed: boolean;
+  now: number;
 };
 
-/** How long to wait before polling again after an answer, or null to stop (until focus, reconnect or a tap). */
-function pollDelay(data: GuestKeyData | undefined, error: Error | null): number | null {
-  if (error instanceof GuestKeyError && error.status === 404) return null;
-  if (!data && error instanceof GuestKeyError && error.status === 409) return POLL_WHILE_NOT_READY_MS;
-  return data && isLive(data.status) && data.vendorSync === 'pending' ? POLL_WHILE_ACTIVATING_MS : null;
-}
-
-/** After the n-th failure in a row: how long to wait before retrying, or null to give up. */
-function retryDelay(failures: number, error: unknown): number | null {
-  if (error instanceof GuestKeyError) {
-    if (error.status === 429) {
-      return failures <= MAX_RATE_LIMIT_RETRIES
-        ? Math.min(Math.max((error.retryAfterSeconds ?? 2) * 1000, 1000), 60_000)
-        : null;
-    }
-    if (error.status >= 400 && error.status < 500) return null;
-  }
-  return failures <= 3 ? Math.min(1000 * 2 ** failures, 10_000) : null;
-}
-
-type KeyState = { data: GuestKeyData | undefined; error: Error | null; updatedAt: number; fetching: boolean };
+type View = GuestView | { kind: 'loading' | 'notFound' | 'error' };
 
 /**
- * The key, polled while the lock is being programmed and refreshed when the page becomes visible
- * again or the phone reconnects. A dozen lines of state instead of a query library: this is the
- * page a guest opens on a phone, and every kilobyte of script delays it (docs/PERFORMANCE.md).
- * A second refresh while one is in flight joins it.
+ * The page's stay and key, kept true while the page is open: `GET /api/guest/{token}/status` every
+ * 5 s while the page is visible (2 s while the lock confirms), at once when it becomes visible,
+ * gains focus or reconnects, paused while hidden. Each poll sends the last ETag, so an unchanged
+ * state is a 304 with no body. Plain fetch and timers: this page loads no query library
+ * (docs/PERFORMANCE.md). `pollNow` asks at once. Between answers, the clock moves the view on at
+ * the key's start and end and the stay's end, so a PIN never outlives its key by a poll.
  */
-function useGuestKey(token: string, initialKey: GuestKeyData | null | undefined) {
-  const [state, setState] = useState<KeyState>(() => ({
-    data: initialKey ?? undefined,
-    error: null,
-    updatedAt: Date.now(),
-    fetching: !initialKey,
-  }));
-  const inFlight = useRef<Promise<void> | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const controller = useRef<AbortController | null>(null);
-  const latest = useRef(state);
-  latest.current = state;
-
-  const load = useCallback((): Promise<void> => {
-    if (inFlight.current) return inFlight.current;
-    clearTimeout(timer.current);
-    setState((s) => ({ ...s, fetching: true }));
-    const run = async () => {
-      for (let failures = 1; ; failures++) {
-        const abort = new AbortController();
-        controller.current = abort;
-        try {
-          const data = await fetchGuestKey(token, abort.signal);
-          setState({ data, error: null, updatedAt: Date.now(), fetching: false });
-          return { data, error: null };
-        } catch (error) {
-          if (abort.signal.aborted) return null;
-          const wait = retryDelay(failures, error);
-          if (wait === null) {
-            setState((s) => ({ ...s, error: error as Error, fetching: false }));
-            return { data: latest.current.data, error: error as Error };
-          }
-          await new Promise((resolve) => setTimeout(resolve, wait));
-          if (abort.signal.aborted) return null;
-        }
-      }
-    };
-    const done = run().then((outcome) => {
-      inFlight.current = null;
-      if (!outcome) return;
-      const delay = pollDelay(outcome.data, outcome.error);
-      if (delay !== null) timer.current = setTimeout(() => void (document.hidden ? undefined : load()), delay);
-    });
-    inFlight.current = done;
-    return done;
-  }, [token]);
+function useGuestStatus(token: string, initial: GuestStatus | null, renderedAt: number) {
+  const [poll, setPoll] = useState<Poll>({ status: initial, gone: false, failed: false, now: renderedAt });
+  const etag = useRef<string | null>(null);
+  const pollNow = useRef<() => void>(() => undefined);
+  const activating = useRef(initial?.key?.vendorSync === 'pending');
 
   useEffect(() => {
-    // The server rendered the key a moment ago: fetch only when it could not, or to keep polling.
-    if (!initialKey) void load();
-    else {
-      const delay = pollDelay(initialKey, null);
-      if (delay !== null) timer.current = setTimeout(() => void load(), delay);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let inFlight = false;
+    let stopped = false;
+    let failures = 0;
+    const controller = new AbortController();
+    const base = `/api/guest/${encodeURIComponent(token)}`;
+    const schedule = (ms: number) => {
+      clearTimeout(timer);
+      if (!stopped) timer = setTimeout(run, ms);
+    };
+    async function run() {
+      clearTimeout(timer);
+      if (stopped || inFlight || document.hidden) return;
+      inFlight = true;
+      let next = activating.current ? POLL_WHILE_ACTIVATING_MS : POLL_MS;
+      try {
+        const response = await fetch(`${base}/status`, {
+          cache: 'no-store',
+          headers: etag.current ? { 'if-none-match': etag.current } : {},
+          signal: controller.signal,
+        });
+        if (response.status === 404) {
+          stopped = true;
+          setPoll((p) => ({ ...p, status: null, gone: true, now: Date.now() }));
+          return;
+        }
+        if (response.status === 429) {
+          const after = Number(response.headers.get('retry-after'));
+          next = Math.min(Math.max(Number.isFinite(after) ? after * 1000 : POLL_MS, POLL_MS), 60_000);
+          setPoll((p) => ({ ...p, now: Date.now() }));
+        } else if (response.status === 304) {
+          failures = 0;
+          setPoll((p) => ({ ...p, now: Date.now() }));
+        } else if (response.ok) {
+          failures = 0;
+          const body = (await response.json()) as { data: GuestStatus };
+          etag.current = response.headers.get('etag');
+          activating.current = body.data.key?.vendorSync === 'pending';
+          next = activating.current ? POLL_WHILE_ACTIVATING_MS : POLL_MS;
+          setPoll({ status: body.data, gone: false, failed: false, now: Date.now() });
+        } else {
+          throw new Error(String(response.status));
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+        failures++;
+        next = Math.min(POLL_MS * 2 ** failures, 60_000);
+        setPoll((p) => ({ ...p, failed: true, now: Date.now() }));
+      } finally {
+        inFlight = false;
+      }
+      schedule(next);
     }
+    pollNow.current = () => void run();
     const onVisible = () => {
-      if (!document.hidden) void load();
+      if (!document.hidden) void run();
     };
-    const onOnline = () => void load();
     document.addEventListener('visibilitychange', onVisible);
-    window.addEventListener('online', onOnline);
+    window.addEventListener('focus', onVisible);
+    window.addEventListener('online', onVisible);
+    // The server read the stay a moment ago; without it, ask now.
+    schedule(initial ? (activating.current ? POLL_WHILE_ACTIVATING_MS : POLL_MS) : 0);
     return () => {
+      stopped = true;
+      clearTimeout(timer);
+      controller.abort();
       document.removeEventListener('visibilitychange', onVisible);
-      window.removeEventListener('online', onOnline);
-      clearTimeout(timer.current);
-      controller.current?.abort();
-      inFlight.current = null;
+      window.removeEventListener('focus', onVisible);
+      window.removeEventListener('online', onVisible);
     };
-    // initialKey is the first render's value only.
+    // `initial` is the first render's value only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [load]);
+  }, [token]);
 
-  return { ...state, refetch: load };
+  const boundary = nextBoundary(poll.status, poll.now);
+  useEffect(() => {
+    if (boundary === null) return;
+    const timer = setTimeout(
+      () => setPoll((p) => ({ ...p, now: Date.now() })),
+      Math.min(boundary - Date.now() + 50, 2_000_000_000),
+    );
+    return () => clearTimeout(timer);
+  }, [boundary]);
+
+  return { ...poll, pollNow: useCallback(() => pollNow.current(), []) };
 }
 
 /** An instant as `When` (components/time.tsx) writes it, with the platform's Intl: the same text and element. */
@@ -229,26 +151,124 @@ function Instant({ at, locale, timeZone }: { at: string; locale: string; timeZon
   return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at, 'stamp', { locale, timeZone })}</time>;
 }
 
-/**
- * The guest's door key, fetched from the key endpoint and polled every two seconds while the lock
- * is being programmed. The PIN is shown only once the lock has confirmed it (vendor sync `synced`).
- */
-export function GuestKey({ token, timeZone, locale, words, initialKey }: Props) {
-  const [manualRefresh, setManualRefresh] = useState(false);
-  const query = useGuestKey(token, initialKey);
+const TONE: Record<View['kind'], string> = {
+  loading: 'info',
+  activating: 'info',
+  scheduled: 'info',
+  ready: 'success',
+  failed: 'danger',
+  revoked: 'danger',
+  expired: 'neutral',
+  notFound: 'danger',
+  notReady: 'info',
+  error: 'danger',
+  thanks: 'neutral',
+  cancelled: 'neutral',
+};
 
-  const view = viewOf(query.data, query.error, query.updatedAt);
-  const busy = view.kind === 'loading' || view.kind === 'activating';
-  const key = view.kind === 'ready' && view.key.pin !== null ? { ...view.key, pin: view.key.pin } : null;
+/** What the server-rendered part of the page shows of the stay: when it differs, that part is rendered again. */
+function staySignature(status: GuestStatus, now: number): string {
+  const { roomLabel, startsAt, endsAt } = status.stay;
+  return [roomLabel, startsAt, endsAt, guestPhaseOf(guestViewOf(status, now))].join('|');
+}
+
+/** Copies the PIN, and says so where a screen reader hears it. */
+function CopyPin({ pin, words }: { pin: string; words: GuestKeyWords }) {
+  const [result, setResult] = useState<'copied' | 'failed' | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = () => {
+    const done = (outcome: 'copied' | 'failed') => {
+      setResult(outcome);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setResult(null), 4000);
+    };
+    if (!navigator.clipboard) return done('failed');
+    navigator.clipboard.writeText(pin).then(
+      () => done('copied'),
+      () => done('failed'),
+    );
+  };
+  return (
+    <div className="guest-copy">
+      <Button onClick={copy} data-testid="guest-copy-pin">
+        {words.copyPin}
+      </Button>
+      <span role="status" className="guest-copy__result" data-testid="guest-copy-result">
+        {result === 'copied' ? words.copied : result === 'failed' ? words.copyFailed : ''}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * The guest's door key, kept true while the page is open (useGuestStatus). The PIN is shown only
+ * while it opens the door or will (`guestViewOf`): once the key ends, the old PIN leaves the page
+ * with the next answer, and a different PIN comes with a notice that it changed. A change to the
+ * room, the dates or the stay itself renders the server's part of the page again.
+ */
+export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }: Props) {
+  const router = useRouter();
+  const poll = useGuestStatus(token, initial, renderedAt);
+  const [refreshing, setRefreshing] = useState(false);
+
+  const view: View = poll.gone
+    ? { kind: 'notFound' }
+    : poll.status
+      ? guestViewOf(poll.status, poll.now)
+      : { kind: poll.failed ? 'error' : 'loading' };
+  const pin = view.kind === 'ready' || view.kind === 'scheduled' ? shownPin(view) : null;
+
+  // The PIN last shown on this page outlives states without one (activating), so a new PIN after
+  // a check-in, a move or a re-issue is announced as a change.
+  const [lastPin, setLastPin] = useState<string | null>(pin);
+  const [changed, setChanged] = useState(false);
+  if (pin !== null && pin !== lastPin) {
+    if (lastPin !== null) setChanged(true);
+    setLastPin(pin);
+  }
+
+  // The server rendered the room, the dates and the page itself (key page, thank-you, cancelled)
+  // for what it read; when the stay changed, it renders them again (this component keeps its state).
+  const rendered = useRef(initial ? staySignature(initial, renderedAt) : null);
+  const signature = poll.status ? staySignature(poll.status, poll.now) : null;
+  useEffect(() => {
+    if (signature === null || signature === rendered.current) return;
+    rendered.current = signature;
+    router.refresh();
+  }, [signature, router]);
 
   const refresh = () => {
-    if (query.fetching) return;
-    setManualRefresh(true);
-    void query.refetch().finally(() => setManualRefresh(false));
+    if (refreshing) return;
+    setRefreshing(true);
+    // The key endpoint issues a checked-in stay's key when it is missing; the poll then reads it.
+    void fetch(`/api/guest/${encodeURIComponent(token)}/key`, { method: 'POST', cache: 'no-store' })
+      .catch(() => null)
+      .finally(() => {
+        setRefreshing(false);
+        poll.pollNow();
+      });
   };
+
+  const busy = view.kind === 'loading' || view.kind === 'activating';
+  const statusText =
+    view.kind === 'scheduled'
+      ? fill(words.worksFromStatus, { time: formatDateTime(view.key.validFrom, 'stamp', { locale, timeZone }) })
+      : words.status[view.kind];
+  const key = view.kind === 'ready' || view.kind === 'scheduled' ? view.key : null;
 
   return (
     <div className="guest-key" aria-busy={busy || undefined}>
+      {changed && (
+        <div className="guest-changed" role="alert" data-testid="guest-pin-changed">
+          <p className="guest-changed__title">{words.pinChanged}</p>
+          <p className="guest-changed__hint">{pin ? words.pinChangedHint : words.pinGone}</p>
+          <Button size="compact" onClick={() => setChanged(false)}>
+            {words.dismiss}
+          </Button>
+        </div>
+      )}
+
       <div
         role="status"
         aria-live="polite"
@@ -258,14 +278,14 @@ export function GuestKey({ token, timeZone, locale, words, initialKey }: Props) 
         data-state={view.kind}
       >
         {busy && <span className="spinner" aria-hidden="true" />}
-        <span className="guest-status__text">{words.status[view.kind]}</span>
+        <span className="guest-status__text">{statusText}</span>
       </div>
 
       {view.kind === 'loading' && <div className="skeleton guest-pin-skeleton" aria-hidden="true" />}
       {view.kind === 'activating' && <p className="guest-hint">{words.activatingHint}</p>}
       {view.kind === 'notReady' && <p className="guest-hint">{words.notReadyHint}</p>}
 
-      {key && (
+      {key && pin && (
         <div className="guest-pin-block">
           <p className="guest-pin-block__label" id="guest-pin-label">
             {words.pinLabel}
@@ -274,23 +294,19 @@ export function GuestKey({ token, timeZone, locale, words, initialKey }: Props) 
             className="guest-pin"
             data-testid="guest-pin"
             role="img"
-            aria-label={fill(words.pinAria, { digits: key.pin.split('').join(' ') })}
+            aria-label={fill(words.pinAria, { digits: pin.split('').join(' ') })}
           >
-            {key.pin.split('').map((digit, index) => (
+            {pin.split('').map((digit, index) => (
               <span key={index} className="guest-pin__digit">
                 {digit}
               </span>
             ))}
           </p>
+          <CopyPin pin={pin} words={words} />
           <p className="guest-hint">{words.howTo}</p>
           {key.kind === 'backup' && (
             <p className="guest-hint" data-testid="guest-backup-note">
               {words.backupNote}
-            </p>
-          )}
-          {key.status === 'pre_issued' && (
-            <p className="guest-note">
-              {fill(words.worksFrom, { time: formatDateTime(key.validFrom, 'stamp', { locale, timeZone }) })}
             </p>
           )}
           <dl className="guest-facts">
@@ -310,9 +326,9 @@ export function GuestKey({ token, timeZone, locale, words, initialKey }: Props) 
         </div>
       )}
 
-      {view.kind !== 'notFound' && (
-        <Button size="large" block onClick={refresh} disabled={query.fetching}>
-          {manualRefresh ? words.refreshing : words.refresh}
+      {view.kind !== 'notFound' && view.kind !== 'thanks' && view.kind !== 'cancelled' && (
+        <Button size="large" block onClick={refresh} disabled={refreshing}>
+          {refreshing ? words.refreshing : words.refresh}
         </Button>
       )}
     </div>

@@ -1,0 +1,44 @@
+import { isAppError } from '../errors';
+import { getEndedGuestStay, getGuestKey, getGuestStay, statusStayOf, type GuestStay } from './get-guest-key';
+import { limitGuestKeyRequest } from './guest-rate-limits';
+import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
+
+export type GuestPage =
+  | {
+      kind: 'live';
+      stay: GuestStay;
+      /** The stay and key for the first HTML; null when the key could not be read now (the page asks). */
+      initial: GuestStatus | null;
+      /** When it was read (ms since the epoch): the phone derives its first view at this instant. */
+      readAt: number;
+    }
+  | { kind: 'thanks' | 'cancelled'; facilityName: string; phone: string | null; address: string | null };
+
+/**
+ * What the key page renders for a token: the live stay with its key (read with the key endpoint's
+ * rules and rate limit, which issue a missing stay key), a thank-you after the stay (checked out, or
+ * past its end while the link is in its grace), the cancelled page, or `null` (404) for an unknown,
+ * rotated or expired link or a deleted guest's.
+ */
+export async function getGuestPage(token: string, clientAddress: string): Promise<GuestPage | null> {
+  const stay = await getGuestStay(token);
+  if (!stay) {
+    const ended = await getEndedGuestStay(token);
+    if (!ended) return null;
+    const { facilityName, phone, address } = ended;
+    return { kind: ended.status === 'cancelled' ? 'cancelled' : 'thanks', facilityName, phone, address };
+  }
+  const key = await limitGuestKeyRequest(token, clientAddress)
+    .then(() => getGuestKey(token))
+    .then(
+      ({ roomLabel: _room, ...view }) => view,
+      (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),
+    );
+  const readAt = Date.now();
+  const initial: GuestStatus | null = key === undefined ? null : { stay: statusStayOf(stay), key };
+  if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
+    const { phone, address } = stay.facility;
+    return { kind: 'thanks', facilityName: stay.facilityName, phone, address };
+  }
+  return { kind: 'live', stay, initial, readAt };
+}
