@@ -380,7 +380,7 @@ begin
   end if;
   if v_key.kind = 'backup' then
     raise exception 'A backup code comes from the lock''s pool; re-issue the key it stands in for.'
-      using errcode = 'UK001', detail = format('from=%s to=reissued', v_key.status);
+      using errcode = 'UR001', detail = format('from=%s to=reissued', v_key.status);
   end if;
   -- The stay's row first, then the key (the order check-in, cancel and check-out take).
   if v_key.reservation_id is not null then
@@ -407,17 +407,17 @@ begin
   end if;
   -- An ended key: only a stay that still runs and has no live key gets a new one.
   if v_key.kind = 'staff' then
-    raise exception 'This staff code has ended; create a new one.' using errcode = 'UK001',
+    raise exception 'This staff code has ended; create a new one.' using errcode = 'UR001',
       detail = format('from=%s to=reissued', v_key.status);
   end if;
   if v_res.status not in ('held', 'confirmed', 'checked_in') or v_res.ends_at <= now() then
-    raise exception 'A % stay gets no new key.', replace(v_res.status::text, '_', ' ') using errcode = 'UK001',
+    raise exception 'A % stay gets no new key.', replace(v_res.status::text, '_', ' ') using errcode = 'UR001',
       detail = format('from=%s to=reissued', v_key.status);
   end if;
   select id into v_live from access_keys
    where tenant_id = p_tenant_id and reservation_id = v_res.id and status in ('pre_issued', 'active') and kind <> 'backup';
   if found then
-    raise exception 'This stay already has a live key (%); re-issue that one.', v_live using errcode = 'UK001',
+    raise exception 'This stay already has a live key (%); re-issue that one.', v_live using errcode = 'UR001',
       detail = format('from=%s to=reissued', v_key.status);
   end if;
   return app_issue_stay_key(p_tenant_id, v_res.id, v_key.id, 'key.reissued', p_reason, p_actor_type, p_actor_id, p_actor_label);
