@@ -19,6 +19,14 @@ export const ACTION_NAMES = [
   'importLocks',
   'addRoomLock',
   'switchTenant',
+  // Stay changes (app/desk/stay-actions.ts).
+  'checkOut',
+  'moveStay',
+  'changeStayDates',
+  'noShow',
+  'reissueKey',
+  'issueNewKey',
+  'createStaffCode',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -47,6 +55,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     replayWebhooks: 'webhooks.replay.error',
     resyncLock: 'locks.resync.notFound',
     addRoomLock: 'locks.addDoor.notFound',
+    moveStay: 'stay.error.invalid',
+    changeStayDates: 'stay.error.invalid',
+    createStaffCode: 'staffCodes.error.invalid',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -59,14 +70,37 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     revokeApiKey: 'apiKeys.revoke.notFound',
     resyncLock: 'locks.resync.notFound',
     addRoomLock: 'locks.addDoor.notFound',
+    checkOut: 'stay.error.notFound',
+    moveStay: 'stay.error.notFound',
+    changeStayDates: 'stay.error.notFound',
+    noShow: 'stay.error.notFound',
+    reissueKey: 'stay.error.notFound',
+    issueNewKey: 'stay.error.notFound',
+    createStaffCode: 'staffCodes.error.notFound',
   },
   reservation_not_ready: {
+    checkOut: 'stay.error.notCheckedIn',
     checkIn: 'checkIn.notReady',
     rotateGuestLink: 'reservation.guestLink.rotateNotAllowed',
   },
   too_early: { checkIn: 'checkIn.tooEarly' },
-  room_unavailable: { checkIn: 'checkIn.occupied', bookGroup: 'bookingForm.conflict' },
-  illegal_transition: { revealPin: 'key.reveal.ended', revokeKey: 'key.revoke.illegal' },
+  room_unavailable: {
+    checkIn: 'checkIn.occupied',
+    bookGroup: 'bookingForm.conflict',
+    moveStay: 'stay.error.roomTaken',
+    changeStayDates: 'stay.error.datesTaken',
+    createStaffCode: 'staffCodes.error.archived',
+  },
+  illegal_transition: {
+    revealPin: 'key.reveal.ended',
+    revokeKey: 'key.revoke.illegal',
+    checkOut: 'stay.error.illegal',
+    moveStay: 'stay.error.illegal',
+    changeStayDates: 'stay.error.illegal',
+    noShow: 'stay.error.illegal',
+    reissueKey: 'stay.error.reissueIllegal',
+    issueNewKey: 'stay.error.illegal',
+  },
   data_key_mismatch: { setProviderSecret: 'secrets.dataKeyMissing' },
   unavailable: { resyncLock: 'locks.resync.unavailable', importLocks: 'locks.import.unavailable' },
   internal: {
@@ -85,6 +119,13 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     importLocks: 'locks.import.error',
     addRoomLock: 'locks.addDoor.error',
     switchTenant: 'forbidden.body',
+    checkOut: 'stay.error.generic',
+    moveStay: 'stay.error.generic',
+    changeStayDates: 'stay.error.generic',
+    noShow: 'stay.error.generic',
+    reissueKey: 'stay.error.generic',
+    issueNewKey: 'stay.error.generic',
+    createStaffCode: 'staffCodes.error.generic',
   },
 };
 

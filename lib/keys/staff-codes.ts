@@ -103,3 +103,24 @@ export async function listStaffCodes({
     return rows.map(toStaffCodeView);
   });
 }
+
+/** A room of the tenant as the staff-codes page shows it (label, facility zone); null for any other id. */
+export async function staffCodeRoom({
+  tenantId,
+  userId,
+  roomId,
+}: {
+  tenantId: string;
+  userId?: string | null;
+  roomId: string;
+}): Promise<{ id: string; label: string; archived: boolean; timeZone: string } | null> {
+  const rows = await withTenant({ tenantId, userId }, (tx) =>
+    tx.room.findMany({
+      where: { tenantId, id: roomId },
+      select: { id: true, label: true, archivedAt: true, facility: { select: { timeZone: true } } },
+    }),
+  );
+  if (rows.length !== 1) return null;
+  const room = rows[0]!;
+  return { id: room.id, label: room.label, archived: room.archivedAt !== null, timeZone: room.facility.timeZone };
+}
