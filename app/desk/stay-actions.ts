@@ -7,8 +7,8 @@ import { createStaffCode, staffCodeRoom, STAFF_CODE_PURPOSES } from '@/lib/keys/
 import { changeReservationDates } from '@/lib/stays/change-dates';
 import { checkOutReservation } from '@/lib/stays/check-out';
 import { moveReservation } from '@/lib/stays/move-reservation';
-import { stayTimeZone } from '@/lib/stays/stay-options';
-import { zonedLocalToInstant } from '@/lib/time/zoned-local';
+import { stayBounds } from '@/lib/stays/stay-options';
+import { instantToZonedLocal, zonedLocalToInstant } from '@/lib/time/zoned-local';
 import { refuse, staffAction, type ActionState } from '@/app/_server/action';
 
 // A shift's stay changes at the desk. Each one is one lib function (one transaction, audit rows,
@@ -52,24 +52,38 @@ export const moveStayAction = staffAction(
   },
 );
 
-/** New dates for the stay, each bound one datetime-local field in the facility's zone. */
+/**
+ * New dates for the stay, each bound one datetime-local field in the facility's zone (a checked-in
+ * stay sends only its end). A bound the clerk left as it was stays exactly as it was (the field
+ * has no seconds).
+ */
 export const changeStayDatesAction = staffAction(
   {
     name: 'changeStayDates',
     permission: 'stays.change',
-    input: z.object({ reservationId: z.uuid(), startsAt: ZLocalFieldSchema, endsAt: ZLocalFieldSchema }),
+    input: z.object({ reservationId: z.uuid(), startsAt: ZLocalFieldSchema.optional(), endsAt: ZLocalFieldSchema }),
     echo: { startsAt: 'text', endsAt: 'text' },
     revalidate: DESK,
   },
   async ({ input, tenantId, actor }) => {
-    const zone = await stayTimeZone({ tenantId, reservationId: input.reservationId });
-    if (!zone) return refuse('stay.error.notFound');
-    const startsAt = zonedLocalToInstant(input.startsAt, zone);
-    const endsAt = zonedLocalToInstant(input.endsAt, zone);
+    const stay = await stayBounds({ tenantId, reservationId: input.reservationId });
+    if (!stay) return refuse('stay.error.notFound');
+    const read = (local: string | undefined, current: Date) =>
+      local === undefined || local === instantToZonedLocal(current, stay.timeZone)
+        ? current
+        : zonedLocalToInstant(local, stay.timeZone);
+    const startsAt = read(input.startsAt, stay.startsAt);
+    const endsAt = read(input.endsAt, stay.endsAt);
     if (!startsAt) return refuse('stay.error.dateFormat', { field: 'startsAt' });
     if (!endsAt || endsAt <= startsAt) return refuse('stay.error.endBeforeStart', { field: 'endsAt' });
-    const stay = await changeReservationDates({ tenantId, reservationId: input.reservationId, startsAt, endsAt, actor });
-    return { startsAt: stay.startsAt, endsAt: stay.endsAt };
+    const changed = await changeReservationDates({
+      tenantId,
+      reservationId: input.reservationId,
+      startsAt: startsAt === stay.startsAt ? undefined : startsAt,
+      endsAt: endsAt === stay.endsAt ? undefined : endsAt,
+      actor,
+    });
+    return { startsAt: changed.startsAt, endsAt: changed.endsAt };
   },
 );
 

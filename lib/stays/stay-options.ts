@@ -43,19 +43,21 @@ export async function freeRoomsForMove({
   });
 }
 
-/** The IANA zone of a stay's facility, read as the tenant's staff; null for another tenant's id. */
-export async function stayTimeZone({
+/** A stay's bounds and its facility's IANA zone, read as the tenant's staff; null for another tenant's id. */
+export async function stayBounds({
   tenantId,
   reservationId,
 }: {
   tenantId: string;
   reservationId: string;
-}): Promise<string | null> {
+}): Promise<{ timeZone: string; startsAt: Date; endsAt: Date } | null> {
   const rows = await withTenant({ tenantId }, (tx) =>
     tx.reservation.findMany({
       where: { tenantId, id: reservationId },
-      select: { room: { select: { facility: { select: { timeZone: true } } } } },
+      select: { startsAt: true, endsAt: true, room: { select: { facility: { select: { timeZone: true } } } } },
     }),
   );
-  return rows.length === 1 ? rows[0]!.room.facility.timeZone : null;
+  if (rows.length !== 1) return null;
+  const stay = rows[0]!;
+  return { timeZone: stay.room.facility.timeZone, startsAt: stay.startsAt, endsAt: stay.endsAt };
 }

@@ -42,20 +42,18 @@ type Props<T> = {
  */
 export function StayActionPanel<T>(props: Props<T>) {
   const t = useTranslations('stay');
-  const [open, setOpen] = useState(false);
-  const [shown, setShown] = useState<typeof props.state>(null);
+  // The answer count when the change was opened: a successful answer after it closes the form.
+  const [openedAt, setOpenedAt] = useState<number | null>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const id = useId();
   const { state } = props;
+  const shown = state;
+  const open = openedAt !== null && !(state?.ok && state.attempt > openedAt);
+  const setOpen = (value: boolean) => setOpenedAt(value ? (state?.attempt ?? 0) : null);
 
   useEffect(() => {
-    if (!state || state === shown) return;
-    setShown(state);
-    if (state.ok) setOpen(false);
-  }, [state, shown]);
-  useEffect(() => {
-    if (shown?.ok) resultRef.current?.focus();
-  }, [shown]);
+    if (state?.ok) resultRef.current?.focus();
+  }, [state]);
 
   const failed = shown && !shown.ok ? shown : null;
   if (!props.available && !shown?.ok) return null;

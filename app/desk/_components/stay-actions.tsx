@@ -135,7 +135,7 @@ export function StayActions(props: StayActionsProps) {
           action={datesAction}
           state={datesState}
           isPending={datesPending}
-          hidden={props.checkedIn ? { ...hidden, startsAt: props.startsLocal } : hidden}
+          hidden={hidden}
           fields={(errorId) => (
             <div className="field-row">
               {!props.checkedIn && (
