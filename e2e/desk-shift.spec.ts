@@ -70,7 +70,12 @@ test('arrivals → check in → move → extend a night → check out', async ({
   const extended = page.getByTestId('stay-dates-result');
   await expect(extended).toContainText('New dates saved');
   await expect(extended).toBeFocused();
-  await expect(page.locator('time').filter({ hasText: String(newEnd.getUTCDate()) }).first()).toBeVisible();
+  await expect(
+    page
+      .locator('time')
+      .filter({ hasText: String(newEnd.getUTCDate()) })
+      .first(),
+  ).toBeVisible();
   // The same key follows the new window (no new PIN for a date change).
   await expect(live).toHaveAttribute('data-key-id', movedKey!);
   await expect(page.getByTestId('reservation-timeline')).toContainText('Reservation dates changed');

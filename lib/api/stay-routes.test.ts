@@ -57,10 +57,9 @@ describe('the stay-change routes of /api/v1', () => {
     expect((await extended.json()).data).toMatchObject({ endsAt, status: 'checked_in' });
 
     const admin = await adminClient();
-    const { rows } = await admin.query(
-      `select id from access_keys where reservation_id = $1 and status = 'active'`,
-      [reservationId],
-    );
+    const { rows } = await admin.query(`select id from access_keys where reservation_id = $1 and status = 'active'`, [
+      reservationId,
+    ]);
     await admin.end();
     expect(rows[0].id).not.toBe(key.id);
     const reissued = await send(reissue, t.apiKey, rows[0].id, 'POST', { reason: 'PIN disclosed' });
@@ -90,7 +89,10 @@ describe('the stay-change routes of /api/v1', () => {
     const audits = await countAudit(t.tenantId);
     const taken = await send(move, t.apiKey, a.reservationId, 'POST', { roomId: t.roomIds[1], reason: 'x' });
     expect(taken.status).toBe(409);
-    expect((await taken.json()).error).toMatchObject({ code: 'room_unavailable', message: expect.stringMatching(/booked/) });
+    expect((await taken.json()).error).toMatchObject({
+      code: 'room_unavailable',
+      message: expect.stringMatching(/booked/),
+    });
     expect(await countAudit(t.tenantId)).toBe(audits);
   });
 

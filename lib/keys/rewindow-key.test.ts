@@ -49,7 +49,10 @@ describe('a window change on the lock', () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
     const { key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
-    const first = await until(() => doorOf(key.id), (d) => d.state === 'set');
+    const first = await until(
+      () => doorOf(key.id),
+      (d) => d.state === 'set',
+    );
     const endsAt = new Date(Date.parse(key.expiresAt) + 24 * 3_600_000);
     await changeReservationDates({ tenantId, reservationId, endsAt, actor: TEST_ACTOR });
     expect((await doorOf(key.id)).rewindow).toBe(true);

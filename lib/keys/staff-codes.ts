@@ -4,7 +4,11 @@ import { asService, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { toKeyView, type KeyView } from './key-view';
 
-export const STAFF_CODE_PURPOSES = ['housekeeping', 'maintenance', 'inspection'] as const satisfies readonly StaffCodePurpose[];
+export const STAFF_CODE_PURPOSES = [
+  'housekeeping',
+  'maintenance',
+  'inspection',
+] as const satisfies readonly StaffCodePurpose[];
 
 /** A staff code: a key of kind `staff`, with who it is for and who made it. */
 export type StaffCodeView = KeyView & {

@@ -204,9 +204,12 @@ async function issueOfflineCode(job: JobAttempt, key: LoadedKey, door: Door, pro
     await tx.$executeRaw`delete from key_lock_codes where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid`;
     await tx.$queryRaw`select id from app_end_key(${job.tenantId}::uuid, ${key.id}::uuid, 'revoked', 'replaced_by_offline_code',
       'system', null, 'offline codes')`;
-    await tx.$executeRaw`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
+    // Same kind as the key it replaces (a staff code stays a staff code, with its label and holder).
+    await tx.$executeRaw`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at,
+        kind, staff_label, staff_purpose, staff_user_id, issued_by_id, issued_by_label)
       values (${job.tenantId}::uuid, ${replacementId}::uuid, ${key.reservationId}::uuid, ${key.checkInId}::uuid, ${key.roomId}::uuid,
-              ${key.status}::key_status, ${issued.data.pin}, ${key.validFrom}, ${key.expiresAt})`;
+              ${key.status}::key_status, ${issued.data.pin}, ${key.validFrom}, ${key.expiresAt}, ${key.kind}::key_kind,
+              ${key.staffLabel}, ${key.staffPurpose}::staff_code_purpose, ${key.staffUserId}::uuid, ${key.issuedById}, ${key.issuedByLabel})`;
     await tx.$executeRaw`update key_lock_codes set state = 'set', offline = true, code_id = ${issued.data.codeId}, set_at = now()
       where tenant_id = ${job.tenantId}::uuid and key_id = ${replacementId}::uuid`;
     await tx.$executeRaw`select app_audit(${job.tenantId}::uuid, 'system', null, 'offline codes', 'key.issued', 'access_key',
@@ -440,7 +443,10 @@ async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provide
       await record(job, key, door, { from: [door.state], error: removed.code });
       if (removed.retryable) return { kind: 'retry', code: removed.code };
       // The old window stays on the lock: said on the door, and the next window change tries again.
-      logger.warn({ keyId: key.id, lockId: door.lockId, vendorCode: removed.code }, 'window change not applied on lock');
+      logger.warn(
+        { keyId: key.id, lockId: door.lockId, vendorCode: removed.code },
+        'window change not applied on lock',
+      );
       await clearRewindow(job, [door.lockId]);
       return { kind: 'final', code: removed.code };
     }

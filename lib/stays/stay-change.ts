@@ -18,4 +18,3 @@ export async function runStayChange(
     return views[0]!;
   });
 }
-

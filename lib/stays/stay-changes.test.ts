@@ -67,7 +67,11 @@ async function snapshot(tenantId: string): Promise<string> {
 async function checkedIn(rooms = 3) {
   const t = await createBookableTenant({ rooms });
   const booked = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]!, guestName: 'Kenji Sato' });
-  const checkIn = await completeCheckIn({ tenantId: t.tenantId, reservationId: booked.reservationId, actor: TEST_ACTOR });
+  const checkIn = await completeCheckIn({
+    tenantId: t.tenantId,
+    reservationId: booked.reservationId,
+    actor: TEST_ACTOR,
+  });
   return { ...t, ...booked, checkIn };
 }
 
@@ -77,15 +81,24 @@ describe('check-out', () => {
     const out = await checkOutReservation({ tenantId: s.tenantId, reservationId: s.reservationId, actor: TEST_ACTOR });
     expect(out).toMatchObject({ id: s.reservationId, status: 'checked_out' });
     const keys = await keysOf(s.reservationId);
-    expect(keys.find((k) => k.id === s.checkIn.key.id)).toMatchObject({ status: 'revoked', revoked_reason: 'checked_out' });
+    expect(keys.find((k) => k.id === s.checkIn.key.id)).toMatchObject({
+      status: 'revoked',
+      revoked_reason: 'checked_out',
+    });
     expect(keys.filter((k) => ['pre_issued', 'active'].includes(k.status))).toEqual([]);
     expect(await jobsFor(s.checkIn.key.id)).toContain('vendor_remove_key');
-    const { rows } = await admin.query(`select checked_out_at from check_ins where reservation_id = $1`, [s.reservationId]);
+    const { rows } = await admin.query(`select checked_out_at from check_ins where reservation_id = $1`, [
+      s.reservationId,
+    ]);
     expect(rows[0].checked_out_at).toBeInstanceOf(Date);
     expect(await auditOf(s.reservationId, 'checkout.completed')).toHaveLength(1);
 
     const before = await snapshot(s.tenantId);
-    const again = await checkOutReservation({ tenantId: s.tenantId, reservationId: s.reservationId, actor: TEST_ACTOR });
+    const again = await checkOutReservation({
+      tenantId: s.tenantId,
+      reservationId: s.reservationId,
+      actor: TEST_ACTOR,
+    });
     expect(again).toEqual(out);
     expect(await snapshot(s.tenantId)).toBe(before);
   });
@@ -95,9 +108,11 @@ describe('check-out', () => {
     const { reservationId } = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]! });
     const other = await checkedIn();
     const before = [await snapshot(t.tenantId), await snapshot(other.tenantId)];
-    await expect(checkOutReservation({ tenantId: t.tenantId, reservationId, actor: TEST_ACTOR })).rejects.toMatchObject({
-      code: 'reservation_not_ready',
-    });
+    await expect(checkOutReservation({ tenantId: t.tenantId, reservationId, actor: TEST_ACTOR })).rejects.toMatchObject(
+      {
+        code: 'reservation_not_ready',
+      },
+    );
     await expect(
       checkOutReservation({ tenantId: t.tenantId, reservationId: other.reservationId, actor: TEST_ACTOR }),
     ).rejects.toMatchObject({ code: 'not_found' });
@@ -120,7 +135,12 @@ describe('room move', () => {
     expect(moved).toMatchObject({ roomId: t.roomIds[1], roomLabel: '102' });
     const keys = await keysOf(reservationId);
     expect(keys).toHaveLength(2);
-    expect(keys[0]).toMatchObject({ id: old.id, status: 'revoked', revoked_reason: 'room_moved', room_id: t.roomIds[0] });
+    expect(keys[0]).toMatchObject({
+      id: old.id,
+      status: 'revoked',
+      revoked_reason: 'room_moved',
+      room_id: t.roomIds[0],
+    });
     expect(keys[1]).toMatchObject({ status: 'pre_issued', room_id: t.roomIds[1] });
     expect(keys[1].expires_at).toEqual(old.expires_at);
     expect(await jobsFor(old.id)).toEqual(['vendor_program_key', 'vendor_remove_key']);
@@ -137,13 +157,25 @@ describe('room move', () => {
 
     // A retry (the stay is already there) answers the same and writes nothing.
     const before = await snapshot(t.tenantId);
-    await moveReservation({ tenantId: t.tenantId, reservationId, roomId: t.roomIds[1]!, reason: 'x', actor: TEST_ACTOR });
+    await moveReservation({
+      tenantId: t.tenantId,
+      reservationId,
+      roomId: t.roomIds[1]!,
+      reason: 'x',
+      actor: TEST_ACTOR,
+    });
     expect(await snapshot(t.tenantId)).toBe(before);
   });
 
   it('moves a checked-in stay with an active key', async () => {
     const s = await checkedIn();
-    await moveReservation({ tenantId: s.tenantId, reservationId: s.reservationId, roomId: s.roomIds[2]!, reason: 'leak', actor: TEST_ACTOR });
+    await moveReservation({
+      tenantId: s.tenantId,
+      reservationId: s.reservationId,
+      roomId: s.roomIds[2]!,
+      reason: 'leak',
+      actor: TEST_ACTOR,
+    });
     const live = (await keysOf(s.reservationId)).filter((k) => k.status === 'active');
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ room_id: s.roomIds[2], check_in_id: s.checkIn.checkInId });
@@ -159,7 +191,10 @@ describe('room move', () => {
     const move = (roomId: string) =>
       moveReservation({ tenantId: t.tenantId, reservationId, roomId, reason: 'probe', actor: TEST_ACTOR });
     await expect(move(t.roomIds[1]!)).rejects.toMatchObject({ code: 'room_unavailable' });
-    await expect(move(t.roomIds[2]!)).rejects.toMatchObject({ code: 'room_unavailable', message: expect.stringMatching(/archived/) });
+    await expect(move(t.roomIds[2]!)).rejects.toMatchObject({
+      code: 'room_unavailable',
+      message: expect.stringMatching(/archived/),
+    });
     await expect(move(other.roomIds[0]!)).rejects.toMatchObject({ code: 'not_found' });
     expect(await snapshot(t.tenantId)).toBe(before);
   });
@@ -169,7 +204,13 @@ describe('room move', () => {
     const { reservationId } = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]!, startsInHours: 30 });
     const results = await Promise.allSettled(
       [1, 2].map((i) =>
-        moveReservation({ tenantId: t.tenantId, reservationId, roomId: t.roomIds[i]!, reason: `move ${i}`, actor: TEST_ACTOR }),
+        moveReservation({
+          tenantId: t.tenantId,
+          reservationId,
+          roomId: t.roomIds[i]!,
+          reason: `move ${i}`,
+          actor: TEST_ACTOR,
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
@@ -183,7 +224,13 @@ describe('room move', () => {
     // The same move twice at once: one real move, one audit row.
     const same = await Promise.all(
       [0, 0].map(() =>
-        moveReservation({ tenantId: t.tenantId, reservationId, roomId: t.roomIds[0]!, reason: 'back', actor: TEST_ACTOR }),
+        moveReservation({
+          tenantId: t.tenantId,
+          reservationId,
+          roomId: t.roomIds[0]!,
+          reason: 'back',
+          actor: TEST_ACTOR,
+        }),
       ),
     );
     expect(same.map((r) => r.roomId)).toEqual([t.roomIds[0], t.roomIds[0]]);
@@ -194,11 +241,18 @@ describe('room move', () => {
   it('a move racing check-out: either order leaves no live key and a consistent stay', async () => {
     const s = await checkedIn();
     const [move, out] = await Promise.allSettled([
-      moveReservation({ tenantId: s.tenantId, reservationId: s.reservationId, roomId: s.roomIds[1]!, reason: 'race', actor: TEST_ACTOR }),
+      moveReservation({
+        tenantId: s.tenantId,
+        reservationId: s.reservationId,
+        roomId: s.roomIds[1]!,
+        reason: 'race',
+        actor: TEST_ACTOR,
+      }),
       checkOutReservation({ tenantId: s.tenantId, reservationId: s.reservationId, actor: TEST_ACTOR }),
     ]);
     expect(out.status).toBe('fulfilled');
-    if (move.status === 'rejected') expect(move.reason).toMatchObject({ code: 'illegal_transition', details: { from: 'checked_out' } });
+    if (move.status === 'rejected')
+      expect(move.reason).toMatchObject({ code: 'illegal_transition', details: { from: 'checked_out' } });
     const keys = await keysOf(s.reservationId);
     expect(keys.filter((k) => ['pre_issued', 'active'].includes(k.status))).toEqual([]);
     expect(await auditOf(s.reservationId, 'checkout.completed')).toHaveLength(1);
@@ -210,7 +264,12 @@ describe('new dates', () => {
     const s = await checkedIn();
     const { rows } = await admin.query(`select starts_at, ends_at from reservations where id = $1`, [s.reservationId]);
     const endsAt = new Date(rows[0].ends_at.getTime() + 24 * HOUR);
-    const changed = await changeReservationDates({ tenantId: s.tenantId, reservationId: s.reservationId, endsAt, actor: TEST_ACTOR });
+    const changed = await changeReservationDates({
+      tenantId: s.tenantId,
+      reservationId: s.reservationId,
+      endsAt,
+      actor: TEST_ACTOR,
+    });
     expect(changed.endsAt).toBe(endsAt.toISOString());
     const [key] = (await keysOf(s.reservationId)).filter((k) => k.status === 'active');
     expect(key.id).toBe(s.checkIn.key.id);
@@ -318,7 +377,10 @@ describe('re-issue', () => {
     expect(keys.find((k) => k.id === fresh.id)).toMatchObject({ replaces: old.id });
     const audit = await auditOf(fresh.id, 'key.reissued');
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ reason: 'PIN disclosed', metadata: { reservationId: s.reservationId, replaces: old.id } });
+    expect(audit[0]).toMatchObject({
+      reason: 'PIN disclosed',
+      metadata: { reservationId: s.reservationId, replaces: old.id },
+    });
 
     const before = await snapshot(s.tenantId);
     const again = await Promise.all(
@@ -331,7 +393,12 @@ describe('re-issue', () => {
   it('a revoked key is no dead end while the stay runs and has no live key; otherwise illegal_transition', async () => {
     const s = await checkedIn();
     await revokeKey({ tenantId: s.tenantId, keyId: s.checkIn.key.id, reason: 'lost phone', actor: TEST_ACTOR });
-    const fresh = await reissueKey({ tenantId: s.tenantId, keyId: s.checkIn.key.id, reason: 'new phone', actor: TEST_ACTOR });
+    const fresh = await reissueKey({
+      tenantId: s.tenantId,
+      keyId: s.checkIn.key.id,
+      reason: 'new phone',
+      actor: TEST_ACTOR,
+    });
     expect(fresh).toMatchObject({ status: 'active', kind: 'guest' });
     // The superseded pre-issued key: the stay has a live key now.
     const [preIssued] = (await keysOf(s.reservationId)).filter((k) => k.revoked_reason === 'superseded_by_checkin');
@@ -339,7 +406,10 @@ describe('re-issue', () => {
       reissueKey({ tenantId: s.tenantId, keyId: preIssued.id, reason: 'x', actor: TEST_ACTOR }),
     ).rejects.toMatchObject({ code: 'illegal_transition' });
     // The desk's "Issue a new key" on a stay with a live key answers that key.
-    expect((await issueNewStayKey({ tenantId: s.tenantId, reservationId: s.reservationId, reason: 'x', actor: TEST_ACTOR })).id).toBe(fresh.id);
+    expect(
+      (await issueNewStayKey({ tenantId: s.tenantId, reservationId: s.reservationId, reason: 'x', actor: TEST_ACTOR }))
+        .id,
+    ).toBe(fresh.id);
     await checkOutReservation({ tenantId: s.tenantId, reservationId: s.reservationId, actor: TEST_ACTOR });
     await expect(
       reissueKey({ tenantId: s.tenantId, keyId: fresh.id, reason: 'x', actor: TEST_ACTOR }),
@@ -374,9 +444,17 @@ describe('staff codes', () => {
       endsAt: new Date(startsAt.getTime() + 2 * HOUR),
       actor: { type: 'user', id: '00000000-0000-4000-8000-000000000001', label: 'Aiko (desk)' },
     });
-    expect(code).toMatchObject({ kind: 'staff', status: 'active', label: 'Turn-down', purpose: 'housekeeping', issuedBy: 'Aiko (desk)' });
+    expect(code).toMatchObject({
+      kind: 'staff',
+      status: 'active',
+      label: 'Turn-down',
+      purpose: 'housekeeping',
+      issuedBy: 'Aiko (desk)',
+    });
     expect(code.pin).not.toBe(s.checkIn.key.pin);
-    const { rows: doors } = await admin.query(`select count(*)::int as n from key_lock_codes where key_id = $1`, [code.id]);
+    const { rows: doors } = await admin.query(`select count(*)::int as n from key_lock_codes where key_id = $1`, [
+      code.id,
+    ]);
     expect(doors[0].n).toBe(1);
     expect(await jobsFor(code.id)).toEqual(['vendor_program_key']);
     expect(await auditOf(code.id, 'staff_code.created')).toHaveLength(1);
@@ -402,7 +480,12 @@ describe('staff codes', () => {
       code: 'not_found',
     });
     await expect(
-      createStaffCode({ ...input, tenantId: t.tenantId, roomId: t.roomIds[0]!, userId: '00000000-0000-4000-8000-00000000dead' }),
+      createStaffCode({
+        ...input,
+        tenantId: t.tenantId,
+        roomId: t.roomIds[0]!,
+        userId: '00000000-0000-4000-8000-00000000dead',
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(listStaffCodes({ tenantId: t.tenantId, roomId: other.roomIds[0]! })).rejects.toMatchObject({
       code: 'not_found',

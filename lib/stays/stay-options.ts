@@ -33,7 +33,12 @@ export async function freeRoomsForMove({
         archivedAt: null,
         id: { not: stay.roomId },
         reservations: {
-          none: { id: { not: reservationId }, status: { not: 'cancelled' }, startsAt: { lt: stay.endsAt }, endsAt: { gt: from } },
+          none: {
+            id: { not: reservationId },
+            status: { not: 'cancelled' },
+            startsAt: { lt: stay.endsAt },
+            endsAt: { gt: from },
+          },
         },
       },
       select: { id: true, label: true },

@@ -11,7 +11,17 @@ import { ReasonField } from './stay-actions';
  * window, the old one revoked — with a reason, and a confirmation naming room and guest (or, for a
  * staff code, its label).
  */
-export function ReissueKeyForm({ keyId, live, room, holder }: { keyId: string; live: boolean; room: string; holder: string }) {
+export function ReissueKeyForm({
+  keyId,
+  live,
+  room,
+  holder,
+}: {
+  keyId: string;
+  live: boolean;
+  room: string;
+  holder: string;
+}) {
   const t = useTranslations('stay');
   const [state, action, pending] = useActionState(reissueKeyAction, null);
   const names = { room, guest: holder };

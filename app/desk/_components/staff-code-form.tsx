@@ -67,7 +67,12 @@ export function StaffCodeForm({
         </Field>
         <Field id={`${id}-purpose`} label={t('create.purpose')}>
           {(control) => (
-            <Select {...control} name="purpose" defaultValue={value('purpose', 'housekeeping')} key={`p-${failed?.attempt ?? 0}`}>
+            <Select
+              {...control}
+              name="purpose"
+              defaultValue={value('purpose', 'housekeeping')}
+              key={`p-${failed?.attempt ?? 0}`}
+            >
               {PURPOSES.map((p) => (
                 <option key={p} value={p}>
                   {t(`purpose.${p}`)}

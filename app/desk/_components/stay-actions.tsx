@@ -26,7 +26,15 @@ export type StayActionsProps = {
 };
 
 /** A reason field (required, 1–200 characters), with the typed value kept after a refusal. */
-export function ReasonField({ id, errorId, state }: { id: string; errorId: string; state: PanelState<unknown> | null }) {
+export function ReasonField({
+  id,
+  errorId,
+  state,
+}: {
+  id: string;
+  errorId: string;
+  state: PanelState<unknown> | null;
+}) {
   const t = useTranslations('stay');
   const failed = state && !state.ok ? state : null;
   const typed = failed ? String(failed.values.reason ?? '') : '';
@@ -101,7 +109,12 @@ export function StayActions(props: StayActionsProps) {
           hidden={hidden}
           fields={(errorId) => (
             <>
-              <Field id={`${reservationId}-move-room`} label={t('move.room')} hint={t('move.roomHint')} describedBy={errorId}>
+              <Field
+                id={`${reservationId}-move-room`}
+                label={t('move.room')}
+                hint={t('move.roomHint')}
+                describedBy={errorId}
+              >
                 {(control) =>
                   props.freeRooms.length === 0 ? (
                     <p className="muted" data-testid="stay-move-none">
@@ -139,7 +152,11 @@ export function StayActions(props: StayActionsProps) {
           fields={(errorId) => (
             <div className="field-row">
               {!props.checkedIn && (
-                <Field id={`${reservationId}-starts`} label={t('dates.startsAt')} describedBy={`${reservationId}-zone ${errorId}`}>
+                <Field
+                  id={`${reservationId}-starts`}
+                  label={t('dates.startsAt')}
+                  describedBy={`${reservationId}-zone ${errorId}`}
+                >
                   {(control) => (
                     <Input
                       {...control}
@@ -153,7 +170,11 @@ export function StayActions(props: StayActionsProps) {
                   )}
                 </Field>
               )}
-              <Field id={`${reservationId}-ends`} label={t('dates.endsAt')} describedBy={`${reservationId}-zone ${errorId}`}>
+              <Field
+                id={`${reservationId}-ends`}
+                label={t('dates.endsAt')}
+                describedBy={`${reservationId}-zone ${errorId}`}
+              >
                 {(control) => (
                   <Input
                     {...control}

@@ -78,7 +78,8 @@ export default async function ReservationPage({ params }: Props) {
   const canRevoke = can(role, 'keys.revoke');
   // A shift's stay changes (issue 15): what this stay allows now, for this member.
   const canChange = can(role, 'stays.change');
-  const live = reservation.status === 'held' || reservation.status === 'confirmed' || reservation.status === 'checked_in';
+  const live =
+    reservation.status === 'held' || reservation.status === 'confirmed' || reservation.status === 'checked_in';
   const running = live && reservation.endsAt > new Date();
   const hasLiveKey = reservation.accessKeys.some(
     (k) => k.kind !== 'backup' && (k.status === 'pre_issued' || k.status === 'active'),
