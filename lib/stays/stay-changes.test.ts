@@ -181,6 +181,23 @@ describe('room move', () => {
     expect(live[0]).toMatchObject({ room_id: s.roomIds[2], check_in_id: s.checkIn.checkInId });
   });
 
+  it('moves a stay that began before now (checked in on time): its new key works from the start', async () => {
+    const t = await createBookableTenant({ rooms: 2 });
+    const { reservationId } = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]!, startsInHours: -0.5 });
+    await completeCheckIn({ tenantId: t.tenantId, reservationId, actor: TEST_ACTOR });
+    await moveReservation({
+      tenantId: t.tenantId,
+      reservationId,
+      roomId: t.roomIds[1]!,
+      reason: 'leak',
+      actor: TEST_ACTOR,
+    });
+    const live = (await keysOf(reservationId)).filter((k) => k.status === 'active');
+    const { rows } = await admin.query(`select starts_at from reservations where id = $1`, [reservationId]);
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ room_id: t.roomIds[1], valid_from: rows[0].starts_at });
+  });
+
   it('refuses a taken room (23P01 → room_unavailable), an archived room and another tenant’s room, writing nothing', async () => {
     const t = await createBookableTenant({ rooms: 3 });
     const { reservationId } = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]!, startsInHours: 30 });

@@ -253,12 +253,15 @@ begin
   -- The rooms' booking locks, in a fixed order (reserve_booking_group and early check-ins take them too).
   perform pg_advisory_xact_lock(hashtextextended(r::text, 2)) from unnest(array[v_from.id, v_to.id]) r order by r::text;
   -- A guest checked in early already holds the door from now: the new room must be free until the start too.
-  if v_res.status = 'checked_in' and now() < v_res.starts_at and exists (
-       select 1 from reservations o
-        where o.tenant_id = p_tenant_id and o.room_id = p_room_id and o.id <> p_reservation_id
-          and o.status in ('held', 'confirmed', 'checked_in')
-          and tstzrange(o.starts_at, o.ends_at, '[)') && tstzrange(now(), v_res.starts_at, '[)')) then
-    raise exception 'Room % is occupied before this stay starts.', v_to.label using errcode = 'UR002';
+  -- (Nested: SQL does not promise to test `now() < starts_at` before building the range.)
+  if v_res.status = 'checked_in' and now() < v_res.starts_at then
+    if exists (
+         select 1 from reservations o
+          where o.tenant_id = p_tenant_id and o.room_id = p_room_id and o.id <> p_reservation_id
+            and o.status in ('held', 'confirmed', 'checked_in')
+            and tstzrange(o.starts_at, o.ends_at, '[)') && tstzrange(now(), v_res.starts_at, '[)')) then
+      raise exception 'Room % is occupied before this stay starts.', v_to.label using errcode = 'UR002';
+    end if;
   end if;
   -- The stay's own row first: the exclusion constraint refuses a taken room (23P01) before any key is made.
   update reservations set room_id = p_room_id, room_label_snapshot = v_to.label
