@@ -92,3 +92,28 @@ test('arrivals → check in → move → extend a night → check out', async ({
   await expect(page.locator(`[data-key-id="${movedKey}"]`).getByTestId('key-revoked-reason')).toHaveText('Checked out');
   await expect(page.getByTestId('reservation-timeline')).toContainText('Check-out completed');
 });
+
+test('a staff code for a room: made with one field per bound, its PIN handed over once, then revoked', async ({
+  deskPage: page,
+  tenant,
+}) => {
+  const room = tenant.rooms[0]!;
+  await page.goto(`/desk/rooms/${room.id}/staff-codes`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Staff codes · Room 101');
+  await expect(page.getByTestId('staff-code')).toHaveCount(0);
+  await page.getByLabel('Label').fill('Daily clean');
+  await page.getByLabel('Purpose').selectOption('housekeeping');
+  await expect(page.getByLabel('From')).toHaveAttribute('type', 'datetime-local');
+  await page.getByRole('button', { name: 'Create a staff code for room 101' }).click();
+  const created = page.getByTestId('staff-code-created');
+  await expect(created).toContainText(/Code “Daily clean” for room 101 created\. PIN: \d+/);
+  await expect(created).toBeFocused();
+  const code = page.getByTestId('staff-code');
+  await expect(code).toHaveCount(1);
+  await expect(code).toHaveAttribute('data-key-status', 'active');
+  await expect(code).toContainText('Housekeeping');
+
+  await code.getByLabel('Reason').fill('Cleaning done');
+  await code.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(page.getByTestId('staff-code')).toHaveAttribute('data-key-status', 'revoked');
+});
