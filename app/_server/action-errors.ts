@@ -28,6 +28,14 @@ export const ACTION_NAMES = [
   'changeMemberRole',
   'setMemberActive',
   'unlockMember',
+  // Stay changes (app/desk/stay-actions.ts).
+  'checkOut',
+  'moveStay',
+  'changeStayDates',
+  'noShow',
+  'reissueKey',
+  'issueNewKey',
+  'createStaffCode',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -61,6 +69,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     changeMemberRole: 'staff.notFound',
     setMemberActive: 'staff.notFound',
     unlockMember: 'staff.notFound',
+    moveStay: 'stay.error.invalid',
+    changeStayDates: 'stay.error.invalid',
+    createStaffCode: 'staffCodes.error.invalid',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -81,6 +92,13 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     changeMemberRole: 'staff.notFound',
     setMemberActive: 'staff.notFound',
     unlockMember: 'staff.notFound',
+    checkOut: 'stay.error.notFound',
+    moveStay: 'stay.error.notFound',
+    changeStayDates: 'stay.error.notFound',
+    noShow: 'stay.error.notFound',
+    reissueKey: 'stay.error.notFound',
+    issueNewKey: 'stay.error.notFound',
+    createStaffCode: 'staffCodes.error.notFound',
   },
   conflict: {
     saveRoom: 'rooms.error.labelTaken',
@@ -90,12 +108,28 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
   },
   last_manager: { changeMemberRole: 'staff.lastManager', setMemberActive: 'staff.lastManager' },
   reservation_not_ready: {
+    checkOut: 'stay.error.notCheckedIn',
     checkIn: 'checkIn.notReady',
     rotateGuestLink: 'reservation.guestLink.rotateNotAllowed',
   },
   too_early: { checkIn: 'checkIn.tooEarly' },
-  room_unavailable: { checkIn: 'checkIn.occupied', bookGroup: 'bookingForm.conflict' },
-  illegal_transition: { revealPin: 'key.reveal.ended', revokeKey: 'key.revoke.illegal' },
+  room_unavailable: {
+    checkIn: 'checkIn.occupied',
+    bookGroup: 'bookingForm.conflict',
+    moveStay: 'stay.error.roomTaken',
+    changeStayDates: 'stay.error.datesTaken',
+    createStaffCode: 'staffCodes.error.archived',
+  },
+  illegal_transition: {
+    revealPin: 'key.reveal.ended',
+    revokeKey: 'key.revoke.illegal',
+    checkOut: 'stay.error.illegal',
+    moveStay: 'stay.error.illegal',
+    changeStayDates: 'stay.error.illegal',
+    noShow: 'stay.error.illegal',
+    reissueKey: 'stay.error.reissueIllegal',
+    issueNewKey: 'stay.error.illegal',
+  },
   data_key_mismatch: { setProviderSecret: 'secrets.dataKeyMissing' },
   unavailable: { resyncLock: 'locks.resync.unavailable', importLocks: 'locks.import.unavailable' },
   internal: {
@@ -123,6 +157,13 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     changeMemberRole: 'staff.error',
     setMemberActive: 'staff.error',
     unlockMember: 'staff.error',
+    checkOut: 'stay.error.generic',
+    moveStay: 'stay.error.generic',
+    changeStayDates: 'stay.error.generic',
+    noShow: 'stay.error.generic',
+    reissueKey: 'stay.error.generic',
+    issueNewKey: 'stay.error.generic',
+    createStaffCode: 'staffCodes.error.generic',
   },
 };
 

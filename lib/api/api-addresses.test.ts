@@ -70,7 +70,7 @@ describe('addresses below /api', () => {
   it('refuses a method a known address does not serve with method_not_allowed and what it does serve', () => {
     expect(refusal('DELETE', '/api/v1/rooms')).toEqual({ code: 'method_not_allowed', allow: ['GET'] });
     expect(refusal('GET', '/api/v1/booking-groups')).toEqual({ code: 'method_not_allowed', allow: ['POST'] });
-    expect(refusal('PUT', '/api/v1/reservations/abc')).toEqual({ code: 'method_not_allowed', allow: ['GET'] });
+    expect(refusal('PUT', '/api/v1/reservations/abc')).toEqual({ code: 'method_not_allowed', allow: ['GET', 'PATCH'] });
     expect(refusal('GET', '/api/guest/abc/key')).toEqual({ code: 'method_not_allowed', allow: ['POST'] });
     expect(refusal('POST', '/api/health')).toEqual({ code: 'method_not_allowed', allow: ['GET'] });
     expect(apiRefusal('PATCH', '/api/v1/rooms')).toBeInstanceOf(AppError);

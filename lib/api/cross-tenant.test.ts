@@ -13,6 +13,15 @@ let b: { tenantId: string; roomId: string; ids: Record<IdKind, string> };
 const BODIES: Record<string, unknown> = {
   'POST /reservations/{id}/cancel': { reason: 'cross-tenant probe' },
   'POST /keys/{id}/revoke': { reason: 'cross-tenant probe' },
+  'POST /keys/{id}/reissue': { reason: 'cross-tenant probe' },
+  'PATCH /reservations/{id}': { endsAt: '2030-01-03T00:00:00Z' },
+  'POST /reservations/{id}/move': { roomId: '00000000-0000-4000-8000-000000000102', reason: 'cross-tenant probe' },
+  'POST /rooms/{id}/staff-codes': {
+    label: 'Probe',
+    purpose: 'maintenance',
+    startsAt: '2030-01-01T00:00:00Z',
+    endsAt: '2030-01-01T02:00:00Z',
+  },
 };
 
 /** Every row of tenant B in every tenant table, as one comparable string. */
@@ -56,6 +65,7 @@ beforeAll(async () => {
       key: checkIn.key.id,
       guest: booked.guestId,
       api_key: bKey.id,
+      room: tenantB.roomIds[0]!,
     },
   };
 });

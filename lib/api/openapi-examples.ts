@@ -47,6 +47,22 @@ const activeKey = {
   revokedReason: null,
 };
 
+const staffCode = {
+  id: 'e5f6a7b8-c9d0-4e1f-8a2b-3c4d5e6f7a81',
+  kind: 'staff',
+  status: 'active',
+  pin: '905317',
+  validFrom: '2026-12-02T01:00:00Z',
+  expiresAt: '2026-12-02T03:00:00Z',
+  vendorSync: 'synced',
+  revokedReason: null,
+  roomId: ROOM_101,
+  label: 'Daily clean',
+  purpose: 'housekeeping',
+  userId: null,
+  issuedBy: 'Aiko Tanaka',
+};
+
 /** Keyed by `METHOD /path` as in API_ROUTES. */
 export const API_EXAMPLES: Record<string, TOperationExamples> = {
   'GET /rooms': {
@@ -156,5 +172,46 @@ export const API_EXAMPLES: Record<string, TOperationExamples> = {
     response: {
       data: { ...activeKey, status: 'revoked', pin: null, revokedReason: 'Guest reported a lost phone' },
     },
+  },
+  'POST /reservations/{id}/check-out': {
+    parameters: { id: RESERVATION },
+    response: { data: { ...reservation, status: 'checked_out' } },
+  },
+  'POST /reservations/{id}/move': {
+    parameters: { id: RESERVATION },
+    request: { leak: { summary: 'Move to another room', value: { roomId: ROOM_102, reason: 'Water leak in 101' } } },
+    response: { data: { ...reservation, roomId: ROOM_102, roomLabel: '102' } },
+  },
+  'PATCH /reservations/{id}': {
+    parameters: { id: RESERVATION },
+    request: {
+      extend: { summary: 'Extend by a night', value: { endsAt: '2026-12-04T10:00:00Z' } },
+      both: { summary: 'New dates', value: { startsAt: '2026-12-02T15:00:00Z', endsAt: '2026-12-04T10:00:00Z' } },
+    },
+    response: { data: { ...reservation, endsAt: '2026-12-04T10:00:00Z' } },
+  },
+  'POST /keys/{id}/reissue': {
+    parameters: { id: KEY },
+    request: { disclosed: { summary: 'Re-issue with a reason', value: { reason: 'PIN shared by mistake' } } },
+    response: { data: { ...activeKey, id: 'd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70', pin: '730164' } },
+  },
+  'POST /rooms/{id}/staff-codes': {
+    parameters: { id: ROOM_101 },
+    request: {
+      housekeeping: {
+        summary: 'A housekeeping window',
+        value: {
+          label: 'Daily clean',
+          purpose: 'housekeeping',
+          startsAt: '2026-12-02T01:00:00Z',
+          endsAt: '2026-12-02T03:00:00Z',
+        },
+      },
+    },
+    response: { data: staffCode },
+  },
+  'GET /rooms/{id}/staff-codes': {
+    parameters: { id: ROOM_101 },
+    response: { data: [staffCode] },
   },
 };

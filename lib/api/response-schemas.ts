@@ -49,6 +49,15 @@ export const ZKeySchema = z
   })
   .meta({ id: 'Key' });
 
+export const ZStaffCodeSchema = ZKeySchema.extend({
+  kind: z.literal('staff'),
+  roomId: z.uuid(),
+  label: z.string(),
+  purpose: z.enum(['housekeeping', 'maintenance', 'inspection']),
+  userId: z.uuid().nullable().describe('The staff member the code is for, when one was named'),
+  issuedBy: z.string().nullable().describe('Who made the code (the audit actor’s label)'),
+}).meta({ id: 'StaffCode' });
+
 export const ZReservationSchema = z
   .object({
     id: z.uuid(),

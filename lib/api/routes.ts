@@ -11,23 +11,29 @@ import {
   ZLockSchema,
   ZReservationSchema,
   ZRoomSchema,
+  ZStaffCodeSchema,
   ZWebhookEventSchema,
 } from './response-schemas';
 import {
   ZCancelBodySchema,
+  ZChangeReservationBodySchema,
   ZCheckInBodySchema,
+  ZCheckOutBodySchema,
+  ZCreateStaffCodeBodySchema,
   ZCreateBookingGroupBodySchema,
   ZListAuditEventsQuerySchema,
   ZListReservationsQuerySchema,
   ZListWebhookEventsQuerySchema,
+  ZMoveReservationBodySchema,
+  ZReissueKeyBodySchema,
   ZRevokeKeyBodySchema,
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
-export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key';
+export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room';
 
 export type RouteSpec = {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Below /api/v1, OpenAPI style: `/reservations/{id}`. */
   path: string;
   summary: string;
@@ -144,6 +150,65 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZRevokeKeyBodySchema,
     success: { status: 200, description: 'The revoked key', schema: dataOf(ZKeySchema) },
     errors: ['invalid_request', 'not_found', 'illegal_transition'],
+  },
+  // Stay changes (issue 15, item 6): each one transaction with audit rows and lock commands in the outbox.
+  {
+    method: 'POST',
+    path: '/reservations/{id}/check-out',
+    idKind: 'reservation',
+    summary:
+      'Check the stay out: its live keys are revoked (checked_out); calling again returns the same; never checked in → 409 reservation_not_ready',
+    body: ZCheckOutBodySchema,
+    success: { status: 200, description: 'The checked-out reservation', schema: dataOf(ZReservationSchema) },
+    errors: ['invalid_request', 'not_found', 'reservation_not_ready'],
+  },
+  {
+    method: 'POST',
+    path: '/reservations/{id}/move',
+    idKind: 'reservation',
+    summary:
+      'Move the stay to another room: the old room’s live keys are revoked (room_moved) and a key in the same state is issued for the new room with a new PIN (audited reservation.moved). A taken or archived room → 409 room_unavailable; moving to the room it is in changes nothing',
+    body: ZMoveReservationBodySchema,
+    success: { status: 200, description: 'The reservation on its new room', schema: dataOf(ZReservationSchema) },
+    errors: ['invalid_request', 'not_found', 'room_unavailable', 'illegal_transition'],
+  },
+  {
+    method: 'PATCH',
+    path: '/reservations/{id}',
+    idKind: 'reservation',
+    summary:
+      'Extend or shorten the stay: its live keys follow the new window on every lock (audited key.window_changed, reservation.changed). A taken room → 409 room_unavailable; a cancelled or checked-out stay, or a new start once checked in → 409 illegal_transition',
+    body: ZChangeReservationBodySchema,
+    success: { status: 200, description: 'The changed reservation', schema: dataOf(ZReservationSchema) },
+    errors: ['invalid_request', 'not_found', 'room_unavailable', 'illegal_transition'],
+  },
+  {
+    method: 'POST',
+    path: '/keys/{id}/reissue',
+    idKind: 'key',
+    summary:
+      'Re-issue a key: a new key with a different PIN in the same state and window, the old one revoked (reissued), audited key.reissued. From an ended key: a new key when its stay still runs and has no live key, else 409 illegal_transition. A retry answers the same new key',
+    body: ZReissueKeyBodySchema,
+    success: { status: 200, description: 'The new key', schema: dataOf(ZKeySchema) },
+    errors: ['invalid_request', 'not_found', 'illegal_transition'],
+  },
+  {
+    method: 'GET',
+    path: '/rooms/{id}/staff-codes',
+    idKind: 'room',
+    summary: 'The staff codes of a room, newest first',
+    success: { status: 200, description: 'Staff codes', schema: dataOf(z.array(ZStaffCodeSchema)) },
+    errors: ['not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/rooms/{id}/staff-codes',
+    idKind: 'room',
+    summary:
+      'A time-bound code for staff on a room (housekeeping, maintenance, inspection), audited staff_code.created; ended like any key (POST /keys/{id}/revoke)',
+    body: ZCreateStaffCodeBodySchema,
+    success: { status: 201, description: 'The staff code', schema: dataOf(ZStaffCodeSchema) },
+    errors: ['invalid_request', 'not_found', 'room_unavailable'],
   },
   {
     method: 'DELETE',

@@ -67,6 +67,46 @@ export const ZCancelBodySchema = z.object({ reason: ZReasonSchema }).strict();
 /** The check-in's optional body: `early: true` checks in before the check-in opens (audited; the room must be free). */
 export const ZCheckInBodySchema = z.object({ early: z.literal(true).optional() }).strict();
 
+// Stay changes (issue 15, item 6).
+
+/** POST /reservations/{id}/check-out: no body, or an empty object. */
+export const ZCheckOutBodySchema = z.object({}).strict();
+
+export const ZMoveReservationBodySchema = z.object({ roomId: z.uuid(), reason: ZReasonSchema }).strict();
+
+/** PATCH /reservations/{id}: one bound or both; the database checks the result against the stay and the room. */
+export const ZChangeReservationBodySchema = z
+  .object({ startsAt: ZTimestampSchema.optional(), endsAt: ZTimestampSchema.optional() })
+  .strict()
+  .refine((body) => body.startsAt !== undefined || body.endsAt !== undefined, {
+    message: 'give startsAt, endsAt or both',
+    path: ['endsAt'],
+  })
+  .refine((body) => !(body.startsAt instanceof Date && body.endsAt instanceof Date) || body.endsAt > body.startsAt, {
+    message: 'endsAt must be after startsAt',
+    path: ['endsAt'],
+  });
+
+export const ZReissueKeyBodySchema = z.object({ reason: ZReasonSchema }).strict();
+
+export const ZCreateStaffCodeBodySchema = z
+  .object({
+    label: z.string().trim().min(1).max(100),
+    purpose: z.enum(['housekeeping', 'maintenance', 'inspection']),
+    startsAt: ZTimestampSchema,
+    endsAt: ZTimestampSchema,
+    userId: z.uuid().optional(),
+  })
+  .strict()
+  .refine((body) => !bothDates(body) || body.endsAt > body.startsAt, {
+    message: 'endsAt must be after startsAt',
+    path: ['endsAt'],
+  })
+  .refine((body) => !bothDates(body) || body.endsAt.getTime() - body.startsAt.getTime() <= 31 * 86_400_000, {
+    message: 'a staff code lasts at most 31 days',
+    path: ['endsAt'],
+  });
+
 export const ZListReservationsQuerySchema = z
   .object({
     roomId: z.uuid().optional(),

@@ -9,6 +9,8 @@ export const PERMISSIONS = [
   'keys.revoke',
   'keys.reveal_pin',
   'guest_links.rotate',
+  'stays.change',
+  'staff_codes.manage',
   'manage.view',
   'audit.view',
   'webhooks.view',
@@ -30,6 +32,9 @@ const FRONT_DESK: readonly Permission[] = [
   'keys.revoke',
   'keys.reveal_pin',
   'guest_links.rotate',
+  // A shift's stay changes: check-out, move, new dates, no-show, a new key; staff codes per room.
+  'stays.change',
+  'staff_codes.manage',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

@@ -21,6 +21,7 @@ export async function reservationDetail({
       where: { tenantId, id: reservationId },
       select: {
         id: true,
+        roomId: true,
         status: true,
         startsAt: true,
         endsAt: true,

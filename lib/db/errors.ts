@@ -21,6 +21,10 @@ export const SQLSTATE = {
   checkInTooEarly: 'UC001',
   roomOccupied: 'UC002',
   roomsUnavailable: 'UB001',
+  stayCannotChange: 'UR001',
+  roomCannotTakeStay: 'UR002',
+  stayChangeInvalid: 'UR003',
+  neverCheckedIn: 'UR004',
   unknownRooms: 'UB002',
   roomArchived: 'UR001',
   lastManager: 'UM001',
@@ -161,6 +165,32 @@ export function toDomainError(error: unknown): unknown {
       );
     case SQLSTATE.notFound:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
+    // Stay changes (migration 20261201150000_stay_changes): the messages are written for people.
+    case SQLSTATE.stayCannotChange: {
+      const match = /from=(\w+) to=([\w ]+)/.exec(info.detail ?? '');
+      return new AppError(
+        'illegal_transition',
+        info.message ?? 'This stay cannot change that way.',
+        { from: match?.[1], to: match?.[2] },
+        { cause: error },
+      );
+    }
+    case SQLSTATE.roomCannotTakeStay:
+      return new AppError('room_unavailable', info.message ?? 'That room cannot take this stay.', {}, { cause: error });
+    case SQLSTATE.stayChangeInvalid:
+      return new AppError(
+        'invalid_request',
+        info.message ?? 'That change is not possible.',
+        { issues: [{ path: info.detail ?? 'endsAt', message: info.message ?? 'invalid', code: 'custom' }] },
+        { cause: error },
+      );
+    case SQLSTATE.neverCheckedIn:
+      return new AppError(
+        'reservation_not_ready',
+        info.message ?? 'This stay was never checked in.',
+        { status: info.detail },
+        { cause: error },
+      );
     case SQLSTATE.dataKeyMissing:
       return new AppError(
         'data_key_mismatch',

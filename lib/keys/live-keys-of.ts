@@ -27,10 +27,11 @@ export async function liveKeysOf({
     }),
   );
   const byReservation = new Map<string, LiveKey>();
-  for (const key of keys) {
-    if (byReservation.has(key.reservationId)) continue;
+  for (const { reservationId, ...key } of keys) {
+    // Staff codes have no reservation; the filter above never returns one.
+    if (!reservationId || byReservation.has(reservationId)) continue;
     if (key.status === 'pre_issued' || key.status === 'active')
-      byReservation.set(key.reservationId, { ...key, status: key.status });
+      byReservation.set(reservationId, { ...key, reservationId, status: key.status });
   }
   return byReservation;
 }

@@ -55,7 +55,8 @@ export async function offlineCodesStillValid({
   );
   return keys.map((key) => ({
     keyId: key.id,
-    reservationId: key.reservationId,
+    // Selected by reservation id above: never a staff code's null.
+    reservationId: key.reservationId!,
     issuedAt: key.createdAt,
     until: key.expiresAt,
     locks: key.doors.map((d) => d.lock.name),

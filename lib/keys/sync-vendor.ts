@@ -38,6 +38,8 @@ type Door = {
   codeId: string | null;
   offline: boolean;
   attempts: number;
+  /** The code on the lock carries an old window (the stay's dates changed): redo it. */
+  rewindow: boolean;
 };
 
 async function loadKey(tenantId: string, keyId: string) {
@@ -69,6 +71,7 @@ async function loadKey(tenantId: string, keyId: string) {
       codeId: d.codeId,
       offline: d.offline,
       attempts: d.attempts,
+      rewindow: d.rewindow,
     }))
     .sort((a, b) => a.lockId.localeCompare(b.lockId));
   return { ...key, doors };
@@ -201,9 +204,12 @@ async function issueOfflineCode(job: JobAttempt, key: LoadedKey, door: Door, pro
     await tx.$executeRaw`delete from key_lock_codes where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid`;
     await tx.$queryRaw`select id from app_end_key(${job.tenantId}::uuid, ${key.id}::uuid, 'revoked', 'replaced_by_offline_code',
       'system', null, 'offline codes')`;
-    await tx.$executeRaw`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
+    // Same kind as the key it replaces (a staff code stays a staff code, with its label and holder).
+    await tx.$executeRaw`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at,
+        kind, staff_label, staff_purpose, staff_user_id, issued_by_id, issued_by_label)
       values (${job.tenantId}::uuid, ${replacementId}::uuid, ${key.reservationId}::uuid, ${key.checkInId}::uuid, ${key.roomId}::uuid,
-              ${key.status}::key_status, ${issued.data.pin}, ${key.validFrom}, ${key.expiresAt})`;
+              ${key.status}::key_status, ${issued.data.pin}, ${key.validFrom}, ${key.expiresAt}, ${key.kind}::key_kind,
+              ${key.staffLabel}, ${key.staffPurpose}::staff_code_purpose, ${key.staffUserId}::uuid, ${key.issuedById}, ${key.issuedByLabel})`;
     await tx.$executeRaw`update key_lock_codes set state = 'set', offline = true, code_id = ${issued.data.codeId}, set_at = now()
       where tenant_id = ${job.tenantId}::uuid and key_id = ${replacementId}::uuid`;
     await tx.$executeRaw`select app_audit(${job.tenantId}::uuid, 'system', null, 'offline codes', 'key.issued', 'access_key',
@@ -410,4 +416,88 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
     return;
   }
   await runDoors(job, key, ['removing'], removeDoor);
+}
+
+/** A door that no longer needs its window redone (done, or nothing to redo). */
+async function clearRewindow(job: JobAttempt, lockIds: string[]): Promise<void> {
+  await asService(
+    { tenantId: job.tenantId },
+    (tx) =>
+      tx.$executeRaw`update key_lock_codes set rewindow = false, updated_at = now()
+        where tenant_id = ${job.tenantId}::uuid and key_id = ${job.keyId}::uuid and lock_id = any(${lockIds}::uuid[])`,
+  );
+}
+
+/**
+ * Takes a code with an old window off one door; once the provider confirms it gone, the door is
+ * `pending` again and the key's program job (queued in the same transaction) sets it with the new window.
+ */
+async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider): Promise<Step> {
+  const correlationId = `${key.id}:rewindow:${door.lockId.slice(0, 8)}:${job.attempt}`;
+  const codeId = door.codeId!;
+  const read = await provider.getCode({ deviceId: door.deviceId, codeId, correlationId });
+  let gone = read.ok && (!read.data || read.data.state === 'absent');
+  if (!gone) {
+    const removed = await provider.removeCode({ deviceId: door.deviceId, codeId, correlationId });
+    if (!removed.ok) {
+      await record(job, key, door, { from: [door.state], error: removed.code });
+      if (removed.retryable) return { kind: 'retry', code: removed.code };
+      // The old window stays on the lock: said on the door, and the next window change tries again.
+      logger.warn(
+        { keyId: key.id, lockId: door.lockId, vendorCode: removed.code },
+        'window change not applied on lock',
+      );
+      await clearRewindow(job, [door.lockId]);
+      return { kind: 'final', code: removed.code };
+    }
+    gone = removed.data.state === 'absent';
+  }
+  if (!gone) return { kind: 'retry', code: 'awaiting_removal' };
+  await asService({ tenantId: job.tenantId }, async (tx) => {
+    await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, attempts = 0,
+        error = null, set_at = null, updated_at = now()
+      where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and rewindow`;
+    await tx.$executeRaw`select app_enqueue_job('vendor_program_key',
+        ${JSON.stringify({ tenantId: job.tenantId, keyId: key.id })}::jsonb,
+        queue_name => ${`key:${key.id}`}::text, max_attempts => 8)`;
+  });
+  return { kind: 'done' };
+}
+
+/**
+ * Re-programs a key's code with its new window on every door that holds the old one (the outbox job
+ * `vendor_rewindow_key`, queued by a stay's date change on the key's own queue). A provider takes a
+ * window only with a code, and refuses one PIN twice on a lock: the old code is removed, then set
+ * again. A door the code never reached needs nothing (its program job reads the new window); an
+ * offline code cannot change on its lock and keeps its window; an ended key's codes are being removed.
+ */
+export async function rewindowKeyOnLock(job: JobAttempt): Promise<void> {
+  const key = await loadKey(job.tenantId, job.keyId);
+  if (!key) return;
+  const flagged = key.doors.filter((d) => d.rewindow);
+  const live = key.status === 'pre_issued' || key.status === 'active';
+  const redo = live ? flagged.filter((d) => d.codeId && !d.offline && d.state !== 'failed') : [];
+  const nothingToDo = flagged.filter((d) => !redo.includes(d)).map((d) => d.lockId);
+  if (nothingToDo.length > 0) await clearRewindow(job, nothingToDo);
+  if (redo.length === 0) return;
+  const waiting: string[] = [];
+  for (const door of redo) {
+    const provider = await lockProviderFor(job.tenantId, door.provider);
+    if (!provider.ok) {
+      waiting.push(provider.code);
+      continue;
+    }
+    const outcome = await rewindowDoor(job, key, door, provider.data);
+    if (outcome.kind === 'retry') waiting.push(outcome.code);
+  }
+  if (waiting.length === 0) return;
+  if (job.attempt >= job.maxAttempts) {
+    logger.warn({ keyId: key.id, vendorCode: waiting[0] }, 'window change not applied on every lock');
+    await clearRewindow(
+      job,
+      redo.map((d) => d.lockId),
+    );
+    return;
+  }
+  throw new RetryableVendorError(waiting.join(','));
 }

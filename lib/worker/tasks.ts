@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkLockProviderHealth } from '../health/check-health';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
-import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
+import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../keys/sync-vendor';
 import { checkAllLocks } from '../locks/reconcile';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
@@ -31,6 +31,8 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     },
     vendor_program_key: keyJob(programKeyOnLock),
     vendor_remove_key: keyJob(removeKeyFromLock),
+    // A stay's new dates: each door's code is set again with the key's new window.
+    vendor_rewindow_key: keyJob(rewindowKeyOnLock),
     // Shortly before a stay key must work: a backup code stands in if its code is not on the lock yet.
     key_backup_check: async (payload, helpers) => {
       const outcome = await checkBackupNeeded(ZKeyJobSchema.parse(payload));

@@ -7,6 +7,7 @@ import { KeyBadges } from '@/app/desk/_components/key-badges';
 import { KeyDoors, stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { KeyPin } from '@/app/desk/_components/key-pin';
 import { RevokeKeyForm } from '@/app/desk/_components/revoke-key';
+import { ReissueKeyForm } from '@/app/desk/_components/reissue-key';
 import styles from './key-card.module.css';
 
 export type ReservationKey = ReservationDetail['accessKeys'][number];
@@ -22,6 +23,8 @@ type Props = {
   backupIssued?: BackupIssued;
   canReveal: boolean;
   canRevoke: boolean;
+  /** Room and guest (or a staff code's label) naming the key's "Re-issue key"; without it, no re-issue. */
+  reissueNames?: { room: string; holder: string };
   /** The facility's IANA zone: every time is shown in it. */
   zone: string;
   now: Date;
@@ -42,7 +45,16 @@ function stuckDoorOf(key: ReservationKey): string | null {
  * where its code stands on each door, and "Revoke key" — warning beforehand when an offline code
  * will keep opening its lock.
  */
-export function KeyCard({ accessKey: key, standsInFor, backupIssued, canReveal, canRevoke, zone, now }: Props) {
+export function KeyCard({
+  accessKey: key,
+  standsInFor,
+  backupIssued,
+  canReveal,
+  canRevoke,
+  reissueNames,
+  zone,
+  now,
+}: Props) {
   const t = useTranslations();
   const format = useFormatter();
   const live = key.status === 'pre_issued' || key.status === 'active';
@@ -128,6 +140,9 @@ export function KeyCard({ accessKey: key, standsInFor, backupIssued, canReveal, 
         )}
       </dl>
       <KeyDoors doors={key.doors} until={key.expiresAt} zone={zone} now={now} headingId={`key-${key.id}-doors`} />
+      {canRevoke && reissueNames && key.kind !== 'backup' && (
+        <ReissueKeyForm keyId={key.id} live={live} room={reissueNames.room} holder={reissueNames.holder} />
+      )}
       {canRevoke && <RevokeKeyForm keyId={key.id} live={live} offlineUntil={offlineUntil} timeZone={zone} />}
     </li>
   );

@@ -22,6 +22,9 @@ import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid
 import { getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
+import { StayActions } from '@/app/desk/_components/stay-actions';
+import { freeRoomsForMove } from '@/lib/stays/stay-options';
+import { instantToZonedLocal } from '@/lib/time/zoned-local';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { buttonClassName } from '@/components/ui/button';
@@ -73,6 +76,28 @@ export default async function ReservationPage({ params }: Props) {
     reservation.status !== 'cancelled' &&
     reservation.status !== 'checked_out';
   const canRevoke = can(role, 'keys.revoke');
+  // A shift's stay changes (issue 15): what this stay allows now, for this member.
+  const canChange = can(role, 'stays.change');
+  const live =
+    reservation.status === 'held' || reservation.status === 'confirmed' || reservation.status === 'checked_in';
+  const running = live && reservation.endsAt > new Date();
+  const hasLiveKey = reservation.accessKeys.some(
+    (k) => k.kind !== 'backup' && (k.status === 'pre_issued' || k.status === 'active'),
+  );
+  const stayCan = {
+    checkOut: canChange && reservation.status === 'checked_in',
+    move: canChange && running,
+    changeDates: canChange && running,
+    noShow:
+      canChange &&
+      (reservation.status === 'held' || reservation.status === 'confirmed') &&
+      reservation.startsAt <= new Date(),
+    newKey: canRevoke && running && reservation.guest !== null && !hasLiveKey,
+  };
+  const freeRooms = stayCan.move
+    ? await freeRoomsForMove({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: reservation.id })
+    : [];
+  const guestName = reservation.guest?.name ?? t('guest.deletedAccount');
   const canReveal = can(role, 'keys.reveal_pin');
   const canDeleteGuest = can(role, 'staff.manage');
   const timeline = await reservationTimeline({ tenantId: staff.current.tenantId, reservationId: reservation.id });
@@ -107,7 +132,7 @@ export default async function ReservationPage({ params }: Props) {
 
   return (
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
-    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete']}>
+    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay']}>
       <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} offlineCodes={offlineCodes}>
         <p className="back-link">
           <Link href="/desk">← {t('reservation.back')}</Link>
@@ -126,6 +151,21 @@ export default async function ReservationPage({ params }: Props) {
           </div>
           {canCheckIn && <CheckInAction reservationId={reservation.id} window={checkInWindow} timeZone={timeZone} />}
         </header>
+
+        {/* Rendered whatever the status, so an outcome (checked out…) stays shown once the page catches up. */}
+        {canChange || canRevoke ? (
+          <StayActions
+            reservationId={reservation.id}
+            room={reservation.roomLabelSnapshot}
+            guest={guestName}
+            timeZone={timeZone}
+            startsLocal={instantToZonedLocal(reservation.startsAt, timeZone)}
+            endsLocal={instantToZonedLocal(reservation.endsAt, timeZone)}
+            checkedIn={reservation.status === 'checked_in'}
+            can={stayCan}
+            freeRooms={freeRooms}
+          />
+        ) : null}
 
         <div className="detail-grid">
           <section className="card" aria-labelledby="reservation-details-title">
@@ -220,11 +260,20 @@ export default async function ReservationPage({ params }: Props) {
               <p className="empty-state">{t('reservation.guestLink.none')}</p>
             )}
             {canRotateLink && <RotateGuestLinkForm reservationId={reservation.id} />}
+            {/* Slot: "Send the link again by email" (guest messages, issue 15 item 4) goes here. */}
+            <div className="guest-link-resend-slot" data-slot="guest-link-resend" />
           </section>
         </div>
 
         <section className="section" aria-labelledby="keys-title">
           <h2 id="keys-title">{t('reservation.keys.title')}</h2>
+          {can(role, 'staff_codes.manage') && (
+            <p className="muted small">
+              <Link href={`/desk/rooms/${reservation.roomId}/staff-codes`} data-testid="staff-codes-link">
+                {t('stay.staffCodesLink', { room: reservation.roomLabelSnapshot })}
+              </Link>
+            </p>
+          )}
           {reservation.accessKeys.length === 0 ? (
             <p className="empty-state">{t('reservation.keys.empty')}</p>
           ) : (
@@ -237,6 +286,7 @@ export default async function ReservationPage({ params }: Props) {
                   backupIssued={backupIssued.get(key.id)}
                   canReveal={canReveal}
                   canRevoke={canRevoke}
+                  reissueNames={{ room: reservation.roomLabelSnapshot, holder: guestName }}
                   zone={timeZone}
                   now={now}
                 />

@@ -1,0 +1,32 @@
+import type { Actor } from '../audit/actor';
+import type { ReservationView } from '../bookings/reservation-view';
+import { runStayChange } from './stay-change';
+
+export const KEY_REASON_ROOM_MOVED = 'room_moved';
+
+/**
+ * Moves a stay to another room of the tenant in one transaction (SQL `move_reservation`): the
+ * exclusion constraint refuses a taken room (`room_unavailable`), an archived room is refused, and
+ * another tenant's room is `not_found`. The old room's live keys are revoked (`room_moved`), a key
+ * in the same state comes for the new room with a new PIN, the doors' commands go through the
+ * outbox, audited `reservation.moved` once. Moving to the room it is in changes nothing.
+ */
+export async function moveReservation({
+  tenantId,
+  reservationId,
+  roomId,
+  reason,
+  actor,
+}: {
+  tenantId: string;
+  reservationId: string;
+  roomId: string;
+  reason: string;
+  actor: Actor;
+}): Promise<ReservationView> {
+  return runStayChange(
+    { tenantId, reservationId },
+    (tx) => tx.$queryRaw`select id from move_reservation(${tenantId}::uuid, ${reservationId}::uuid, ${roomId}::uuid,
+      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+  );
+}
