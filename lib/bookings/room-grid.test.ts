@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminClient } from '../testing/fixtures';
 import { createDeskTenant, createStay } from '../testing/desk-fixtures';
-import { roomGrid, stayDays } from './room-grid';
+import { gridCells, roomGrid, stayDays, type GridBar } from './room-grid';
 import { calendarDay } from './stay-window';
 
 const z = (iso: string) => new Date(iso);
@@ -21,6 +21,29 @@ describe('the room-by-day grid', () => {
       first: day('2030-01-11'),
       last: day('2030-01-11'),
     });
+  });
+
+  it('merges the days a stay covers into one cell and leaves each free day its own', () => {
+    const bar = (reservationId: string, firstDay: number, lastDay: number): GridBar => ({
+      reservationId,
+      guestName: reservationId,
+      status: 'confirmed',
+      startsAt: z('2030-01-01T00:00:00Z'),
+      endsAt: z('2030-01-02T00:00:00Z'),
+      firstDay,
+      lastDay,
+      clippedStart: false,
+      clippedEnd: false,
+    });
+    const a = bar('a', 0, 1);
+    const b = bar('b', 3, 3);
+    const c = bar('c', 3, 3);
+    expect(gridCells([a, b, c], 5)).toEqual([
+      { day: 0, span: 2, bars: [a] },
+      { day: 2, span: 1, bars: [] },
+      { day: 3, span: 1, bars: [b, c] },
+      { day: 4, span: 1, bars: [] },
+    ]);
   });
 
   it("shows every room that is not archived with its stays as bars clipped to the range, and nothing of another tenant's", async () => {

@@ -120,3 +120,26 @@ export async function roomGrid({
     })),
   };
 }
+
+/** One cell of a room's row: `span` days from `day`, holding the bars that cover those days (none: free). */
+export type GridCell = { day: number; span: number; bars: GridBar[] };
+
+/**
+ * A room's row as cells: each free day its own cell (to book from), consecutive days covered by the
+ * same stays merged into one cell spanning them (a stay's bar).
+ */
+export function gridCells(bars: GridBar[], days: number): GridCell[] {
+  const cells: GridCell[] = [];
+  for (let day = 0; day < days; day++) {
+    const covering = bars.filter((b) => b.firstDay <= day && day <= b.lastDay);
+    const last = cells.at(-1);
+    const same =
+      last !== undefined &&
+      covering.length > 0 &&
+      last.bars.length === covering.length &&
+      last.bars.every((b, i) => b.reservationId === covering[i]!.reservationId);
+    if (same) last.span += 1;
+    else cells.push({ day, span: 1, bars: covering });
+  }
+  return cells;
+}
