@@ -112,7 +112,8 @@ export default async function NewBookingPage({ searchParams }: Props) {
       opensAt: facility.opensAt ?? '00:00',
       closesAt: facility.closesAt ?? '23:59',
     };
-    const submitted = query.date !== undefined || query.start !== undefined;
+    // The grid links here with a date only: the form waits for a start time before it says anything.
+    const submitted = query.start !== undefined;
     const date = first(query.date) || today;
     const start = first(query.start);
     const hours = first(query.hours) || '1';
