@@ -4,6 +4,7 @@
  * today in the tenant's facility; `hourly` adds a facility rented by the hour with one room rated
  * per hour. Prints one JSON object.
  */
+import { localSecrets } from '../lib/config/local-state';
 import { openDatabase } from '../lib/db/database';
 
 export type DeskDayInput =
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as DeskDayInput;
   const database = await openDatabase();
   process.env.APP_DATABASE_URL = database.appUrl;
+  // Guest links are derived from the secret the server uses in this folder (as the CLI does).
+  process.env.NEXTAUTH_SECRET ||= localSecrets().nextauthSecret;
   const { asService } = await import('../lib/db/tx');
   const { disconnectDb } = await import('../lib/db/client');
   try {

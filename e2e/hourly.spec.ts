@@ -46,7 +46,9 @@ test('a clerk books a meeting room for two hours, sees 2 × the hourly rate and 
 
   await ask('10:00', '2');
   const choice = page.locator(`label[data-room-id="${roomId}"]`);
-  await expect(choice).toContainText('¥3,000 per hour · Meeting room (hourly) — ¥6,000 for 2 hours');
+  // Money in the reader's locale (English says JP¥): the rate, its name, and 2 × the rate.
+  await expect(choice).toContainText('¥3,000 per hour · Meeting room (hourly) — ');
+  await expect(choice).toContainText('¥6,000 for 2 hours');
   await page.waitForLoadState('networkidle');
   await choice.locator('input').check();
   await page.getByLabel('Guest name').fill(`Board Meeting ${Date.now()}`);

@@ -14,6 +14,7 @@ import { listReservations } from '@/lib/bookings/list-reservations';
 import type { ReservationView } from '@/lib/bookings/reservation-view';
 import { addDays, zonedToday, zonedWallTime } from '@/lib/bookings/stay-window';
 import type { Translate } from '@/lib/i18n/locale';
+import { isAppError } from '@/lib/errors';
 import { paymentsConfigured } from '@/lib/payments/stripe-client';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { Span, TimesIn } from '@/components/time';
@@ -78,7 +79,11 @@ export default async function BookingsPage({ searchParams }: Props) {
     ...(filters.on ? { to: zonedWallTime(addDays(day, 1), 0, zone) } : {}),
     limit: PAGE_SIZE,
     cursor: filters.cursor,
-  }).catch(() => ({ data: [], nextCursor: null }));
+  }).catch((error: unknown) => {
+    // A cursor from a hand-edited address: the list starts again rather than failing the page.
+    if (isAppError(error) && error.code === 'invalid_request') return { data: [], nextCursor: null };
+    throw error;
+  });
   const createdId = ZCreatedSchema.safeParse(query.created);
   const created = createdId.success
     ? (await listBookingGroups({ tenantId })).find((g) => g.id === createdId.data)
