@@ -63,7 +63,12 @@ export default async function GridPage({ searchParams }: Props) {
   const link = (start: string) =>
     `/desk/grid?${new URLSearchParams({ from: start, days: String(days), ...(facility ? { facility: facility.id } : {}) })}`;
   const dayLabel = (d: string) =>
-    format.dateTime(new Date(`${d}T00:00:00Z`), { timeZone: 'UTC', weekday: 'short', month: 'numeric', day: 'numeric' });
+    format.dateTime(new Date(`${d}T00:00:00Z`), {
+      timeZone: 'UTC',
+      weekday: 'short',
+      month: 'numeric',
+      day: 'numeric',
+    });
   const dayName = (d: string) =>
     format.dateTime(new Date(`${d}T00:00:00Z`), { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' });
 
@@ -221,7 +226,17 @@ function RoomRow({ room, days, newFacility, dayName, t }: RowProps) {
   );
 }
 
-function Bar({ bar, room, dayName, t }: { bar: GridBar; room: GridRoom; dayName: (d: string) => string; t: Translate }) {
+function Bar({
+  bar,
+  room,
+  dayName,
+  t,
+}: {
+  bar: GridBar;
+  room: GridRoom;
+  dayName: (d: string) => string;
+  t: Translate;
+}) {
   const guest = bar.guestName ?? t('guest.deletedAccount');
   const status = t(`reservation.status.${bar.status}`);
   const localDay = (at: Date) => dayName(zonedToday(at, room.timeZone));
@@ -233,12 +248,26 @@ function Bar({ bar, room, dayName, t }: { bar: GridBar; room: GridRoom; dayName:
       data-clipped-start={bar.clippedStart || undefined}
       data-clipped-end={bar.clippedEnd || undefined}
       data-testid="grid-bar"
-      aria-label={t('grid.bar', { room: room.label, guest, status, from: localDay(bar.startsAt), to: localDay(bar.endsAt) })}
+      aria-label={t('grid.bar', {
+        room: room.label,
+        guest,
+        status,
+        from: localDay(bar.startsAt),
+        to: localDay(bar.endsAt),
+      })}
     >
-      {bar.clippedStart && <span className={styles.clip} aria-hidden="true" title={t('grid.continuesBefore')}>‹</span>}
+      {bar.clippedStart && (
+        <span className={styles.clip} aria-hidden="true" title={t('grid.continuesBefore')}>
+          ‹
+        </span>
+      )}
       <span className={styles.guest}>{guest}</span>
       <span className={styles.status}>{status}</span>
-      {bar.clippedEnd && <span className={styles.clip} aria-hidden="true" title={t('grid.continuesAfter')}>›</span>}
+      {bar.clippedEnd && (
+        <span className={styles.clip} aria-hidden="true" title={t('grid.continuesAfter')}>
+          ›
+        </span>
+      )}
     </Link>
   );
 }

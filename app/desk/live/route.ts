@@ -18,6 +18,10 @@ export const GET = withRequest(async ({ request, requestId }) => {
   const ids = new URL(request.url).searchParams.get('ids') ?? '';
   const parsed = ZLiveQuerySchema.safeParse(ids === '' ? [] : ids.split(','));
   if (!parsed.success) throw invalidRequest(parsed.error);
-  const state = await deskSyncState({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationIds: parsed.data });
+  const state = await deskSyncState({
+    tenantId: staff.current.tenantId,
+    userId: staff.user.id,
+    reservationIds: parsed.data,
+  });
   return json({ data: state }, { requestId });
 });

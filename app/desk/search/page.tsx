@@ -36,7 +36,14 @@ export default async function SearchPage({ searchParams }: Props) {
       <form method="get" action="/desk/search" role="search" className="form">
         <Field id="search-q" label={t('search.label')} hint={t('search.hint')}>
           {(control) => (
-            <Input {...control} name="q" type="search" defaultValue={query} maxLength={MAX_SEARCH_LENGTH} autoComplete="off" />
+            <Input
+              {...control}
+              name="q"
+              type="search"
+              defaultValue={query}
+              maxLength={MAX_SEARCH_LENGTH}
+              autoComplete="off"
+            />
           )}
         </Field>
         <div>
@@ -72,7 +79,10 @@ export default async function SearchPage({ searchParams }: Props) {
                       <Link
                         href={`/desk/reservations/${hit.id}`}
                         className="table-link"
-                        aria-label={t('day.open', { room: hit.roomLabel, guest: hit.guestName ?? t('guest.deletedAccount') })}
+                        aria-label={t('day.open', {
+                          room: hit.roomLabel,
+                          guest: hit.guestName ?? t('guest.deletedAccount'),
+                        })}
                       >
                         {hit.roomLabel}
                       </Link>
