@@ -32,7 +32,8 @@ export async function simulatorFaults(faults: Record<string, unknown>): Promise<
  * early" before (the desk offers it while the room is free) — which one depends on the time of day.
  */
 export function checkInButton(scope: Page | Locator): Locator {
-  return scope.getByRole('button', { name: /^(Complete check-in|Check in early)$/ }).first();
+  // In a list the button's name also says whose check-in it is: "Complete check-in · Room 102 · Kenji Sato".
+  return scope.getByRole('button', { name: /^(Complete check-in|Check in early)( · .+)?$/ }).first();
 }
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);

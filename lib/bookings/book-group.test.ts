@@ -121,9 +121,7 @@ describe('group booking', () => {
       const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
       const admin = await adminClient();
       await admin.query(`update tenants set stripe_account_id = 'acct_stubTenant' where id = $1`, [tenantId]);
-      await admin.query(`update rooms set rate_cents = 12000, currency = 'jpy' where tenant_id = $1`, [
-        tenantId,
-      ]);
+      await admin.query(`update rooms set rate_cents = 12000, currency = 'jpy' where tenant_id = $1`, [tenantId]);
       const group = await bookGroup({
         tenantId,
         actor: TEST_ACTOR,

@@ -3,6 +3,7 @@ import type { Actor } from '../audit/actor';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
 import { asService, type Tx } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
+import { assertBookingRules } from './booking-rules';
 
 export type BookingItem = { roomId: string; startsAt: Date; endsAt: Date };
 
@@ -36,10 +37,16 @@ export function guestRef(guestId: string): string {
  * Holds every reservation of a booking group or none, in one transaction (SQL `reserve_booking_group`):
  * the guest, the group, the reservations with their snapshots, a guest link each, the audit rows and
  * (by default) a pre-issued key each. A taken room fails the whole group with `room_unavailable`
- * naming every room that failed; an intent already attached to another of the tenant's groups with `payment_intent_in_use`.
+ * naming every room that failed; an intent already attached to another of the tenant's groups with `payment_intent_in_use`;
+ * an hourly facility's room outside its opening hours or not on whole hours with `invalid_request` (lib/bookings/booking-rules.ts).
  */
 export async function createBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
-  return asService({ tenantId: input.tenantId }, (tx) => holdBookingGroup(tx, input));
+  return asService({ tenantId: input.tenantId }, async (tx) => {
+    // The desk's and the API's bookings keep an hourly facility's hours; a provider's (webhooks,
+    // holdBookingGroup directly) is taken as the provider booked it.
+    await assertBookingRules(tx, input.tenantId, input.reservations);
+    return holdBookingGroup(tx, input);
+  });
 }
 
 /** `createBookingGroup` inside a transaction the caller holds (scoped to `input.tenantId`). */

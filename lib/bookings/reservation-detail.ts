@@ -26,6 +26,7 @@ export async function reservationDetail({
         startsAt: true,
         endsAt: true,
         roomLabelSnapshot: true,
+        planNameSnapshot: true,
         room: { select: { facility: { select: { name: true, timeZone: true } } } },
         guest: { select: { id: true, name: true, email: true, phone: true } },
         checkIn: { select: { createdAt: true } },

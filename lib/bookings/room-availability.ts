@@ -1,3 +1,4 @@
+import type { BookingUnit } from '../db/generated/enums';
 import { withTenant } from '../db/tx';
 
 export type RoomAvailability = {
@@ -7,10 +8,12 @@ export type RoomAvailability = {
   facilityName: string;
   rateCents: number;
   currency: string;
+  rateUnit: BookingUnit;
+  rateName: string;
   available: boolean;
 };
 
-/** Every room of a tenant with whether it is free for all of `[startsAt, endsAt)`. */
+/** Every room of a tenant that is not archived, with its rate and whether it is free for all of `[startsAt, endsAt)`. */
 export async function roomAvailability({
   tenantId,
   startsAt,
@@ -39,6 +42,8 @@ export async function roomAvailability({
       facilityName: r.facility.name,
       rateCents: r.rateCents,
       currency: r.currency,
+      rateUnit: r.rateUnit,
+      rateName: r.rateName,
       available: !taken.has(r.id),
     }));
   });

@@ -28,12 +28,30 @@ describe('zonedToday', () => {
 });
 
 describe('stayWindow', () => {
-  it('turns dates into check-in 15:00 and check-out 11:00 local', () => {
+  it('turns dates into the facility default check-in 15:00 and check-out 10:00 local', () => {
     expect(stayWindow({ checkIn: '2027-01-10', checkOut: '2027-01-12', timeZone: 'Asia/Tokyo', now: NOW })).toEqual({
       ok: true,
       startsAt: new Date('2027-01-10T06:00:00Z'),
-      endsAt: new Date('2027-01-12T02:00:00Z'),
+      endsAt: new Date('2027-01-12T01:00:00Z'),
       nights: 2,
+    });
+  });
+
+  it("uses the facility's own check-in and check-out times, minutes included, in its zone", () => {
+    expect(
+      stayWindow({
+        checkIn: '2027-01-10',
+        checkOut: '2027-01-11',
+        timeZone: 'America/New_York',
+        checkInTime: '16:30',
+        checkOutTime: '11:00',
+        now: NOW,
+      }),
+    ).toEqual({
+      ok: true,
+      startsAt: new Date('2027-01-10T21:30:00Z'),
+      endsAt: new Date('2027-01-11T16:00:00Z'),
+      nights: 1,
     });
   });
 

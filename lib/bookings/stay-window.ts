@@ -1,9 +1,9 @@
 import { offsetMs } from '../time/zoned-day';
 
-/** Local hour a stay begins on its check-in day (a common hotel default). */
-export const CHECK_IN_HOUR = 15;
-/** Local hour a stay ends on its check-out day. */
-export const CHECK_OUT_HOUR = 11;
+/** Local time a stay begins on its check-in day when the facility says nothing else (the column's default). */
+export const DEFAULT_CHECK_IN_TIME = '15:00';
+/** Local time a stay ends on its check-out day when the facility says nothing else. */
+export const DEFAULT_CHECK_OUT_TIME = '10:00';
 /** The longest stay the desk books in one go. */
 export const MAX_NIGHTS = 30;
 
@@ -30,14 +30,39 @@ function dayNumber(date: string): number | null {
   return ms / DAY_MS;
 }
 
-/**
- * The instant at which the wall clock in `timeZone` reads `hour`:00 on `date` (YYYY-MM-DD).
- * Two passes over the zone's offset, so a day with a daylight-saving change still lands on the wall-clock hour.
- */
-export function zonedWallTime(date: string, hour: number, timeZone: string): Date {
+const TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)(?::00)?$/;
+
+/** Minutes since midnight of a local time `HH:MM` (or `HH:MM:00`), or null when it is not one. */
+export function minutesOfDay(time: string): number | null {
+  const match = TIME_PATTERN.exec(time.trim());
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
+
+/** `HH:MM` of a Postgres `time` column as Prisma reads it (a Date on 1970-01-01 UTC). */
+export function timeOfDay(value: Date): string {
+  return value.toISOString().slice(11, 16);
+}
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date, for counting nights between two dates (null when unreal). */
+export function calendarDay(date: string): number | null {
+  return dayNumber(date);
+}
+
+/** The `YYYY-MM-DD` date `days` after `date`. */
+export function addDays(date: string, days: number): string {
   const day = dayNumber(date);
   if (day === null) throw new RangeError(`not a calendar date: ${date}`);
-  const wall = day * DAY_MS + hour * 3_600_000;
+  return new Date((day + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The instant at which the wall clock in `timeZone` reads `hour`:`minute` on `date` (YYYY-MM-DD).
+ * Two passes over the zone's offset, so a day with a daylight-saving change still lands on the wall-clock hour.
+ */
+export function zonedWallTime(date: string, hour: number, timeZone: string, minute = 0): Date {
+  const day = dayNumber(date);
+  if (day === null) throw new RangeError(`not a calendar date: ${date}`);
+  const wall = day * DAY_MS + hour * 3_600_000 + minute * 60_000;
   const first = wall - offsetMs(new Date(wall), timeZone);
   return new Date(wall - offsetMs(new Date(first), timeZone));
 }
@@ -47,9 +72,17 @@ export function zonedToday(now: Date, timeZone: string): string {
   return new Date(now.getTime() + offsetMs(now, timeZone)).toISOString().slice(0, 10);
 }
 
+/** The instant the wall clock in `timeZone` reads `time` (`HH:MM`) on `date`. */
+export function zonedDateTime(date: string, time: string, timeZone: string): Date {
+  const minutes = minutesOfDay(time);
+  if (minutes === null) throw new RangeError(`not a time of day: ${time}`);
+  return zonedWallTime(date, Math.floor(minutes / 60), timeZone, minutes % 60);
+}
+
 /**
  * Turns a check-in and a check-out date typed at the desk into the stay's `[startsAt, endsAt)` in the
- * facility's time zone (check-in at CHECK_IN_HOUR, check-out at CHECK_OUT_HOUR local). Refuses a
+ * facility's time zone (from the facility's check-in time on the first date to its check-out time on
+ * the last, local). Refuses a
  * missing or unreal date, a check-in before today (in that zone), a check-out not after the check-in
  * and a stay longer than MAX_NIGHTS. Pure.
  */
@@ -57,11 +90,16 @@ export function stayWindow({
   checkIn,
   checkOut,
   timeZone,
+  checkInTime = DEFAULT_CHECK_IN_TIME,
+  checkOutTime = DEFAULT_CHECK_OUT_TIME,
   now = new Date(),
 }: {
   checkIn: string;
   checkOut: string;
   timeZone: string;
+  /** The facility's check-in and check-out times, `HH:MM` local. */
+  checkInTime?: string;
+  checkOutTime?: string;
   now?: Date;
 }): StayWindow {
   const errors: { checkIn?: CheckInError; checkOut?: CheckOutError } = {};
@@ -77,8 +115,8 @@ export function stayWindow({
   if (errors.checkIn || errors.checkOut || inDay === null || outDay === null) return { ok: false, errors };
   return {
     ok: true,
-    startsAt: zonedWallTime(checkIn.trim(), CHECK_IN_HOUR, timeZone),
-    endsAt: zonedWallTime(checkOut.trim(), CHECK_OUT_HOUR, timeZone),
+    startsAt: zonedDateTime(checkIn.trim(), checkInTime, timeZone),
+    endsAt: zonedDateTime(checkOut.trim(), checkOutTime, timeZone),
     nights: outDay - inDay,
   };
 }

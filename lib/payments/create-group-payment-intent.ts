@@ -1,19 +1,16 @@
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
+import { stayAmountCents } from '../bookings/stay-amount';
+import type { BookingUnit } from '../db/generated/enums';
 import { stripeClient } from './stripe-client';
 
-const DAY_MS = 86_400_000;
-
-/** The group's price: each room's nightly rate times its nights (at least one), in one currency. */
+/** The group's price: each room's rate times its units (nights or hours, at least one), in one currency. */
 export function groupAmount(
-  items: { rateCents: number; currency: string; startsAt: Date; endsAt: Date }[],
+  items: { rateCents: number; rateUnit: BookingUnit; currency: string; startsAt: Date; endsAt: Date }[],
 ): { amount: number; currency: string } | null {
   const currencies = new Set(items.map((i) => i.currency));
   if (currencies.size !== 1) return null;
-  const amount = items.reduce(
-    (sum, i) => sum + i.rateCents * Math.max(1, Math.ceil((i.endsAt.getTime() - i.startsAt.getTime()) / DAY_MS)),
-    0,
-  );
+  const amount = items.reduce((sum, i) => sum + stayAmountCents(i), 0);
   return { amount, currency: [...currencies][0]! };
 }
 
@@ -36,7 +33,7 @@ export async function createGroupPaymentIntent({
       where: { tenantId, id: bookingGroupId },
       include: {
         tenant: { select: { stripeAccountId: true } },
-        reservations: { include: { room: { select: { rateCents: true, currency: true } } } },
+        reservations: { include: { room: { select: { rateCents: true, rateUnit: true, currency: true } } } },
       },
     });
     return groups[0] ?? null;

@@ -24,6 +24,9 @@ const ID = {
   resBen: '5a0c0000-0000-4000-8000-000000000042',
   linkAiko: '5a0c0000-0000-4000-8000-000000000051',
   linkBen: '5a0c0000-0000-4000-8000-000000000052',
+  // Sakura's meeting rooms, rented by the hour (issue 15).
+  sakuraMeetings: '5a0c0000-0000-4000-8000-00000000d011',
+  meetingA: '5a0c0000-0000-4000-8000-00000000d021',
 } as const;
 
 const DEMO_RESERVATIONS = [
@@ -93,6 +96,36 @@ export async function seedDemo(
       data: [
         { id: ID.sakuraFacility, tenantId: ID.sakura, name: 'Sakura Inn — Gion', timeZone: 'Asia/Tokyo' },
         { id: ID.harborFacility, tenantId: ID.harbor, name: 'Harbor Cowork — Pier 3', timeZone: 'Europe/Amsterdam' },
+      ],
+      skipDuplicates: true,
+    });
+    // A facility rented by the hour, open 09:00–18:00 Tokyo time, with a room rated per hour.
+    await tx.facility.createMany({
+      data: [
+        {
+          id: ID.sakuraMeetings,
+          tenantId: ID.sakura,
+          name: 'Sakura Inn — Meeting rooms',
+          timeZone: 'Asia/Tokyo',
+          bookingUnit: 'hour',
+          opensAt: new Date('1970-01-01T09:00:00Z'),
+          closesAt: new Date('1970-01-01T18:00:00Z'),
+        },
+      ],
+      skipDuplicates: true,
+    });
+    await tx.room.createMany({
+      data: [
+        {
+          id: ID.meetingA,
+          tenantId: ID.sakura,
+          facilityId: ID.sakuraMeetings,
+          label: 'Meeting A',
+          rateCents: 3000,
+          currency: 'jpy',
+          rateUnit: 'hour',
+          rateName: 'Meeting room (hourly)',
+        },
       ],
       skipDuplicates: true,
     });

@@ -3,9 +3,13 @@ import { ReservationStatusBadge } from '@/app/desk/_components/reservation-statu
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CheckInProvider } from '@/app/desk/_components/check-in';
+import { DeskNav } from '@/app/desk/_components/desk-nav';
 import { KeyBadges } from '@/app/desk/_components/key-badges';
+import { LiveRefresh } from '@/app/desk/_components/live-refresh';
+import cards from '@/app/desk/_components/stay-cards.module.css';
 import { can } from '@/lib/auth/permissions';
-import { listArrivals, type Arrival } from '@/lib/bookings/list-arrivals';
+import { deskDay, type DayStay } from '@/lib/bookings/desk-day';
+import { deskSyncState } from '@/lib/bookings/desk-sync-state';
 import { checkInWindows, type CheckInWindow } from '@/lib/stays/check-in-windows';
 import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
 import { offlineCodesStillValid } from '@/lib/keys/offline-codes-still-valid';
@@ -18,59 +22,72 @@ import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 
 export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getT())('desk.title') };
+  return { title: (await getT())('day.title') };
 }
+
+type Section = 'arrivals' | 'inHouse' | 'departures';
 
 type TableProps = {
   id: string;
-  rows: Arrival[];
+  rows: DayStay[];
   keys: Map<string, LiveKey>;
   windows: Map<string, CheckInWindow>;
   canCheckIn: boolean;
   t: Translate;
 };
 
-function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
+/** Who a row is about, as buttons and links name it: "Room 102 · Kenji Sato". */
+function subjectOf(r: DayStay, t: Translate): string {
+  return t('day.subject', { room: r.roomLabel, guest: r.guestName ?? t('guest.deletedAccount') });
+}
+
+/** One section's stays: a table on a wide screen, a card per stay on a narrow one. */
+function StayTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
   const now = new Date();
-  const showActions = canCheckIn && rows.some((r) => r.status === 'held' || r.status === 'confirmed');
+  const arriving = (r: DayStay) => r.status === 'held' || r.status === 'confirmed';
+  const showActions = canCheckIn && rows.some(arriving);
   return (
-    <Table region={{ labelledBy: `${id}-title` }} data-testid={`${id}-table`}>
+    <Table region={{ labelledBy: `${id}-title` }} className={cards.cards} data-testid={`${id}-table`}>
       <thead>
         <tr>
-          <th scope="col">{t('desk.col.room')}</th>
-          <th scope="col">{t('desk.col.guest')}</th>
-          <th scope="col">{t('desk.col.startsAt')}</th>
-          <th scope="col">{t('desk.col.endsAt')}</th>
-          <th scope="col">{t('desk.col.status')}</th>
-          <th scope="col">{t('desk.col.key')}</th>
-          {showActions && <th scope="col">{t('desk.col.actions')}</th>}
+          <th scope="col">{t('day.col.room')}</th>
+          <th scope="col">{t('day.col.guest')}</th>
+          <th scope="col">{t('day.col.arrives')}</th>
+          <th scope="col">{t('day.col.departs')}</th>
+          <th scope="col">{t('day.col.status')}</th>
+          <th scope="col">{t('day.col.key')}</th>
+          {showActions && <th scope="col">{t('day.col.actions')}</th>}
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => {
           const { timeZone } = r;
           const key = keys.get(r.id);
-          const roomCellId = `room-${r.id}`;
+          const roomCellId = `${id}-room-${r.id}`;
           return (
-            <tr key={r.id} data-reservation-id={r.id}>
+            <tr key={r.id} data-reservation-id={r.id} data-testid="stay-row">
               <th scope="row" id={roomCellId}>
-                <Link href={`/desk/reservations/${r.id}`} className="table-link">
+                <Link
+                  href={`/desk/reservations/${r.id}`}
+                  className="table-link"
+                  aria-label={t('day.open', { room: r.roomLabel, guest: r.guestName ?? t('guest.deletedAccount') })}
+                >
                   {r.roomLabel}
                 </Link>
               </th>
-              <td className={cell.wrap}>
+              <td className={cell.wrap} data-label={t('day.col.guest')}>
                 {r.guestName !== null ? r.guestName : <span className="tombstone">{t('guest.deletedAccount')}</span>}
               </td>
-              <td>
+              <td data-label={t('day.col.arrives')}>
                 <When at={r.startsAt} zone={timeZone} />
               </td>
-              <td>
+              <td data-label={t('day.col.departs')}>
                 <When at={r.endsAt} zone={timeZone} />
               </td>
-              <td>
+              <td data-label={t('day.col.status')}>
                 <ReservationStatusBadge status={r.status} />
               </td>
-              <td>
+              <td data-label={t('day.col.key')}>
                 {key ? (
                   <span className="key-cell">
                     <KeyBadges status={key.status} vendorSync={key.vendorSync} vendorError={key.vendorError} />
@@ -83,14 +100,15 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
                 )}
               </td>
               {showActions && (
-                <td>
-                  {(r.status === 'held' || r.status === 'confirmed') && r.guestName !== null && (
+                <td data-label="">
+                  {arriving(r) && r.guestName !== null && (
                     <CheckInAction
                       reservationId={r.id}
                       describedBy={roomCellId}
                       window={windows.get(r.id)}
                       now={now}
                       timeZone={timeZone}
+                      subject={subjectOf(r, t)}
                     />
                   )}
                 </td>
@@ -104,77 +122,59 @@ function ArrivalsTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
 }
 
 /**
- * Today's arrivals, split into those still to check in and those in house, each with its live key
- * (masked) and, for arrivals, "Complete check-in".
+ * The desk's day: arrivals still to check in (with "Complete check-in"), guests in house and
+ * today's departures, each judged by its facility's own today, each with its live key (masked).
+ * The page refreshes itself while a key waits for its lock, and when the tab comes back.
  */
 export default async function DeskPage() {
   // Layouts and pages render in parallel, so the page guards itself too.
   const staff = await requireStaff('desk.view', '/desk');
   const { tenantId } = staff.current;
-  const [t, zone] = await Promise.all([getT(), tenantTimeZone({ tenantId })]);
-
-  const reservations = await listArrivals({ tenantId, userId: staff.user.id });
-  const keys = await liveKeysOf({ tenantId, userId: staff.user.id, reservationIds: reservations.map((r) => r.id) });
-  const arrivingIds = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed').map((r) => r.id);
-  const windows = await checkInWindows({ tenantId, userId: staff.user.id, reservationIds: arrivingIds });
-  // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
-  const offlineCodes = await offlineCodesStillValid({
-    tenantId,
-    userId: staff.user.id,
-    reservationIds: reservations.filter((r) => r.status === 'checked_in').map((r) => r.id),
-  });
-  const arriving = reservations.filter((r) => r.status === 'held' || r.status === 'confirmed');
-  const inHouse = reservations.filter((r) => r.status === 'checked_in');
-  const departed = reservations.filter((r) => r.status === 'checked_out');
-  const canCheckIn = can(staff.current.role, 'checkin.complete');
-  const tableProps = { keys, windows, canCheckIn, t };
+  const userId = staff.user.id;
+  const [t, zone, day] = await Promise.all([getT(), tenantTimeZone({ tenantId }), deskDay({ tenantId, userId })]);
+  const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
+  const [keys, windows, offlineCodes, sync] = await Promise.all([
+    liveKeysOf({ tenantId, userId, reservationIds: ids }),
+    checkInWindows({ tenantId, userId, reservationIds: day.arrivals.map((r) => r.id) }),
+    // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
+    offlineCodesStillValid({ tenantId, userId, reservationIds: day.inHouse.map((r) => r.id) }),
+    deskSyncState({ tenantId, userId, reservationIds: ids }),
+  ]);
+  const tableProps = { keys, windows, canCheckIn: can(staff.current.role, 'checkin.complete'), t };
+  const sections: { id: string; section: Section; rows: DayStay[] }[] = [
+    { id: 'arrivals', section: 'arrivals', rows: day.arrivals },
+    { id: 'in-house', section: 'inHouse', rows: day.inHouse },
+    { id: 'departures', section: 'departures', rows: day.departures },
+  ];
+  const roomLabels = Object.fromEntries(
+    [...day.arrivals, ...day.inHouse, ...day.departures].map((r) => [r.id, r.roomLabel]),
+  );
 
   return (
     <>
       <header className="page__header">
-        <h1 id="desk-title">{t('desk.title')}</h1>
-        <p className="page__lead">{t('desk.summary', { tenant: staff.current.tenantName })}</p>
+        <h1 id="desk-title">{t('day.title')}</h1>
+        <p className="page__lead">{t('day.lead', { tenant: staff.current.tenantName })}</p>
         <TimesIn zone={zone} />
       </header>
-      {reservations.length === 0 ? (
-        <p className="empty-state">{t('desk.empty')}</p>
-      ) : (
-        <ClientMessages only={['checkIn']}>
-          <CheckInProvider
-            roomLabels={Object.fromEntries(reservations.map((r) => [r.id, r.roomLabel]))}
-            offlineCodes={offlineCodes}
-          >
-            <section className="desk-section" aria-labelledby="arriving-title">
-              <h2 id="arriving-title">
-                {t('desk.section.arriving')} <span className="count">{arriving.length}</span>
+      <DeskNav current="today" />
+      <LiveRefresh reservationIds={ids} initial={sync} />
+      <ClientMessages only={['checkIn']}>
+        <CheckInProvider roomLabels={roomLabels} offlineCodes={offlineCodes}>
+          {sections.map(({ id, section, rows }) => (
+            <section key={id} className="desk-section" aria-labelledby={`${id}-title`} data-testid={`day-${id}`}>
+              <h2 id={`${id}-title`}>
+                {t(`day.section.${section}`)} <span className="count">{rows.length}</span>
               </h2>
-              {arriving.length === 0 ? (
-                <p className="empty-state">{t('desk.arriving.empty')}</p>
+              {rows.length === 0 ? (
+                <p className="empty-state">{t(`day.empty.${section}`)}</p>
               ) : (
-                <ArrivalsTable id="arriving" rows={arriving} {...tableProps} />
+                <StayTable id={id} rows={rows} {...tableProps} />
               )}
             </section>
-            <section className="desk-section" aria-labelledby="in-house-title">
-              <h2 id="in-house-title">
-                {t('desk.section.inHouse')} <span className="count">{inHouse.length}</span>
-              </h2>
-              {inHouse.length === 0 ? (
-                <p className="empty-state">{t('desk.inHouse.empty')}</p>
-              ) : (
-                <ArrivalsTable id="in-house" rows={inHouse} {...tableProps} />
-              )}
-            </section>
-            {departed.length > 0 && (
-              <section className="desk-section" aria-labelledby="departed-title">
-                <h2 id="departed-title">
-                  {t('desk.section.departed')} <span className="count">{departed.length}</span>
-                </h2>
-                <ArrivalsTable id="departed" rows={departed} {...tableProps} />
-              </section>
-            )}
-          </CheckInProvider>
-        </ClientMessages>
-      )}
+          ))}
+        </CheckInProvider>
+      </ClientMessages>
     </>
   );
 }

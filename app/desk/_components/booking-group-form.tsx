@@ -10,14 +10,16 @@ import { FormError } from '@/components/ui/notice';
 
 const FIELDS: readonly string[] = ['name', 'email', 'phone', 'roomIds'];
 
-/** A room on offer; `price` is its nightly rate, already formatted in the reader's locale. */
-export type BookingRoomOption = { id: string; label: string; available: boolean; price: string };
+/** A room on offer; `rate` says its rate, unit, name and the booking's amount, already formatted in the reader's locale. */
+export type BookingRoomOption = { id: string; label: string; available: boolean; rate: string };
 
 type Props = {
   /** The stay every chosen room is booked for, as ISO instants (posted back and re-checked by the server). */
   startsAt: string;
   endsAt: string;
   rooms: BookingRoomOption[];
+  /** A room to tick from the start (the grid's "book this room from this day"). */
+  preselected?: string;
 };
 
 /**
@@ -25,7 +27,7 @@ type Props = {
  * taken meanwhile, exactly those are marked in the list (nothing was held) and the rest of the
  * selection and the guest fields are kept. Works before hydration too (a plain form post).
  */
-export function BookingGroupForm({ startsAt, endsAt, rooms }: Props) {
+export function BookingGroupForm({ startsAt, endsAt, rooms, preselected }: Props) {
   const t = useTranslations('bookingForm');
   const [state, action, pending] = useActionState(bookGroupAction, null);
   const id = useId();
@@ -35,8 +37,8 @@ export function BookingGroupForm({ startsAt, endsAt, rooms }: Props) {
   const failedLabels = rooms.filter((r) => error?.roomIds?.includes(r.id)).map((r) => r.label);
   // A refused field shows its message beside it; the rest (the stay's dates, a conflict) above the form.
   const message =
-    error?.code === 'invalid_request'
-      ? Object.entries(error.fieldErrors ?? {}).find(([field]) => !FIELDS.includes(field))?.[1]
+    error?.code === 'invalid_request' && error.fieldErrors
+      ? Object.entries(error.fieldErrors).find(([field]) => !FIELDS.includes(field))?.[1]
       : error?.message;
   return (
     // noValidate: the server's messages (translated, inline) are the ones the user sees.
@@ -56,6 +58,7 @@ export function BookingGroupForm({ startsAt, endsAt, rooms }: Props) {
         rooms={rooms}
         pending={pending}
         messageId={messageId}
+        preselected={state ? undefined : preselected}
       />
     </form>
   );
@@ -66,16 +69,21 @@ type FieldsProps = {
   rooms: BookingRoomOption[];
   pending: boolean;
   messageId: string;
+  preselected?: string;
 };
 
-function BookingFields({ refused, rooms, pending, messageId }: FieldsProps) {
+function BookingFields({ refused, rooms, pending, messageId, preselected }: FieldsProps) {
   const t = useTranslations('bookingForm');
   const id = useId();
   const failed = new Set(refused?.error.roomIds ?? []);
   const bookable = (room: BookingRoomOption) => room.available && !failed.has(room.id);
   const [selected, setSelected] = useState<ReadonlySet<string>>(
     () =>
-      new Set((refused?.values.roomIds ?? []).filter((roomId) => rooms.some((r) => r.id === roomId && bookable(r)))),
+      new Set(
+        (refused?.values.roomIds ?? (preselected ? [preselected] : [])).filter((roomId) =>
+          rooms.some((r) => r.id === roomId && bookable(r)),
+        ),
+      ),
   );
   const count = rooms.filter((r) => bookable(r) && selected.has(r.id)).length;
   const errors = refused?.error.fieldErrors ?? {};
@@ -160,7 +168,7 @@ function BookingFields({ refused, rooms, pending, messageId }: FieldsProps) {
                   <span className="room-choice__body">
                     <span className="room-choice__label">{room.label}</span>
                     <span id={`${statusId}-rate`} className="room-choice__rate">
-                      {t('rate', { price: room.price })}
+                      {room.rate}
                     </span>
                   </span>
                   {isFailed ? (

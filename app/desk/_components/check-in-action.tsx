@@ -13,9 +13,12 @@ export function CheckInAction({
   window,
   now = new Date(),
   timeZone,
+  subject,
 }: {
   reservationId: string;
   describedBy?: string;
+  /** Whose check-in it is ("Room 102 · Kenji Sato"), for the button's name in a list. */
+  subject?: string;
   window: CheckInWindow | undefined;
   now?: Date;
   /** The facility's IANA zone, which "Check-in opens …" is written in. */
@@ -24,7 +27,8 @@ export function CheckInAction({
   const t = useTranslations('checkIn');
   const format = useFormatter();
   if (!window) return null;
-  if (window.opensAt <= now) return <CheckInButton reservationId={reservationId} describedBy={describedBy} />;
+  if (window.opensAt <= now)
+    return <CheckInButton reservationId={reservationId} describedBy={describedBy} subject={subject} />;
   const opensId = `opens-${reservationId}`;
   const opens = (
     <span id={opensId} className="muted small" data-testid="check-in-opens">
@@ -38,6 +42,7 @@ export function CheckInAction({
       <CheckInButton
         reservationId={reservationId}
         describedBy={describedBy ? `${describedBy} ${opensId}` : opensId}
+        subject={subject}
         early
       />
       {opens}

@@ -41,9 +41,9 @@ export function CheckInProvider({ roomLabels, offlineCodes = [], children }: Pro
   const panelRef = useRef<HTMLDivElement>(null);
   const visible = state !== null && state !== dismissed;
 
-  // The button that was pressed is gone after a successful check-in: move focus to the outcome.
+  // The button that was pressed is gone after a successful check-in: move focus to the outcome (a refusal too).
   useEffect(() => {
-    if (state?.ok) panelRef.current?.focus();
+    if (state) panelRef.current?.focus();
   }, [state]);
 
   const reservationId = state ? (state.ok ? state.data.reservationId : state.values.reservationId) : undefined;
@@ -110,14 +110,17 @@ type ButtonProps = {
   describedBy?: string;
   /** Before the check-in opens: "Check in early" (offered only while the room is free; audited). */
   early?: boolean;
+  /** Whose check-in it is ("Room 102 · Kenji Sato"), added to the button's name where many buttons share a page. */
+  subject?: string;
 };
 
 /** "Complete check-in" (or "Check in early") for one reservation; the outcome shows in the surrounding CheckInProvider. */
-export function CheckInButton({ reservationId, describedBy, early = false }: ButtonProps) {
+export function CheckInButton({ reservationId, describedBy, early = false, subject }: ButtonProps) {
   const t = useTranslations('checkIn');
   const context = use(CheckInContext);
   if (!context) throw new Error('CheckInButton must be rendered inside CheckInProvider');
   const { action, pending, target, setTarget } = context;
+  const text = pending && target === reservationId ? t('pending') : early ? t('early') : t('submit');
   return (
     <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
       <input type="hidden" name="reservationId" value={reservationId} />
@@ -128,8 +131,9 @@ export function CheckInButton({ reservationId, describedBy, early = false }: But
         size="compact"
         disabled={pending}
         aria-describedby={describedBy}
+        aria-label={subject ? `${text} · ${subject}` : undefined}
       >
-        {pending && target === reservationId ? t('pending') : early ? t('early') : t('submit')}
+        {text}
       </Button>
     </form>
   );

@@ -4,7 +4,8 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { bookGroup } from '@/lib/bookings/book-group';
 import { isBookableWindow } from '@/lib/bookings/stay-window';
-import { listOf, staffAction, type ActionState } from '@/app/_server/action';
+import { isAppError } from '@/lib/errors';
+import { listOf, refuse, staffAction, type ActionState } from '@/app/_server/action';
 
 const ZStayInstantSchema = z.iso
   .datetime({ offset: true, message: 'bookingForm.error.window' })
@@ -50,8 +51,16 @@ export const bookGroupAction = staffAction(
       guest: { name, email: email || null, phone: phone || null },
       reservations: roomIds.map((roomId) => ({ roomId, startsAt, endsAt })),
       preIssueKeys: true,
+    }).catch((error: unknown) => {
+      // An hourly facility's hours (lib/bookings/booking-rules.ts): say which hours, in words.
+      if (isAppError(error) && error.code === 'invalid_request' && typeof error.details.reason === 'string') {
+        const { opensAt, closesAt, timeZone } = error.details as Record<string, string>;
+        return refuse('hourly.error.refused', { vars: { opens: opensAt!, closes: closesAt!, zone: timeZone! } });
+      }
+      throw error;
     });
-    redirect(`/desk/bookings?created=${encodeURIComponent(group.id)}`);
+    if ('id' in group) redirect(`/desk/bookings?created=${encodeURIComponent(group.id)}`);
+    return group;
   },
 );
 export type BookGroupState = ActionState<never, { name: 'text'; email: 'text'; phone: 'text'; roomIds: 'list' }>;

@@ -25,6 +25,8 @@ import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { StayActions } from '@/app/desk/_components/stay-actions';
 import { freeRoomsForMove } from '@/lib/stays/stay-options';
 import { instantToZonedLocal } from '@/lib/time/zoned-local';
+import { LiveRefresh } from '@/app/desk/_components/live-refresh';
+import { deskSyncState } from '@/lib/bookings/desk-sync-state';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { buttonClassName } from '@/components/ui/button';
@@ -100,7 +102,10 @@ export default async function ReservationPage({ params }: Props) {
   const guestName = reservation.guest?.name ?? t('guest.deletedAccount');
   const canReveal = can(role, 'keys.reveal_pin');
   const canDeleteGuest = can(role, 'staff.manage');
-  const timeline = await reservationTimeline({ tenantId: staff.current.tenantId, reservationId: reservation.id });
+  const [timeline, sync] = await Promise.all([
+    reservationTimeline({ tenantId: staff.current.tenantId, reservationId: reservation.id }),
+    deskSyncState({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationIds: [reservation.id] }),
+  ]);
   const now = new Date();
   const keysById = new Map(reservation.accessKeys.map((key) => [key.id, key]));
   // Why each backup was issued, as its audit row recorded it (the door's error at that moment).
@@ -134,6 +139,7 @@ export default async function ReservationPage({ params }: Props) {
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
     <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay']}>
       <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} offlineCodes={offlineCodes}>
+        <LiveRefresh reservationIds={[reservation.id]} initial={sync} />
         <p className="back-link">
           <Link href="/desk">← {t('reservation.back')}</Link>
         </p>
@@ -204,6 +210,12 @@ export default async function ReservationPage({ params }: Props) {
               <div>
                 <dt>{t('reservation.timeZone')}</dt>
                 <dd>{timeZone}</dd>
+              </div>
+              <div>
+                <dt>{t('reservations.rate')}</dt>
+                <dd data-testid="reservation-rate">
+                  {reservation.planNameSnapshot ?? <span className="muted">{t('reservations.noRate')}</span>}
+                </dd>
               </div>
               <div>
                 <dt>{t('reservation.statusHeading')}</dt>

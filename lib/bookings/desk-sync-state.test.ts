@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { adminClient, bookRoom, createBookableTenant } from '../testing/fixtures';
+import { deskSyncState } from './desk-sync-state';
+
+describe('what an open desk screen polls', () => {
+  it("counts keys waiting for their lock, changes its fingerprint when one confirms, and ignores another tenant's ids", async () => {
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
+    const other = await createBookableTenant({ rooms: 1 });
+    const mine = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 24 });
+    const foreign = await bookRoom({ tenantId: other.tenantId, roomId: other.roomIds[0]!, startsInHours: 24 });
+
+    const before = await deskSyncState({ tenantId, reservationIds: [mine.reservationId] });
+    expect(before.pending).toBe(1);
+    // Another tenant's reservation adds nothing: the same answer as without it.
+    expect(await deskSyncState({ tenantId, reservationIds: [mine.reservationId, foreign.reservationId] })).toEqual(
+      before,
+    );
+    expect(await deskSyncState({ tenantId, reservationIds: [foreign.reservationId] })).toMatchObject({ pending: 0 });
+
+    const admin = await adminClient();
+    await admin.query(
+      `update key_lock_codes set state = 'set', set_at = now(), updated_at = now() where key_id in (select id from access_keys where reservation_id = $1)`,
+      [mine.reservationId],
+    );
+    const { rows } = await admin.query(`select vendor_sync from access_keys where reservation_id = $1`, [
+      mine.reservationId,
+    ]);
+    await admin.end();
+    const after = await deskSyncState({ tenantId, reservationIds: [mine.reservationId] });
+    expect(after.fingerprint).not.toBe(before.fingerprint);
+    expect(after.pending).toBe(rows.filter((r) => r.vendor_sync === 'pending').length);
+    expect(after.pending).toBe(0);
+  });
+});
