@@ -13,6 +13,7 @@ let b: { tenantId: string; roomId: string; ids: Record<IdKind, string> };
 const BODIES: Record<string, unknown> = {
   'POST /reservations/{id}/cancel': { reason: 'cross-tenant probe' },
   'POST /keys/{id}/revoke': { reason: 'cross-tenant probe' },
+  'POST /reservations/{id}/messages': { kind: 'key_link' },
 };
 
 /** Every row of tenant B in every tenant table, as one comparable string. */

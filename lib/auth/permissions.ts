@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   'keys.revoke',
   'keys.reveal_pin',
   'guest_links.rotate',
+  'messages.resend',
   'manage.view',
   'audit.view',
   'webhooks.view',
@@ -18,6 +19,7 @@ export const PERMISSIONS = [
   'secrets.manage',
   'locks.manage',
   'staff.manage',
+  'mailbox.view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -28,6 +30,7 @@ const FRONT_DESK: readonly Permission[] = [
   'keys.revoke',
   'keys.reveal_pin',
   'guest_links.rotate',
+  'messages.resend',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
