@@ -19,6 +19,7 @@ export const ACTION_NAMES = [
   'importLocks',
   'addRoomLock',
   'switchTenant',
+  'resendLink',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -55,6 +56,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     revokeKey: 'key.revoke.notFound',
     rotateGuestLink: 'checkIn.notFound',
     deleteGuest: 'guestDelete.notFound',
+    resendLink: 'messages.notFound',
     bookGroup: 'bookingForm.error.roomsNotFound',
     revokeApiKey: 'apiKeys.revoke.notFound',
     resyncLock: 'locks.resync.notFound',
@@ -63,6 +65,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
   reservation_not_ready: {
     checkIn: 'checkIn.notReady',
     rotateGuestLink: 'reservation.guestLink.rotateNotAllowed',
+    resendLink: 'messages.notReady',
   },
   too_early: { checkIn: 'checkIn.tooEarly' },
   room_unavailable: { checkIn: 'checkIn.occupied', bookGroup: 'bookingForm.conflict' },
@@ -85,6 +88,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     importLocks: 'locks.import.error',
     addRoomLock: 'locks.addDoor.error',
     switchTenant: 'forbidden.body',
+    resendLink: 'messages.error',
   },
 };
 

@@ -1,0 +1,175 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Fragment, type ReactNode } from 'react';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { getT } from '@/app/_server/i18n';
+import { requireStaff } from '@/app/_server/staff';
+import { TimesIn, When } from '@/components/time';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { cell, Table } from '@/components/ui/table';
+import type { Translate } from '@/lib/i18n/locale';
+import { listCaughtMail } from '@/lib/messages/list-caught-mail';
+import { listTenantMessages } from '@/lib/messages/list-messages';
+import type { MessageRecord } from '@/lib/messages/message-view';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import styles from './mailbox.module.css';
+
+const STATUS_TONE: Record<MessageRecord['status'], BadgeTone> = {
+  queued: 'info',
+  sending: 'info',
+  sent: 'success',
+  failed: 'danger',
+  skipped: 'neutral',
+};
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('mailbox.title') };
+}
+
+/** A mail's plain text with its addresses as links (the guest link, the incidents page). */
+function Linkified({ text }: { text: string }) {
+  const parts = text.split(/(https?:\/\/[^\s<>"')\]]+)/g);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <a key={i} href={part} target="_blank" rel="noopener noreferrer">
+            {part}
+          </a>
+        ) : (
+          <Fragment key={i}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+/**
+ * The manager's mailbox: the messages that failed, every recent message, and the mail the local
+ * catcher caught (npm start without SMTP_URL) — only mail of this tenant's messages.
+ */
+export default async function MailboxPage() {
+  const staff = await requireStaff('mailbox.view', '/manage/mailbox');
+  const { tenantId } = staff.current;
+  const userId = staff.user.id;
+  const [t, zone, failed, recent, caught] = await Promise.all([
+    getT(),
+    tenantTimeZone({ tenantId }),
+    listTenantMessages({ tenantId, userId, failedOnly: true, limit: 50 }),
+    listTenantMessages({ tenantId, userId, limit: 100 }),
+    listCaughtMail({ tenantId, userId }),
+  ]);
+  return (
+    <>
+      <ManageNav staff={staff} current="mailbox" />
+      <header className="page__header">
+        <h1>{t('mailbox.title')}</h1>
+        <p className="page__lead">{t('messages.manage.lead')}</p>
+        <TimesIn zone={zone} />
+      </header>
+
+      <section className="section" aria-labelledby="mailbox-failed">
+        <h2 id="mailbox-failed">{t('mailbox.failedTitle')}</h2>
+        <p className="muted" data-testid="failed-count">
+          {t('messages.manage.failed', { count: failed.length })}
+        </p>
+        {failed.length > 0 && <MessageTable id="mailbox-failed" messages={failed} t={t} zone={zone} />}
+      </section>
+
+      <section className="section" aria-labelledby="mailbox-all">
+        <h2 id="mailbox-all">{t('mailbox.allMessages')}</h2>
+        {recent.length === 0 ? (
+          <p className="empty-state">{t('messages.none')}</p>
+        ) : (
+          <MessageTable id="mailbox-all" messages={recent} t={t} zone={zone} />
+        )}
+      </section>
+
+      <section className="section" aria-labelledby="mailbox-caught">
+        <h2 id="mailbox-caught">{t('mailbox.title')}</h2>
+        <p className="muted">{t('mailbox.lead')}</p>
+        {caught.length === 0 ? (
+          <p className="empty-state">{t('mailbox.none')}</p>
+        ) : (
+          <ul className={styles.list}>
+            {caught.map((mail) => (
+              <li key={mail.id}>
+                <article className="card" data-testid="caught-mail" aria-labelledby={`mail-${mail.id}`}>
+                  <h3 id={`mail-${mail.id}`}>{mail.subject}</h3>
+                  <dl className="facts">
+                    <Fact label={t('mailbox.to')}>
+                      <span data-testid="caught-mail-to">{mail.to}</span>
+                    </Fact>
+                    <Fact label={t('mailbox.received')}>
+                      <When at={mail.receivedAt} zone={zone} />
+                    </Fact>
+                    {mail.attachments.length > 0 && (
+                      <Fact label={t('mailbox.attachments')}>
+                        {mail.attachments.map((a) => `${a.filename} (${a.contentType})`).join(', ')}
+                      </Fact>
+                    )}
+                  </dl>
+                  <pre className={styles.text} data-testid="caught-mail-text">
+                    <Linkified text={mail.text} />
+                  </pre>
+                </article>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function MessageTable({ id, messages, t, zone }: { id: string; messages: MessageRecord[]; t: Translate; zone: string }) {
+  return (
+    <Table region={{ labelledBy: id }}>
+      <thead>
+        <tr>
+          <th scope="col">{t('messages.columns.created')}</th>
+          <th scope="col">{t('messages.columns.kind')}</th>
+          <th scope="col">{t('messages.columns.to')}</th>
+          <th scope="col">{t('messages.columns.status')}</th>
+          <th scope="col" className={cell.numeric}>
+            {t('messages.columns.attempts')}
+          </th>
+          <th scope="col">{t('messages.columns.error')}</th>
+          <th scope="col">{t('messages.columns.reservation')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {messages.map((m) => (
+          <tr key={m.id} data-testid="message-row" data-status={m.status}>
+            <td>
+              <When at={m.createdAt} zone={zone} />
+            </td>
+            <td>{t(`messages.kind.${m.kind}`)}</td>
+            <td className={cell.wrap}>{m.to ?? <span className="tombstone">{t('messages.erased')}</span>}</td>
+            <td>
+              <Badge tone={STATUS_TONE[m.status]}>{t(`messages.status.${m.status}`)}</Badge>
+            </td>
+            <td className={cell.numeric}>{m.attempts}</td>
+            <td className={cell.wrap}>{m.lastError ?? '—'}</td>
+            <td>
+              {m.reservationId ? (
+                <Link href={`/desk/reservations/${m.reservationId}`}>{m.roomLabel ?? t('messages.manage.open')}</Link>
+              ) : (
+                '—'
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
