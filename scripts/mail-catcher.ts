@@ -9,7 +9,9 @@ import { storeCaughtMail } from '../lib/messages/store-caught-mail';
 const user = process.env.MAIL_CATCHER_USER;
 const pass = process.env.MAIL_CATCHER_PASSWORD;
 if (!user || !pass || !process.env.APP_DATABASE_URL) {
-  process.stderr.write('MAIL_CATCHER_USER, MAIL_CATCHER_PASSWORD and APP_DATABASE_URL must be set (npm start sets them)\n');
+  process.stderr.write(
+    'MAIL_CATCHER_USER, MAIL_CATCHER_PASSWORD and APP_DATABASE_URL must be set (npm start sets them)\n',
+  );
   process.exit(2);
 }
 

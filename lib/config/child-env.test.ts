@@ -152,7 +152,9 @@ describe('the environment of each child process', () => {
       [...CONFIGURATION, 'APP_DATABASE_URL', 'MAIL_CATCHER_PASSWORD', 'MAIL_CATCHER_PORT', 'MAIL_CATCHER_USER'].sort(),
     );
     expect(env).toMatchObject({ APP_DATABASE_URL: settings.appDatabaseUrl, MAIL_CATCHER_PORT: '2525' });
-    expect(childEnv('worker', withCatcher, inherited).SMTP_URL).toBe('smtp://unlockos:fresh%2Fcatcher%2Bpw@127.0.0.1:2525');
+    expect(childEnv('worker', withCatcher, inherited).SMTP_URL).toBe(
+      'smtp://unlockos:fresh%2Fcatcher%2Bpw@127.0.0.1:2525',
+    );
     expect(childEnv('web', withCatcher, inherited).SMTP_URL).toBeUndefined();
   });
 

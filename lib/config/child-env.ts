@@ -116,7 +116,9 @@ export function childEnv(
   // Without an operator's SMTP_URL, workers send to the launcher's own mail catcher.
   const catcher = settings.mailCatcher;
   const smtp = catcher
-    ? { SMTP_URL: `smtp://${encodeURIComponent(catcher.user)}:${encodeURIComponent(catcher.password)}@127.0.0.1:${catcher.port}` }
+    ? {
+        SMTP_URL: `smtp://${encodeURIComponent(catcher.user)}:${encodeURIComponent(catcher.password)}@127.0.0.1:${catcher.port}`,
+      }
     : {};
   return { ...env, ...lockVendor, ...smtp, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
 }

@@ -50,12 +50,7 @@ export async function composeMessage(tx: Tx, message: MessageRow): Promise<Compo
     : composeIncidentMail(tx, message, message.to_address);
 }
 
-async function composeGuestMail(
-  tx: Tx,
-  message: MessageRow,
-  reservationId: string,
-  to: string,
-): Promise<Composition> {
+async function composeGuestMail(tx: Tx, message: MessageRow, reservationId: string, to: string): Promise<Composition> {
   const rows = await tx.$queryRaw<
     {
       status: string;
@@ -127,7 +122,9 @@ async function composeGuestMail(
       subject: t(`mail.${which}.subject`, vars),
       html,
       text,
-      attachments: [{ filename: 'stay.ics', content: ics, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' }],
+      attachments: [
+        { filename: 'stay.ics', content: ics, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' },
+      ],
     },
   };
 }

@@ -20,8 +20,12 @@ export async function listCaughtMail({
   userId?: string | null;
   limit?: number;
 }): Promise<CaughtMailView[]> {
-  return withTenant({ tenantId, userId }, (tx) =>
-    tx.$queryRaw<CaughtMailView[]>`select id, message_id as "messageId", rcpt_to as "to", subject, text_body as "text",
+  return withTenant(
+    { tenantId, userId },
+    (tx) =>
+      tx.$queryRaw<
+        CaughtMailView[]
+      >`select id, message_id as "messageId", rcpt_to as "to", subject, text_body as "text",
         attachments, received_at as "receivedAt"
       from caught_mail where tenant_id = ${tenantId}::uuid
       order by received_at desc, id limit ${Math.min(Math.max(limit, 1), 200)}::int`,

@@ -37,8 +37,10 @@ export async function listTenantMessages({
   failedOnly?: boolean;
   limit?: number;
 }): Promise<MessageRecord[]> {
-  return withTenant({ tenantId, userId }, (tx) =>
-    tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
+  return withTenant(
+    { tenantId, userId },
+    (tx) =>
+      tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
       left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
       where m.tenant_id = ${tenantId}::uuid and (not ${failedOnly} or m.status = 'failed')
       order by m.created_at desc, m.id limit ${Math.min(Math.max(limit, 1), 500)}::int`,

@@ -6,7 +6,13 @@ import type { ReactElement } from 'react';
 // mail carries the link to the key page, never a PIN.
 
 const page = { backgroundColor: '#f4f5f7', fontFamily: 'system-ui, -apple-system, "Segoe UI", sans-serif' };
-const card = { backgroundColor: '#ffffff', borderRadius: '8px', margin: '24px auto', maxWidth: '560px', padding: '24px' };
+const card = {
+  backgroundColor: '#ffffff',
+  borderRadius: '8px',
+  margin: '24px auto',
+  maxWidth: '560px',
+  padding: '24px',
+};
 const text = { color: '#1f2933', fontSize: '15px', lineHeight: '22px' };
 const muted = { color: '#52606d', fontSize: '13px', lineHeight: '19px' };
 const button = {

@@ -91,8 +91,15 @@ describe('a booking', () => {
     const booked = await book(t.tenantId, t.roomIds[0]!, 'aiko.one@example.com');
     // The outbox row and its job were written in the booking's own transaction.
     const [message] = await messagesOf(t.tenantId);
-    expect(message).toMatchObject({ kind: 'key_link', occasion: 'booking', status: 'queued', to_address: 'aiko.one@example.com' });
-    const jobs = await admin.query(`select key from graphile_worker._private_jobs where key = $1`, [`message:${message.id}`]);
+    expect(message).toMatchObject({
+      kind: 'key_link',
+      occasion: 'booking',
+      status: 'queued',
+      to_address: 'aiko.one@example.com',
+    });
+    const jobs = await admin.query(`select key from graphile_worker._private_jobs where key = $1`, [
+      `message:${message.id}`,
+    ]);
     expect(jobs.rowCount).toBe(1);
 
     await drain(t.tenantId);
@@ -113,10 +120,10 @@ describe('a booking', () => {
     // Japanese facility (Asia/Tokyo): the mail is in Japanese.
     expect(mail.subject).toContain('鍵のご案内');
     expect(await messagesOf(t.tenantId)).toMatchObject([{ status: 'sent', attempts: 1, last_error: null }]);
-    const audit = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1 and action = 'message.sent' and subject_id = $2`, [
-      t.tenantId,
-      message.id,
-    ]);
+    const audit = await admin.query(
+      `select count(*)::int as n from audit_events where tenant_id = $1 and action = 'message.sent' and subject_id = $2`,
+      [t.tenantId, message.id],
+    );
     expect(audit.rows[0].n).toBe(1);
   });
 
@@ -145,7 +152,9 @@ describe('a booking', () => {
     const rotated = await book(t.tenantId, t.roomIds[0]!, 'rotated@example.com');
     const { guestUrl } = await rotateGuestLink({ tenantId: t.tenantId, reservationId: rotated.id, actor: TEST_ACTOR });
     const cancelled = await book(t.tenantId, t.roomIds[1]!, 'cancelled@example.com');
-    await admin.query(`update reservations set status = 'cancelled', cancelled_at = now() where id = $1`, [cancelled.id]);
+    await admin.query(`update reservations set status = 'cancelled', cancelled_at = now() where id = $1`, [
+      cancelled.id,
+    ]);
     await drain(t.tenantId);
     const mails = mailTo('rotated@example.com');
     expect(mails).toHaveLength(1);
@@ -153,7 +162,10 @@ describe('a booking', () => {
     expect(mails[0]!.parsed.text).not.toContain(rotated.guestLinkToken);
     expect(mailTo('cancelled@example.com')).toHaveLength(0);
     const rows = await messagesOf(t.tenantId);
-    expect(rows.find((m) => m.reservation_id === cancelled.id)).toMatchObject({ status: 'skipped', last_error: 'reservation_cancelled' });
+    expect(rows.find((m) => m.reservation_id === cancelled.id)).toMatchObject({
+      status: 'skipped',
+      last_error: 'reservation_cancelled',
+    });
   });
 });
 
@@ -203,7 +215,11 @@ describe('a stay change', () => {
     );
     await drain(t.tenantId);
     const rows = await messagesOf(t.tenantId);
-    expect(rows.map((m) => `${m.kind}:${m.status}`)).toEqual(['key_link:sent', 'stay_changed:sent', 'stay_changed:sent']);
+    expect(rows.map((m) => `${m.kind}:${m.status}`)).toEqual([
+      'key_link:sent',
+      'stay_changed:sent',
+      'stay_changed:sent',
+    ]);
     expect(rows[1].occasion).toBe(change.rows[0].id);
     // The same change enqueued again (a retried or replayed path) finds its row and adds nothing.
     const again = await admin.query(`select * from app_enqueue_guest_message($1, $2, 'stay_changed', $3)`, [
@@ -270,7 +286,12 @@ describe('GET and POST /reservations/{id}/messages', () => {
     const limited = await call('POST', mine.id);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const rows = await messagesOf(a.tenantId);
-    expect(rows.map((m) => m.occasion.replace(/[0-9a-f-]{36}$/, 'x'))).toEqual(['booking', 'resend:x', 'resend:x', 'resend:x']);
+    expect(rows.map((m) => m.occasion.replace(/[0-9a-f-]{36}$/, 'x'))).toEqual([
+      'booking',
+      'resend:x',
+      'resend:x',
+      'resend:x',
+    ]);
     const audit = await admin.query(
       `select count(*)::int as n from audit_events where tenant_id = $1 and action = 'message.resent' and subject_id = $2`,
       [a.tenantId, mine.id],
@@ -315,11 +336,14 @@ describe('deleting the guest', () => {
       reservations: [{ roomId: t.roomIds[0]!, startsAt, endsAt: new Date(startsAt.getTime() + 86_400_000) }],
     });
     await deleteGuest({ tenantId: t.tenantId, guestId: group.guestId, actor: TEST_ACTOR });
-    const { rows } = await admin.query(`select count(*)::int as n from messages m where m.tenant_id = $1 and row_to_json(m)::text ilike '%erase.me%'`, [
-      t.tenantId,
-    ]);
+    const { rows } = await admin.query(
+      `select count(*)::int as n from messages m where m.tenant_id = $1 and row_to_json(m)::text ilike '%erase.me%'`,
+      [t.tenantId],
+    );
     expect(rows[0].n).toBe(0);
-    expect(await messagesOf(t.tenantId)).toMatchObject([{ to_address: null, status: 'skipped', last_error: 'guest_deleted' }]);
+    expect(await messagesOf(t.tenantId)).toMatchObject([
+      { to_address: null, status: 'skipped', last_error: 'guest_deleted' },
+    ]);
     await drain(t.tenantId);
     expect(mailTo('erase.me@example.com')).toHaveLength(0);
   });
@@ -348,15 +372,20 @@ describe('incidents', () => {
     await drain(t.tenantId);
     const rows = await messagesOf(t.tenantId);
     expect(rows.map((m) => `${m.kind}:${m.occasion.replace(/:[0-9a-f-]{36}$/, '')}:${m.to_address}`).sort()).toEqual(
-      [1, 5, 20].flatMap((level) =>
-        ['boss.one@example.com', 'boss.two@example.com'].map(
-          (to) => `${level === 1 ? 'incident_opened' : 'incident_raised'}:incident:${rows[0].occasion.split(':')[1]}:level:${level}:${to}`,
-        ),
-      ).sort(),
+      [1, 5, 20]
+        .flatMap((level) =>
+          ['boss.one@example.com', 'boss.two@example.com'].map(
+            (to) =>
+              `${level === 1 ? 'incident_opened' : 'incident_raised'}:incident:${rows[0].occasion.split(':')[1]}:level:${level}:${to}`,
+          ),
+        )
+        .sort(),
     );
     expect(mailTo('boss.one@example.com')).toHaveLength(3);
     expect(mailTo('clerk@example.com')).toHaveLength(0);
     expect(mailTo('gone.boss@example.com')).toHaveLength(0);
-    expect(mailTo('boss.two@example.com').map((m) => m.parsed.subject)).toContain('インシデント拡大（20回）：Calendly webhooks have failed 20 times in a row (last: boom).');
+    expect(mailTo('boss.two@example.com').map((m) => m.parsed.subject)).toContain(
+      'インシデント拡大（20回）：Calendly webhooks have failed 20 times in a row (last: boom).',
+    );
   });
 });

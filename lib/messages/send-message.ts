@@ -37,7 +37,11 @@ export async function sendMessage(input: {
     if (!message || message.status === 'sent' || message.status === 'skipped' || message.status === 'failed') {
       return { outcome: 'done' as const };
     }
-    if (message.status === 'sending' && message.claimed_at && Date.now() - message.claimed_at.getTime() < CLAIM_STALE_MS) {
+    if (
+      message.status === 'sending' &&
+      message.claimed_at &&
+      Date.now() - message.claimed_at.getTime() < CLAIM_STALE_MS
+    ) {
       // Another attempt is speaking to the server right now: try again after it.
       throw new Error('message is being sent by another attempt');
     }
@@ -66,8 +70,10 @@ export async function sendMessage(input: {
   } catch (error) {
     const last = input.attempt >= input.maxAttempts;
     const reason = describeSendError(error);
-    await asService({ tenantId }, (tx) =>
-      tx.$executeRaw`update messages set status = ${last ? 'failed' : 'queued'}::message_status, last_error = ${reason},
+    await asService(
+      { tenantId },
+      (tx) =>
+        tx.$executeRaw`update messages set status = ${last ? 'failed' : 'queued'}::message_status, last_error = ${reason},
           claimed_at = null, updated_at = now()
         where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`,
     );

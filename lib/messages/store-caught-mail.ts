@@ -14,8 +14,8 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   const messageId = typeof header === 'string' ? header.trim() : '';
   const refuse = () => Object.assign(new Error('Unknown message'), { responseCode: 550 });
   if (!MESSAGE_ID.test(messageId)) throw refuse();
-  const owners = await asService((tx) =>
-    tx.$queryRaw<{ tenant_id: string }[]>`select tenant_id from messages where id = ${messageId}::uuid`,
+  const owners = await asService(
+    (tx) => tx.$queryRaw<{ tenant_id: string }[]>`select tenant_id from messages where id = ${messageId}::uuid`,
   );
   if (owners.length !== 1) throw refuse();
   const tenantId = owners[0]!.tenant_id;
@@ -25,8 +25,10 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
     contentType: a.contentType,
     size: a.size,
   }));
-  await asService({ tenantId }, (tx) =>
-    tx.$executeRaw`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
+  await asService(
+    { tenantId },
+    (tx) =>
+      tx.$executeRaw`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
       values (${tenantId}::uuid, ${messageId}::uuid, ${mail.envelope.from}, ${mail.envelope.to.join(', ')}, ${parsed.subject ?? ''},
               ${parsed.text ?? ''}, ${typeof parsed.html === 'string' ? parsed.html : ''}, ${JSON.stringify(attachments)}::jsonb, ${mail.size}::int)`,
   );

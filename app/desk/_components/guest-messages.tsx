@@ -5,6 +5,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { cell, Table } from '@/components/ui/table';
 import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
+import type { ReservationDetail } from '@/lib/bookings/reservation-detail';
 import { listReservationMessages } from '@/lib/messages/list-messages';
 import type { MessageRecord } from '@/lib/messages/message-view';
 
@@ -22,13 +23,19 @@ const STATUS_TONE: Record<MessageRecord['status'], BadgeTone> = {
  */
 export async function GuestMessages({
   staff,
-  reservation,
-  timeZone,
+  reservation: detail,
 }: {
   staff: StaffContext;
-  reservation: { id: string; roomLabel: string; status: string; guestEmail: string | null; guestDeleted: boolean };
-  timeZone: string;
+  reservation: Pick<ReservationDetail, 'id' | 'roomLabelSnapshot' | 'status' | 'guest' | 'room'>;
 }) {
+  const timeZone = detail.room.facility.timeZone;
+  const reservation = {
+    id: detail.id,
+    roomLabel: detail.roomLabelSnapshot,
+    status: detail.status,
+    guestEmail: detail.guest?.email ?? null,
+    guestDeleted: detail.guest === null,
+  };
   const [t, messages] = await Promise.all([
     getT(),
     listReservationMessages({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: reservation.id }),

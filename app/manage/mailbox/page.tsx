@@ -131,7 +131,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function MessageTable({ id, messages, t, zone }: { id: string; messages: MessageRecord[]; t: Translate; zone: string }) {
+function MessageTable({
+  id,
+  messages,
+  t,
+  zone,
+}: {
+  id: string;
+  messages: MessageRecord[];
+  t: Translate;
+  zone: string;
+}) {
   return (
     <Table region={{ labelledBy: id }}>
       <thead>

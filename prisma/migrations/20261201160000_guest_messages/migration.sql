@@ -61,7 +61,7 @@ create table caught_mail (
 create index caught_mail_by_time on caught_mail (tenant_id, received_at desc);
 
 -- The language of a tenant's mail: the facility's (a facility in Japan writes Japanese), until
--- guests carry a language of their own. docs/decisions/014-message-language.md says why.
+-- guests carry a language of their own. docs/decisions/014-guest-messages.md says why.
 create function app_message_locale(p_tenant_id uuid, p_room_id uuid) returns text
   language sql stable
   set search_path = pg_catalog, public

@@ -246,7 +246,7 @@ export default async function ReservationPage({ params }: Props) {
           )}
         </section>
 
-        <GuestMessages staff={staff} reservation={{ id: reservation.id, roomLabel: reservation.roomLabelSnapshot, status: reservation.status, guestEmail: reservation.guest?.email ?? null, guestDeleted: !reservation.guest }} timeZone={timeZone} />
+        <GuestMessages staff={staff} reservation={reservation} />
 
         <ReservationTimeline
           reservationId={reservation.id}
