@@ -198,20 +198,22 @@ describe('a Calendly booking delivered five times and replayed', () => {
 });
 
 describe('a stay change', () => {
-  it('sends one stay_changed email per audit row of a change, none for a repeated delivery of the same row', async () => {
+  it('sends one stay_changed email per changing transaction, however many audit rows it wrote, and never twice', async () => {
     const t = await createBookableTenant({ rooms: 1 });
     const booked = await book(t.tenantId, t.roomIds[0]!, 'changed@example.com');
-    // What the move/PATCH work writes, exactly once per real change, in its own transaction.
-    const change = await admin.query(
+    // What the move/PATCH work writes, exactly once per real change, in its own transaction: a change
+    // alone, then a move that also re-issues the key (two audit rows, one change to the guest).
+    await admin.query(
       `insert into audit_events (tenant_id, actor_type, actor_label, action, subject_type, subject_id)
-       values ($1, 'system', 'test', 'reservation.changed', 'reservation', $2) returning id`,
+       values ($1, 'system', 'test', 'reservation.changed', 'reservation', $2)`,
       [t.tenantId, booked.id],
     );
     const { rows: keys } = await admin.query(`select id from access_keys where reservation_id = $1`, [booked.id]);
     await admin.query(
       `insert into audit_events (tenant_id, actor_type, actor_label, action, subject_type, subject_id)
-       values ($1, 'system', 'test', 'key.reissued', 'key', $2)`,
-      [t.tenantId, keys[0].id],
+       values ($1, 'system', 'test', 'reservation.moved', 'reservation', $2),
+              ($1, 'system', 'test', 'key.reissued', 'key', $3)`,
+      [t.tenantId, booked.id, keys[0].id],
     );
     await drain(t.tenantId);
     const rows = await messagesOf(t.tenantId);
@@ -220,18 +222,18 @@ describe('a stay change', () => {
       'stay_changed:sent',
       'stay_changed:sent',
     ]);
-    expect(rows[1].occasion).toBe(change.rows[0].id);
+    expect(rows[1].occasion).toMatch(/^change:\d+$/);
     // The same change enqueued again (a retried or replayed path) finds its row and adds nothing.
     const again = await admin.query(`select * from app_enqueue_guest_message($1, $2, 'stay_changed', $3)`, [
       t.tenantId,
       booked.id,
-      change.rows[0].id,
+      rows[1].occasion,
     ]);
     expect(again.rowCount).toBe(0);
     const mails = mailTo('changed@example.com');
     expect(mails).toHaveLength(3);
-    // The calendar replaces the event: SEQUENCE counts the stay's changes.
-    expect(mails[1]!.parsed.attachments[0]!.content.toString()).toContain('SEQUENCE:1');
+    // The calendar replaces the event: SEQUENCE counts the stay's changes (two by the time it is sent).
+    expect(mails[1]!.parsed.attachments[0]!.content.toString()).toContain('SEQUENCE:2');
   });
 });
 

@@ -18,7 +18,7 @@ create table messages (
   -- The manager an alert is for (their address is copied into to_address).
   recipient_user_id uuid references users (id) on delete set null,
   kind message_kind not null,
-  -- Why it exists, once: 'booking', an audit event's id, 'resend:<uuid>', 'incident:<id>:level:<n>:<user>'.
+  -- Why it exists, once: 'booking', 'change:<xid>', 'resend:<uuid>', 'incident:<id>:level:<n>:<user>'.
   occasion text not null check (length(occasion) between 1 and 200),
   channel text not null default 'email' check (channel = 'email'),
   -- Personal data: erased (null) when the guest is deleted.
@@ -128,9 +128,11 @@ begin
     v_reservation_id := new.subject_id;
   end if;
   if v_reservation_id is null then return null; end if;
+  -- One stay_changed per changing transaction: a move that also writes key.reissued is one change
+  -- to the guest. The transaction id (xid8) never repeats in the cluster's life.
   perform app_enqueue_guest_message(new.tenant_id, v_reservation_id,
     case when new.action = 'reservation.created' then 'key_link' else 'stay_changed' end::message_kind,
-    case when new.action = 'reservation.created' then 'booking' else new.id::text end);
+    case when new.action = 'reservation.created' then 'booking' else 'change:' || pg_current_xact_id() end);
   return null;
 end $$;
 create trigger audit_events_enqueue_messages after insert on audit_events
