@@ -7,6 +7,7 @@ import { requireStaff } from '@/app/_server/staff';
 import { TimesIn, When } from '@/components/time';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { cell, Table } from '@/components/ui/table';
+import { appBaseUrl } from '@/lib/auth/guest-links';
 import type { Translate } from '@/lib/i18n/locale';
 import { listCaughtMail } from '@/lib/messages/list-caught-mail';
 import { listTenantMessages } from '@/lib/messages/list-messages';
@@ -26,13 +27,17 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('mailbox.title') };
 }
 
-/** A mail's plain text with its addresses as links (the guest link, the incidents page). */
+/**
+ * A mail's plain text with this app's own addresses as links (the guest link, the incidents page);
+ * any other address stays text — a guest's name or a facility's words could carry one.
+ */
 function Linkified({ text }: { text: string }) {
+  const base = `${appBaseUrl()}/`;
   const parts = text.split(/(https?:\/\/[^\s<>"')\]]+)/g);
   return (
     <>
       {parts.map((part, i) =>
-        i % 2 === 1 ? (
+        i % 2 === 1 && part.startsWith(base) ? (
           <a key={i} href={part} target="_blank" rel="noopener noreferrer">
             {part}
           </a>
