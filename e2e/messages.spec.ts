@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signCalendly } from '../lib/webhooks/calendly/verify';
 import { expect, test } from './fixtures';
-import { cli } from './helpers';
+import { addCalendlySource, cli } from './helpers';
 
 // The guest's link by email exactly once for a booking Calendly delivers five times (and that is
 // replayed), through the running app: the worker sends it to npm start's own mail catcher, the
@@ -19,18 +19,7 @@ test('a Calendly booking delivered five times and replayed mails the guest once,
   const run = randomUUID();
   const email = `guest-${run.slice(0, 8)}@example.com`;
   const eventType = `https://api.calendly.com/event_types/MSG-${run}`;
-  cli('secret-set', '--tenant', tenant.id, '--provider', 'calendly', '--value', SIGNING_KEY);
-  cli(
-    'booking-source-add',
-    '--tenant',
-    tenant.id,
-    '--provider',
-    'calendly',
-    '--event-type',
-    eventType,
-    '--room',
-    tenant.rooms[0]!.id,
-  );
+  addCalendlySource({ tenantId: tenant.id, roomId: tenant.rooms[0]!.id, signingKey: SIGNING_KEY, eventType });
 
   const startsAt = new Date(Date.now() + 2 * 86_400_000);
   const raw = JSON.stringify({
@@ -100,7 +89,7 @@ test('a Calendly booking delivered five times and replayed mails the guest once,
     .getAttribute('href');
   expect(reservationHref).toMatch(/^\/desk\/reservations\/[0-9a-f-]{36}$/);
   await deskPage.goto(reservationHref!);
-  const sent = deskPage.getByTestId('guest-message');
+  const sent = deskPage.getByTestId('guest-messages').getByTestId('message-row');
   await expect(sent).toHaveCount(1);
   await expect(sent).toHaveAttribute('data-status', 'sent');
   await expect(sent).toContainText(email);

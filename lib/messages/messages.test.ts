@@ -5,9 +5,8 @@ import { createApiKey } from '../auth/api-keys';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { deleteGuest } from '../guests/delete-guest';
 import { rotateGuestLink } from '../guests/rotate-guest-link';
-import { invitee, processAll, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
+import { invitee, processAll, replayLastHour, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { replayWebhookEvents } from '../webhooks/replay';
 import { startMailCatcher, type CaughtMessage, type MailCatcher } from './mail-catcher';
 import { sendMessage } from './send-message';
 
@@ -183,13 +182,7 @@ describe('a Calendly booking delivered five times and replayed', () => {
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     await processAll(admin, t.tenantId);
     await drain(t.tenantId);
-    await replayWebhookEvents({
-      provider: 'calendly',
-      tenantId: t.tenantId,
-      from: new Date(Date.now() - 3_600_000),
-      to: new Date(Date.now() + 60_000),
-      actor: TEST_ACTOR,
-    });
+    await replayLastHour('calendly', t.tenantId);
     await processAll(admin, t.tenantId);
     await drain(t.tenantId);
     expect(mailTo('five.times@example.com')).toHaveLength(1);

@@ -1,21 +1,10 @@
 import { getT } from '@/app/_server/i18n';
 import { ResendLinkForm, RefreshWhilePending } from '@/app/desk/_components/guest-messages-resend';
-import { When } from '@/components/time';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { cell, Table } from '@/components/ui/table';
+import { MessageTable } from '@/components/message-table';
 import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
 import type { ReservationDetail } from '@/lib/bookings/reservation-detail';
 import { listReservationMessages } from '@/lib/messages/list-messages';
-import type { MessageRecord } from '@/lib/messages/message-view';
-
-const STATUS_TONE: Record<MessageRecord['status'], BadgeTone> = {
-  queued: 'info',
-  sending: 'info',
-  sent: 'success',
-  failed: 'danger',
-  skipped: 'neutral',
-};
 
 /**
  * The emails of a reservation's guest at the desk: each message's kind, recipient, status, attempts
@@ -54,34 +43,7 @@ export async function GuestMessages({
       {messages.length === 0 ? (
         <p className="empty-state">{t('messages.none')}</p>
       ) : (
-        <Table region={{ labelledBy: 'guest-messages-title' }}>
-          <thead>
-            <tr>
-              <th scope="col">{t('messages.columns.kind')}</th>
-              <th scope="col">{t('messages.columns.to')}</th>
-              <th scope="col">{t('messages.columns.status')}</th>
-              <th scope="col" className={cell.numeric}>
-                {t('messages.columns.attempts')}
-              </th>
-              <th scope="col">{t('messages.columns.sentAt')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {messages.map((message) => (
-              <tr key={message.id} data-testid="guest-message" data-status={message.status}>
-                <td>{t(`messages.kind.${message.kind}`)}</td>
-                <td className={cell.wrap}>{message.to ?? <span className="tombstone">{t('messages.erased')}</span>}</td>
-                <td>
-                  <Badge tone={STATUS_TONE[message.status]} title={message.lastError ?? undefined}>
-                    {t(`messages.status.${message.status}`)}
-                  </Badge>
-                </td>
-                <td className={cell.numeric}>{message.attempts}</td>
-                <td>{message.sentAt ? <When at={message.sentAt} zone={timeZone} /> : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <MessageTable labelledBy="guest-messages-title" messages={messages} t={t} zone={timeZone} />
       )}
       {canResend && reservation.guestEmail && (
         <ResendLinkForm

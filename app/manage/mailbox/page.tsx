@@ -1,27 +1,15 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { Fragment, type ReactNode } from 'react';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
+import { MessageTable } from '@/components/message-table';
 import { TimesIn, When } from '@/components/time';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
-import { cell, Table } from '@/components/ui/table';
 import { appBaseUrl } from '@/lib/auth/guest-links';
-import type { Translate } from '@/lib/i18n/locale';
 import { listCaughtMail } from '@/lib/messages/list-caught-mail';
 import { listTenantMessages } from '@/lib/messages/list-messages';
-import type { MessageRecord } from '@/lib/messages/message-view';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import styles from './mailbox.module.css';
-
-const STATUS_TONE: Record<MessageRecord['status'], BadgeTone> = {
-  queued: 'info',
-  sending: 'info',
-  sent: 'success',
-  failed: 'danger',
-  skipped: 'neutral',
-};
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('mailbox.title') };
@@ -78,7 +66,7 @@ export default async function MailboxPage() {
         <p className="muted" data-testid="failed-count">
           {t('messages.manage.failed', { count: failed.length })}
         </p>
-        {failed.length > 0 && <MessageTable id="mailbox-failed" messages={failed} t={t} zone={zone} />}
+        {failed.length > 0 && <MessageTable labelledBy="mailbox-failed" messages={failed} t={t} zone={zone} detailed />}
       </section>
 
       <section className="section" aria-labelledby="mailbox-all">
@@ -86,7 +74,7 @@ export default async function MailboxPage() {
         {recent.length === 0 ? (
           <p className="empty-state">{t('messages.none')}</p>
         ) : (
-          <MessageTable id="mailbox-all" messages={recent} t={t} zone={zone} />
+          <MessageTable labelledBy="mailbox-all" messages={recent} t={t} zone={zone} detailed />
         )}
       </section>
 
@@ -133,58 +121,5 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
       <dt>{label}</dt>
       <dd>{children}</dd>
     </div>
-  );
-}
-
-function MessageTable({
-  id,
-  messages,
-  t,
-  zone,
-}: {
-  id: string;
-  messages: MessageRecord[];
-  t: Translate;
-  zone: string;
-}) {
-  return (
-    <Table region={{ labelledBy: id }}>
-      <thead>
-        <tr>
-          <th scope="col">{t('messages.columns.created')}</th>
-          <th scope="col">{t('messages.columns.kind')}</th>
-          <th scope="col">{t('messages.columns.to')}</th>
-          <th scope="col">{t('messages.columns.status')}</th>
-          <th scope="col" className={cell.numeric}>
-            {t('messages.columns.attempts')}
-          </th>
-          <th scope="col">{t('messages.columns.error')}</th>
-          <th scope="col">{t('messages.columns.reservation')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {messages.map((m) => (
-          <tr key={m.id} data-testid="message-row" data-status={m.status}>
-            <td>
-              <When at={m.createdAt} zone={zone} />
-            </td>
-            <td>{t(`messages.kind.${m.kind}`)}</td>
-            <td className={cell.wrap}>{m.to ?? <span className="tombstone">{t('messages.erased')}</span>}</td>
-            <td>
-              <Badge tone={STATUS_TONE[m.status]}>{t(`messages.status.${m.status}`)}</Badge>
-            </td>
-            <td className={cell.numeric}>{m.attempts}</td>
-            <td className={cell.wrap}>{m.lastError ?? '—'}</td>
-            <td>
-              {m.reservationId ? (
-                <Link href={`/desk/reservations/${m.reservationId}`}>{m.roomLabel ?? t('messages.manage.open')}</Link>
-              ) : (
-                '—'
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
   );
 }
