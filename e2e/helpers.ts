@@ -78,6 +78,22 @@ export function cli(...args: string[]): unknown {
   return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
 }
 
+/** Gives a tenant its Calendly signing key and maps a Calendly event type to one of its rooms. */
+export function addCalendlySource(input: { tenantId: string; roomId: string; signingKey: string; eventType: string }) {
+  cli('secret-set', '--tenant', input.tenantId, '--provider', 'calendly', '--value', input.signingKey);
+  cli(
+    'booking-source-add',
+    '--tenant',
+    input.tenantId,
+    '--provider',
+    'calendly',
+    '--event-type',
+    input.eventType,
+    '--room',
+    input.roomId,
+  );
+}
+
 /**
  * Puts a key into a state the simulator cannot reach from the browser (an offline code on its door, a
  * backup standing in for it) in the e2e server's database: e2e/seed-key-state.ts says what each does.

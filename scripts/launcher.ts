@@ -42,6 +42,12 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
   const ownSimulator = !process.env.LOCK_VENDOR_URL;
   const simulatorClientSecret = randomBytes(24).toString('base64url');
   const simulatorPassword = randomBytes(24).toString('base64url');
+  // Without SMTP_URL, a local mail catcher (scripts/mail-catcher.ts) takes the mail, with a login new
+  // on every start; the manager reads it at /manage/mailbox.
+  const ownMailCatcher = !process.env.SMTP_URL;
+  const mailCatcher = ownMailCatcher
+    ? { port: await freePort(), user: 'unlockos', password: randomBytes(24).toString('base64url') }
+    : undefined;
   const settings: ChildSettings = {
     appDatabaseUrl: database.appUrl,
     queueDatabaseUrl: database.queueUrl,
@@ -61,13 +67,14 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
     simulatorClientSecret,
     simulatorUsername: SIMULATOR_USERNAME,
     simulatorPassword,
+    mailCatcher,
   };
   // Each child gets only the credentials it needs (lib/config/child-env.ts).
   const envOf = (kind: ChildKind): NodeJS.ProcessEnv => ({
     ...childEnv(kind, settings, inherited),
     NODE_ENV: options.nodeEnv,
   });
-  return { database, seeded, demo, appUrl, settings, envOf, ownSimulator };
+  return { database, seeded, demo, appUrl, settings, envOf, ownSimulator, ownMailCatcher };
 }
 
 /**
@@ -132,7 +139,12 @@ export function supervise(services: Services) {
     if (services.ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
   };
   const spawnWorker = (name: string) => spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
-  return { spawnChild, spawnSimulator, spawnWorker, shutdown };
+  // The local mail catcher, unless the operator gave an SMTP_URL of their own.
+  const spawnMailCatcher = () => {
+    if (services.ownMailCatcher)
+      spawnChild('mail-catcher', 'mailcatcher', ['--import', 'tsx', 'scripts/mail-catcher.ts']);
+  };
+  return { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, shutdown };
 }
 
 /** Writes where the running services are (for tests and tools on this data directory) and prints the banner. */

@@ -36,6 +36,7 @@ export const ACTION_NAMES = [
   'reissueKey',
   'issueNewKey',
   'createStaffCode',
+  'resendLink',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -80,6 +81,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     revokeKey: 'key.revoke.notFound',
     rotateGuestLink: 'checkIn.notFound',
     deleteGuest: 'guestDelete.notFound',
+    resendLink: 'messages.notFound',
     bookGroup: 'bookingForm.error.roomsNotFound',
     revokeApiKey: 'apiKeys.revoke.notFound',
     resyncLock: 'locks.resync.notFound',
@@ -111,6 +113,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     checkOut: 'stay.error.notCheckedIn',
     checkIn: 'checkIn.notReady',
     rotateGuestLink: 'reservation.guestLink.rotateNotAllowed',
+    resendLink: 'messages.notReady',
   },
   too_early: { checkIn: 'checkIn.tooEarly' },
   room_unavailable: {
@@ -164,6 +167,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     reissueKey: 'stay.error.generic',
     issueNewKey: 'stay.error.generic',
     createStaffCode: 'staffCodes.error.generic',
+    resendLink: 'messages.error',
   },
 };
 

@@ -22,6 +22,7 @@ const BODIES: Record<string, unknown> = {
     startsAt: '2030-01-01T00:00:00Z',
     endsAt: '2030-01-01T02:00:00Z',
   },
+  'POST /reservations/{id}/messages': { kind: 'key_link' },
 };
 
 /** Every row of tenant B in every tenant table, as one comparable string. */

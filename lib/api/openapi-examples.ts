@@ -63,6 +63,16 @@ const staffCode = {
   issuedBy: 'Aiko Tanaka',
 };
 
+const sentLink = {
+  id: 'd4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70',
+  kind: 'key_link',
+  channel: 'email',
+  to: 'aiko@example.com',
+  status: 'sent',
+  attempts: 1,
+  sentAt: '2026-11-28T09:12:03Z',
+};
+
 /** Keyed by `METHOD /path` as in API_ROUTES. */
 export const API_EXAMPLES: Record<string, TOperationExamples> = {
   'GET /rooms': {
@@ -161,6 +171,17 @@ export const API_EXAMPLES: Record<string, TOperationExamples> = {
       early: { summary: 'Check in early: the desk insists (audited)', value: { early: true } },
     },
     response: { data: { checkInId: CHECK_IN, key: activeKey, revokedKeyIds: [PRE_ISSUED_KEY] } },
+  },
+  'GET /reservations/{id}/messages': {
+    parameters: { id: RESERVATION },
+    response: { data: [sentLink] },
+  },
+  'POST /reservations/{id}/messages': {
+    parameters: { id: RESERVATION },
+    request: { resend: { summary: 'Send the guest link again', value: { kind: 'key_link' } } },
+    response: {
+      data: { ...sentLink, id: '4c3b2a19-0f8e-4d7c-9b6a-5f4e3d2c1b0a', status: 'queued', attempts: 0, sentAt: null },
+    },
   },
   'POST /check-ins/{id}/key': {
     parameters: { id: CHECK_IN },

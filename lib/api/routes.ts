@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppErrorCode } from '../errors';
+import { ZMessageSchema, ZSendMessageBodySchema } from './message-schemas';
 import {
   dataOf,
   listOf,
@@ -133,6 +134,24 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'A new guest link; the old one answers 404 from now on (audited guest_link.rotated)',
     success: { status: 200, description: 'The new link', schema: dataOf(z.object({ guestUrl: z.url() })) },
     errors: ['not_found', 'reservation_not_ready'],
+  },
+  {
+    method: 'GET',
+    path: '/reservations/{id}/messages',
+    idKind: 'reservation',
+    summary: 'The emails of a reservation’s guest (the link once per booking and per stay change), newest first',
+    success: { status: 200, description: 'Messages', schema: dataOf(z.array(ZMessageSchema)) },
+    errors: ['not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/reservations/{id}/messages',
+    idKind: 'reservation',
+    summary:
+      'Send the guest link again (audited message.resent; 3 per reservation per 10 minutes). 409 reservation_not_ready for a cancelled or past stay or a guest without an email',
+    body: ZSendMessageBodySchema,
+    success: { status: 202, description: 'The queued message', schema: dataOf(ZMessageSchema) },
+    errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'rate_limited'],
   },
   {
     method: 'GET',

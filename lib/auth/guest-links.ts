@@ -21,9 +21,13 @@ export function hashGuestToken(token: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(token).digest());
 }
 
+/** The app's public base URL (APP_URL, else this host's port), without a trailing slash. */
+export function appBaseUrl(): string {
+  return (process.env.APP_URL || `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
+}
+
 export function guestUrl(token: string): string {
-  const base = (process.env.APP_URL || `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
-  return `${base}/k/${token}`;
+  return `${appBaseUrl()}/k/${token}`;
 }
 
 export const GUEST_LINK_GRACE_MS = 24 * 3_600_000;

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   'guest_links.rotate',
   'stays.change',
   'staff_codes.manage',
+  'messages.resend',
   'manage.view',
   'audit.view',
   'webhooks.view',
@@ -22,6 +23,7 @@ export const PERMISSIONS = [
   'staff.manage',
   /** Facilities, rooms and booking sources. */
   'property.manage',
+  'mailbox.view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -35,6 +37,7 @@ const FRONT_DESK: readonly Permission[] = [
   // A shift's stay changes: check-out, move, new dates, no-show, a new key; staff codes per room.
   'stays.change',
   'staff_codes.manage',
+  'messages.resend',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

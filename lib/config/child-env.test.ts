@@ -145,8 +145,21 @@ describe('the environment of each child process', () => {
     });
   });
 
+  it('gives the mail catcher the login role’s URL and its own login only, and the workers an SMTP_URL to it', () => {
+    const withCatcher = { ...settings, mailCatcher: { port: 2525, user: 'unlockos', password: 'fresh/catcher+pw' } };
+    const env = childEnv('mailcatcher', withCatcher, inherited);
+    expect(Object.keys(env).sort()).toEqual(
+      [...CONFIGURATION, 'APP_DATABASE_URL', 'MAIL_CATCHER_PASSWORD', 'MAIL_CATCHER_PORT', 'MAIL_CATCHER_USER'].sort(),
+    );
+    expect(env).toMatchObject({ APP_DATABASE_URL: settings.appDatabaseUrl, MAIL_CATCHER_PORT: '2525' });
+    expect(childEnv('worker', withCatcher, inherited).SMTP_URL).toBe(
+      'smtp://unlockos:fresh%2Fcatcher%2Bpw@127.0.0.1:2525',
+    );
+    expect(childEnv('web', withCatcher, inherited).SMTP_URL).toBeUndefined();
+  });
+
   it('never passes on the owner’s URL, DATABASE_URL or a login role’s password, and the queue URL only to workers', () => {
-    for (const kind of ['web', 'worker', 'simulator'] as const) {
+    for (const kind of ['web', 'worker', 'simulator', 'mailcatcher'] as const) {
       const env = childEnv(kind, settings, inherited);
       const values = Object.values(env).join('\n');
       expect(values).not.toContain('owner-pw');

@@ -1,5 +1,5 @@
 /** The processes the launcher (and the chaos and bench harness) starts. */
-export type ChildKind = 'web' | 'worker' | 'simulator';
+export type ChildKind = 'web' | 'worker' | 'simulator' | 'mailcatcher';
 
 /** What the launcher decided for this run; each child gets only its part of it. */
 export type ChildSettings = {
@@ -24,6 +24,8 @@ export type ChildSettings = {
   simulatorClientSecret: string;
   simulatorUsername: string;
   simulatorPassword: string;
+  /** The local mail catcher the launcher runs when the operator gave no SMTP_URL: its port and login. */
+  mailCatcher?: { port: number; user: string; password: string };
 };
 
 /**
@@ -48,6 +50,7 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
   // Decrypting rows on an older data key; guest links in the messages it sends; sending them.
   worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL'],
   simulator: [],
+  mailcatcher: [],
 };
 
 /**
@@ -79,6 +82,21 @@ export function childEnv(
       SIMULATOR_PASSWORD: settings.simulatorPassword,
     };
   }
+  if (kind === 'mailcatcher') {
+    // It files caught mail in the database (as the login role) and needs nothing else.
+    const catcher = settings.mailCatcher;
+    return {
+      ...env,
+      APP_DATABASE_URL: settings.appDatabaseUrl,
+      ...(catcher
+        ? {
+            MAIL_CATCHER_PORT: String(catcher.port),
+            MAIL_CATCHER_USER: catcher.user,
+            MAIL_CATCHER_PASSWORD: catcher.password,
+          }
+        : {}),
+    };
+  }
   Object.assign(env, {
     APP_DATABASE_URL: settings.appDatabaseUrl,
     APP_URL: settings.appUrl,
@@ -95,5 +113,12 @@ export function childEnv(
     ...(settings.lockVendorPassword ? { LOCK_VENDOR_PASSWORD: settings.lockVendorPassword } : {}),
   };
   if (kind === 'web') return { ...env, ...lockVendor, NEXTAUTH_URL: settings.nextauthUrl };
-  return { ...env, ...lockVendor, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
+  // Without an operator's SMTP_URL, workers send to the launcher's own mail catcher.
+  const catcher = settings.mailCatcher;
+  const smtp = catcher
+    ? {
+        SMTP_URL: `smtp://${encodeURIComponent(catcher.user)}:${encodeURIComponent(catcher.password)}@127.0.0.1:${catcher.port}`,
+      }
+    : {};
+  return { ...env, ...lockVendor, ...smtp, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
 }

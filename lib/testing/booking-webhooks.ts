@@ -6,6 +6,7 @@ import { setProviderSecret } from '../secrets/provider-secrets';
 import { signCal } from '../webhooks/cal/verify';
 import { signCalendly } from '../webhooks/calendly/verify';
 import { processWebhookEvent } from '../webhooks/process-event';
+import { replayWebhookEvents } from '../webhooks/replay';
 import { createBookableTenant, TEST_ACTOR } from './fixtures';
 
 // Booking-provider deliveries as Calendly and Cal.com send them, for the webhook tests.
@@ -139,4 +140,15 @@ export async function reservationsOf(admin: pg.Client, tenantId: string) {
     [tenantId],
   );
   return rows as { external_ref: string; status: string; keys: string | null }[];
+}
+
+/** Replays every event of a provider the tenant received in the last hour (as `cli webhooks-replay` would). */
+export function replayLastHour(provider: 'calendly' | 'cal', tenantId: string) {
+  return replayWebhookEvents({
+    provider,
+    tenantId,
+    from: new Date(Date.now() - 3_600_000),
+    to: new Date(Date.now() + 60_000),
+    actor: TEST_ACTOR,
+  });
 }

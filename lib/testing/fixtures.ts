@@ -147,6 +147,13 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     `insert into incidents (tenant_id, condition_key, kind, summary) values ($1, 'fixture', 'fixture', 'fixture')`,
     [ids.tenantId],
   );
+  // A sent guest message and what the local mail catcher kept of it.
+  await q(
+    `with m as (insert into messages (tenant_id, reservation_id, kind, occasion, to_address, status)
+                values ($1, $2, 'key_link', 'booking', 'guest@example.com', 'sent') returning tenant_id, id)
+     insert into caught_mail (tenant_id, message_id, subject) select tenant_id, id, 'fixture' from m`,
+    [ids.tenantId, ids.reservationId],
+  );
   await q(`insert into booking_sources (tenant_id, provider, event_type, room_id) values ($1, 'calendly', $2, $3)`, [
     ids.tenantId,
     `et_${tag}`,

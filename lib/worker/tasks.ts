@@ -5,12 +5,14 @@ import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../keys/sync-vendor';
 import { checkAllLocks } from '../locks/reconcile';
+import { sendMessage } from '../messages/send-message';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { beat } from './heartbeat';
 
 const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
 const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
+const ZMessageJobSchema = z.object({ tenantId: z.uuid(), messageId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -41,6 +43,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     process_webhook_event: async (payload, helpers) => {
       const { eventId } = ZWebhookJobSchema.parse(payload);
       await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+    },
+    // One outbox message by email (lib/messages): sent once, retried with backoff, then `failed`.
+    send_message: async (payload, helpers) => {
+      const { tenantId, messageId } = ZMessageJobSchema.parse(payload);
+      await sendMessage({ tenantId, messageId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
     },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();

@@ -25,6 +25,7 @@ export const MANAGE_NAV_ITEMS = [
   { id: 'webhooks', href: '/manage/webhooks', label: 'manage.nav.webhooks', permission: 'webhooks.view' },
   { id: 'locks', href: '/manage/locks', label: 'manage.nav.locks', permission: 'locks.manage' },
   { id: 'incidents', href: '/manage/incidents', label: 'manage.nav.incidents', permission: 'incidents.view' },
+  { id: 'mailbox', href: '/manage/mailbox', label: 'mailbox.title', permission: 'mailbox.view' },
 ] as const satisfies readonly { id: string; href: string; label: MessageKey; permission: Permission }[];
 
 export type ManageNavId = (typeof MANAGE_NAV_ITEMS)[number]['id'];

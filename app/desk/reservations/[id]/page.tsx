@@ -12,6 +12,7 @@ import { stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
 import { checkInWindows } from '@/lib/stays/check-in-windows';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
+import { GuestMessages } from '@/app/desk/_components/guest-messages';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
 import { reservationTimeline } from '@/lib/audit/reservation-timeline';
 import { can } from '@/lib/auth/permissions';
@@ -306,6 +307,8 @@ export default async function ReservationPage({ params }: Props) {
             </ul>
           )}
         </section>
+
+        <GuestMessages staff={staff} reservation={reservation} />
 
         <ReservationTimeline
           reservationId={reservation.id}

@@ -1,0 +1,48 @@
+import { Prisma } from '../db/generated/client';
+import { withTenant } from '../db/tx';
+import { AppError } from '../errors';
+import { MESSAGE_COLUMNS, type MessageRecord } from './message-view';
+
+const columns = Prisma.raw(MESSAGE_COLUMNS);
+
+/** The messages of one of the tenant's reservations, newest first; `not_found` for another tenant's. */
+export async function listReservationMessages({
+  tenantId,
+  userId,
+  reservationId,
+}: {
+  tenantId: string;
+  userId?: string | null;
+  reservationId: string;
+}): Promise<MessageRecord[]> {
+  return withTenant({ tenantId, userId }, async (tx) => {
+    const found = await tx.reservation.findMany({ where: { tenantId, id: reservationId }, select: { id: true } });
+    if (found.length !== 1) throw new AppError('not_found', 'No such reservation.');
+    return tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
+      left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
+      where m.tenant_id = ${tenantId}::uuid and m.reservation_id = ${reservationId}::uuid
+      order by m.created_at desc, m.id`;
+  });
+}
+
+/** The tenant's latest messages (guest mail and manager alerts), optionally only those that failed. */
+export async function listTenantMessages({
+  tenantId,
+  userId,
+  failedOnly = false,
+  limit = 100,
+}: {
+  tenantId: string;
+  userId?: string | null;
+  failedOnly?: boolean;
+  limit?: number;
+}): Promise<MessageRecord[]> {
+  return withTenant(
+    { tenantId, userId },
+    (tx) =>
+      tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
+      left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
+      where m.tenant_id = ${tenantId}::uuid and (not ${failedOnly} or m.status = 'failed')
+      order by m.created_at desc, m.id limit ${Math.min(Math.max(limit, 1), 500)}::int`,
+  );
+}

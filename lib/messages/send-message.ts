@@ -1,0 +1,108 @@
+import { asService } from '../db/tx';
+import { logger } from '../log/logger';
+import { composeMessage, type ComposedMail, type MessageRow } from './compose-message';
+import { mailFrom, mailTransport } from './mail-transport';
+
+/** The header the local mail catcher files a caught mail under (its tenant comes from the message). */
+export const MESSAGE_ID_HEADER = 'X-UnlockOS-Message-Id';
+
+/**
+ * A claim older than this is a worker that died mid-send (the reaper has handed its job back):
+ * longer than the transport's connection, greeting and socket timeouts together.
+ */
+const CLAIM_STALE_MS = 90_000;
+
+export type SendOutcome = 'sent' | 'skipped' | 'done' | 'failed';
+
+/**
+ * The worker's `send_message`: sends one message at most once per claim. The row is claimed
+ * (`sending`, attempts + 1) and committed before SMTP is spoken to, and marked `sent` after the
+ * server accepted it, so a retried, duplicated or replayed job finds it sent and does nothing. The one
+ * window left is a worker that dies after the server accepted the mail and before `sent` is committed:
+ * the claim goes stale and the mail is sent again, with the same Message-ID (at least once, there
+ * only). A failure is retried by graphile-worker (backoff) and kept as `failed` after the last attempt.
+ */
+export async function sendMessage(input: {
+  tenantId: string;
+  messageId: string;
+  attempt: number;
+  maxAttempts: number;
+}): Promise<SendOutcome> {
+  const { tenantId, messageId } = input;
+  const claimed = await asService({ tenantId }, async (tx) => {
+    const rows = await tx.$queryRaw<MessageRow[]>`select id, tenant_id, reservation_id, incident_id, kind::text,
+        occasion, to_address, locale, status::text, claimed_at
+      from messages where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid for update`;
+    const message = rows[0];
+    if (!message || message.status === 'sent' || message.status === 'skipped' || message.status === 'failed') {
+      return { outcome: 'done' as const };
+    }
+    if (
+      message.status === 'sending' &&
+      message.claimed_at &&
+      Date.now() - message.claimed_at.getTime() < CLAIM_STALE_MS
+    ) {
+      // Another attempt is speaking to the server right now: try again after it.
+      throw new Error('message is being sent by another attempt');
+    }
+    const composed = await composeMessage(tx, message);
+    if ('skip' in composed) {
+      await tx.$executeRaw`update messages set status = 'skipped', last_error = ${composed.skip}, claimed_at = null, updated_at = now()
+        where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
+      return { outcome: 'skipped' as const };
+    }
+    await tx.$executeRaw`update messages set status = 'sending', claimed_at = now(), attempts = attempts + 1, updated_at = now()
+      where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
+    return { outcome: 'claimed' as const, message, mail: composed.mail };
+  });
+  if (claimed.outcome !== 'claimed') return claimed.outcome;
+
+  try {
+    const providerId = await deliver(messageId, claimed.mail);
+    await asService({ tenantId }, async (tx) => {
+      await tx.$executeRaw`update messages set status = 'sent', sent_at = now(), claimed_at = null, last_error = null,
+          provider_message_id = ${providerId}, updated_at = now()
+        where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
+      await tx.$executeRaw`select app_audit(${tenantId}::uuid, 'system'::actor_type, null, 'mailer', 'message.sent', 'message',
+          ${messageId}::uuid, null, null, ${JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id })}::jsonb)`;
+    });
+    return 'sent';
+  } catch (error) {
+    const last = input.attempt >= input.maxAttempts;
+    const reason = describeSendError(error);
+    await asService(
+      { tenantId },
+      (tx) =>
+        tx.$executeRaw`update messages set status = ${last ? 'failed' : 'queued'}::message_status, last_error = ${reason},
+          claimed_at = null, updated_at = now()
+        where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`,
+    );
+    logger.warn({ tenantId, messageId, attempt: input.attempt, last, reason }, 'message not sent');
+    if (last) return 'failed';
+    throw error;
+  }
+}
+
+async function deliver(messageId: string, mail: ComposedMail): Promise<string> {
+  const transport = mailTransport();
+  if (!transport) throw new Error('SMTP_URL is not set');
+  const info = await transport.sendMail({
+    from: mailFrom(),
+    to: mail.to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    attachments: mail.attachments,
+    // The same Message-ID on every attempt: a receiver that sees a repeat can tell it is one.
+    messageId: `<${messageId}@unlockos>`,
+    headers: { [MESSAGE_ID_HEADER]: messageId },
+  });
+  return String(info.messageId ?? '').slice(0, 300);
+}
+
+/** What the row keeps of a failure: the SMTP answer or the error's message, never the mail. */
+function describeSendError(error: unknown): string {
+  const e = error as { responseCode?: number; response?: string; code?: string; message?: string };
+  const text = e.response ?? e.message ?? String(error);
+  return `${e.responseCode ?? e.code ?? 'error'}: ${text}`.replace(/\s+/g, ' ').slice(0, 500);
+}

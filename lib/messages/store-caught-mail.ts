@@ -1,0 +1,35 @@
+import { asService } from '../db/tx';
+import type { CaughtMessage } from './mail-catcher';
+import { MESSAGE_ID_HEADER } from './send-message';
+
+const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Files a caught mail under its message's tenant (by the X-UnlockOS-Message-Id header), so a
+ * manager sees only their tenant's mail. A mail naming no known message is refused (550): the
+ * catcher is shared by every tenant of the install and keeps nothing it cannot attribute.
+ */
+export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
+  const header = mail.parsed.headers.get(MESSAGE_ID_HEADER.toLowerCase());
+  const messageId = typeof header === 'string' ? header.trim() : '';
+  const refuse = () => Object.assign(new Error('Unknown message'), { responseCode: 550 });
+  if (!MESSAGE_ID.test(messageId)) throw refuse();
+  const owners = await asService(
+    (tx) => tx.$queryRaw<{ tenant_id: string }[]>`select tenant_id from messages where id = ${messageId}::uuid`,
+  );
+  if (owners.length !== 1) throw refuse();
+  const tenantId = owners[0]!.tenant_id;
+  const { parsed } = mail;
+  const attachments = parsed.attachments.map((a) => ({
+    filename: a.filename ?? '',
+    contentType: a.contentType,
+    size: a.size,
+  }));
+  await asService(
+    { tenantId },
+    (tx) =>
+      tx.$executeRaw`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
+      values (${tenantId}::uuid, ${messageId}::uuid, ${mail.envelope.from}, ${mail.envelope.to.join(', ')}, ${parsed.subject ?? ''},
+              ${parsed.text ?? ''}, ${typeof parsed.html === 'string' ? parsed.html : ''}, ${JSON.stringify(attachments)}::jsonb, ${mail.size}::int)`,
+  );
+}
