@@ -26,7 +26,7 @@ export const SQLSTATE = {
   stayChangeInvalid: 'UR003',
   neverCheckedIn: 'UR004',
   unknownRooms: 'UB002',
-  roomArchived: 'UR001',
+  roomArchived: 'UR005',
   lastManager: 'UM001',
   dataKeyMissing: 'US001',
   secretInvalid: 'US002',

@@ -1,6 +1,4 @@
 import { withTenant, type Tx } from '../db/tx';
-import { hasSqlstate } from '../db/errors';
-import { logger } from '../log/logger';
 import { nameRecords, type ReservationName } from '../records/name-records';
 
 /** Days the overview's charts cover, today included. */
@@ -37,8 +35,8 @@ export type OverviewFigures = {
   incidents: { open: number; critical: number };
   /** Webhook events failed, dead or rejected in the 24 hours before `now`. */
   webhookFailures24h: number;
-  /** Guest messages that failed; null while this install has no messages table. */
-  messagesFailed: number | null;
+  /** Guest messages and managers' alerts that failed after every retry. */
+  messagesFailed: number;
   days: OverviewDay[];
 };
 
@@ -153,36 +151,6 @@ async function unsyncedKeys(tx: Tx, tenantId: string): Promise<OverviewFigures['
 }
 
 /**
- * Guest messages that failed. The messages outbox is built in parallel with this page
- * (issue 15, item 4): until it exists on this install the figure is null and the tile says so.
- * Read on its own transaction, so a schema that differs from the one assumed here (tenant_id,
- * status 'failed') shows "unknown" instead of failing the whole overview.
- */
-export async function failedMessageCount({ tenantId }: { tenantId: string }): Promise<number | null> {
-  try {
-    return await withTenant({ tenantId }, async (tx) => {
-      const [table] = await tx.$queryRaw<{ present: boolean }[]>`select to_regclass('messages') is not null as present`;
-      // TODO(issue 15, item 4): the messages outbox is another branch's; once merged, check its columns
-      // are tenant_id and status ('failed') as API.md names them, and that staff may read it.
-      if (!table?.present) return null;
-      // Text, not a tagged template: Prisma prepares the statement, which fails while the table is missing.
-      const [row] = await tx.$queryRawUnsafe<{ n: number }[]>(
-        `select count(*)::int as n from messages where tenant_id = $1::uuid and status::text = 'failed'`,
-        tenantId,
-      );
-      return row?.n ?? 0;
-    });
-  } catch (error) {
-    // Undefined table/column or no privilege: a schema this query does not know yet.
-    if (['42P01', '42703', '42501'].some((code) => hasSqlstate(error, code))) {
-      logger.warn({ tenantId }, 'overview: messages table not readable as expected; failed messages not counted');
-      return null;
-    }
-    throw error;
-  }
-}
-
-/**
  * A tenant's overview for its managers at `now`: occupancy per facility in each facility's zone,
  * live keys not on their lock, open incidents (with those of the whole install), webhook failures
  * of the last 24 hours, failed guest messages, and per-day counts of the last 14 days in `timeZone`.
@@ -207,14 +175,18 @@ export async function overviewFigures({
       select count(*)::int as n from webhook_events
        where tenant_id = ${tenantId}::uuid and received_at > ${now}::timestamptz - interval '24 hours'
          and received_at <= ${now}::timestamptz and status in ('failed', 'dead', 'rejected')`;
+    // Guest messages (and managers' alerts) that the worker gave up on (lib/messages).
+    const [messages] = await tx.$queryRaw<{ n: number }[]>`
+      select count(*)::int as n from messages where tenant_id = ${tenantId}::uuid and status = 'failed'`;
     const days = await perDay(tx, tenantId, timeZone, now);
     return {
       occupancy: occ,
       keys,
       incidents: incidents ?? { open: 0, critical: 0 },
       webhookFailures24h: webhooks?.n ?? 0,
+      messagesFailed: messages?.n ?? 0,
       days,
     };
   });
-  return { ...figures, messagesFailed: await failedMessageCount({ tenantId }) };
+  return figures;
 }

@@ -21,7 +21,7 @@ export async function futureStaysOfRoom(input: { tenantId: string; roomId: strin
 }
 
 /**
- * Archives a room: it takes no new stays from then on (the database refuses them, UR001), its
+ * Archives a room: it takes no new stays from then on (the database refuses them, UR005), its
  * history, doors and keys stay. A room that still has stays to come is refused (`conflict`, with
  * those stays): they are moved or cancelled first, so no guest arrives at an archived room. The
  * room's row is locked first, so a booking made meanwhile is either seen here or refused there.

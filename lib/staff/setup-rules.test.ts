@@ -47,7 +47,7 @@ async function asServiceSql(tenantId: string, sql: string, params: unknown[]) {
 }
 
 describe('an archived room', () => {
-  it('takes no new reservation and no reservation moves into it (UR001 → room_unavailable), and takes them again once restored', async () => {
+  it('takes no new reservation and no reservation moves into it (UR005 → room_unavailable), and takes them again once restored', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 2, lockDevices: false });
     const [archived, other] = [roomIds[0]!, roomIds[1]!];
     const { reservationId } = await bookRoom({ tenantId, roomId: other, startsInHours: 48 });
@@ -63,12 +63,12 @@ describe('an archived room', () => {
        values ($1, $2, now() + interval '3 days', now() + interval '4 days', 'api', 'x', 'guest_x')`,
       [tenantId, archived],
     );
-    expect(insert).toEqual({ code: 'UR001', detail: JSON.stringify([archived]) });
+    expect(insert).toEqual({ code: 'UR005', detail: JSON.stringify([archived]) });
     const move = await asServiceSql(tenantId, `update reservations set room_id = $2 where id = $1`, [
       reservationId,
       archived,
     ]);
-    expect(move).toMatchObject({ code: 'UR001' });
+    expect(move).toMatchObject({ code: 'UR005' });
 
     // Through the domain: the desk's, the API's and the providers' booking path answer room_unavailable.
     const booking = createBookingGroup({

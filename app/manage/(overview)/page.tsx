@@ -39,6 +39,7 @@ export default async function ManagePage() {
     locks: can(role, 'locks.manage'),
     incidents: can(role, 'incidents.view'),
     webhooks: can(role, 'webhooks.view'),
+    mailbox: can(role, 'mailbox.view'),
   };
 
   const canManageKeys = can(staff.current.role, 'api_keys.manage');

@@ -7,7 +7,7 @@ import { DayChart } from './day-chart';
 import styles from './overview.module.css';
 
 /** Which pages the reader may open; a tile links only where its reader can act. */
-export type OverviewLinks = { desk: boolean; locks: boolean; incidents: boolean; webhooks: boolean };
+export type OverviewLinks = { desk: boolean; locks: boolean; incidents: boolean; webhooks: boolean; mailbox: boolean };
 
 /** One figure with what it means and where to act on it. `value` is the figure e2e tests and the eye read first. */
 function Tile({
@@ -51,22 +51,12 @@ function Tile({
   );
 }
 
-/**
- * Guest messages that failed (the messages outbox, issue 15 item 4). Takes the count so the tile
- * is ready for it; null means this install cannot count them yet, which is said, never shown as 0.
- */
-export function MessagesFailedTile({ count, href }: { count: number | null; href: string | null }) {
+/** Guest messages (and managers' alerts) that failed after every retry; the mailbox lists them. */
+export function MessagesFailedTile({ count, href }: { count: number; href: string | null }) {
   const t = useTranslations('overview.messages');
   return (
-    <Tile
-      id="messages"
-      title={t('title')}
-      value={count ?? '—'}
-      alert={(count ?? 0) > 0}
-      href={href}
-      linkLabel={t('link')}
-    >
-      <p className={styles.note}>{count === null ? t('unavailable') : t('lead')}</p>
+    <Tile id="messages" title={t('title')} value={count} alert={count > 0} href={href} linkLabel={t('link')}>
+      <p className={styles.note}>{t('lead')}</p>
     </Tile>
   );
 }
@@ -166,7 +156,7 @@ export function OverviewTiles({ figures, links }: { figures: OverviewFigures; li
           <p className={styles.note}>{t('webhooks.lead')}</p>
         </Tile>
 
-        <MessagesFailedTile count={figures.messagesFailed} href={links.desk ? '/desk' : null} />
+        <MessagesFailedTile count={figures.messagesFailed} href={links.mailbox ? '/manage/mailbox' : null} />
       </div>
     </section>
   );

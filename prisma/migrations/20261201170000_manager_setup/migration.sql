@@ -2,7 +2,7 @@
 -- on, kept by the database whoever writes: an archived room takes no new stays, and a tenant keeps
 -- at least one active manager.
 
--- An archived room takes no new reservation, and no reservation moves into it (UR001, the room id
+-- An archived room takes no new reservation, and no reservation moves into it (UR005, the room id
 -- as JSON in DETAIL, like UB001). The room's row is read FOR SHARE: archiving (which locks the row
 -- FOR UPDATE before it looks for future stays) and a booking of the same room wait for each other,
 -- so neither misses the other. Security definer: FOR SHARE needs a privilege the reader may lack.
@@ -18,7 +18,7 @@ begin
    where ro.tenant_id = new.tenant_id and ro.id = new.room_id for share;
   if v_archived is not null then
     raise exception 'room % is archived and takes no new stays', new.room_id
-      using errcode = 'UR001', detail = jsonb_build_array(new.room_id)::text;
+      using errcode = 'UR005', detail = jsonb_build_array(new.room_id)::text;
   end if;
   return new;
 end $$;
