@@ -273,8 +273,6 @@ export default async function ReservationPage({ params }: Props) {
               <p className="empty-state">{t('reservation.guestLink.none')}</p>
             )}
             {canRotateLink && <RotateGuestLinkForm reservationId={reservation.id} />}
-            {/* Slot: "Send the link again by email" (guest messages, issue 15 item 4) goes here. */}
-            <div className="guest-link-resend-slot" data-slot="guest-link-resend" />
           </section>
         </div>
 
