@@ -32,7 +32,8 @@ export type UnsyncedKey = ReservationName & { keyId: string; vendorSync: 'pendin
 export type OverviewFigures = {
   occupancy: FacilityOccupancy[];
   keys: { pending: number; failed: number; named: UnsyncedKey[] };
-  incidents: { open: number; critical: number };
+  /** Open incidents: the tenant's own and the whole install's (a worker or provider down), which every tenant sees. */
+  incidents: { open: number; critical: number; installWide: number; installWideCritical: number };
   /** Webhook events failed, dead or rejected in the 24 hours before `now`. */
   webhookFailures24h: number;
   /** Guest messages and managers' alerts that failed after every retry. */
@@ -168,8 +169,10 @@ export async function overviewFigures({
   const figures = await withTenant({ tenantId }, async (tx) => {
     const occ = await occupancy(tx, tenantId, now);
     const keys = await unsyncedKeys(tx, tenantId);
-    const [incidents] = await tx.$queryRaw<{ open: number; critical: number }[]>`
-      select count(*)::int as open, count(*) filter (where severity = 'critical')::int as critical
+    const [incidents] = await tx.$queryRaw<OverviewFigures['incidents'][]>`
+      select count(*)::int as open, count(*) filter (where severity = 'critical')::int as critical,
+             count(*) filter (where tenant_id is null)::int as "installWide",
+             count(*) filter (where tenant_id is null and severity = 'critical')::int as "installWideCritical"
         from incidents where (tenant_id = ${tenantId}::uuid or tenant_id is null) and resolved_at is null`;
     const [webhooks] = await tx.$queryRaw<{ n: number }[]>`
       select count(*)::int as n from webhook_events
@@ -182,7 +185,7 @@ export async function overviewFigures({
     return {
       occupancy: occ,
       keys,
-      incidents: incidents ?? { open: 0, critical: 0 },
+      incidents: incidents ?? { open: 0, critical: 0, installWide: 0, installWideCritical: 0 },
       webhookFailures24h: webhooks?.n ?? 0,
       messagesFailed: messages?.n ?? 0,
       days,
