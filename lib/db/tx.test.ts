@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { adminClient, createTenantGraph, type TenantGraph } from '../testing/fixtures';
 import { db } from './client';
-import { asService, serviceStatement, withTenant } from './tx';
+import { asService, serviceStatement, withTenant, type Tx } from './tx';
 
 let admin: pg.Client;
 let a: TenantGraph;
@@ -101,5 +101,50 @@ describe('withTenant and asService', () => {
       tx.guest.create({ data: { tenantId: a.tenantId, name: 'Staff by hand' } }),
     );
     await expect(staffWrite).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});
+
+describe('a transaction aborted by a concurrent one', () => {
+  // Two transactions take two advisory locks in opposite orders, each waiting until the other holds its
+  // first: PostgreSQL finds the deadlock and aborts one. (It happened for real in CI: a check-in against
+  // the worker's door updates failed with 40P01 instead of being run again.)
+  it('runs again from the start, so both commit; other errors are not retried', async () => {
+    const [k1, k2] = [Math.floor(Math.random() * 1e9), Math.floor(Math.random() * 1e9) + 1e9];
+    const runs = { first: 0, second: 0 };
+    let signalFirst!: () => void;
+    let signalSecond!: () => void;
+    const firstHolds = new Promise<void>((resolve) => (signalFirst = resolve));
+    const secondHolds = new Promise<void>((resolve) => (signalSecond = resolve));
+    const take = (tx: Tx, key: number) => tx.$executeRaw`select pg_advisory_xact_lock(${BigInt(key)})`;
+
+    const first = asService({ tenantId: a.tenantId }, async (tx) => {
+      runs.first += 1;
+      await take(tx, k1);
+      signalFirst();
+      if (runs.first === 1) await secondHolds;
+      await take(tx, k2);
+      return 'first';
+    });
+    const second = asService({ tenantId: a.tenantId }, async (tx) => {
+      runs.second += 1;
+      await take(tx, k2);
+      signalSecond();
+      if (runs.second === 1) await firstHolds;
+      await take(tx, k1);
+      return 'second';
+    });
+
+    expect(await Promise.all([first, second])).toEqual(['first', 'second']);
+    // Exactly one of them was aborted and ran a second time.
+    expect(runs.first + runs.second).toBe(3);
+
+    let uniqueRuns = 0;
+    await expect(
+      asService({ tenantId: a.tenantId }, async (tx) => {
+        uniqueRuns += 1;
+        await tx.$executeRaw`select 1 / 0`;
+      }),
+    ).rejects.toBeDefined();
+    expect(uniqueRuns).toBe(1);
   });
 });

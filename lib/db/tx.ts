@@ -1,28 +1,48 @@
 import { createHash } from 'node:crypto';
 import type { Prisma } from './generated/client';
 import { db, servicePool } from './client';
-import { toDomainError } from './errors';
+import { logger } from '../log/logger';
+import { dbErrorInfo, SQLSTATE, toDomainError } from './errors';
 
 export type Tx = Prisma.TransactionClient;
 export type DbRole = 'app_anon' | 'app_authenticated' | 'app_service';
 
 type Settings = { role: DbRole; tenantId?: string | null; userId?: string | null; guestTokenHash?: string | null };
 
+/** A transaction PostgreSQL aborted only because of another one running at the same time. */
+const TRANSIENT = new Set<string>([SQLSTATE.deadlockDetected, SQLSTATE.serializationFailure]);
+/** Runs of one transaction at most, the first included. */
+export const TRANSACTION_TRIES = 3;
+
 async function inRole<T>(settings: Settings, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  try {
-    return await db().$transaction(
-      async (tx) => {
-        // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
-        await tx.$executeRaw`select set_config('role', ${settings.role}, true),
-        set_config('app.tenant_id', ${settings.tenantId ?? ''}, true),
-        set_config('app.user_id', ${settings.userId ?? ''}, true),
-        set_config('app.guest_token_hash', ${settings.guestTokenHash ?? ''}, true)`;
-        return fn(tx);
-      },
-      { timeout: 15_000, maxWait: 10_000 },
-    );
-  } catch (error) {
-    throw toDomainError(error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db().$transaction(
+        async (tx) => {
+          // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
+          await tx.$executeRaw`select set_config('role', ${settings.role}, true),
+          set_config('app.tenant_id', ${settings.tenantId ?? ''}, true),
+          set_config('app.user_id', ${settings.userId ?? ''}, true),
+          set_config('app.guest_token_hash', ${settings.guestTokenHash ?? ''}, true)`;
+          return fn(tx);
+        },
+        { timeout: 15_000, maxWait: 10_000 },
+      );
+    } catch (error) {
+      // A deadlock or serialization failure rolled the whole transaction back, so it runs again from the
+      // start (PostgreSQL's advice). Safe because a transaction here only talks to the database: provider
+      // calls never run inside one (DESIGN.md, Keys 3).
+      const sqlstate = dbErrorInfo(error)?.sqlstate;
+      if (sqlstate && TRANSIENT.has(sqlstate) && attempt < TRANSACTION_TRIES) {
+        logger.warn(
+          { sqlstate, attempt, role: settings.role },
+          'transaction aborted by a concurrent one; running it again',
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
+        continue;
+      }
+      throw toDomainError(error);
+    }
   }
 }
 
