@@ -91,7 +91,13 @@ const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
 const section = existing.split(/\n(?=## )/).find((s) => s.startsWith(`## ${TITLE}`)) ?? '';
 const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| label'));
 rows.push(`| ${row} |`);
-const notes = section.includes('\nNotes:') ? section.slice(section.indexOf('\nNotes:')) : '';
+// Everything after the table (each row's paragraph, the notes) stays as it was.
+const sectionLines = section.split('\n');
+let lastRow = -1;
+sectionLines.forEach((line, i) => {
+  if (line.startsWith('| ')) lastRow = i;
+});
+const afterTable = lastRow >= 0 ? sectionLines.slice(lastRow + 1).join('\n') : '';
 const body = `
 Command: \`BENCH_LABEL=<label> npm run bench:guest-lighthouse\` (builds, starts one web process and one worker on an
 embedded PostgreSQL, books a room through the test fixtures and opens its guest link; Lighthouse's default mobile
@@ -102,7 +108,7 @@ medians. Machine: ${machine()}, shared with other jobs: compare a row with the /
 | label (commit) | when (UTC) | guest perf | /minimal perf | guest a11y | FCP / LCP / TBT ms / CLS | guest JS bytes | /minimal JS bytes | guest CSS bytes |
 |---|---|---:|---:|---:|---|---:|---:|---:|
 ${rows.join('\n')}
-${notes}`;
+${afterTable}`;
 writeSection(TITLE, body);
 process.stdout.write(`${row}\n`);
 process.exit(0);
