@@ -82,6 +82,11 @@ test('the grid: each stay a bar linking to its reservation, a free day books tha
   await free.click();
   await expect(page).toHaveURL(/\/desk\/bookings\/new\?/);
   await expect(page.locator(`input[name="roomIds"][value="${tenant.rooms[2]!.id}"]`)).toBeChecked();
+
+  // Each room's staff codes are one link away from its row.
+  await page.goto('/desk/grid');
+  await page.getByRole('link', { name: 'Staff codes · Room 103', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/desk/rooms/${tenant.rooms[2]!.id}/staff-codes$`));
 });
 
 test('search finds a guest by part of the name, the room or the reservation id', async ({ deskPage: page, tenant }) => {

@@ -6,6 +6,7 @@ import { DeskNav } from '@/app/desk/_components/desk-nav';
 import { LiveRefresh } from '@/app/desk/_components/live-refresh';
 import { getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
+import { can } from '@/lib/auth/permissions';
 import { TimesIn } from '@/components/time';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Field, Input, Select } from '@/components/ui/field';
@@ -165,6 +166,7 @@ export default async function GridPage({ searchParams }: Props) {
                 days={grid.days}
                 newFacility={i === 0 || grid.rooms[i - 1]!.facilityId !== room.facilityId}
                 dayName={dayName}
+                staffCodes={can(staff.current.role, 'staff_codes.manage')}
                 t={t}
               />
             ))}
@@ -180,10 +182,12 @@ type RowProps = {
   days: string[];
   newFacility: boolean;
   dayName: (d: string) => string;
+  /** The room's staff codes (housekeeping, maintenance) are one link away for whoever may make them. */
+  staffCodes: boolean;
   t: Translate;
 };
 
-function RoomRow({ room, days, newFacility, dayName, t }: RowProps) {
+function RoomRow({ room, days, newFacility, dayName, staffCodes, t }: RowProps) {
   const hourly = room.bookingUnit === 'hour';
   const bookHref = (d: string) =>
     `/desk/bookings/new?${new URLSearchParams(
@@ -204,6 +208,15 @@ function RoomRow({ room, days, newFacility, dayName, t }: RowProps) {
       <tr data-room-id={room.id}>
         <th scope="row" className={styles.roomCell}>
           {room.label}
+          {staffCodes && (
+            <Link
+              href={`/desk/rooms/${room.id}/staff-codes`}
+              className={styles.staffCodes}
+              aria-label={t('staffCodes.title', { room: room.label })}
+            >
+              {t('grid.staffCodes')}
+            </Link>
+          )}
         </th>
         {gridCells(room.bars, days.length).map((c) => (
           <td key={c.day} colSpan={c.span > 1 ? c.span : undefined} className={styles.cell}>
