@@ -17,6 +17,7 @@ export const REPLAY_MAX_DAYS = 31;
 export const WEBHOOK_REASON_CODES = [
   'created_after_cancel',
   'slot_unavailable',
+  'room_archived',
   'unmapped_event_type',
   'no_matching_reservation',
   'tenant_mismatch',

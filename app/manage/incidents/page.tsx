@@ -23,6 +23,7 @@ const SEVERITIES = ['info', 'warning', 'critical'] as const;
 const KNOWN_KINDS = [
   'webhook_processing_failed',
   'slot_unavailable',
+  'room_archived',
   'tenant_integrity',
   'tenant_mismatch',
   'vendor_program_failed',

@@ -130,13 +130,19 @@ export async function createProviderBooking(input: {
     });
   } catch (error) {
     if (isAppError(error) && error.code === 'room_unavailable') {
+      // The mapped room is archived: no time will do, and a guest will arrive with no key until the
+      // booking source points at a room in use — said as such, not as "already booked".
+      const archived = error.details.reason === 'room_archived';
+      const provider_ = actorFor(provider, '').label;
       await asService({ tenantId }, (tx) =>
         openIncident(tx, {
           tenantId,
           conditionKey: `slot_unavailable:${provider}:${input.externalRef}`,
-          kind: 'slot_unavailable',
-          severity: 'warning',
-          summary: `A ${actorFor(provider, '').label} booking asks for a room that is already booked for that time; it was not created.`,
+          kind: archived ? 'room_archived' : 'slot_unavailable',
+          severity: archived ? 'critical' : 'warning',
+          summary: archived
+            ? `A ${provider_} booking is for an archived room; it was not created. Map its event type to a room in use.`
+            : `A ${provider_} booking asks for a room that is already booked for that time; it was not created.`,
           detail: {
             externalRef: input.externalRef,
             startsAt: input.startsAt.toISOString(),
@@ -145,7 +151,7 @@ export async function createProviderBooking(input: {
           },
         }),
       );
-      return { status: 'rejected', reason: 'slot_unavailable' };
+      return { status: 'rejected', reason: archived ? 'room_archived' : 'slot_unavailable' };
     }
     throw error;
   }

@@ -144,3 +144,39 @@ describe('a booking no booking source maps', () => {
     expect((await incidentsOf(a.tenantId)).map((i) => i.resolved_at)).toEqual([null]);
   });
 });
+
+describe('a booking whose mapped room was archived', () => {
+  it('is rejected as such, not as "already booked", with a critical incident and no reservation', async () => {
+    const t = await tenantWithSources();
+    await admin.query('update rooms set archived_at = now() where tenant_id = $1 and id = $2', [
+      t.tenantId,
+      t.roomIds[0],
+    ]);
+    const body = invitee('invitee.created', {
+      uri: 'https://api.calendly.com/invitees/ARCHIVED-1',
+      start: 48,
+      end: 60,
+      createdAt: new Date().toISOString(),
+      name: 'Kenji Sato',
+    });
+    expect((await sendCalendly(t.tenantId, body)).status).toBe(200);
+    await processAll(admin, t.tenantId);
+
+    expect(await eventsOf(t.tenantId)).toMatchObject([{ status: 'rejected', reason: 'room_archived' }]);
+    const { rows: incidents } = await admin.query(
+      `select kind, severity, summary from incidents where tenant_id = $1 and resolved_at is null`,
+      [t.tenantId],
+    );
+    expect(incidents).toEqual([
+      expect.objectContaining({
+        kind: 'room_archived',
+        severity: 'critical',
+        summary: expect.stringContaining('archived room'),
+      }),
+    ]);
+    const { rows } = await admin.query('select count(*)::int as n from reservations where tenant_id = $1', [
+      t.tenantId,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
+});
