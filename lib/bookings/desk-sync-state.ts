@@ -7,7 +7,9 @@ export const MAX_WATCHED = 200;
 export type DeskSyncState = {
   /** Live keys of these reservations whose doors have not all confirmed (or failed) yet. */
   pending: number;
-  /** Changes whenever a watched reservation, one of its keys or one of their doors changes. */
+  /** Guest messages of these reservations still on their way to the mail server. */
+  messagesOnTheWay: number;
+  /** Changes whenever a watched reservation, one of its keys, their doors or its messages change. */
   fingerprint: string;
 };
 
@@ -26,31 +28,46 @@ export async function deskSyncState({
   reservationIds: string[];
 }): Promise<DeskSyncState> {
   const ids = [...new Set(reservationIds)].slice(0, MAX_WATCHED);
-  const rows = await withTenant({ tenantId, userId }, (tx) =>
-    tx.reservation.findMany({
-      where: { tenantId, id: { in: ids } },
-      select: {
-        id: true,
-        status: true,
-        roomId: true,
-        startsAt: true,
-        endsAt: true,
-        accessKeys: {
-          select: {
-            id: true,
-            status: true,
-            vendorSync: true,
-            updatedAt: true,
-            doors: { select: { lockId: true, state: true, updatedAt: true }, orderBy: { lockId: 'asc' } },
+  const [rows, messages] = await withTenant({ tenantId, userId }, (tx) =>
+    Promise.all([
+      tx.reservation.findMany({
+        where: { tenantId, id: { in: ids } },
+        select: {
+          id: true,
+          status: true,
+          roomId: true,
+          startsAt: true,
+          endsAt: true,
+          accessKeys: {
+            select: {
+              id: true,
+              status: true,
+              vendorSync: true,
+              updatedAt: true,
+              doors: { select: { lockId: true, state: true, updatedAt: true }, orderBy: { lockId: 'asc' } },
+            },
+            orderBy: { id: 'asc' },
           },
-          orderBy: { id: 'asc' },
         },
-      },
-      orderBy: { id: 'asc' },
-    }),
+        orderBy: { id: 'asc' },
+      }),
+      tx.message.findMany({
+        where: { tenantId, reservationId: { in: ids } },
+        select: { id: true, status: true, attempts: true, updatedAt: true },
+        orderBy: { id: 'asc' },
+      }),
+    ]),
   );
   const pending = rows
     .flatMap((r) => r.accessKeys)
     .filter((k) => (k.status === 'pre_issued' || k.status === 'active') && k.vendorSync === 'pending').length;
-  return { pending, fingerprint: createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 32) };
+  const messagesOnTheWay = messages.filter((m) => m.status === 'queued' || m.status === 'sending').length;
+  return {
+    pending,
+    messagesOnTheWay,
+    fingerprint: createHash('sha256')
+      .update(JSON.stringify([rows, messages]))
+      .digest('hex')
+      .slice(0, 32),
+  };
 }

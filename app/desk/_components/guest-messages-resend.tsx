@@ -1,7 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useActionState, useEffect } from 'react';
+import { useActionState } from 'react';
 import { resendLinkAction } from '@/app/desk/reservations/[id]/message-actions';
 import { Button } from '@/components/ui/button';
 import { formErrorClassName } from '@/components/ui/notice';
@@ -32,17 +31,4 @@ export function ResendLinkForm({
       </p>
     </form>
   );
-}
-
-/** Reloads the server-rendered list every few seconds while a message is still on its way. */
-export function RefreshWhilePending({ pending }: { pending: boolean }) {
-  const router = useRouter();
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') router.refresh();
-    }, 3000);
-    return () => clearInterval(timer);
-  }, [pending, router]);
-  return null;
 }

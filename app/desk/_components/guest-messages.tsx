@@ -1,5 +1,5 @@
 import { getT } from '@/app/_server/i18n';
-import { ResendLinkForm, RefreshWhilePending } from '@/app/desk/_components/guest-messages-resend';
+import { ResendLinkForm } from '@/app/desk/_components/guest-messages-resend';
 import { MessageTable } from '@/components/message-table';
 import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
@@ -56,7 +56,6 @@ export async function GuestMessages({
           }}
         />
       )}
-      <RefreshWhilePending pending={messages.some((m) => m.status === 'queued' || m.status === 'sending')} />
     </section>
   );
 }

@@ -32,8 +32,12 @@ function Poller({ reservationIds, initial }: Props) {
   const query = useQuery({
     queryKey: ['desk-live', reservationIds.join(',')],
     queryFn: ({ signal }) => fetchState(reservationIds, signal),
-    // Every 2 s while a key is activating, every 30 s otherwise, and whenever the tab comes back.
-    refetchInterval: (q) => ((q.state.data ?? initial).pending > 0 ? POLL_PENDING_MS : POLL_IDLE_MS),
+    // Every 2 s while a key is activating or a guest message is on its way, every 30 s otherwise, and
+    // whenever the tab comes back.
+    refetchInterval: (q) => {
+      const state = q.state.data ?? initial;
+      return state.pending > 0 || state.messagesOnTheWay > 0 ? POLL_PENDING_MS : POLL_IDLE_MS;
+    },
     refetchOnWindowFocus: 'always',
     retry: 1,
   });
