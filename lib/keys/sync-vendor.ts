@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addKeyToIncident, clearKeyFromIncidents } from '../alerts/incidents';
 import { asService, type Tx } from '../db/tx';
 import type { DoorCodeState, LockProvider as LockProviderName } from '../db/generated/enums';
+import { lockKeysBeforeDoors } from './lock-order';
 import { logger } from '../log/logger';
 import type { CodeState, LockProvider, LockResult, ProviderCode } from '../locks/provider';
 import { lockProviderFor } from '../locks/tenant-provider';
@@ -112,6 +113,7 @@ async function updateDoor(
   lockId: string,
   change: { from: DoorCodeState[]; to?: DoorCodeState; codeId?: string | null; error?: string | null },
 ): Promise<number> {
+  await lockKeysBeforeDoors(tx, tenantId, [keyId]);
   // The code id is kept whatever the door's state has become meanwhile: a key that ended while its
   // code was being set must still know which code to remove.
   return tx.$executeRaw`update key_lock_codes set
@@ -138,12 +140,11 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
     }
     // Gone from the provider before it was ever confirmed: program it again.
     if (read.ok && !read.data) {
-      await asService(
-        { tenantId: job.tenantId },
-        (tx) =>
-          tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', updated_at = now()
-          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and state in ('pending', 'setting')`,
-      );
+      await asService({ tenantId: job.tenantId }, async (tx) => {
+        await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+        await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', updated_at = now()
+          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and state in ('pending', 'setting')`;
+      });
       return { kind: 'retry', code: 'code_vanished' };
     }
   } else {
@@ -454,6 +455,7 @@ async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provide
   }
   if (!gone) return { kind: 'retry', code: 'awaiting_removal' };
   await asService({ tenantId: job.tenantId }, async (tx) => {
+    await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
     await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, attempts = 0,
         error = null, set_at = null, updated_at = now()
       where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and rewindow`;

@@ -2,6 +2,7 @@ import { openIncident, resolveIncident } from '../alerts/incidents';
 import { asService, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import type { WebhookOutcome } from '../webhooks/types';
+import { lockKeysBeforeDoors } from '../keys/lock-order';
 import { countOnLockFailure } from '../keys/sync-vendor';
 import type { LockEvent } from './provider';
 
@@ -144,6 +145,14 @@ async function applyCodeEvent(
   lock: LockRow,
   event: Extract<LockEvent, { codeId: string }>,
 ): Promise<WebhookOutcome> {
+  const keys = await tx.$queryRaw<{ key_id: string }[]>`
+    select key_id from key_lock_codes
+     where tenant_id = ${tenantId}::uuid and lock_id = ${lock.id}::uuid and code_id = ${event.codeId}`;
+  await lockKeysBeforeDoors(
+    tx,
+    tenantId,
+    keys.map((k) => k.key_id),
+  );
   const doors = await tx.$queryRaw<{ key_id: string; state: string }[]>`
     select key_id, state::text from key_lock_codes
      where tenant_id = ${tenantId}::uuid and lock_id = ${lock.id}::uuid and code_id = ${event.codeId}

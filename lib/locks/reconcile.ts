@@ -1,6 +1,7 @@
 import { openIncident, resolveIncident } from '../alerts/incidents';
 import { actorColumns, type Actor } from '../audit/actor';
 import { asService } from '../db/tx';
+import { lockKeysBeforeDoors } from '../keys/lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
@@ -62,6 +63,13 @@ export async function reconcileLock(input: {
   }
   const theirs = listed.data;
   return asService({ tenantId }, async (tx) => {
+    const keys = await tx.$queryRaw<{ key_id: string }[]>`
+      select key_id from key_lock_codes where tenant_id = ${tenantId}::uuid and lock_id = ${lockId}::uuid`;
+    await lockKeysBeforeDoors(
+      tx,
+      tenantId,
+      keys.map((k) => k.key_id),
+    );
     const ours = await tx.$queryRaw<OurDoor[]>`
       select c.key_id, c.state::text, c.code_id, k.status in ('pre_issued', 'active') as key_live
         from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
