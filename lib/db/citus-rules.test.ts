@@ -46,7 +46,7 @@ describe('the rules check', () => {
         (room_id with =, tstzrange(starts_at, ends_at) with &&);
       alter table access_keys add column stray_guest uuid;
       alter table access_keys add constraint access_keys_stray_guest_fkey
-        foreign key (stray_guest) references guests (id);
+        foreign key (tenant_id, stray_guest) references guests (id, tenant_id);
       alter table messages add constraint messages_heartbeat_fkey
         foreign key (occasion) references worker_heartbeats (worker_id);
       create function app_count_guests() returns bigint language sql as $$ select count(*) from guests $$;
@@ -56,6 +56,7 @@ describe('the rules check', () => {
         'ledger: not classified (lib/db/table-classes.ts: tenant, reference or coordinator)',
         'rooms: unique index rooms_label_everywhere does not include tenant_id',
         'reservations: exclusion constraint reservations_no_overlap does not include tenant_id',
+        'access_keys: foreign key access_keys_stray_guest_fkey → guests does not pair tenant_id with tenant_id',
         'messages: foreign key messages_heartbeat_fkey → worker_heartbeats: a tenant table refers to a coordinator table',
         'function app_count_guests: reads guests without p_tenant_id and is not on the allow-list',
       ]),
@@ -67,7 +68,8 @@ describe('the rules check', () => {
       create table ledger (tenant_id uuid, id uuid, room_id uuid, during tstzrange,
         primary key (id),
         exclude using gist (tenant_id with <>, room_id with =, during with &&));
-      alter table users add column favourite_room uuid references rooms (id);
+      alter table users add column room_tenant uuid, add column favourite_room uuid,
+        add constraint users_favourite_room_fkey foreign key (room_tenant, favourite_room) references rooms (tenant_id, id);
     `);
     expect(violations).toEqual(
       expect.arrayContaining([
