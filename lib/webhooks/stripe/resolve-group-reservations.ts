@@ -32,8 +32,9 @@ export async function resolveGroupReservations(input: {
   eventId: string;
 }): Promise<GroupReservations | WebhookOutcome> {
   // Every tenant holding the intent, from the global lookup (stripe_payment_intents, docs/SCALING.md);
-  // then each tenant's groups and reservations, read within that tenant. The composite foreign key
-  // (tenant_id, booking_group_id) keeps a reservation in its group's tenant.
+  // then each tenant's groups. Reservations are joined by group id alone, not (tenant, group): a row
+  // that somehow crossed tenants must be seen, not joined away (the composite foreign key forbids it;
+  // this deliberate cross-tenant read is listed in docs/SCALING.md).
   const rows = await asService(async (tx) => {
     const holders = await tx.stripePaymentIntent.findMany({
       where: { paymentIntentId: input.paymentIntentId },
@@ -47,7 +48,7 @@ export async function resolveGroupReservations(input: {
             g.id as "groupId", g.tenant_id as "groupTenantId", g.amount_cents as "amountCents", g.currency,
             t.stripe_account_id as "tenantAccount"
           from booking_groups g join tenants t on t.id = g.tenant_id
-          join reservations r on r.tenant_id = g.tenant_id and r.booking_group_id = g.id
+          join reservations r on r.booking_group_id = g.id
           where g.tenant_id = ${tenantId}::uuid and g.payment_intent_id = ${input.paymentIntentId}
           order by r.id`),
       );
