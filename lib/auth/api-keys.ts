@@ -59,11 +59,16 @@ export async function authenticateApiKey(presented: string): Promise<ApiKeyPrinc
   if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
   const secretHash = hashApiKey(presented);
   return asService(async (tx) => {
-    const rows = await tx.apiKey.findMany({ where: { secretHash, revokedAt: null } });
+    // The global hash finds the tenant (api_key_secrets, docs/SCALING.md); the key is read within it.
+    const found = await tx.apiKeySecret.findMany({ where: { secretHash } });
+    if (found.length !== 1) return null;
+    const { tenantId, apiKeyId } = found[0]!;
+    const rows = await tx.apiKey.findMany({ where: { tenantId, id: apiKeyId, secretHash, revokedAt: null } });
     if (rows.length !== 1) return null;
     const row = rows[0]!;
     await tx.$executeRaw`update api_keys set last_used_at = now()
-      where id = ${row.id}::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
+      where tenant_id = ${tenantId}::uuid and id = ${row.id}::uuid
+        and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
     return { apiKeyId: row.id, tenantId: row.tenantId, name: row.name };
   });
 }

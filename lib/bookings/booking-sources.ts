@@ -81,7 +81,7 @@ export async function removeBookingSource(input: {
     });
     if (rows.length !== 1) throw new AppError('not_found', 'No such booking source.');
     const row = rows[0]!;
-    await tx.bookingSource.delete({ where: { id: sourceId, tenantId } });
+    await tx.bookingSource.delete({ where: { tenantId_id: { tenantId, id: sourceId } } });
     await tx.auditEvent.create({
       data: {
         tenantId,

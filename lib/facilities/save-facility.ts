@@ -83,7 +83,7 @@ export async function updateFacility(input: {
     const rows = await tx.facility.findMany({ where: { tenantId, id: facilityId }, select: SETTINGS_SELECT });
     if (rows.length !== 1) throw new AppError('not_found', 'No such facility.');
     const changed = changedSettings(toFacilitySettings(rows[0]!), settings);
-    await tx.facility.update({ where: { id: facilityId, tenantId }, data: facilityColumns(settings) });
+    await tx.facility.update({ where: { tenantId_id: { tenantId, id: facilityId } }, data: facilityColumns(settings) });
     await tx.auditEvent.create({
       data: {
         tenantId,

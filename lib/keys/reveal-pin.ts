@@ -27,7 +27,7 @@ export async function revealPin({
         to: 'revealed',
       });
     }
-    await tx.accessKey.update({ where: { id: keyId }, data: { pinRevealedAt: new Date() } });
+    await tx.accessKey.update({ where: { tenantId_id: { tenantId, id: keyId } }, data: { pinRevealedAt: new Date() } });
     await tx.auditEvent.create({
       data: {
         tenantId,

@@ -270,7 +270,10 @@ async function record(
 ): Promise<void> {
   await asService({ tenantId: job.tenantId }, async (tx) => {
     await updateDoor(tx, job.tenantId, key.id, door.lockId, change);
-    await tx.accessKey.update({ where: { id: key.id }, data: { vendorError: change.error ?? null } });
+    await tx.accessKey.update({
+      where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
+      data: { vendorError: change.error ?? null },
+    });
     if (change.to === 'set' || change.to === 'removed') {
       const cleared = [conditionKey.failed('program', door.lockId), conditionKey.noLock(key.roomId)];
       if (change.to === 'removed') cleared.push(conditionKey.failed('remove', door.lockId));
@@ -322,7 +325,10 @@ async function failDoor(job: JobAttempt, key: LoadedKey, door: Door, code: strin
       to: removing ? 'remove_failed' : 'failed',
       error: code,
     });
-    await tx.accessKey.update({ where: { id: key.id }, data: { vendorError: code } });
+    await tx.accessKey.update({
+      where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
+      data: { vendorError: code },
+    });
     await countOnLockFailure(tx, {
       tenantId: job.tenantId,
       keyId: key.id,
@@ -383,7 +389,10 @@ export async function programKeyOnLock(job: JobAttempt): Promise<void> {
 async function failWithoutLock(job: JobAttempt, key: LoadedKey): Promise<void> {
   logger.warn({ keyId: key.id }, 'room has no lock; the key cannot be programmed');
   await asService({ tenantId: job.tenantId }, async (tx) => {
-    await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'failed', vendorError: NO_LOCK_DEVICE } });
+    await tx.accessKey.update({
+      where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
+      data: { vendorSync: 'failed', vendorError: NO_LOCK_DEVICE },
+    });
     await addKeyToIncident(tx, {
       tenantId: job.tenantId,
       keyId: key.id,
@@ -407,7 +416,10 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
   if (key.doors.length === 0) {
     // Never sent to any lock (the room has none): nothing opens a door with it.
     await asService({ tenantId: job.tenantId }, async (tx) => {
-      await tx.accessKey.update({ where: { id: key.id }, data: { vendorSync: 'synced', vendorError: null } });
+      await tx.accessKey.update({
+        where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
+        data: { vendorSync: 'synced', vendorError: null },
+      });
       await clearKeyFromIncidents(tx, {
         tenantId: job.tenantId,
         conditionKeys: [conditionKey.noLock(key.roomId)],

@@ -59,7 +59,10 @@ async function setArchived(input: { tenantId: string; roomId: string; actor: Act
           reservationIds: stays.map((s) => s.id),
         });
     }
-    await tx.room.update({ where: { id: roomId, tenantId }, data: { archivedAt: archive ? new Date() : null } });
+    await tx.room.update({
+      where: { tenantId_id: { tenantId, id: roomId } },
+      data: { archivedAt: archive ? new Date() : null },
+    });
     await tx.auditEvent.create({
       data: {
         tenantId,

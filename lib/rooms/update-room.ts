@@ -23,7 +23,7 @@ export async function updateRoom(input: {
     if (rows.length !== 1) throw new AppError('not_found', 'No such room.');
     const before = rows[0]!;
     const changed = (Object.keys(settings) as (keyof RoomSettings)[]).filter((key) => before[key] !== settings[key]);
-    await tx.room.update({ where: { id: roomId, tenantId }, data: settings });
+    await tx.room.update({ where: { tenantId_id: { tenantId, id: roomId } }, data: settings });
     await tx.auditEvent.create({
       data: {
         tenantId,

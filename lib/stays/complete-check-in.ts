@@ -63,7 +63,10 @@ export async function completeCheckIn({
         select: { id: true },
       });
       checkIns = [created];
-      await tx.reservation.update({ where: { id: reservationId }, data: { status: 'checked_in' } });
+      await tx.reservation.update({
+        where: { tenantId_id: { tenantId, id: reservationId } },
+        data: { status: 'checked_in' },
+      });
       const preIssued = await tx.accessKey.findMany({
         where: { tenantId, reservationId, status: 'pre_issued' },
         select: { id: true },

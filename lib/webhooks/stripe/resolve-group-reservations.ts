@@ -31,17 +31,30 @@ export async function resolveGroupReservations(input: {
   account: string | null;
   eventId: string;
 }): Promise<GroupReservations | WebhookOutcome> {
-  // By group id alone, not (tenant, group): a row that somehow crossed tenants must be seen, not joined away.
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<
-        Row[]
-      >`select r.id as "reservationId", r.tenant_id as "reservationTenantId", g.id as "groupId", g.tenant_id as "groupTenantId",
-        g.amount_cents as "amountCents", g.currency, t.stripe_account_id as "tenantAccount"
-      from booking_groups g join tenants t on t.id = g.tenant_id join reservations r on r.booking_group_id = g.id
-      where g.payment_intent_id = ${input.paymentIntentId}
-      order by r.id`,
-  );
+  // Every tenant holding the intent, from the global lookup (stripe_payment_intents, docs/SCALING.md);
+  // then each tenant's groups. Reservations are joined by group id alone, not (tenant, group): a row
+  // that somehow crossed tenants must be seen, not joined away (the composite foreign key forbids it;
+  // this deliberate cross-tenant read is listed in docs/SCALING.md).
+  const rows = await asService(async (tx) => {
+    const holders = await tx.stripePaymentIntent.findMany({
+      where: { paymentIntentId: input.paymentIntentId },
+      select: { tenantId: true },
+      orderBy: { tenantId: 'asc' },
+    });
+    const found: Row[] = [];
+    for (const { tenantId } of holders) {
+      found.push(
+        ...(await tx.$queryRaw<Row[]>`select r.id as "reservationId", r.tenant_id as "reservationTenantId",
+            g.id as "groupId", g.tenant_id as "groupTenantId", g.amount_cents as "amountCents", g.currency,
+            t.stripe_account_id as "tenantAccount"
+          from booking_groups g join tenants t on t.id = g.tenant_id
+          join reservations r on r.booking_group_id = g.id
+          where g.tenant_id = ${tenantId}::uuid and g.payment_intent_id = ${input.paymentIntentId}
+          order by r.id`),
+      );
+    }
+    return found;
+  });
   if (rows.length === 0) return { status: 'ignored', reason: 'no_matching_reservation' };
   const account = input.account ?? null;
   const mine = rows.filter((r) => r.tenantAccount === account);
