@@ -1,12 +1,13 @@
 -- The database cost of the domain operations (issue 16, part 3; `npm run bench:db`).
 
 -- 1. The policies' session readers become inlinable. Every row-level security policy calls
---    app_current_tenant() (and the guest's, app_guest_token_hash()) once per row it examines; with
---    `set search_path` PostgreSQL cannot inline a SQL function, so each call ran as a function call
---    of its own (pg_stat_statements counted 260–800 of them per check-in or group booking, growing with
---    the tenant's rows). A SQL-standard body (BEGIN ATOMIC) is parsed once, here, with every name
---    resolved now, so it needs no search_path to be safe, and the planner inlines it into the policy
---    as the plain expression. Same results: null when the setting is missing or empty.
+--    app_current_tenant() (the guest's, app_guest_token_hash()) for rows it filters, and the planner
+--    calls it again to estimate selectivity; with `set search_path` PostgreSQL cannot inline a SQL
+--    function, so each call ran as a function call of its own (pg_stat_statements: 41 of them per desk
+--    page load, more while a connection's plans are still custom). A SQL-standard body (BEGIN ATOMIC)
+--    is parsed once, here, with every name resolved now, so it needs no search_path to be safe, and
+--    the planner inlines it into the policy as the plain expression. Same results: null when the
+--    setting is missing or empty.
 create or replace function app_current_tenant() returns uuid
   language sql stable
 begin atomic
