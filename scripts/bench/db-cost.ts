@@ -57,12 +57,8 @@ await admin.connect();
 if ((await admin.query(`show shared_preload_libraries`)).rows[0].shared_preload_libraries !== 'pg_stat_statements')
   throw new Error(`a server without pg_stat_statements is running on ${dataDir()}/pg: stop it and run again`);
 await admin.query('create extension if not exists pg_stat_statements');
-const { dbid, adminId } = (
-  await admin.query(
-    `select (select oid from pg_database where datname = current_database()) as dbid,
-            (select oid from pg_roles where rolname = current_user) as "adminId"`,
-  )
-).rows[0] as { dbid: number; adminId: number };
+const { dbid } = (await admin.query(`select oid as dbid from pg_database where datname = current_database()`))
+  .rows[0] as { dbid: number };
 
 // --- Round trips: every query the pg driver sends (Prisma's adapter, pools and clients all end here). ---
 type Trip = { kind: 'BEGIN/COMMIT' | 'set_config' | 'statement' };
@@ -113,9 +109,11 @@ const DAY = 24 * HOUR;
 /** Runs `fn` over `items` with at most `width` at a time. */
 async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 // --- Arrange: one tenant for the writes, one with a front desk's day for the reads. ---
@@ -166,9 +164,8 @@ await addBookingSource({ tenantId, provider: 'calendly', eventType: EVENT_TYPE, 
 
 // The desk's tenant: 30 rooms, 12 arrivals today, 12 guests in house (their keys active), stable across runs.
 const desk = (await createTenant({ name: 'Bench Desk' })).id;
-const deskFacility = (
-  await createFacility({ tenantId: desk, name: 'Desk', timeZone: 'UTC', earlyCheckInMinutes: 120 })
-).id;
+const deskFacility = (await createFacility({ tenantId: desk, name: 'Desk', timeZone: 'UTC', earlyCheckInMinutes: 120 }))
+  .id;
 const deskRooms: string[] = [];
 for (let i = 0; i < 30; i++)
   deskRooms.push(
@@ -176,7 +173,12 @@ for (let i = 0; i < 30; i++)
       .id,
   );
 const deskUser = (
-  await createStaffUser({ tenantId: desk, email: 'bench-desk@example.com', password: 'bench-desk-pw', role: 'front_desk' })
+  await createStaffUser({
+    tenantId: desk,
+    email: 'bench-desk@example.com',
+    password: 'bench-desk-pw',
+    role: 'front_desk',
+  })
 ).id;
 {
   const start = new Date(Date.now() + 60_000);
@@ -185,7 +187,9 @@ const deskUser = (
     actor,
     source: 'api',
     guest: { name: 'Desk Guest' },
-    reservations: deskRooms.slice(0, 24).map((roomId) => ({ roomId, startsAt: start, endsAt: new Date(start.getTime() + 2 * DAY) })),
+    reservations: deskRooms
+      .slice(0, 24)
+      .map((roomId) => ({ roomId, startsAt: start, endsAt: new Date(start.getTime() + 2 * DAY) })),
   });
   for (const r of g.reservations.slice(12)) await completeCheckIn({ tenantId: desk, reservationId: r.id, actor });
 }
@@ -198,7 +202,11 @@ await admin.query(
   'grant insert, select on bench_baseline to app_service; grant usage on sequence bench_baseline_id_seq to app_service',
 );
 // The plain driver's connections are the service role for their session (as servicePool's are).
-const plain = new pg.Pool({ connectionString: appUrl, max: 8, options: `-c role=app_service -c app.tenant_id=${tenantId}` });
+const plain = new pg.Pool({
+  connectionString: appUrl,
+  max: 8,
+  options: `-c role=app_service -c app.tenant_id=${tenantId}`,
+});
 const login = new pg.Pool({ connectionString: appUrl, max: 8 });
 
 // --- The operations, each as the app runs it. ---
@@ -295,7 +303,10 @@ const OPS: Op[] = [
     what: "/desk's data: the staff identity, `tenantTimeZone` + `deskDay`, then keys, check-in windows, offline codes, sync state (24 stays)",
     run: async () => {
       await loadStaffIdentity(deskUser);
-      const [, day] = await Promise.all([tenantTimeZone({ tenantId: desk }), deskDay({ tenantId: desk, userId: deskUser })]);
+      const [, day] = await Promise.all([
+        tenantTimeZone({ tenantId: desk }),
+        deskDay({ tenantId: desk, userId: deskUser }),
+      ]);
       const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
       await Promise.all([
         liveKeysOf({ tenantId: desk, userId: deskUser, reservationIds: ids }),
@@ -308,12 +319,16 @@ const OPS: Op[] = [
 ];
 
 type Statement = { toplevel: boolean; calls: number; ms: number; query: string };
-/** pg_stat_statements of the application's roles in this database, by top-level flag and query id. */
+/**
+ * pg_stat_statements of this database, by user, top-level flag and query id, but this bench's own reads of it (the
+ * owner's, which also runs what security-definer functions run: those count).
+ */
 async function serverStatements(): Promise<Map<string, Statement>> {
   const { rows } = await admin.query<{ key: string; toplevel: boolean; calls: string; ms: number; query: string }>(
-    `select toplevel::text || ':' || queryid::text as key, toplevel, calls, total_exec_time + total_plan_time as ms, query
-       from pg_stat_statements where dbid = $1 and userid <> $2`,
-    [dbid, adminId],
+    `select userid::text || ':' || toplevel::text || ':' || queryid::text as key, toplevel, calls,
+            total_exec_time + total_plan_time as ms, query
+       from pg_stat_statements where dbid = $1 and query not like '%pg_stat_statements%'`,
+    [dbid],
   );
   return new Map(rows.map((r) => [r.key, { toplevel: r.toplevel, calls: Number(r.calls), ms: r.ms, query: r.query }]));
 }
@@ -369,7 +384,18 @@ type OpCost = {
   throughput: number;
   top: Statement[];
   topNested: Statement[];
+  /** graphile-worker's add_job and audit rows, per operation: calls and server ms. */
+  jobs: { calls: number; ms: number };
+  audits: { calls: number; ms: number };
 };
+
+function perOp(statements: Statement[], pattern: RegExp, n: number): { calls: number; ms: number } {
+  const matching = statements.filter((st) => pattern.test(st.query));
+  return {
+    calls: matching.reduce((sum, st) => sum + st.calls, 0) / n,
+    ms: matching.reduce((sum, st) => sum + st.ms, 0) / n,
+  };
+}
 
 function summary(name: string, tally: Tally): OpCost {
   const n = tally.latencies.length;
@@ -391,6 +417,8 @@ function summary(name: string, tally: Tally): OpCost {
     throughput: n / tally.seconds,
     top: top.slice(0, 3),
     topNested: nested.slice(0, 3),
+    jobs: perOp(nested, /graphile_worker\.add_job/i, n),
+    audits: perOp(nested, /^\s*insert into audit_events/i, n),
   };
 }
 
@@ -480,7 +508,13 @@ for (let r = 0; r < RUNS; r++) {
   wrapperRuns.push(
     WRAPPERS.map((wrapper, w) => {
       const [one, eight] = at[w]!.map((tally) => summary(wrapper.name, tally)) as [OpCost, OpCost];
-      return { name: wrapper.name, domain: wrapper.domain ?? false, trips: one.trips, serverMs: one.serverMs, at: [one, eight] };
+      return {
+        name: wrapper.name,
+        domain: wrapper.domain ?? false,
+        trips: one.trips,
+        serverMs: one.serverMs,
+        at: [one, eight],
+      };
     }),
   );
   process.stdout.write(`run ${r + 1}: wrappers measured (${f((performance.now() - started) / 1000, 0)} s)\n`);
@@ -517,7 +551,7 @@ function heavy(results: OpCost[]): string {
       const nested = r.topNested
         .map((s) => `${f(s.ms / r.n, 3)} ms × ${f(s.calls / r.n, 1)}: ${shorten(s.query)}`)
         .join('; ');
-      return `- **${r.name}** (${f(r.serverMs, 3)} ms, ${f(r.trips, 1)} round trips, of which ${f(r.transactions * 2, 1)} BEGIN/COMMIT and ${f(r.setConfig, 1)} role switches). Top-level: ${top}.${nested ? ` Inside functions: ${nested}.` : ''}`;
+      return `- **${r.name}** (${f(r.serverMs, 3)} ms, ${f(r.trips, 1)} round trips, of which ${f(r.transactions * 2, 1)} BEGIN/COMMIT and ${f(r.setConfig, 1)} role switches). Top-level: ${top}.${nested ? ` Inside functions: ${nested}.` : ''}${r.jobs.calls > 0 ? ` Jobs enqueued (graphile-worker \`add_job\`): ${f(r.jobs.calls, 1)}, ${f(r.jobs.ms, 3)} ms.` : ''}${r.audits.calls > 0 ? ` Audit rows: ${f(r.audits.calls, 1)}, ${f(r.audits.ms, 3)} ms (with the triggers they fire).` : ''}`;
     })
     .join('\n');
 }
@@ -586,6 +620,56 @@ ${wrapperRuns.map((rows, i) => `Run ${i + 1}:\n\n${wrapperTable(rows)}`).join('\
 Worst ratio to direct over p50 and throughput at 1 and 8 clients, per run (target ≤ ${WRAPPER_TARGET}×):
 ${verdicts.join('\n')}
 `;
-writeSection('Database cost per operation', body);
-process.stdout.write(body);
+// What the figures above led to, measured with this bench before and after (kept with the bench so the section says it).
+const FINDINGS = `
+### What is heavy, and what was changed (2026-12-01)
+
+Measured with this bench on the 2-core machine while five other sessions built and tested (load average 11–22), so
+server and wall times carry that load; round trips and statement counts do not move with it.
+
+- **3-room group booking and Calendly invitee.created** are the heaviest: \`reserve_booking_group\` is 90–95 % of their server
+  time. Per reservation it writes the reservation, its guest link, a pre-issued key (PIN, a door row per lock with the
+  one-live-PIN-per-lock check), two audit rows (whose trigger queues the guest's message) and queues the key's vendor jobs:
+  the two job enqueues per reservation (graphile-worker \`add_job\`, 3–4 ms each here) are about 40 % of a group booking's
+  server time, the audit rows with their triggers most of the rest (the lines above).
+- **check-in with key**: \`issue_checkin_key\` (the stay key, its door and vendor job, an audit row) and \`app_end_key\` (the
+  pre-issued key revoked, its removal job, an audit row).
+- **desk arrivals page**: little server time, but 40 round trips in 7 transactions — each \`lib/\` read (staff identity, time
+  zone, day, keys, check-in windows, offline codes, sync state) opens its own \`withTenant\`; they run two or four at a time.
+- **guest page view / status poll**: two transactions each, one of them the rate limit (\`lib/ratelimit\`). The guest's
+  policies call the security-definer \`app_guest_reservation_id()\` once per row they filter (11 calls per read); written
+  \`(select app_guest_reservation_id())\` in the policies it would run once per statement (not done).
+
+Changed on this branch (before → after, same bench, 150 operations each, two runs):
+- guest page view 20 → 10 round trips and 3 → 2 transactions: the stay and its keys are read once, in one transaction, and
+  the key is picked (or issued) after the rate limit from that read (\`readGuestStay\` + \`guestKeyOf\`); the stay is one
+  statement (link, reservation, room, facility) where Prisma's nested read sent four. Status poll 13 → 10. Server time
+  3.5 → 2.2–3.1 ms, p50 30–40 → 19–29 ms.
+- check-in with key 12 → 10 round trips: the check-in is read in the statement that locks the reservation, and the pre-issued
+  keys are revoked by the statement that finds them.
+- Migration 20261202060000_db_cost: \`app_current_tenant()\`, \`app_current_user()\` and \`app_guest_token_hash()\` are inlinable
+  (SQL-standard bodies, no \`set search_path\`), so policies no longer call a function per row and per estimate (desk page:
+  65 → 24 statements inside functions); \`access_keys (tenant_id, reservation_id, created_at desc)\`: a reservation's keys (guest
+  page, check-in, desk) were read by scanning every key of the tenant (EXPLAIN: 394 rows removed by filter for 2 returned — a
+  cost that grows with history); \`key_lock_codes (tenant_id, lock_id) where state not in ('removed', 'failed')\` for the
+  PIN-per-lock check each new door runs.
+
+The wrapper target is missed by the wrapper the domain uses. \`asService\` costs 5–14× direct at p50 and 3.5–9× in throughput;
+the plain pg transaction with the same four round trips (BEGIN, set_config, statement, COMMIT) costs 1.3–4×, so the four
+round trips account for about a third of the gap and Prisma's interactive transaction (its transaction manager, the query
+interpreter per statement, unprepared statements) for the rest. \`serviceStatement\` (one prepared statement on connections that
+are the service role for their session) is at 0.5–1.5× direct. Meeting 1.3× takes one round trip per call: the role, the
+settings and the statement in one exchange (the "api" helper's wrapper, added to the table above at merge), or prepared
+statements on session-role pools where no tenant scope is needed.
+
+Not done, and where the round trips are: the desk page could read in two transactions instead of seven (≈ 40 → 14 round
+trips); Calendly's create could check "cancelled later" in one statement instead of two and find the booking source and an
+existing reservation in one (18 → 15), and record the outcome and the source's success together; a group booking's guest and
+group rows could be written by \`reserve_booking_group\` itself and its follow-up read (a second transaction, 7 round trips)
+returned by it. Every statement Prisma sends is parsed and planned again (unnamed): prepared statements would take most of
+the plan time (\`total_plan_time\` is in the server figures).
+`;
+
+writeSection('Database cost per operation', `${body}\n${FINDINGS}`);
+process.stdout.write(`${body}\n${FINDINGS}`);
 process.exit(0);
