@@ -124,6 +124,8 @@ export async function ensureEmbeddedPostgres(options: {
   persistent?: boolean;
   /** A fixed port (a restart that clients must find again); default a free one. */
   port?: number;
+  /** Extra server settings (`-c name=value`) for a server this call starts, e.g. a bench's pg_stat_statements. */
+  settings?: Record<string, string>;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedCluster> {
   const { clusterDir, password } = options;
@@ -155,6 +157,7 @@ export async function ensureEmbeddedPostgres(options: {
       'max_connections=200',
       '-c',
       `unix_socket_directories=${socketDir ?? ''}`,
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     onLog: quiet,
     onError: quiet,

@@ -54,11 +54,6 @@ function tokenHashHex(token: string): string {
   return Buffer.from(hashGuestToken(token)).toString('hex');
 }
 
-/** "HH:MM" of a Postgres `time` as Prisma returns it (a Date on 1970-01-01 UTC). */
-function timeOfDay(value: Date): string {
-  return value.toISOString().slice(11, 16);
-}
-
 const KEY_SELECT = {
   id: true,
   status: true,
@@ -75,53 +70,52 @@ const KEY_SELECT = {
 
 const KEY_ORDER = [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
 
-/** The link's own reservation in this guest transaction (RLS shows no other), with its facility. */
+/**
+ * The link's own reservation in this guest transaction (RLS shows no other), with its facility: one
+ * statement (the link, its reservation, room and facility), where reading them through the models
+ * took four round trips.
+ */
 async function readStay(tx: Tx): Promise<GuestStay | null> {
-  const links = await tx.guestLink.findMany({ select: { tenantId: true, reservationId: true } });
-  if (links.length !== 1) return null;
-  const { tenantId, reservationId } = links[0]!;
-  const reservations = await tx.reservation.findMany({
-    where: { tenantId, id: reservationId },
-    select: {
-      startsAt: true,
-      endsAt: true,
-      status: true,
-      roomLabelSnapshot: true,
-      room: {
-        select: {
-          facility: {
-            select: {
-              name: true,
-              timeZone: true,
-              address: true,
-              phone: true,
-              checkOutTime: true,
-              bookingUnit: true,
-              guestInfo: true,
-            },
-          },
-        },
-      },
-    },
-  });
-  if (reservations.length !== 1) return null;
-  const r = reservations[0]!;
-  const f = r.room.facility;
+  const rows = await tx.$queryRaw<
+    {
+      tenant_id: string;
+      reservation_id: string;
+      starts_at: Date;
+      ends_at: Date;
+      status: GuestStayStatus;
+      room_label: string;
+      facility_name: string;
+      time_zone: string;
+      address: string | null;
+      phone: string | null;
+      check_out_time: string;
+      booking_unit: 'night' | 'hour';
+      guest_info: unknown;
+    }[]
+  >`select gl.tenant_id, gl.reservation_id, r.starts_at, r.ends_at, r.status::text as status,
+           r.room_label_snapshot as room_label, f.name as facility_name, f.time_zone, f.address, f.phone,
+           to_char(f.check_out_time, 'HH24:MI') as check_out_time, f.booking_unit::text as booking_unit, f.guest_info
+      from guest_links gl
+      join reservations r on r.tenant_id = gl.tenant_id and r.id = gl.reservation_id
+      join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
+      join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id`;
+  if (rows.length !== 1) return null;
+  const r = rows[0]!;
   return {
-    tenantId,
-    reservationId,
-    roomLabel: r.roomLabelSnapshot,
-    facilityName: f.name,
-    timeZone: f.timeZone,
-    startsAt: r.startsAt,
-    endsAt: r.endsAt,
+    tenantId: r.tenant_id,
+    reservationId: r.reservation_id,
+    roomLabel: r.room_label,
+    facilityName: r.facility_name,
+    timeZone: r.time_zone,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
     status: r.status,
     facility: {
-      address: f.address,
-      phone: f.phone,
-      checkOutTime: timeOfDay(f.checkOutTime),
-      bookingUnit: f.bookingUnit,
-      guestInfo: f.guestInfo,
+      address: r.address,
+      phone: r.phone,
+      checkOutTime: r.check_out_time,
+      bookingUnit: r.booking_unit,
+      guestInfo: r.guest_info,
     },
   };
 }
@@ -226,21 +220,28 @@ export async function getGuestStatus(token: string, now = new Date()): Promise<G
   });
 }
 
+/** A live stay as its link reads it, with the stay's keys: what `guestKeyOf` picks from. */
+export type GuestStayRead = { stay: GuestStay; keys: KeyRow[] };
+
 /**
- * The key a guest link opens: the stay key once checked in (issued if needed, idempotent), else
- * the pre-issued key; when neither is live, the most recent key so the guest sees why. A stay key
- * that staff revoked is shown as revoked: a guest link never issues a replacement. The PIN of an
- * ended key, or of one the lock refused, is never in the answer (`toGuestKeyView`).
+ * The stay a guest link shows and its keys, in one read-only transaction as app_anon; `null` for an
+ * unknown, rotated or expired link, a deleted guest's, or a stay that ended (`getEndedGuestStay`).
  */
-export async function getGuestKey(token: string): Promise<KeyView & { roomLabel: string }> {
-  const found = isGuestTokenShape(token)
-    ? await asGuest({ guestTokenHash: tokenHashHex(token) }, async (tx) => {
-        const stay = await readStay(tx);
-        return stay ? { stay, keys: await readKeys(tx, stay) } : null;
-      })
-    : null;
-  if (!found) throw new AppError('not_found', 'This key link is unknown or has expired.');
-  const { stay, keys } = found;
+export async function readGuestStay(token: string): Promise<GuestStayRead | null> {
+  if (!isGuestTokenShape(token)) return null;
+  return asGuest({ guestTokenHash: tokenHashHex(token) }, async (tx) => {
+    const stay = await readStay(tx);
+    return stay ? { stay, keys: await readKeys(tx, stay) } : null;
+  });
+}
+
+/**
+ * The key a guest link opens, from what `readGuestStay` read: the stay key once checked in (issued
+ * if needed, idempotent), else the pre-issued key; when neither is live, the most recent key so the
+ * guest sees why. A stay key that staff revoked is shown as revoked: a guest link never issues a
+ * replacement. The PIN of an ended key, or of one the lock refused, is never in the answer.
+ */
+export async function guestKeyOf({ stay, keys }: GuestStayRead): Promise<KeyView & { roomLabel: string }> {
   const { tenantId, reservationId } = stay;
   const picked = pickGuestKey(keys, stay, new Date());
   if (picked.issue) {
@@ -257,4 +258,14 @@ export async function getGuestKey(token: string): Promise<KeyView & { roomLabel:
   }
   if (!picked.key) throw new AppError('reservation_not_ready', 'There is no key for this stay yet.');
   return { ...picked.key, roomLabel: stay.roomLabel };
+}
+
+/**
+ * The key a guest link opens (`guestKeyOf` of `readGuestStay`); `not_found` for an unknown, rotated
+ * or expired link, a deleted guest's, or a stay that ended.
+ */
+export async function getGuestKey(token: string): Promise<KeyView & { roomLabel: string }> {
+  const found = await readGuestStay(token);
+  if (!found) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  return guestKeyOf(found);
 }

@@ -1,5 +1,5 @@
 import { isAppError } from '../errors';
-import { getEndedGuestStay, getGuestKey, getGuestStay, statusStayOf, type GuestStay } from './get-guest-key';
+import { getEndedGuestStay, guestKeyOf, readGuestStay, statusStayOf, type GuestStay } from './get-guest-key';
 import { limitGuestKeyRequest } from './guest-rate-limits';
 import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
 
@@ -21,15 +21,17 @@ export type GuestPage =
  * rotated or expired link or a deleted guest's.
  */
 export async function getGuestPage(token: string, clientAddress: string): Promise<GuestPage | null> {
-  const stay = await getGuestStay(token);
-  if (!stay) {
+  // The stay and its keys in one transaction; the key is picked (or issued) only once the rate limit allows.
+  const read = await readGuestStay(token);
+  if (!read) {
     const ended = await getEndedGuestStay(token);
     if (!ended) return null;
     const { facilityName, phone, address } = ended;
     return { kind: ended.status === 'cancelled' ? 'cancelled' : 'thanks', facilityName, phone, address };
   }
+  const { stay } = read;
   const key = await limitGuestKeyRequest(token, clientAddress)
-    .then(() => getGuestKey(token))
+    .then(() => guestKeyOf(read))
     .then(
       ({ roomLabel: _room, ...view }) => view,
       (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),

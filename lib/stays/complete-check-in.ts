@@ -29,16 +29,26 @@ export async function completeCheckIn({
   early?: boolean;
 }): Promise<CheckInResult> {
   return asService({ tenantId }, async (tx) => {
-    // The row lock serializes concurrent check-ins of one reservation (and a guest's deletion).
+    // The row lock serializes concurrent check-ins of one reservation (and a guest's deletion); the
+    // check-in, if there is one, comes in the same round trip (read under that lock).
     const reservations = await tx.$queryRaw<
-      { id: string; status: string; ends_at: Date; room_id: string; guest_id: string | null; opens_at: Date }[]
+      {
+        id: string;
+        status: string;
+        ends_at: Date;
+        room_id: string;
+        guest_id: string | null;
+        opens_at: Date;
+        check_in_ids: string[];
+      }[]
     >`
-      select id, status, ends_at, room_id, guest_id, app_check_in_opens_at(tenant_id, id) as opens_at
-        from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
+      select r.id, r.status, r.ends_at, r.room_id, r.guest_id, app_check_in_opens_at(r.tenant_id, r.id) as opens_at,
+             array(select c.id from check_ins c where c.tenant_id = r.tenant_id and c.reservation_id = r.id) as check_in_ids
+        from reservations r where r.tenant_id = ${tenantId}::uuid and r.id = ${reservationId}::uuid for update of r`;
     if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
     const reservation = reservations[0]!;
 
-    let checkIns = await tx.checkIn.findMany({ where: { tenantId, reservationId }, select: { id: true } });
+    let checkIns = reservation.check_in_ids.map((id) => ({ id }));
     if (checkIns.length === 0) {
       if (!['held', 'confirmed'].includes(reservation.status) || reservation.ends_at <= new Date()) {
         throw new AppError('reservation_not_ready', `A ${reservation.status} reservation cannot be checked in.`, {
@@ -67,14 +77,12 @@ export async function completeCheckIn({
         where: { tenantId_id: { tenantId, id: reservationId } },
         data: { status: 'checked_in' },
       });
-      const preIssued = await tx.accessKey.findMany({
-        where: { tenantId, reservationId, status: 'pre_issued' },
-        select: { id: true },
-      });
-      for (const key of preIssued) {
-        await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${SUPERSEDED_BY_CHECKIN},
-          ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
-      }
+      // Every pre-issued key of the reservation, revoked as it is read: one statement, whatever their number.
+      const preIssued = await tx.$queryRaw<{ id: string }[]>`
+        select k.id, (app_end_key(k.tenant_id, k.id, 'revoked', ${SUPERSEDED_BY_CHECKIN},
+                                  ${actor.type}::actor_type, ${actor.id}, ${actor.label})).id as ended
+          from access_keys k
+         where k.tenant_id = ${tenantId}::uuid and k.reservation_id = ${reservationId}::uuid and k.status = 'pre_issued'`;
       await tx.auditEvent.create({
         data: {
           tenantId,
