@@ -37,18 +37,20 @@ describe('the rules check', () => {
     }
   }
 
+  // The broken schema must not depend on the rows other test files left in this database: the index
+  // is partial and the foreign keys are not validated, which the catalog still reports.
   it('reports an unclassified table, a global unique, a primary key and a foreign key without the tenant', async () => {
     const violations = await violationsAfter(`
       create table ledger (id uuid primary key);
-      create unique index rooms_label_everywhere on rooms (label);
+      create unique index rooms_label_everywhere on rooms (label) where false;
       alter table reservations drop constraint reservations_no_overlap;
       alter table reservations add constraint reservations_no_overlap exclude using gist
         (room_id with =, tstzrange(starts_at, ends_at) with &&);
       alter table access_keys add column stray_guest uuid;
       alter table access_keys add constraint access_keys_stray_guest_fkey
-        foreign key (tenant_id, stray_guest) references guests (id, tenant_id);
+        foreign key (tenant_id, stray_guest) references guests (id, tenant_id) not valid;
       alter table messages add constraint messages_heartbeat_fkey
-        foreign key (occasion) references worker_heartbeats (worker_id);
+        foreign key (occasion) references worker_heartbeats (worker_id) not valid;
       create function app_count_guests() returns bigint language sql as $$ select count(*) from guests $$;
     `);
     expect(violations).toEqual(
