@@ -138,7 +138,13 @@ export function supervise(services: Services) {
   const spawnSimulator = () => {
     if (services.ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
   };
-  const spawnWorker = (name: string) => spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
+  // When this launcher runs the embedded server, the backends serving a worker are niced like the
+  // worker (lib/worker/renice-backends.ts); an operator's DATABASE_URL is left alone.
+  const workerDbNice = services.database.embedded
+    ? (process.env.WORKER_DB_NICE ?? process.env.WORKER_NICE ?? '10')
+    : '';
+  const spawnWorker = (name: string) =>
+    spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts'], { WORKER_DB_NICE: workerDbNice });
   // The local mail catcher, unless the operator gave an SMTP_URL of their own.
   const spawnMailCatcher = () => {
     if (services.ownMailCatcher)
