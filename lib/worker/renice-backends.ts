@@ -7,7 +7,7 @@ import { setPriority } from 'node:os';
  * server itself: with an operator's DATABASE_URL the backends may be on another machine, where a
  * backend's pid names nothing here (or something else), so they are left alone.
  */
-export function backendNiceFromEnv(env: NodeJS.ProcessEnv = process.env): number | null {
+export function backendNiceFromEnv(env: Record<string, string | undefined> = process.env): number | null {
   const raw = env.WORKER_DB_NICE?.trim();
   if (!raw || !/^\d+$/.test(raw)) return null;
   const nice = Number(raw);
