@@ -38,7 +38,40 @@ each process (\`node --cpu-prof\` through \`WEB_NODE_ARGS\`/\`WORKER_NODE_ARGS\`
 7. The worker's bursts competing with acknowledgements: the worker runs niced (\`WORKER_NICE\`, default 10)
    and relays every 250 ms (fewer, larger batches).
 The load generator uses undici's pool (half the CPU of node:http's client) and both routes are warmed
-up for 8 s before the first measurement (the first seconds after start are the JIT's).`;
+up for 8 s before the first measurement (the first seconds after start are the JIT's).
+
+Acknowledgement while the worker is busy (issue 16, 2026-12-01). Measured from outside (\`npm start\`,
+load from another process), 250/s right after a burst of 1,500 had p99 456–1,088 ms; this bench said
+"met" because every run began with the worker idle, its events were stored and ignored, and the load
+generator ran inside the bench's own process. Scenario 3 above is that measurement; the load generator
+now runs in a process and a session of its own. What the profiles showed:
+1. Autogroup scheduling (\`/proc/sys/kernel/sched_autogroup_enabled\` = 1 here, the kernel's default):
+   the CPU is shared between sessions first, and a nice value counts only inside its session.
+   PostgreSQL calls setsid() in every backend, so each backend is a scheduling group of its own.
+   \`WORKER_NICE\` niced the worker's Node process, but not the backends running its SQL: while a
+   burst was processed, each busy backend of the worker (four job slots, graphile-worker's fetch and
+   completion, the relay) weighed as much as the whole launcher session, web process included, and
+   the web process got a fraction of a core. The worker now renices each backend it connects to
+   (setpriority and \`/proc/<pid>/autogroup\`, lib/worker/renice-backends.ts) when \`WORKER_DB_NICE\`
+   is set; the launcher and the benches set it (to \`WORKER_NICE\`, 10) only when they run the
+   embedded server. A pid that is not a local \`postgres\` process is skipped and a refusal is logged
+   once, never fatal. With an operator's \`DATABASE_URL\` nothing is reniced: the backends are on the
+   operator's server (on another host they do not take the web process's CPU; on this host the
+   operator may set \`WORKER_DB_NICE\` when the worker runs as the server's user or root). Measured on
+   a machine loaded by other work (load average ~15), scenario 3 alone, one run each: p99 12.9 s with
+   \`WORKER_DB_NICE=0\`, 3.7 s with 10 — the same machine, minutes apart.
+2. The worker's own SQL: every Stripe payment event found its group's reservations by
+   \`booking_group_id\`, which no index served — a sequential scan of all reservations per event
+   (6 ms of server CPU at 4 000 reservations, seen in pg_stat_activity and EXPLAIN during the run;
+   at part 4's million reservations it would be most of a second per event). Migration
+   20261202040000 adds the index; less CPU for the worker's backends is less taken from the web.
+3. Wait events of busy backends during scenario 3 (pg_stat_activity every 500 ms): CPU first, then
+   \`IO:WalSync\` and \`LWLock:WALWrite\` (about a third of the samples): fdatasync takes ~6 ms on this
+   disk under load, and every acknowledgement waits for one flush, shared (group commit) with the
+   worker's commits. Left as it is: acknowledged means committed (no \`synchronous_commit = off\`).
+4. No lock waits between the inbox insert and the worker's updates of \`webhook_events\` (no
+   \`Lock:*\` wait events): the relay's \`FOR UPDATE SKIP LOCKED\` and the processing updates touch
+   rows the inserts never wait for.`;
 
 const system = new System('bench-webhooks');
 await system.start({ webs: 1, workers: WORKERS });
@@ -117,11 +150,12 @@ const realEvents = (run: number): LoadEvent[] =>
 
 const backlog = async () =>
   Number((await db.query(`select count(*) from webhook_events where status = 'received'`)).rows[0].count);
-/** Waits until the worker has processed every stored event; returns the seconds it took. */
+/** Waits until the worker has processed every stored event; returns the seconds it took (NaN: not in 10 minutes). */
 async function drain(): Promise<number> {
   const started = performance.now();
   while ((await backlog()) > 0) {
-    if (performance.now() - started > 300_000) throw new Error('the worker did not drain the backlog in 5 minutes');
+    // Reported, not thrown: on a machine busy with other work the niced worker may take long.
+    if (performance.now() - started > 600_000) return Number.NaN;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return (performance.now() - started) / 1000;
@@ -166,7 +200,7 @@ const burstRuns: {
 
 // BENCH_ONLY=burst runs scenario 3 alone (profiling; the section is not written then).
 const ONLY_BURST = process.env.BENCH_ONLY === 'burst';
-for (let run = 1; run <= 2; run++) {
+for (let run = 1; run <= Number(process.env.BENCH_RUNS ?? 2); run++) {
   if (!ONLY_BURST) await idleAndSaturation(run);
   await afterBurst(run);
 }
@@ -293,7 +327,7 @@ const processing = burstRuns.map(
     `- Run ${i + 1}: the burst took ${b.burstSeconds.toFixed(1)} s to deliver (its own p99 ${b.burstP99.toFixed(0)} ms); ` +
     `${b.backlogAtStart} events waited when the 250/s window began, at most ${b.peak}; ` +
     `the backlog every 5 s from the burst's start: ${b.series.filter((_, j) => j % 10 === 0).join(' → ')}; ` +
-    `it drained ${b.drain.toFixed(1)} s after the window ended. ` +
+    `${Number.isNaN(b.drain) ? 'it had not drained 600 s after the window ended' : `it drained ${b.drain.toFixed(1)} s after the window ended`}. ` +
     `Busy backends' wait events (samples): ${[...b.waits]
       .sort((x, y) => y[1] - x[1])
       .slice(0, 5)
@@ -337,5 +371,5 @@ ${cpuLines}
 ${HISTORY}
 `;
 if (!ONLY_BURST) writeSection('Webhook acknowledgement', body);
-process.stdout.write(body);
+if (!ONLY_BURST) process.stdout.write(body);
 process.exit(0);
