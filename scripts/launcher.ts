@@ -139,10 +139,11 @@ export function supervise(services: Services) {
     if (services.ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
   };
   // When this launcher runs the embedded server, the backends serving a worker are niced like the
-  // worker (lib/worker/renice-backends.ts); an operator's DATABASE_URL is left alone.
+  // worker (lib/worker/renice-backends.ts); an operator's DATABASE_URL is left alone unless the
+  // operator sets WORKER_DB_NICE (a server on this host that the worker's user may renice).
   const workerDbNice = services.database.embedded
     ? (process.env.WORKER_DB_NICE ?? process.env.WORKER_NICE ?? '10')
-    : '';
+    : (process.env.WORKER_DB_NICE ?? '');
   const spawnWorker = (name: string) =>
     spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts'], { WORKER_DB_NICE: workerDbNice });
   // The local mail catcher, unless the operator gave an SMTP_URL of their own.
