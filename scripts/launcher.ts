@@ -8,6 +8,7 @@ import { childEnv, type ChildKind, type ChildSettings } from '../lib/config/chil
 import { dataDir, localSecrets, writePrivateFile } from '../lib/config/local-state';
 import { freePort } from '../lib/db/embedded';
 import { prepareInstall } from '../lib/seed/prepare-install';
+import { launcherBackendNice } from '../lib/worker/renice-backends';
 
 export const NEXT_BIN = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
 export const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -141,9 +142,7 @@ export function supervise(services: Services) {
   // When this launcher runs the embedded server, the backends serving a worker are niced like the
   // worker (lib/worker/renice-backends.ts); an operator's DATABASE_URL is left alone unless the
   // operator sets WORKER_DB_NICE (a server on this host that the worker's user may renice).
-  const workerDbNice = services.database.embedded
-    ? (process.env.WORKER_DB_NICE ?? process.env.WORKER_NICE ?? '10')
-    : (process.env.WORKER_DB_NICE ?? '');
+  const workerDbNice = launcherBackendNice(services.database.embedded, process.env);
   const spawnWorker = (name: string) =>
     spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts'], { WORKER_DB_NICE: workerDbNice });
   // The local mail catcher, unless the operator gave an SMTP_URL of their own.

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { disconnectDb, onNewConnection } from '../db/client';
 import { serviceStatement } from '../db/tx';
-import { backendNiceFromEnv, reniceBackend, reniceEachConnection } from './renice-backends';
+import { backendNiceFromEnv, launcherBackendNice, reniceBackend, reniceEachConnection } from './renice-backends';
 
 // The worker's PostgreSQL backends yield the CPU to the web processes' acknowledgements, but only
 // when the launcher owns the server, only for backends of this machine, and never at the cost of
@@ -42,6 +42,18 @@ describe('backendNiceFromEnv', () => {
     expect(backendNiceFromEnv({ WORKER_DB_NICE: '10; rm -rf /' })).toBeNull();
     expect(backendNiceFromEnv({ WORKER_DB_NICE: '10' })).toBe(10);
     expect(backendNiceFromEnv({ WORKER_DB_NICE: ' 19 ' })).toBe(19);
+  });
+});
+
+describe('launcherBackendNice', () => {
+  it("nices the embedded server's backends like the worker, and leaves an operator's DATABASE_URL alone unless told", () => {
+    expect(launcherBackendNice(true, {})).toBe('10');
+    expect(launcherBackendNice(true, { WORKER_NICE: '5' })).toBe('5');
+    expect(launcherBackendNice(true, { WORKER_NICE: '0' })).toBe('0');
+    expect(launcherBackendNice(true, { WORKER_NICE: '5', WORKER_DB_NICE: '15' })).toBe('15');
+    expect(launcherBackendNice(false, { WORKER_NICE: '10' })).toBe('');
+    expect(backendNiceFromEnv({ WORKER_DB_NICE: launcherBackendNice(false, {}) })).toBeNull();
+    expect(launcherBackendNice(false, { WORKER_DB_NICE: '10' })).toBe('10');
   });
 });
 

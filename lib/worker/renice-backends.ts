@@ -14,6 +14,15 @@ export function backendNiceFromEnv(env: Record<string, string | undefined> = pro
   return nice >= 1 && nice <= 19 ? nice : null;
 }
 
+/**
+ * What the launcher gives its workers as WORKER_DB_NICE: the worker's own nice (WORKER_NICE, 10)
+ * when it runs the embedded server, unless the operator chose; with an operator's DATABASE_URL,
+ * only what the operator set.
+ */
+export function launcherBackendNice(embedded: boolean, env: Record<string, string | undefined>): string {
+  return embedded ? (env.WORKER_DB_NICE ?? env.WORKER_NICE ?? '10') : (env.WORKER_DB_NICE ?? '');
+}
+
 export type ReniceOutcome = 'reniced' | 'skipped' | 'failed';
 
 type Io = {
