@@ -8,6 +8,7 @@ import { childEnv, type ChildKind, type ChildSettings } from '../lib/config/chil
 import { dataDir, localSecrets, writePrivateFile } from '../lib/config/local-state';
 import { freePort } from '../lib/db/embedded';
 import { prepareInstall } from '../lib/seed/prepare-install';
+import { launcherBackendNice } from '../lib/worker/renice-backends';
 
 export const NEXT_BIN = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
 export const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -138,7 +139,12 @@ export function supervise(services: Services) {
   const spawnSimulator = () => {
     if (services.ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
   };
-  const spawnWorker = (name: string) => spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts']);
+  // When this launcher runs the embedded server, the backends serving a worker are niced like the
+  // worker (lib/worker/renice-backends.ts); an operator's DATABASE_URL is left alone unless the
+  // operator sets WORKER_DB_NICE (a server on this host that the worker's user may renice).
+  const workerDbNice = launcherBackendNice(services.database.embedded, process.env);
+  const spawnWorker = (name: string) =>
+    spawnChild(name, 'worker', ['--import', 'tsx', 'scripts/worker.ts'], { WORKER_DB_NICE: workerDbNice });
   // The local mail catcher, unless the operator gave an SMTP_URL of their own.
   const spawnMailCatcher = () => {
     if (services.ownMailCatcher)

@@ -17,6 +17,17 @@ export function appDatabaseUrl(): string {
   return url;
 }
 
+const connectListeners = new Set<(client: pg.PoolClient) => void>();
+
+/**
+ * Calls `listener` with every connection this process's pools open from now on (the worker renices
+ * the backends that serve it: lib/worker/renice-backends.ts). Returns a function that stops it.
+ */
+export function onNewConnection(listener: (client: pg.PoolClient) => void): () => void {
+  connectListeners.add(listener);
+  return () => connectListeners.delete(listener);
+}
+
 function newPool(max: number, options?: string): pg.Pool {
   // Idle connections stay open: opening one costs a SCRAM handshake and a cold backend (~ms of CPU).
   const created = new pg.Pool({
@@ -27,6 +38,9 @@ function newPool(max: number, options?: string): pg.Pool {
   });
   // An idle connection dropped by the server (a restart) is not an error of any request.
   created.on('error', () => {});
+  created.on('connect', (client) => {
+    for (const listener of connectListeners) listener(client);
+  });
   return created;
 }
 

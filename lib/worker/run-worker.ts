@@ -2,9 +2,11 @@ import { hostname } from 'node:os';
 import { EventEmitter } from 'node:events';
 import { run, Logger, type Runner, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
+import { onNewConnection } from '../db/client';
 import { logger } from '../log/logger';
 import { startWebhookRelay } from '../webhooks/relay';
 import { beat, reapDeadWorkers } from './heartbeat';
+import { backendNiceFromEnv, reniceEachConnection } from './renice-backends';
 import { crontab, taskList } from './tasks';
 
 const HEARTBEAT_MS = 10_000;
@@ -35,6 +37,18 @@ export async function runWorker(options: {
   const connectionFailed = (error: Error) => log.warn({ err: error }, 'queue connection failed');
   pgPool.on('error', connectionFailed); // an idle connection
   pgPool.on('connect', (client) => client.on('error', connectionFailed)); // one in use
+  // The PostgreSQL backends doing this worker's work yield the CPU like the worker itself, when the
+  // launcher owns the server (WORKER_DB_NICE): acknowledging a webhook must not wait behind them.
+  const dbNice = backendNiceFromEnv();
+  if (dbNice !== null) {
+    const renice = (listener: (client: object) => void) => {
+      pgPool.on('connect', listener);
+      onNewConnection(listener);
+    };
+    reniceEachConnection(renice, dbNice, (pid) =>
+      log.info({ pid }, 'could not lower the priority of a database backend; it keeps the server priority'),
+    );
+  }
   const start = (): Promise<Runner> =>
     run({
       pgPool,

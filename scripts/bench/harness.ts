@@ -92,7 +92,8 @@ export function cpuByPart(): Map<string, number> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const part =
-        Number(pid) === process.pid
+        // The bench itself, or a load generator it forked (scripts/bench/load-*.ts).
+        Number(pid) === process.pid || cmdline.includes('scripts/bench/load-')
           ? 'load generator'
           : comm === 'postgres'
             ? 'PostgreSQL'

@@ -160,7 +160,13 @@ export class System {
     const child = this.spawn(
       'worker',
       [...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'scripts/worker.ts'],
-      { UNLOCKOS_PROCESS: 'worker', WORKER_CONCURRENCY: '4', LOCK_VENDOR_TIMEOUT_MS: '3000' },
+      {
+        UNLOCKOS_PROCESS: 'worker',
+        WORKER_CONCURRENCY: '4',
+        LOCK_VENDOR_TIMEOUT_MS: '3000',
+        // This system owns its embedded server, as the launcher does (scripts/launcher.ts).
+        WORKER_DB_NICE: process.env.WORKER_DB_NICE ?? '10',
+      },
     );
     child.on('exit', (_code, signal) => {
       if (this.stopping || signal === 'SIGKILL' || this.workers[slot] !== child) return;
