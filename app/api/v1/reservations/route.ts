@@ -6,5 +6,7 @@ import { listReservations } from '@/lib/bookings/list-reservations';
 
 export const GET = withApiKey(async ({ principal, request, requestId }) => {
   const query = readQuery(request, ZListReservationsQuerySchema);
-  return json(await listReservations({ tenantId: principal.tenantId, ...query }), { requestId });
-});
+  return json(await listReservations({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, ...query }), {
+    requestId,
+  });
+}, { keyCheckedInTransaction: true });

@@ -9,6 +9,7 @@ export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, 
     tenantId: principal.tenantId,
     checkInId: pathId(id),
     actor: apiKeyActor(principal),
+    apiKeyId: principal.apiKeyId,
   });
   return json({ data: key }, { requestId });
-});
+}, { keyCheckedInTransaction: true });
