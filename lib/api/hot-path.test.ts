@@ -12,6 +12,7 @@ import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../test
 import { apiKeyBucket, apiKeyLimit } from './with-api-key';
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;
+const asHandler = (handler: unknown) => handler as Handler;
 
 function call(handler: Handler, apiKey: string, path: string, id = '', method = 'GET') {
   const request = new Request(`http://test/api/v1/${path}`, {
@@ -26,7 +27,13 @@ async function tenantWithStay(name: string) {
   const tenant = await createBookableTenant({ name });
   const created = await createApiKey({ tenantId: tenant.tenantId, name: 'pms', actor: TEST_ACTOR });
   const { reservationId } = await bookRoom({ tenantId: tenant.tenantId, roomId: tenant.roomIds[0]! });
-  const checkedIn = await call(checkIn as Handler, created.key, `reservations/${reservationId}/check-in`, reservationId, 'POST');
+  const checkedIn = await call(
+    asHandler(checkIn),
+    created.key,
+    `reservations/${reservationId}/check-in`,
+    reservationId,
+    'POST',
+  );
   const { checkInId } = (await checkedIn.json()).data;
   return { ...tenant, apiKey: created.key, apiKeyId: created.id, reservationId, checkInId: checkInId as string };
 }
@@ -39,7 +46,7 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
     const principal = await processB.resolve(t.apiKey);
     expect(await processA.resolve(t.apiKey)).toEqual(principal);
     // Through this process's routes too, so its own cache holds the key.
-    expect((await call(rooms as Handler, t.apiKey, 'rooms')).status).toBe(200);
+    expect((await call(asHandler(rooms), t.apiKey, 'rooms')).status).toBe(200);
 
     await revokeApiKey({ tenantId: t.tenantId, apiKeyId: t.apiKeyId, actor: TEST_ACTOR });
 
@@ -48,16 +55,16 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
     const scope = { tenantId: t.tenantId, apiKeyId: t.apiKeyId };
     await expect(listRooms(scope)).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(listReservations({ ...scope, limit: 10 })).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(
-      issueCheckInKey({ ...scope, checkInId: t.checkInId, actor: TEST_ACTOR }),
-    ).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(issueCheckInKey({ ...scope, checkInId: t.checkInId, actor: TEST_ACTOR })).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     // A process that asks the database afresh does not find it.
     expect(await new ApiKeyCache().resolve(t.apiKey)).toBeNull();
 
     for (const response of [
-      await call(rooms as Handler, t.apiKey, 'rooms'),
-      await call(reservations as Handler, t.apiKey, 'reservations'),
-      await call(checkInKey as Handler, t.apiKey, `check-ins/${t.checkInId}/key`, t.checkInId, 'POST'),
+      await call(asHandler(rooms), t.apiKey, 'rooms'),
+      await call(asHandler(reservations), t.apiKey, 'reservations'),
+      await call(asHandler(checkInKey), t.apiKey, `check-ins/${t.checkInId}/key`, t.checkInId, 'POST'),
     ]) {
       expect(response.status).toBe(401);
       expect((await response.json()).error.code).toBe('unauthorized');
@@ -67,14 +74,14 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
   it("a key of tenant A never reads B's rooms, reservations or check-ins, even with B's ids", async () => {
     const a = await tenantWithStay('Hot A');
     const b = await tenantWithStay('Hot B');
-    const roomsA = (await (await call(rooms as Handler, a.apiKey, 'rooms')).json()).data as { id: string }[];
+    const roomsA = (await (await call(asHandler(rooms), a.apiKey, 'rooms')).json()).data as { id: string }[];
     expect(roomsA.map((r) => r.id).sort()).toEqual([...a.roomIds].sort());
-    const byB = await call(reservations as Handler, a.apiKey, `reservations?roomId=${b.roomIds[0]}`);
+    const byB = await call(asHandler(reservations), a.apiKey, `reservations?roomId=${b.roomIds[0]}`);
     expect(byB.status).toBe(200);
     expect((await byB.json()).data).toEqual([]);
-    const all = (await (await call(reservations as Handler, a.apiKey, 'reservations')).json()).data as { id: string }[];
+    const all = (await (await call(asHandler(reservations), a.apiKey, 'reservations')).json()).data as { id: string }[];
     expect(all.map((r) => r.id)).toEqual([a.reservationId]);
-    const key = await call(checkInKey as Handler, a.apiKey, `check-ins/${b.checkInId}/key`, b.checkInId, 'POST');
+    const key = await call(asHandler(checkInKey), a.apiKey, `check-ins/${b.checkInId}/key`, b.checkInId, 'POST');
     expect(key.status).toBe(404);
     // A's key with B's tenant (a forged principal) is refused inside the transaction.
     await expect(listRooms({ tenantId: b.tenantId, apiKeyId: a.apiKeyId })).rejects.toMatchObject({
@@ -99,7 +106,7 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
        on conflict (bucket) do update set tokens = excluded.tokens, updated_at = excluded.updated_at`,
       [bucket, -10 * perSecond],
     );
-    const response = await call(rooms as Handler, t.apiKey, 'rooms');
+    const response = await call(asHandler(rooms), t.apiKey, 'rooms');
     expect(response.status).toBe(429);
     expect((await response.json()).error.code).toBe('rate_limited');
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(10);
@@ -118,10 +125,10 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
     const before = await count();
     const garbage = ['', 'nope', `uok_${'x'.repeat(44)}`, `uok_${'y'.repeat(300)}`, "uok_'; drop table api_keys; --"];
     for (const key of garbage) {
-      const response = await call(rooms as Handler, key, 'rooms');
+      const response = await call(asHandler(rooms), key, 'rooms');
       expect(response.status).toBe(401);
     }
-    const noHeader = await rooms(new Request('http://test/api/v1/rooms'), { params: Promise.resolve({}) } as never);
+    const noHeader = await rooms(new Request('http://test/api/v1/rooms'), { params: Promise.resolve({}) as never });
     expect(noHeader.status).toBe(401);
     expect(await count()).toEqual(before);
     await admin.end();

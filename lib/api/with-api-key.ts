@@ -13,7 +13,10 @@ export type ApiContext = RequestContext & { principal: ApiKeyPrincipal };
  * The limit per API key: `API_RATE_BURST` requests at once (300), refilled at `API_RATE_PER_SECOND`
  * (100 a second) — read once per process.
  */
-export function apiKeyLimit(env: NodeJS.ProcessEnv = process.env): { capacity: number; perSecond: number } {
+export function apiKeyLimit(env: Record<string, string | undefined> = process.env): {
+  capacity: number;
+  perSecond: number;
+} {
   const capacity = Number(env.API_RATE_BURST ?? API_KEY_LIMIT.capacity);
   const perSecond = Number(env.API_RATE_PER_SECOND ?? API_KEY_LIMIT.perSecond);
   if (!Number.isInteger(capacity) || capacity < 1 || !(perSecond > 0))

@@ -38,7 +38,9 @@ export async function listReservations(input: {
     ...(input.status ? [`r.status = ${sqlLiteral(input.status, 'reservation_status')}`] : []),
     ...(input.to ? [`r.starts_at < ${sqlLiteral(input.to, 'timestamptz')}`] : []),
     ...(input.from ? [`r.ends_at > ${sqlLiteral(input.from, 'timestamptz')}`] : []),
-    ...(after ? [`(r.starts_at, r.id) > (${sqlLiteral(after.at, 'timestamptz')}, ${sqlLiteral(after.id, 'uuid')})`] : []),
+    ...(after
+      ? [`(r.starts_at, r.id) > (${sqlLiteral(after.at, 'timestamptz')}, ${sqlLiteral(after.id, 'uuid')})`]
+      : []),
   ];
   // The live guest link only (a rotated one is never shown again), as RESERVATION_INCLUDE reads it.
   const [rows] = await scopedQuery<ListedRow>({ role: 'app_authenticated', tenantId, apiKeyId: input.apiKeyId }, [

@@ -9,12 +9,15 @@ describe('scopedQuery: one transaction in one round trip', () => {
     const admin = await adminClient();
     const a = await createTenantGraph(admin, 'Scoped A');
     const b = await createTenantGraph(admin, 'Scoped B');
-    const [who, rooms, tx] = await scopedQuery<Record<string, string>>({ role: 'app_authenticated', tenantId: a.tenantId }, [
-      `select current_user as role, current_setting('app.tenant_id') as tenant`,
-      // Row-level security sees the tenant of the first statement: B's rooms are not there.
-      `select tenant_id from rooms where tenant_id in (${sqlLiteral(a.tenantId, 'uuid')}, ${sqlLiteral(b.tenantId, 'uuid')})`,
-      `select txid_current_if_assigned() as a, now()::text as started`,
-    ]);
+    const [who, rooms, tx] = await scopedQuery<Record<string, string>>(
+      { role: 'app_authenticated', tenantId: a.tenantId },
+      [
+        `select current_user as role, current_setting('app.tenant_id') as tenant`,
+        // Row-level security sees the tenant of the first statement: B's rooms are not there.
+        `select tenant_id from rooms where tenant_id in (${sqlLiteral(a.tenantId, 'uuid')}, ${sqlLiteral(b.tenantId, 'uuid')})`,
+        `select txid_current_if_assigned() as a, now()::text as started`,
+      ],
+    );
     expect(who).toEqual([{ role: 'app_authenticated', tenant: a.tenantId }]);
     expect(rooms!.length).toBeGreaterThan(0);
     expect(new Set(rooms!.map((r) => r.tenant_id))).toEqual(new Set([a.tenantId]));
@@ -46,7 +49,9 @@ describe('scopedQuery: one transaction in one round trip', () => {
 
   it('writes values as literals that cannot break out of the statement', async () => {
     const attack = `x'); delete from rate_buckets; select ('`;
-    const results = await scopedQuery<{ v: string }>({ role: 'app_service' }, [`select ${sqlLiteral(attack, 'text')} as v`]);
+    const results = await scopedQuery<{ v: string }>({ role: 'app_service' }, [
+      `select ${sqlLiteral(attack, 'text')} as v`,
+    ]);
     expect(results).toEqual([[{ v: attack }]]);
     expect(() => sqlLiteral('a\0b', 'text')).toThrow();
     expect(() => sqlLiteral('a', 'text; drop table x')).toThrow();
@@ -57,7 +62,9 @@ describe('scopedQuery: one transaction in one round trip', () => {
     const a = await createTenantGraph(admin, 'Scoped key A');
     const b = await createTenantGraph(admin, 'Scoped key B');
     const key = await createApiKey({ tenantId: a.tenantId, name: 'k', actor: TEST_ACTOR });
-    const ok = await scopedQuery({ role: 'app_authenticated', tenantId: a.tenantId, apiKeyId: key.id }, ['select 1 as one']);
+    const ok = await scopedQuery({ role: 'app_authenticated', tenantId: a.tenantId, apiKeyId: key.id }, [
+      'select 1 as one',
+    ]);
     expect(ok).toEqual([[{ one: 1 }]]);
     await expect(
       scopedQuery({ role: 'app_authenticated', tenantId: b.tenantId, apiKeyId: key.id }, ['select 1']),

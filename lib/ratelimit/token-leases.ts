@@ -69,7 +69,9 @@ export class TokenLeases {
     );
     if (!row || row.granted < 1) {
       lease.expiresAt = 0;
-      throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: row?.retry_after ?? 1 });
+      throw new AppError('rate_limited', 'Too many requests; try again shortly.', {
+        retryAfter: row?.retry_after ?? 1,
+      });
     }
     lease.tokens = row.granted;
     lease.expiresAt = sentAt + LEASE_MS;

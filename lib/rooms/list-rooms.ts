@@ -6,7 +6,13 @@ export type RoomSummary = { id: string; label: string; facilityId: string };
  * Every room of one tenant, by label: one round trip (`scopedQuery`, as the tenant's staff). With
  * `apiKeyId`, the same transaction refuses a key revoked meanwhile (401).
  */
-export async function listRooms({ tenantId, apiKeyId }: { tenantId: string; apiKeyId?: string }): Promise<RoomSummary[]> {
+export async function listRooms({
+  tenantId,
+  apiKeyId,
+}: {
+  tenantId: string;
+  apiKeyId?: string;
+}): Promise<RoomSummary[]> {
   const [rows] = await scopedQuery<RoomSummary>({ role: 'app_authenticated', tenantId, apiKeyId }, [
     `select id, label, facility_id as "facilityId" from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
       order by label, id`,

@@ -96,15 +96,17 @@ export function cpuByPart(): Map<string, number> {
           ? 'load generator'
           : comm === 'postgres'
             ? 'PostgreSQL'
-            : cmdline.includes('worker.ts')
-              ? 'worker'
-              : cmdline.includes('simulator.ts')
-                ? 'lock simulator'
-                : comm.startsWith('next') || cmdline.includes('next\0start')
-                  ? 'web'
-                  : comm.startsWith('kworker')
-                    ? 'kernel workers'
-                    : 'other';
+            : cmdline.includes('load-generator')
+              ? 'load generator'
+              : cmdline.includes('worker.ts')
+                ? 'worker'
+                : cmdline.includes('simulator.ts')
+                  ? 'lock simulator'
+                  : comm.startsWith('next') || cmdline.includes('next\0start')
+                    ? 'web'
+                    : comm.startsWith('kworker')
+                      ? 'kernel workers'
+                      : 'other';
       // utime and stime, in clock ticks (100 per second on Linux).
       parts.set(part, (parts.get(part) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
