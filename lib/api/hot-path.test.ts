@@ -144,13 +144,14 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
     expect(cache.size).toBe(2);
   });
 
-  it('reads the limit from API_RATE_BURST and API_RATE_PER_SECOND, and refuses nonsense', () => {
+  it('reads the limit from API_RATE_BURST and API_RATE_PER_SECOND, and refuses nonsense or less than API.md promises', () => {
     expect(apiKeyLimit({})).toEqual({ capacity: 300, perSecond: 100 });
     expect(apiKeyLimit({ API_RATE_BURST: '5000', API_RATE_PER_SECOND: '2500' })).toEqual({
       capacity: 5000,
       perSecond: 2500,
     });
     expect(() => apiKeyLimit({ API_RATE_BURST: '0' })).toThrow();
+    expect(() => apiKeyLimit({ API_RATE_PER_SECOND: '10' })).toThrow();
     expect(() => apiKeyLimit({ API_RATE_PER_SECOND: 'lots' })).toThrow();
   });
 });

@@ -11,7 +11,7 @@ export type ApiContext = RequestContext & { principal: ApiKeyPrincipal };
 
 /**
  * The limit per API key: `API_RATE_BURST` requests at once (300), refilled at `API_RATE_PER_SECOND`
- * (100 a second) — read once per process.
+ * (100 a second) — read once per process; API.md's figures are the least it may be.
  */
 export function apiKeyLimit(env: Record<string, string | undefined> = process.env): {
   capacity: number;
@@ -19,8 +19,11 @@ export function apiKeyLimit(env: Record<string, string | undefined> = process.en
 } {
   const capacity = Number(env.API_RATE_BURST ?? API_KEY_LIMIT.capacity);
   const perSecond = Number(env.API_RATE_PER_SECOND ?? API_KEY_LIMIT.perSecond);
-  if (!Number.isInteger(capacity) || capacity < 1 || !(perSecond > 0))
-    throw new Error('API_RATE_BURST must be a whole number above 0 and API_RATE_PER_SECOND a number above 0');
+  // API.md promises integrations at least the defaults: a limit can be raised, never lowered.
+  if (!Number.isInteger(capacity) || capacity < API_KEY_LIMIT.capacity || !(perSecond >= API_KEY_LIMIT.perSecond))
+    throw new Error(
+      `API_RATE_BURST must be a whole number of at least ${API_KEY_LIMIT.capacity} and API_RATE_PER_SECOND a number of at least ${API_KEY_LIMIT.perSecond} (API.md, Rate limits)`,
+    );
   return { capacity, perSecond };
 }
 
