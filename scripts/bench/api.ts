@@ -71,7 +71,7 @@ const CALLS: Route[] = [
 /** Saturates one route from a separate process; CPU per request by part, read from /proc meanwhile. */
 async function load(route: Route, seconds: number) {
   const spec: LoadSpec = { origin, ...route, seconds, connections: CONNECTIONS };
-  const before = cpuByPart();
+  const before = cpuByPart({ ownTreeOnly: true });
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -85,7 +85,7 @@ async function load(route: Route, seconds: number) {
     child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited ${code}`))));
   });
   const result = JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
-  return { ...result, cpu: cpuPerOp(before, cpuByPart(), result.requests) };
+  return { ...result, cpu: cpuPerOp(before, cpuByPart({ ownTreeOnly: true }), result.requests) };
 }
 
 // Warm-up (the JIT, the pools, the prepared statements, the caches), untimed.
@@ -121,7 +121,7 @@ const verdicts = CALLS.map((route) => {
   return `- ${route.name}: ${met === 2 ? 'met' : 'MISSED'} (${met} of 2 runs at ≥ ${TARGET}× the empty route, all 2xx).`;
 });
 const cpuLines = [
-  'CPU milliseconds per request at saturation, by part of the system (from /proc; the whole machine, so other work on it shows as "other"):',
+  'CPU milliseconds per request at saturation, by part of the system (from /proc, counting only the processes this bench started; "load generator" is the separate load process):',
   ...rows.map(
     ({ run, route, result }) =>
       `- run ${run}, ${route.name}: ${result.cpu.map((c) => `${c.part} ${c.ms.toFixed(2)}`).join(', ')}`,
