@@ -21,6 +21,8 @@ export type LoadResult = {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
+  /** This process's own CPU time (user + system), ms: it has ended before the bench reads /proc. */
+  cpuMs: number;
 };
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
@@ -62,5 +64,6 @@ const result: LoadResult = {
   p50: pct(0.5),
   p99: pct(0.99),
   statuses,
+  cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);
