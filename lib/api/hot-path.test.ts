@@ -134,6 +134,30 @@ describe('the API hot path (cached keys, leased limits, one round trip)', () => 
     await admin.end();
   });
 
+  it('writes last_used_at off the request path, at most once a minute per key and process', async () => {
+    const t = await createBookableTenant({ name: 'Hot touch', rooms: 1 });
+    const created = await createApiKey({ tenantId: t.tenantId, name: 'touch', actor: TEST_ACTOR });
+    const admin = await adminClient();
+    const usedAt = async () =>
+      (await admin.query('select last_used_at from api_keys where id = $1', [created.id])).rows[0]
+        .last_used_at as Date | null;
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    const cache = new ApiKeyCache();
+    const principal = (await cache.resolve(created.key))!;
+    expect(await usedAt()).toBeNull(); // resolving writes nothing
+    cache.touch(principal, 1_000_000);
+    await settle();
+    expect(await usedAt()).not.toBeNull();
+    await admin.query(`update api_keys set last_used_at = '2000-01-01T00:00:00Z' where id = $1`, [created.id]);
+    cache.touch(principal, 1_030_000);
+    await settle();
+    expect((await usedAt())!.toISOString()).toBe('2000-01-01T00:00:00.000Z');
+    cache.touch(principal, 1_061_000);
+    await settle();
+    expect((await usedAt())!.getFullYear()).toBeGreaterThan(2000);
+    await admin.end();
+  });
+
   it('keeps at most a bounded number of keys per process', async () => {
     const t = await createBookableTenant({ name: 'Hot LRU', rooms: 1 });
     const cache = new ApiKeyCache(2);

@@ -70,7 +70,7 @@ export function withApiKey<P = Record<string, never>>(
       await apiLeases.take(apiKeyBucket(principal));
       if (!options.keyCheckedInTransaction) await assertLive(principal);
       const response = await handler({ ...ctx, principal }, params);
-      apiKeys.touch(principal.apiKeyId);
+      apiKeys.touch(principal);
       return response;
     } catch (error) {
       if (error instanceof AppError && error.code === 'unauthorized') apiKeys.forget(principal.apiKeyId);

@@ -45,11 +45,12 @@ export class ApiKeyCache {
   }
 
   /** Records a use in `last_used_at` at most once a minute, off the request's path. */
-  touch(apiKeyId: string, now = Date.now()): void {
+  touch(principal: ApiKeyPrincipal, now = Date.now()): void {
+    const { apiKeyId } = principal;
     if (now - (this.touched.get(apiKeyId) ?? 0) < TOUCH_EVERY_MS) return;
     this.touched.set(apiKeyId, now);
     if (this.touched.size > this.max) this.touched.delete(this.touched.keys().next().value!);
-    touchApiKey(apiKeyId).catch((error: unknown) =>
+    touchApiKey(principal).catch((error: unknown) =>
       logger.warn({ err: error, apiKeyId }, 'could not record an API key’s last use'),
     );
   }

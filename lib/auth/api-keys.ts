@@ -70,11 +70,11 @@ export async function apiKeyByHash(secretHash: Uint8Array): Promise<ApiKeyPrinci
 }
 
 /** Sets a key's `last_used_at`, unless it was set less than a minute ago. */
-export async function touchApiKey(apiKeyId: string): Promise<void> {
+export async function touchApiKey(key: { tenantId: string; apiKeyId: string }): Promise<void> {
   await serviceStatement(
     `update api_keys set last_used_at = now()
-      where id = $1::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
-    [apiKeyId],
+      where tenant_id = $1::uuid and id = $2::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    [key.tenantId, key.apiKeyId],
   );
 }
 
@@ -86,7 +86,7 @@ export async function touchApiKey(apiKeyId: string): Promise<void> {
 export async function authenticateApiKey(presented: string): Promise<ApiKeyPrincipal | null> {
   if (!looksLikeApiKey(presented)) return null;
   const principal = await apiKeyByHash(hashApiKey(presented));
-  if (principal) await touchApiKey(principal.apiKeyId);
+  if (principal) await touchApiKey(principal);
   return principal;
 }
 

@@ -131,7 +131,11 @@ export function scopedQuery<R = Record<string, unknown>>(scope: Scope, statement
       set_config('app.tenant_id', ${sqlLiteral(scope.tenantId ?? '', 'text')}, true),
       set_config('app.user_id', ${sqlLiteral(scope.userId ?? '', 'text')}, true),
       set_config('app.guest_token_hash', ${sqlLiteral(scope.guestTokenHash ?? '', 'text')}, true)`,
-    ...(scope.apiKeyId ? [`select app_api_key_live(${sqlLiteral(scope.apiKeyId, 'uuid')})`] : []),
+    ...(scope.apiKeyId
+      ? [
+          `select app_api_key_live(${sqlLiteral(scope.tenantId ?? null, 'uuid')}, ${sqlLiteral(scope.apiKeyId, 'uuid')})`,
+        ]
+      : []),
   ];
   const text = [...preamble, ...statements].join(';\n');
   return retryingTransient(scope.role, async () => {

@@ -3,34 +3,56 @@
 -- 1. The one place a presented key's hash becomes a key (id, tenant, name). Web processes cache the
 --    answer (a key's identity never changes); revocation is checked again inside every operation's
 --    own transaction (2). When API-key hashes move to a lookup table, only this function changes.
-create function app_api_key_by_hash(p_secret_hash bytea)
-  returns table (api_key_id uuid, tenant_id uuid, name text)
-  language sql stable
-  set search_path = pg_catalog, public
-as $$
-  select k.id, k.tenant_id, k.name from public.api_keys k where k.secret_hash = p_secret_hash and k.revoked_at is null
-$$;
+--    With the lookup table of the Citus rules (api_key_secrets, migration 20261202010000, merged from
+--    another branch) the hash finds the tenant there and the key is read within that tenant; without it,
+--    in api_keys itself. Both bodies answer the same.
+do $$
+begin
+  if to_regclass('public.api_key_secrets') is not null then
+    execute $f$
+      create function app_api_key_by_hash(p_secret_hash bytea)
+        returns table (api_key_id uuid, tenant_id uuid, name text)
+        language sql stable
+        set search_path = pg_catalog, public
+      as $b$
+        select k.id, k.tenant_id, k.name
+          from public.api_key_secrets s
+          join public.api_keys k on k.tenant_id = s.tenant_id and k.id = s.api_key_id
+         where s.secret_hash = p_secret_hash and k.revoked_at is null
+      $b$ $f$;
+  else
+    execute $f$
+      create function app_api_key_by_hash(p_secret_hash bytea)
+        returns table (api_key_id uuid, tenant_id uuid, name text)
+        language sql stable
+        set search_path = pg_catalog, public
+      as $b$
+        select k.id, k.tenant_id, k.name from public.api_keys k where k.secret_hash = p_secret_hash and k.revoked_at is null
+      $b$ $f$;
+  end if;
+end $$;
 revoke all on function app_api_key_by_hash(bytea) from public;
 grant execute on function app_api_key_by_hash(bytea) to app_service;
 
--- 2. Raises UN401 unless the key is unrevoked and belongs to the transaction's tenant (app.tenant_id):
+-- 2. Raises UN401 unless the key is unrevoked and of p_tenant_id, the transaction's tenant (app.tenant_id):
 --    run as a statement of the operation's own transaction, right after the one that picks the role and
 --    tenant, so a request whose transaction starts after a revocation committed is refused.
-create function app_api_key_live(p_api_key_id uuid)
+create function app_api_key_live(p_tenant_id uuid, p_api_key_id uuid)
   returns boolean
   language plpgsql stable
   set search_path = pg_catalog, public
 as $$
 begin
   perform 1 from public.api_keys k
-   where k.id = p_api_key_id and k.tenant_id = public.app_current_tenant() and k.revoked_at is null;
+   where k.tenant_id = p_tenant_id and k.id = p_api_key_id and k.revoked_at is null
+     and p_tenant_id = public.app_current_tenant();
   if not found then
     raise exception 'api key revoked or unknown' using errcode = 'UN401';
   end if;
   return true;
 end $$;
-revoke all on function app_api_key_live(uuid) from public;
-grant execute on function app_api_key_live(uuid) to app_authenticated, app_service;
+revoke all on function app_api_key_live(uuid, uuid) from public;
+grant execute on function app_api_key_live(uuid, uuid) to app_authenticated, app_service;
 
 -- 3. A lease of up to p_want tokens from a token bucket (the same buckets as app_rate_take: bursts up
 --    to p_capacity, refilled at p_per_second). Grants what the bucket holds, whole tokens only, and
