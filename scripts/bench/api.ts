@@ -3,7 +3,7 @@
 // embedded PostgreSQL; the load comes from a separate Node process (scripts/bench/load-generator.ts,
 // undici, 32 connections). Two runs; writes its section of docs/PERFORMANCE.md.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { System } from '../chaos/harness';
 import { cpuByPart, cpuPerOp, machine, writeSection } from './harness';
@@ -21,7 +21,18 @@ process.env.API_RATE_BURST ??= '1000000';
 process.env.API_RATE_PER_SECOND ??= '1000000';
 
 const DIST = process.env.NEXT_DIST_DIR ?? '.next';
-if (process.env.BENCH_BUILD === '1' || !existsSync(path.join(process.cwd(), DIST, 'BUILD_ID'))) {
+/** Whether the production build is missing or older than a source file it is built from. */
+function buildIsStale(): boolean {
+  const buildId = path.join(process.cwd(), DIST, 'BUILD_ID');
+  if (!existsSync(buildId)) return true;
+  const builtAt = statSync(buildId).mtimeMs;
+  const sources = execFileSync('git', ['ls-files', 'app', 'lib', 'components', 'proxy.ts'], { encoding: 'utf8' });
+  return sources
+    .split('\n')
+    .filter((file) => file && existsSync(file))
+    .some((file) => statSync(file).mtimeMs > builtAt);
+}
+if (process.env.BENCH_BUILD === '1' || (process.env.BENCH_BUILD !== '0' && buildIsStale())) {
   process.stdout.write('building (npm run build)…\n');
   execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }
