@@ -4,6 +4,7 @@
 // undici, 32 connections). Two runs; writes its section of docs/PERFORMANCE.md.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { System } from '../chaos/harness';
 import { cpuByPart, cpuPerOp, machine, writeSection } from './harness';
@@ -37,6 +38,7 @@ if (process.env.BENCH_BUILD === '1' || (process.env.BENCH_BUILD !== '0' && build
   execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
 }
 
+const loadAtStart = loadavg()[0]!;
 const system = new System('bench-api');
 await system.start({ webs: 1, workers: 1 });
 const origin = system.webUrl(0);
@@ -173,7 +175,7 @@ itself went from 94 to 409 req/s between runs of the same build); the lead's qui
 
 const body = `
 Command: \`npm run bench:api\` (${SECONDS} s per measurement after ${WARMUP} s of warm-up per route, two runs; one web process in production mode and one worker, embedded PostgreSQL, all on this machine; the load comes from a separate Node process with undici and ${CONNECTIONS} connections). Data: one tenant of ${ROOMS} rooms with a stay in each (GET /reservations answers all ${ROOMS}), one of them checked in (the key POST answers its live key). The bench's key has a limit high enough that nothing is refused (\`API_RATE_BURST\`, \`API_RATE_PER_SECOND\`); the whole rate-limit path still runs.
-Machine: ${machine()}. Run: ${new Date().toISOString()}.
+Machine: ${machine()}. Run: ${new Date().toISOString()}; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (above ~2 on this machine, other work shared the cores and the figures are noisy).
 
 ${lines.join('\n')}
 
