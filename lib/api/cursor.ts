@@ -12,7 +12,11 @@ export function decodeCursor(text: string): { at: Date; id: string } {
   try {
     const value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
     const at = new Date(value.at);
-    if (typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/.test(value.id) || Number.isNaN(at.getTime()))
+    if (
+      typeof value.id !== 'string' ||
+      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value.id) ||
+      Number.isNaN(at.getTime())
+    )
       throw new Error('shape');
     return { at, id: value.id };
   } catch {

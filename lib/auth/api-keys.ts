@@ -1,6 +1,6 @@
 import { actorColumns } from '../audit/actor';
 import { createHash, randomBytes } from 'node:crypto';
-import { asService } from '../db/tx';
+import { asService, serviceStatement } from '../db/tx';
 import { AppError } from '../errors';
 
 const KEY_PREFIX = 'uok_';
@@ -51,26 +51,43 @@ export async function createApiKey(input: {
   });
 }
 
+/** Whether a presented string can be a key at all: anything else is refused without a query. */
+export function looksLikeApiKey(presented: string): boolean {
+  return presented.startsWith(KEY_PREFIX) && presented.length <= 200;
+}
+
+/**
+ * The one place a key's hash becomes a key (SQL `app_api_key_by_hash`): id, tenant and name of an
+ * unrevoked key, else `null`. One prepared statement, read only.
+ */
+export async function apiKeyByHash(secretHash: Uint8Array): Promise<ApiKeyPrincipal | null> {
+  const rows = await serviceStatement<{ api_key_id: string; tenant_id: string; name: string }>(
+    'select api_key_id, tenant_id, name from app_api_key_by_hash($1)',
+    [Buffer.from(secretHash)],
+  );
+  if (rows.length !== 1) return null;
+  return { apiKeyId: rows[0]!.api_key_id, tenantId: rows[0]!.tenant_id, name: rows[0]!.name };
+}
+
+/** Sets a key's `last_used_at`, unless it was set less than a minute ago. */
+export async function touchApiKey(key: { tenantId: string; apiKeyId: string }): Promise<void> {
+  await serviceStatement(
+    `update api_keys set last_used_at = now()
+      where tenant_id = $1::uuid and id = $2::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    [key.tenantId, key.apiKeyId],
+  );
+}
+
 /**
  * Resolves a presented key to its tenant; `null` for unknown or revoked keys. Touches
  * `last_used_at` at most once a minute, so a busy integration does not write on every call.
+ * Uncached: the API's requests go through `ApiKeyCache` (lib/auth/api-key-cache.ts).
  */
 export async function authenticateApiKey(presented: string): Promise<ApiKeyPrincipal | null> {
-  if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
-  const secretHash = hashApiKey(presented);
-  return asService(async (tx) => {
-    // The global hash finds the tenant (api_key_secrets, docs/SCALING.md); the key is read within it.
-    const found = await tx.apiKeySecret.findMany({ where: { secretHash } });
-    if (found.length !== 1) return null;
-    const { tenantId, apiKeyId } = found[0]!;
-    const rows = await tx.apiKey.findMany({ where: { tenantId, id: apiKeyId, secretHash, revokedAt: null } });
-    if (rows.length !== 1) return null;
-    const row = rows[0]!;
-    await tx.$executeRaw`update api_keys set last_used_at = now()
-      where tenant_id = ${tenantId}::uuid and id = ${row.id}::uuid
-        and (last_used_at is null or last_used_at < now() - interval '1 minute')`;
-    return { apiKeyId: row.id, tenantId: row.tenantId, name: row.name };
-  });
+  if (!looksLikeApiKey(presented)) return null;
+  const principal = await apiKeyByHash(hashApiKey(presented));
+  if (principal) await touchApiKey(principal);
+  return principal;
 }
 
 /** Revokes one of a tenant's API keys (it stops working at once), audited `api_key.revoked`. */

@@ -33,8 +33,25 @@ export const RESERVATION_INCLUDE = {
 
 type Row = Prisma.ReservationGetPayload<{ include: typeof RESERVATION_INCLUDE }>;
 
+/** What a reservation view is made of: a Prisma row with RESERVATION_INCLUDE, or the same fields from SQL. */
+export type ReservationViewSource = Pick<
+  Row,
+  | 'id'
+  | 'bookingGroupId'
+  | 'roomId'
+  | 'roomLabelSnapshot'
+  | 'startsAt'
+  | 'endsAt'
+  | 'status'
+  | 'paidAt'
+  | 'refundedAt'
+  | 'source'
+  | 'externalRef'
+  | 'guest'
+> & { guestLinks: { id: string }[] };
+
 /** The `reservation` of API.md. */
-export function toReservationView(row: Row): ReservationView {
+export function toReservationView(row: ReservationViewSource): ReservationView {
   const link = row.guestLinks[0];
   return {
     id: row.id,

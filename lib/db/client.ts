@@ -53,6 +53,12 @@ export function db(): PrismaClient {
   return globalForDb.unlockosDb;
 }
 
+/** The pool under `db()` (the login role's connections), for statements sent without Prisma (`scopedQuery`). */
+export function appPool(): pg.Pool {
+  db();
+  return globalForDb.unlockosPool!;
+}
+
 /**
  * A small pool of the login role's connections that are the service role for their whole session
  * (startup option `role=app_service`, no tenant, no user). Only `serviceStatement` uses it, for

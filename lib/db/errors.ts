@@ -1,5 +1,8 @@
 import { AppError } from '../errors';
 
+/** The 401 of every /api/v1 call without a live key. */
+export const API_KEY_REQUIRED = 'A valid API key is required (Authorization: Bearer <key>).';
+
 /**
  * The one place where PostgreSQL SQLSTATEs become domain errors. Everything else in the code base
  * sees AppError codes, never SQLSTATEs.
@@ -18,6 +21,7 @@ export const SQLSTATE = {
   noFreePin: 'UK003',
   keyNotAllowed: 'UK004',
   notFound: 'UN404',
+  apiKeyNotLive: 'UN401',
   checkInTooEarly: 'UC001',
   roomOccupied: 'UC002',
   roomsUnavailable: 'UB001',
@@ -165,6 +169,9 @@ export function toDomainError(error: unknown): unknown {
       );
     case SQLSTATE.notFound:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
+    // app_api_key_live: the key was revoked after this process cached it.
+    case SQLSTATE.apiKeyNotLive:
+      return new AppError('unauthorized', API_KEY_REQUIRED, {}, { cause: error });
     // Stay changes (migration 20261201150000_stay_changes): the messages are written for people.
     case SQLSTATE.stayCannotChange: {
       const match = /from=(\w+) to=([\w ]+)/.exec(info.detail ?? '');

@@ -71,6 +71,10 @@ export function tableClass(table: string): TTableClass | null {
  * first (the test checks that it does).
  */
 export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: string }> = {
+  app_api_key_by_hash: {
+    reason: 'a presented API key has only its hash: api_key_secrets finds its tenant and key',
+    via: 'api_key_secrets',
+  },
   app_guest_link_reservation: {
     reason: 'a guest has only the link’s token: its hash finds the tenant and link in guest_link_tokens',
     via: 'guest_link_tokens',

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import type pg from 'pg';
 import type { Prisma } from './generated/client';
-import { db, servicePool } from './client';
+import { AppError } from '../errors';
+import { appPool, db, servicePool } from './client';
 import { logger } from '../log/logger';
 import { dbErrorInfo, SQLSTATE, toDomainError } from './errors';
 
@@ -14,36 +16,42 @@ const TRANSIENT = new Set<string>([SQLSTATE.deadlockDetected, SQLSTATE.serializa
 /** Runs of one transaction at most, the first included. */
 export const TRANSACTION_TRIES = 3;
 
-async function inRole<T>(settings: Settings, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+/**
+ * Runs `attempt` (one whole transaction) again when PostgreSQL aborted it only because of a concurrent
+ * one: a deadlock or serialization failure rolled it all back, so it runs again from the start
+ * (PostgreSQL's advice). Safe because a transaction here only talks to the database: provider calls
+ * never run inside one (DESIGN.md, Keys 3).
+ */
+async function retryingTransient<T>(role: DbRole, attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
     try {
-      return await db().$transaction(
-        async (tx) => {
-          // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
-          await tx.$executeRaw`select set_config('role', ${settings.role}, true),
-          set_config('app.tenant_id', ${settings.tenantId ?? ''}, true),
-          set_config('app.user_id', ${settings.userId ?? ''}, true),
-          set_config('app.guest_token_hash', ${settings.guestTokenHash ?? ''}, true)`;
-          return fn(tx);
-        },
-        { timeout: 15_000, maxWait: 10_000 },
-      );
+      return await attempt();
     } catch (error) {
-      // A deadlock or serialization failure rolled the whole transaction back, so it runs again from the
-      // start (PostgreSQL's advice). Safe because a transaction here only talks to the database: provider
-      // calls never run inside one (DESIGN.md, Keys 3).
       const sqlstate = dbErrorInfo(error)?.sqlstate;
-      if (sqlstate && TRANSIENT.has(sqlstate) && attempt < TRANSACTION_TRIES) {
-        logger.warn(
-          { sqlstate, attempt, role: settings.role },
-          'transaction aborted by a concurrent one; running it again',
-        );
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
+      if (sqlstate && TRANSIENT.has(sqlstate) && tries < TRANSACTION_TRIES) {
+        logger.warn({ sqlstate, attempt: tries, role }, 'transaction aborted by a concurrent one; running it again');
+        await new Promise((resolve) => setTimeout(resolve, 20 * tries + Math.random() * 50));
         continue;
       }
       throw toDomainError(error);
     }
   }
+}
+
+function inRole<T>(settings: Settings, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return retryingTransient(settings.role, () =>
+    db().$transaction(
+      async (tx) => {
+        // set_config(..., true) is SET LOCAL: the role and settings end with the transaction.
+        await tx.$executeRaw`select set_config('role', ${settings.role}, true),
+          set_config('app.tenant_id', ${settings.tenantId ?? ''}, true),
+          set_config('app.user_id', ${settings.userId ?? ''}, true),
+          set_config('app.guest_token_hash', ${settings.guestTokenHash ?? ''}, true)`;
+        return fn(tx);
+      },
+      { timeout: 15_000, maxWait: 10_000 },
+    ),
+  );
 }
 
 /** Runs `fn` in one transaction as a tenant's staff: role app_authenticated, RLS scoped to `tenantId`. */
@@ -94,4 +102,45 @@ export async function serviceStatement<R>(text: string, values: unknown[]): Prom
   } catch (error) {
     throw toDomainError(error);
   }
+}
+
+/** A value written into SQL text as a typed literal (`'…'::uuid`): quotes doubled, NUL refused. */
+export function sqlLiteral(value: string | number | boolean | Date | null, type: string): string {
+  if (!/^[a-z_][a-z0-9_]*(\[\])?$/.test(type)) throw new Error(`not a type name: ${type}`);
+  if (value === null) return `null::${type}`;
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  if (text.includes('\0')) throw new AppError('invalid_request', 'Text may not contain NUL characters.');
+  // standard_conforming_strings is on (PostgreSQL's default since 9.1): only quotes need doubling.
+  return `'${text.replaceAll("'", "''")}'::${type}`;
+}
+
+export type Scope = Settings & { apiKeyId?: string };
+
+/**
+ * Runs `statements` (SQL text, values as `sqlLiteral`s) as ONE transaction in ONE round trip: a
+ * simple query of several statements, which PostgreSQL runs as one implicit transaction (all or
+ * nothing). Its first statement picks the role and settings exactly as `withTenant` / `asService`
+ * do (SET LOCAL: they end with the transaction); with `apiKeyId`, the next one refuses (401) a key
+ * revoked or not of `tenantId` — so a revocation stops the very next request in every process.
+ * Returns the rows of each of `statements`, in order. For the API's hot reads and single calls of
+ * SQL functions; anything that needs the application between statements uses `withTenant`.
+ */
+export function scopedQuery<R = Record<string, unknown>>(scope: Scope, statements: string[]): Promise<R[][]> {
+  const preamble = [
+    `select set_config('role', ${sqlLiteral(scope.role, 'text')}, true),
+      set_config('app.tenant_id', ${sqlLiteral(scope.tenantId ?? '', 'text')}, true),
+      set_config('app.user_id', ${sqlLiteral(scope.userId ?? '', 'text')}, true),
+      set_config('app.guest_token_hash', ${sqlLiteral(scope.guestTokenHash ?? '', 'text')}, true)`,
+    ...(scope.apiKeyId
+      ? [
+          `select app_api_key_live(${sqlLiteral(scope.tenantId ?? null, 'uuid')}, ${sqlLiteral(scope.apiKeyId, 'uuid')})`,
+        ]
+      : []),
+  ];
+  const text = [...preamble, ...statements].join(';\n');
+  return retryingTransient(scope.role, async () => {
+    const results = (await appPool().query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+    const list = Array.isArray(results) ? results : [results];
+    return list.slice(preamble.length).map((result) => result.rows as R[]);
+  });
 }

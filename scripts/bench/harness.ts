@@ -82,10 +82,13 @@ export function writeSection(title: string, body: string): void {
  * system — from /proc, so it sees PostgreSQL's backends, the workers and the kernel's own threads.
  * `self` is the calling process (the load generator in the benches).
  */
-export function cpuByPart(): Map<string, number> {
+export function cpuByPart(options: { ownTreeOnly?: boolean } = {}): Map<string, number> {
   const parts = new Map<string, number>();
   if (!existsSync('/proc/self/stat')) return parts;
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+  const pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  const mine = options.ownTreeOnly ? descendantsOfSelf(pids) : null;
+  for (const pid of pids) {
+    if (mine && !mine.has(Number(pid))) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
@@ -97,15 +100,17 @@ export function cpuByPart(): Map<string, number> {
           ? 'load generator'
           : comm === 'postgres'
             ? 'PostgreSQL'
-            : cmdline.includes('worker.ts')
-              ? 'worker'
-              : cmdline.includes('simulator.ts')
-                ? 'lock simulator'
-                : comm.startsWith('next') || cmdline.includes('next\0start')
-                  ? 'web'
-                  : comm.startsWith('kworker')
-                    ? 'kernel workers'
-                    : 'other';
+            : cmdline.includes('load-generator')
+              ? 'load generator'
+              : cmdline.includes('worker.ts')
+                ? 'worker'
+                : cmdline.includes('simulator.ts')
+                  ? 'lock simulator'
+                  : comm.startsWith('next') || cmdline.includes('next\0start')
+                    ? 'web'
+                    : comm.startsWith('kworker')
+                      ? 'kernel workers'
+                      : 'other';
       // utime and stime, in clock ticks (100 per second on Linux).
       parts.set(part, (parts.get(part) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
@@ -113,6 +118,28 @@ export function cpuByPart(): Map<string, number> {
     }
   }
   return parts;
+}
+
+/**
+ * This process and every process it started, however deep (web processes, workers, PostgreSQL's
+ * postmaster and backends, load generators): on a machine shared with other work, only these count.
+ */
+function descendantsOfSelf(pids: string[]): Set<number> {
+  const children = new Map<number, number[]>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(pid)]);
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  const mine = new Set<number>([process.pid]);
+  const queue = [process.pid];
+  while (queue.length > 0)
+    for (const child of children.get(queue.pop()!) ?? []) if (!mine.has(child)) (mine.add(child), queue.push(child));
+  return mine;
 }
 
 /** CPU ms per operation for each part, between two `cpuByPart()` readings. */

@@ -4,7 +4,12 @@ import { ZListReservationsQuerySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { listReservations } from '@/lib/bookings/list-reservations';
 
-export const GET = withApiKey(async ({ principal, request, requestId }) => {
-  const query = readQuery(request, ZListReservationsQuerySchema);
-  return json(await listReservations({ tenantId: principal.tenantId, ...query }), { requestId });
-});
+export const GET = withApiKey(
+  async ({ principal, request, requestId }) => {
+    const query = readQuery(request, ZListReservationsQuerySchema);
+    return json(await listReservations({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, ...query }), {
+      requestId,
+    });
+  },
+  { keyCheckedInTransaction: true },
+);

@@ -4,11 +4,15 @@ import { json } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { issueCheckInKey } from '@/lib/stays/issue-check-in-key';
 
-export const POST = withApiKey<{ id: string }>(async ({ principal, requestId }, { id }) => {
-  const key = await issueCheckInKey({
-    tenantId: principal.tenantId,
-    checkInId: pathId(id),
-    actor: apiKeyActor(principal),
-  });
-  return json({ data: key }, { requestId });
-});
+export const POST = withApiKey<{ id: string }>(
+  async ({ principal, requestId }, { id }) => {
+    const key = await issueCheckInKey({
+      tenantId: principal.tenantId,
+      checkInId: pathId(id),
+      actor: apiKeyActor(principal),
+      apiKeyId: principal.apiKeyId,
+    });
+    return json({ data: key }, { requestId });
+  },
+  { keyCheckedInTransaction: true },
+);

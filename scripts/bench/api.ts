@@ -1,0 +1,190 @@
+// `npm run bench:api`: an authenticated API call at saturation against the same server's empty route
+// (issue 16, part 1: at least half its throughput). One production web process and one worker on an
+// embedded PostgreSQL; the load comes from a separate Node process (scripts/bench/load-generator.ts,
+// undici, 32 connections). Two runs; writes its section of docs/PERFORMANCE.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { System } from '../chaos/harness';
+import { cpuByPart, cpuPerOp, machine, writeSection } from './harness';
+import type { LoadResult, LoadSpec } from './load-generator';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
+const CONNECTIONS = 32;
+const ROOMS = 30;
+const TARGET = 0.5;
+
+// The bench's key must never be refused (so the full rate-limit path runs, but nothing is 429):
+// the web process reads its limit from these (README, Configuration).
+process.env.API_RATE_BURST ??= '1000000';
+process.env.API_RATE_PER_SECOND ??= '1000000';
+
+const DIST = process.env.NEXT_DIST_DIR ?? '.next';
+/** Whether the production build is missing or older than a source file it is built from. */
+function buildIsStale(): boolean {
+  const buildId = path.join(process.cwd(), DIST, 'BUILD_ID');
+  if (!existsSync(buildId)) return true;
+  const builtAt = statSync(buildId).mtimeMs;
+  const sources = execFileSync('git', ['ls-files', 'app', 'lib', 'components', 'proxy.ts'], { encoding: 'utf8' });
+  return sources
+    .split('\n')
+    .filter((file) => file && existsSync(file))
+    .some((file) => statSync(file).mtimeMs > builtAt);
+}
+if (process.env.BENCH_BUILD === '1' || (process.env.BENCH_BUILD !== '0' && buildIsStale())) {
+  process.stdout.write('building (npm run build)…\n');
+  execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+}
+
+const loadAtStart = loadavg()[0]!;
+const system = new System('bench-api');
+await system.start({ webs: 1, workers: 1 });
+const origin = system.webUrl(0);
+
+// One tenant of 30 rooms, a stay in each (one booking group), one of them checked in.
+const { createBookableTenant, TEST_ACTOR } = await import('../../lib/testing/fixtures');
+const { createApiKey } = await import('../../lib/auth/api-keys');
+const { createBookingGroup } = await import('../../lib/bookings/create-booking-group');
+const tenant = await createBookableTenant({ name: 'Bench API', rooms: ROOMS });
+const { key } = await createApiKey({ tenantId: tenant.tenantId, name: 'bench', actor: TEST_ACTOR });
+const startsAt = new Date(Date.now() + 3_600_000);
+const endsAt = new Date(startsAt.getTime() + 24 * 3_600_000);
+const group = await createBookingGroup({
+  tenantId: tenant.tenantId,
+  actor: TEST_ACTOR,
+  guest: { name: 'Bench Guest' },
+  source: 'api',
+  reservations: tenant.roomIds.map((roomId) => ({ roomId, startsAt, endsAt })),
+});
+const auth = { authorization: `Bearer ${key}` };
+const checkIn = await fetch(`${origin}/api/v1/reservations/${group.reservations[0]!.id}/check-in`, {
+  method: 'POST',
+  headers: { ...auth, 'content-type': 'application/json' },
+  body: '{}',
+});
+if (!checkIn.ok) throw new Error(`check-in failed: ${checkIn.status} ${await checkIn.text()}`);
+const { checkInId } = ((await checkIn.json()) as { data: { checkInId: string } }).data;
+
+type Route = { name: string; path: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
+const EMPTY: Route = { name: 'empty route (GET /api/ping)', path: '/api/ping', method: 'GET', headers: {} };
+const CALLS = (
+  [
+    {
+      name: 'POST /api/v1/check-ins/{id}/key',
+      path: `/api/v1/check-ins/${checkInId}/key`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'content-length': '2' },
+      body: '{}',
+    },
+    { name: 'GET /api/v1/rooms', path: '/api/v1/rooms', method: 'GET', headers: auth },
+    { name: 'GET /api/v1/reservations', path: '/api/v1/reservations', method: 'GET', headers: auth },
+  ] satisfies Route[]
+).filter((route: Route) => !process.env.BENCH_ONLY || route.name.includes(process.env.BENCH_ONLY));
+
+/** Saturates one route from a separate process; CPU per request by part, read from /proc meanwhile. */
+async function load(route: Route, seconds: number) {
+  const spec: LoadSpec = { origin, ...route, seconds, connections: CONNECTIONS };
+  const before = cpuByPart({ ownTreeOnly: true });
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/load-generator.ts', JSON.stringify(spec)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited ${code}`))));
+  });
+  const result = JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
+  const cpu = cpuPerOp(before, cpuByPart({ ownTreeOnly: true }), result.requests).filter(
+    (c) => c.part !== 'load generator',
+  );
+  cpu.push({ part: 'load generator', ms: result.cpuMs / result.requests });
+  return { ...result, cpu };
+}
+
+// Warm-up (the JIT, the pools, the prepared statements, the caches), untimed.
+for (const route of [EMPTY, ...CALLS]) await load(route, WARMUP);
+
+type Row = { run: number; route: Route; result: Awaited<ReturnType<typeof load>>; empty: number };
+const rows: Row[] = [];
+for (let run = 1; run <= 2; run++) {
+  const empty = await load(EMPTY, SECONDS);
+  rows.push({ run, route: EMPTY, result: empty, empty: empty.throughput });
+  for (const route of CALLS) rows.push({ run, route, result: await load(route, SECONDS), empty: empty.throughput });
+}
+await system.stop();
+
+const ok = (r: LoadResult) => Object.entries(r.statuses).every(([status]) => status.startsWith('2'));
+const lines = [
+  '| run | route | req/s | p50 ms | p99 ms | non-2xx | ratio to empty route | target ≥ 0.5 |',
+  '|---:|---|---:|---:|---:|---:|---:|---|',
+];
+for (const { run, route, result, empty } of rows) {
+  const bad = Object.entries(result.statuses)
+    .filter(([status]) => !status.startsWith('2'))
+    .reduce((n, [, count]) => n + count, 0);
+  const ratio = result.throughput / empty;
+  const verdict = route === EMPTY ? '' : ratio >= TARGET && ok(result) ? 'met' : 'MISSED';
+  lines.push(
+    `| ${run} | ${route.name} | ${result.throughput.toFixed(0)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${bad} | ${route === EMPTY ? '1' : ratio.toFixed(2)} | ${verdict} |`,
+  );
+}
+const verdicts = CALLS.map((route) => {
+  const mine = rows.filter((r) => r.route === route);
+  const met = mine.filter((r) => r.result.throughput / r.empty >= TARGET && ok(r.result)).length;
+  return `- ${route.name}: ${met === 2 ? 'met' : 'MISSED'} (${met} of 2 runs at ≥ ${TARGET}× the empty route, all 2xx).`;
+});
+const cpuLines = [
+  'CPU milliseconds per request at saturation, by part of the system (from /proc, counting only the processes this bench started; "load generator" is the separate load process):',
+  ...rows.map(
+    ({ run, route, result }) =>
+      `- run ${run}, ${route.name}: ${result.cpu.map((c) => `${c.part} ${c.ms.toFixed(2)}`).join(', ')}`,
+  ),
+];
+
+const HISTORY = `How the target was reached (2026-12-01). Before, every call paid three Prisma interactive
+transactions: the key's lookup (BEGIN, set_config, select, update of last_used_at, COMMIT), the rate
+limit (BEGIN, set_config, app_rate_take, COMMIT) and the operation's own (BEGIN, set_config, statement,
+COMMIT) — about 13 round trips and Prisma's per-query work, 122–156 req/s on the key POST from outside.
+Now (migration 20261202030000_api_hot_path):
+1. The key's identity (hash → id, tenant, name; SQL \`app_api_key_by_hash\`, the one place it is resolved)
+   is cached per process (LRU of 1,000; lib/auth/api-key-cache.ts). Revocation is checked inside the
+   operation's own transaction (\`app_api_key_live\`), so a key revoked anywhere is refused by the next
+   request in every process, at no extra round trip.
+2. The limit is leased from the PostgreSQL token bucket (\`app_rate_lease\`, one statement on the service
+   pool, up to 64 tokens and a quarter of the capacity at a time, spent locally for at most 1 s;
+   lib/ratelimit/token-leases.ts): every token granted anywhere was taken from the bucket.
+3. \`last_used_at\` is written at most once a minute per key and process, off the request's path.
+4. The operation runs as one simple query of several statements (\`scopedQuery\` in lib/db/tx.ts):
+   PostgreSQL runs them as one implicit transaction — role and settings (SET LOCAL), the key check, the
+   statement(s) — in one round trip, values written as typed literals. GET /rooms and GET /reservations
+   are plain SQL instead of Prisma (same JSON; the route tests hold it). The key POST's callers on one
+   check-in share one in-flight call per process (as before), so it costs PostgreSQL almost nothing.
+What is left (a \`node --cpu-prof\` profile of the web process through \`WEB_NODE_ARGS\`, with
+\`BENCH_ONLY=rooms\`): the API calls spend about 1.5 ms more web CPU per request than the empty route;
+no Prisma on the path any more, node-postgres's protocol work about 4 % of the process, the rest is Next.js's
+per-request work — above all the proxy (middleware: loading and running it, a NextRequest per request),
+which /api/ping skips and every /api/v1 address passes through (it answers unknown addresses and methods
+with JSON 404/405). On a machine shared with other work the ratios swing between runs (the empty route
+itself went from 94 to 409 req/s between runs of the same build); the lead's quiet re-run decides.`;
+
+const body = `
+Command: \`npm run bench:api\` (${SECONDS} s per measurement after ${WARMUP} s of warm-up per route, two runs; one web process in production mode and one worker, embedded PostgreSQL, all on this machine; the load comes from a separate Node process with undici and ${CONNECTIONS} connections). Data: one tenant of ${ROOMS} rooms with a stay in each (GET /reservations answers all ${ROOMS}), one of them checked in (the key POST answers its live key). The bench's key has a limit high enough that nothing is refused (\`API_RATE_BURST\`, \`API_RATE_PER_SECOND\`); the whole rate-limit path still runs.
+Machine: ${machine()}. Run: ${new Date().toISOString()}; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (above ~2 on this machine, other work shared the cores and the figures are noisy).
+
+${lines.join('\n')}
+
+${verdicts.join('\n')}
+
+${cpuLines.join('\n')}
+
+${HISTORY}
+`;
+writeSection('API call throughput', body);
+process.stdout.write(body);
+process.exit(0);
