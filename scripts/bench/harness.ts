@@ -82,10 +82,11 @@ export function writeSection(title: string, body: string): void {
  * system — from /proc, so it sees PostgreSQL's backends, the workers and the kernel's own threads.
  * `self` is the calling process (the load generator in the benches).
  */
-export function cpuByPart(): Map<string, number> {
+export function cpuByPart(only?: ReadonlySet<number>): Map<string, number> {
   const parts = new Map<string, number>();
   if (!existsSync('/proc/self/stat')) return parts;
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    if (only && !only.has(Number(pid))) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
@@ -112,6 +113,34 @@ export function cpuByPart(): Map<string, number> {
     }
   }
   return parts;
+}
+
+/**
+ * The process `root` (default: this one) and every process descended from it, from /proc: with
+ * `cpuByPart(processTree())` a bench counts only the system it started, not what else the machine runs.
+ */
+export function processTree(root = process.pid): Set<number> {
+  const parentOf = new Map<number, number>();
+  if (!existsSync('/proc/self/stat')) return new Set([root]);
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  const tree = new Set([root]);
+  for (const pid of parentOf.keys()) {
+    const chain: number[] = [];
+    let at: number | undefined = pid;
+    while (at !== undefined && at > 1 && !tree.has(at) && chain.length < 64) {
+      chain.push(at);
+      at = parentOf.get(at);
+    }
+    if (at !== undefined && tree.has(at)) for (const p of chain) tree.add(p);
+  }
+  return tree;
 }
 
 /** CPU ms per operation for each part, between two `cpuByPart()` readings. */
