@@ -529,7 +529,7 @@ async function syncLatencies(issued: Issued[], seconds: number): Promise<number[
   const byId = new Map(rows.map((r) => [r.id, r]));
   return issued.map((i) => {
     const row = byId.get(i.keyId);
-    return row?.vendor_sync === 'synced' && row.set_at ? row.set_at.getTime() - i.askedAt : Infinity;
+    return row?.vendor_sync === 'synced' && row.set_at ? Math.max(0, row.set_at.getTime() - i.askedAt) : Infinity;
   });
 }
 
@@ -558,7 +558,8 @@ async function runStep(n: number, props: Property[], seedSeconds: number): Promi
   for (const kind of KINDS) {
     if (kind === 'stripe payment') continue; // follows each API booking, five real minutes later
     const count = Math.round(n * DAY[kind] * PEAK_SHARE);
-    for (let i = 0; i < count; i++) plan.push({ at: Math.random() * WINDOW_S * 1000, kind, p: pick(props) });
+    for (let i = 0; i < count; i++)
+      plan.push({ at: Math.random() * WINDOW_S * 1000, kind, p: props[i % props.length]! });
   }
   plan.sort((a, b) => a.at - b.at);
   const out: Out = { samples: [], issued: [], pending: [] };
@@ -601,11 +602,15 @@ async function runStep(n: number, props: Property[], seedSeconds: number): Promi
     const phaseStart = performance.now();
     const costOut: Out = { samples: [], issued: [], pending: [] };
     let next = 0;
+    // Arrivals and departures left after the window (5 of 20 per property went in it).
+    const limit = ['check-in', 'check-out'].includes(kind)
+      ? Math.min(COST_OPS, props.length * (ARRIVALS - DAY[kind] * PEAK_SHARE))
+      : COST_OPS;
     await Promise.all(
       Array.from({ length: 4 }, async () => {
-        while (next < COST_OPS) {
-          next++;
-          const p = pick(props);
+        while (next < limit) {
+          // Round robin from where the window stopped: no arrival is checked in twice.
+          const p = props[(Math.round(n * DAY[kind] * PEAK_SHARE) + next++) % props.length]!;
           if (kind === 'stripe payment') await operate(kind, p, costOut, 0, intents.shift() ?? 'pi_day_none');
           else if (kind === 'API booking group') {
             // Its payment is measured on its own next: held back (-1).
