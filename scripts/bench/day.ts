@@ -3,6 +3,7 @@
 // day is replayed compressed into DAY_WINDOW_SECONDS (60 s: 60×) at N = 10, 100, 1,000 (DAY_N), then
 // each kind of operation runs alone to attribute CPU to it. Writes docs/PERFORMANCE.md.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
 import pg from 'pg';
 import Stripe from 'stripe';
 import { Pool } from 'undici';
@@ -828,6 +829,17 @@ function report(r: StepResult): string {
     );
   }
   const synced = r.sync.filter(Number.isFinite).length;
+  // The machine's capacity by the cost phase: CPU (all parts but the load generator) per property-hour.
+  const perPropertyHour = KINDS.reduce((sum, kind) => {
+    const cost = r.cost.get(kind);
+    const ms = cost
+      ? cost.cpu
+          .filter((c) => ['PostgreSQL', 'web', 'worker', 'lock simulator'].includes(c.part))
+          .reduce((a, c) => a + c.ms, 0)
+      : 0;
+    return sum + DAY[kind] * PEAK_SHARE * ms;
+  }, 0);
+  const capacity = (cpus().length * 3_600_000) / perPropertyHour;
   const broken = breaks(r);
   const share = r.cpuShare
     .filter((c) => c.ms >= 0.01)
@@ -839,6 +851,7 @@ function report(r: StepResult): string {
     lines.join('\n'),
     '',
     `- Key sync (check-in request → \`synced\` on both doors): ${r.sync.length} keys, p50 ${fmt(pct(r.sync, 0.5) / 1000)} s, p99 ${fmt(pct(r.sync, 0.99) / 1000)} s, ${r.sync.length - synced} not synced within ${SETTLE_S} s after the window.`,
+    `- CPU per property's busiest hour, by the cost phase (PostgreSQL + web + worker + simulator): ${perPropertyHour.toFixed(0)} ms; ${cpus().length} cores would be saturated by about ${capacity.toFixed(0)} properties in real time, N ≈ ${(capacity / COMPRESSION).toFixed(0)} at ${COMPRESSION}× — the ceiling a quiet machine would show.`,
     `- CPU during the window, in % of one core (2 cores = 200 %): ${share}.`,
     `- Backlog when the last response came: ${r.backlogAtEnd} ready jobs and unprocessed webhook events; ${r.drainedInSeconds === null ? `not drained within ${SETTLE_S} s` : `drained ${r.drainedInSeconds.toFixed(1)} s later`}.`,
     r.statements.length
