@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { System } from '../chaos/harness';
-import { cpuByPart, cpuPerOp, machine, writeSection } from './harness';
+import { cpuByPart, cpuPerOp, machine, processTree, writeSection } from './harness';
 import type { LoadResult, LoadSpec } from './load-generator';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -86,7 +86,7 @@ const CALLS = (
 /** Saturates one route from a separate process; CPU per request by part, read from /proc meanwhile. */
 async function load(route: Route, seconds: number) {
   const spec: LoadSpec = { origin, ...route, seconds, connections: CONNECTIONS };
-  const before = cpuByPart({ ownTreeOnly: true });
+  const before = cpuByPart(processTree());
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -100,7 +100,7 @@ async function load(route: Route, seconds: number) {
     child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited ${code}`))));
   });
   const result = JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
-  const cpu = cpuPerOp(before, cpuByPart({ ownTreeOnly: true }), result.requests).filter(
+  const cpu = cpuPerOp(before, cpuByPart(processTree()), result.requests).filter(
     (c) => c.part !== 'load generator',
   );
   cpu.push({ part: 'load generator', ms: result.cpuMs / result.requests });

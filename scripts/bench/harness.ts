@@ -82,13 +82,11 @@ export function writeSection(title: string, body: string): void {
  * system — from /proc, so it sees PostgreSQL's backends, the workers and the kernel's own threads.
  * `self` is the calling process (the load generator in the benches).
  */
-export function cpuByPart(options: { ownTreeOnly?: boolean } = {}): Map<string, number> {
+export function cpuByPart(only?: ReadonlySet<number>): Map<string, number> {
   const parts = new Map<string, number>();
   if (!existsSync('/proc/self/stat')) return parts;
-  const pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
-  const mine = options.ownTreeOnly ? descendantsOfSelf(pids) : null;
-  for (const pid of pids) {
-    if (mine && !mine.has(Number(pid))) continue;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    if (only && !only.has(Number(pid))) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
@@ -121,25 +119,31 @@ export function cpuByPart(options: { ownTreeOnly?: boolean } = {}): Map<string, 
 }
 
 /**
- * This process and every process it started, however deep (web processes, workers, PostgreSQL's
- * postmaster and backends, load generators): on a machine shared with other work, only these count.
+ * The process `root` (default: this one) and every process descended from it, from /proc: with
+ * `cpuByPart(processTree())` a bench counts only the system it started, not what else the machine runs.
  */
-function descendantsOfSelf(pids: string[]): Set<number> {
-  const children = new Map<number, number[]>();
-  for (const pid of pids) {
+export function processTree(root = process.pid): Set<number> {
+  const parentOf = new Map<number, number>();
+  if (!existsSync('/proc/self/stat')) return new Set([root]);
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(pid)]);
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch {
       // The process ended between listing and reading.
     }
   }
-  const mine = new Set<number>([process.pid]);
-  const queue = [process.pid];
-  while (queue.length > 0)
-    for (const child of children.get(queue.pop()!) ?? []) if (!mine.has(child)) (mine.add(child), queue.push(child));
-  return mine;
+  const tree = new Set([root]);
+  for (const pid of parentOf.keys()) {
+    const chain: number[] = [];
+    let at: number | undefined = pid;
+    while (at !== undefined && at > 1 && !tree.has(at) && chain.length < 64) {
+      chain.push(at);
+      at = parentOf.get(at);
+    }
+    if (at !== undefined && tree.has(at)) for (const p of chain) tree.add(p);
+  }
+  return tree;
 }
 
 /** CPU ms per operation for each part, between two `cpuByPart()` readings. */
