@@ -172,9 +172,10 @@ describe('checking in before the stay', () => {
     try {
       for (const c of cases) {
         await login.query('begin');
-        await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [
-          tenantId,
-        ]);
+        await login.query(
+          `select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`,
+          [tenantId],
+        );
         const { rows } = await login.query(`select app_room_free_until_start($1, $2) as free`, [tenantId, c.ours]);
         await login.query('rollback');
         // The rule as it was written first: a live stay's range overlapping [least(now, start), start).
@@ -193,7 +194,10 @@ describe('checking in before the stay', () => {
       await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [
         other.tenantId,
       ]);
-      const { rows } = await login.query(`select app_room_free_until_start($1, $2) as free`, [tenantId, cases[0]!.ours]);
+      const { rows } = await login.query(`select app_room_free_until_start($1, $2) as free`, [
+        tenantId,
+        cases[0]!.ours,
+      ]);
       await login.query('rollback');
       expect(rows[0].free).toBe(true);
     } finally {

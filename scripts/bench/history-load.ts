@@ -57,7 +57,9 @@ export async function loadHistory(
     const result = await client.query(sql, params);
     const seconds = (performance.now() - t0) / 1000;
     steps.push({ name, seconds });
-    options.log(`${name}: ${seconds.toFixed(1)} s${result.rowCount ? ` (${result.rowCount.toLocaleString('en')} rows)` : ''}`);
+    options.log(
+      `${name}: ${seconds.toFixed(1)} s${result.rowCount ? ` (${result.rowCount.toLocaleString('en')} rows)` : ''}`,
+    );
   };
   const rooms = (
     await client.query<{ n: number }>('select count(*)::int as n from rooms where tenant_id = $1', [options.tenantId])

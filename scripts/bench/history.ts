@@ -8,7 +8,7 @@
 // reuses it on the next run (a copy of it, migrated, with a fresh current day); without it every run
 // loads from scratch and drops what it loaded. BENCH_AUDIT_ROWS / BENCH_RESERVATIONS scale the
 // history down for a quick check; BENCH_SECONDS is the time per page measurement, BENCH_SWEEPS the
-// number of sweep runs.
+// number of sweep runs; BENCH_HISTORY_DB names the databases (default unlockos_history).
 import pg from 'pg';
 import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../lib/db/database';
 import { machine } from './harness';
@@ -29,9 +29,9 @@ const JITTER_MS = 2;
 /** What was slow and what fixed it (figures from the runs before and after, on this machine). */
 const HOW = `- (to be written after the first run)`;
 
-const EMPTY_DB = 'unlockos_history_empty';
-const HISTORY_DB = 'unlockos_history';
-const TEMPLATE_DB = 'unlockos_history_tpl';
+const HISTORY_DB = process.env.BENCH_HISTORY_DB ?? 'unlockos_history';
+const EMPTY_DB = `${HISTORY_DB}_empty`;
+const TEMPLATE_DB = `${HISTORY_DB}_tpl`;
 
 const startedAt = Date.now();
 process.env.UNLOCKOS_DATA_DIR ??= '.data/bench';
@@ -147,7 +147,9 @@ async function buildToday(m: Measured): Promise<Today> {
     today.inHouse.push(id);
   }
   // Departing at 10:00 — or, later in the day, in a few minutes (a stay already over cannot be checked in).
-  const leaves = new Date(Math.min(Math.max(at(0, 10).getTime(), Date.now() + 15 * 60_000), at(1, 0).getTime() - 60_000));
+  const leaves = new Date(
+    Math.min(Math.max(at(0, 10).getTime(), Date.now() + 15 * 60_000), at(1, 0).getTime() - 60_000),
+  );
   for (let room = 18; room < 26; room++) {
     const id = await book(room, at(-2, 15), leaves);
     await completeCheckIn({ tenantId: m.tenantId, reservationId: id, actor });
@@ -224,7 +226,9 @@ async function measureAll(dbName: string, m: Measured, today: Today, explain: bo
   };
   const check = await deskPage();
   if (check.arrivals.length !== today.arrivals.length || check.inHouse.length < today.inHouse.length)
-    throw new Error(`the desk's day is not the one built: ${check.arrivals.length} arrivals, ${check.inHouse.length} in house`);
+    throw new Error(
+      `the desk's day is not the one built: ${check.arrivals.length} arrivals, ${check.inHouse.length} in house`,
+    );
 
   // A handful of keys due before each sweep: staff codes of the Harbor's rooms whose window ended a minute ago.
   let sweepRound = 0;
@@ -323,7 +327,10 @@ if (reused) {
   const admin = new pg.Client({ connectionString: adminUrlOf(HISTORY_DB) });
   await admin.connect();
   await admin.query('create table bench_history_state (measured jsonb not null, load jsonb not null)');
-  await admin.query('insert into bench_history_state values ($1, $2)', [JSON.stringify(measured), JSON.stringify(load)]);
+  await admin.query('insert into bench_history_state values ($1, $2)', [
+    JSON.stringify(measured),
+    JSON.stringify(load),
+  ]);
   await admin.end();
   if (KEEP) {
     const { disconnectDb } = await import('../../lib/db/client');
