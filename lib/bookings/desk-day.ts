@@ -35,24 +35,31 @@ export async function deskDay({
   now?: Date;
 }): Promise<DeskDay> {
   // Every zone's "today" lies within a day and a half of now; checked-in stays are in house whatever their dates.
-  // The statuses are literals, not parameters: row-level security keeps an enum comparison out of index
-  // conditions, so the checked-in stays are found through a partial index (reservations_checked_in) whose
-  // predicate the planner proves only from a constant — with the stays ending from a day and a half ago
-  // on (reservations_tenant_end), a BitmapOr of two small scans, however many years of stays lie behind.
+  // Two scans, so neither depends on the other's estimate: the stays ending from a day and a half ago on
+  // (reservations_tenant_end) and the checked-in ones (the partial index reservations_checked_in). Its
+  // status is a literal because row-level security keeps an enum comparison out of index conditions: the
+  // planner must prove the partial index's predicate from a constant (a Prisma enum parameter is a cast it
+  // cannot fold). Neither reads the years of stays behind today, and each guest is read by its key (a
+  // join could hash every guest the tenant ever had when the checked-in scan is misestimated).
+  const until = new Date(now.getTime() + 36 * 3_600_000);
+  const since = new Date(now.getTime() - 36 * 3_600_000);
   const rows = await withTenant(
     { tenantId, userId },
     (tx) =>
       tx.$queryRaw<DayStay[]>`
-      select r.id, r.room_label_snapshot as "roomLabel", f.name as "facilityName", g.name as "guestName",
+      select r.id, r.room_label_snapshot as "roomLabel", f.name as "facilityName",
+             (select g.name from guests g where g.tenant_id = r.tenant_id and g.id = r.guest_id) as "guestName",
              r.starts_at as "startsAt", r.ends_at as "endsAt", r.status::text as status, f.time_zone as "timeZone"
-        from reservations r
+        from (select tenant_id, id, room_id, guest_id, room_label_snapshot, starts_at, ends_at, status
+                from reservations
+               where tenant_id = ${tenantId}::uuid and ends_at > ${since}::timestamptz
+                 and starts_at < ${until}::timestamptz and status <> 'cancelled'
+              union
+              select tenant_id, id, room_id, guest_id, room_label_snapshot, starts_at, ends_at, status
+                from reservations
+               where tenant_id = ${tenantId}::uuid and status = 'checked_in' and starts_at < ${until}::timestamptz) r
         join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
         join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
-        left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-       where r.tenant_id = ${tenantId}::uuid
-         and r.status <> 'cancelled'
-         and r.starts_at < ${new Date(now.getTime() + 36 * 3_600_000)}::timestamptz
-         and (r.ends_at > ${new Date(now.getTime() - 36 * 3_600_000)}::timestamptz or r.status = 'checked_in')
        order by r.starts_at, r.id`,
   );
   const day: DeskDay = { arrivals: [], inHouse: [], departures: [] };
