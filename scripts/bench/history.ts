@@ -18,7 +18,9 @@ const KEEP = process.env.BENCH_KEEP_DATA === '1';
 const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 10_000_000);
 const RESERVATIONS = Number(process.env.BENCH_RESERVATIONS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const SWEEPS = Number(process.env.BENCH_SWEEPS ?? 60);
+const SWEEPS = Number(process.env.BENCH_SWEEPS ?? 200);
+/** Turns per operation on each database (each gets SECONDS / ROUNDS, or SWEEPS / ROUNDS runs). */
+const ROUNDS = 2;
 const ROOMS = 48;
 const TIME_ZONE = 'Asia/Tokyo';
 /** p99 with history may be this many times the empty database's… */
@@ -27,7 +29,43 @@ const TARGET_RATIO = 1.5;
 const JITTER_MS = 2;
 
 /** What was slow and what fixed it (figures from the runs before and after, on this machine). */
-const HOW = `- (to be written after the first run)`;
+const HOW = `Before these changes (the same bench on the same loaded history, 2026-12-01 02:10 UTC, on a machine shared with five
+other builds, load average ~15–20 — so read the plans more than the milliseconds):
+
+- **A rare action** (\`guest.deleted\`, 384 rows of 10 M): the planner had only \`audit_events_tenant_time\` and chose a
+  sequential scan of all 10 M rows (241,579 buffers read, 3.8 s; the page's p50 4.8 s). Fixed by
+  \`audit_events_action_time (tenant_id, action, occurred_at desc, id desc)\`: the filtered page is one index range,
+  newest first, 51 rows. A common action (\`key.revoked\`) walked 733 rows it then threw away; now none.
+- **A deep page** (a cursor two years back): Prisma writes the keyset as \`occurred_at < $t OR (occurred_at = $t AND
+  id < $id)\`, which is no index condition, so the scan began at the newest row and filtered 596,094 rows (568,597
+  buffers, 0.7–1.4 s, p99 1.0 s). \`listAuditEvents\` now adds \`occurred_at <= $t\` (implied by the OR, so the same rows):
+  the scan starts at the cursor.
+- **One room's log**: \`audit_events_room_time\` (partial, \`room_id is not null\`), the same shape for the room filter (it
+  had walked ~2,300 rows of other rooms per page).
+- **The desk's day** read all 175,102 of the Harbor's stays (a bitmap of \`reservations_tenant_id_id_key\` on tenant_id
+  alone, 291 ms): its condition is \`ends_at > now − 36 h OR status = 'checked_in'\`. Row-level security keeps a
+  condition whose operator is not leakproof out of index conditions, and enum \`=\` is not leakproof, so no plain
+  index on status helps; a partial index's predicate can still be proved from it, but only from a constant — and
+  Prisma sends the enum as \`CAST($5::text AS reservation_status)\`, which the planner cannot fold. \`deskDay\` is now one
+  SQL statement: a union of the stays ending from a day and a half ago on (\`reservations_tenant_end (tenant_id,
+  ends_at)\`) and the checked-in stays (\`reservations_checked_in (tenant_id) where status = 'checked_in'\`, the status a
+  literal), each guest read by key.
+- **The desk page's keys** (live keys, superseded offline codes, sync state) each read all 166,405 of the Harbor's keys
+  through \`access_keys_tenant_time\` (~110 ms each): \`access_keys_by_reservation (tenant_id, reservation_id)\`.
+- **The arrivals' check-in windows** (64,497 buffers, 300 ms for 18 arrivals): \`app_room_free_until_start\` tested
+  \`tstzrange(...) && tstzrange(now, start)\` against the room's stays; \`&&\` is not leakproof, so under row-level
+  security it was a filter over every past stay of the room (the session-6 finding, in one more place). The function
+  now compares the bounds (\`other.ends_at > now() and other.starts_at < r.starts_at\`, and no early hours once the stay
+  has started — the same rule, held to the range overlap case by case in lib/stays/check-in-window.test.ts) with
+  \`reservations_room_end (tenant_id, room_id, ends_at)\`.
+- **The expiry sweep** already found its due keys through the partial \`access_keys_expiry\` (5 rows, 8 buffers) and
+  writes by primary key; history adds only index depth to its writes. No change.
+- The audit page's first page and a subject's page used \`audit_events_tenant_time\` / \`audit_events_subject\` from the
+  start (51 and 2 rows); their ratios above are the machine's noise.
+
+Left: the audit page's actor filter (a case-insensitive substring of the actor's label) still filters the tenant's log
+row by row — it needs a trigram index (pg_trgm), not done here. Other readers of stays by room and time outside these
+three pages (the room grid, availability, stay changes) were not measured by this bench.`;
 
 const HISTORY_DB = process.env.BENCH_HISTORY_DB ?? 'unlockos_history';
 const EMPTY_DB = `${HISTORY_DB}_empty`;
@@ -167,15 +205,15 @@ async function buildToday(m: Measured): Promise<Today> {
 }
 
 type Sample = { name: string; ops: number; p50: number; p99: number; plans: string[] };
+type Timed = { latencies: number[]; captured: Captured[] };
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
-/** Calls `op` one at a time for `seconds` (after a warm-up), and captures the statements of one call. */
+/** Calls `op` one at a time for `seconds` or `runs` (after a warm-up), and captures the statements of one call. */
 async function timeOp(
-  name: string,
   op: () => Promise<unknown>,
   options: { seconds?: number; runs?: number; before?: () => Promise<unknown> } = {},
-): Promise<Sample & { captured: Captured[] }> {
+): Promise<Timed> {
   for (let i = 0; i < 3; i++) {
     await options.before?.();
     await op();
@@ -193,12 +231,27 @@ async function timeOp(
     await op();
     latencies.push(performance.now() - t0);
   }
-  latencies.sort((a, b) => a - b);
-  return { name, ops: latencies.length, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), plans: [], captured };
+  return { latencies, captured };
 }
 
-/** Every operation of the three pages, timed; with `explain`, each one's statements EXPLAINed as the role that ran them. */
-async function measureAll(dbName: string, m: Measured, today: Today, explain: boolean): Promise<Sample[]> {
+function sampleOf(name: string, latencies: number[]): Sample {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { name, ops: sorted.length, p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), plans: [] };
+}
+
+type Op = { name: string; run: () => Promise<unknown>; options?: Parameters<typeof timeOp>[1] };
+type OpSet = {
+  db: string;
+  ops: Op[];
+  explain: (op: Op, captured: Captured[]) => Promise<string[]>;
+  finish: () => Promise<void>;
+};
+
+/**
+ * Every operation of the three pages on one database (the application's client must point at it), and
+ * how to EXPLAIN each one's statements as the role that ran them.
+ */
+async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet> {
   const { listReadableAuditEvents } = await import('../../lib/audit/readable-audit-events');
   const { listAuditEvents } = await import('../../lib/audit/list-audit-events');
   const { deskDay } = await import('../../lib/bookings/desk-day');
@@ -245,46 +298,48 @@ async function measureAll(dbName: string, m: Measured, today: Today, explain: bo
   // Whatever else was due (a previous run's keys) is expired first, so each sweep sees exactly its handful.
   await expireDueKeys(100_000);
 
-  const ops: [string, () => Promise<unknown>, Parameters<typeof timeOp>[2]?][] = [
-    ['audit page: first page', () => listReadableAuditEvents(page)],
-    ['audit page: action = key.revoked (common)', () => listReadableAuditEvents({ ...page, action: 'key.revoked' })],
-    ['audit page: action = guest.deleted (rare)', () => listReadableAuditEvents({ ...page, action: 'guest.deleted' })],
-    ['audit page: one stay (subject)', () => listReadableAuditEvents({ ...page, subjectId: today.inHouse[0]! })],
-    ['audit page: one room', () => listReadableAuditEvents({ ...page, roomId: m.roomIds[3]! })],
-    ['audit page: deep cursor (2 years back)', () => listReadableAuditEvents({ ...page, cursor: today.deepCursor })],
-    ['GET /api/v1/audit-events: first page', () => listAuditEvents(page)],
-    ['GET /api/v1/audit-events: action filter', () => listAuditEvents({ ...page, action: 'key.expired' })],
-    ['GET /api/v1/audit-events: deep cursor', () => listAuditEvents({ ...page, cursor: today.deepCursor })],
-    ['desk: deskDay', () => deskDay({ tenantId, userId })],
-    ['desk: the whole day page (deskDay + keys, windows, offline codes, sync)', deskPage],
-    ['expiry sweep: one run, 5 keys due', () => expireDueKeys(), { runs: SWEEPS, before: dueKeys }],
+  const op = (name: string, run: () => Promise<unknown>, options?: Op['options']): Op => ({ name, run, options });
+  const ops: Op[] = [
+    op('audit page: first page', () => listReadableAuditEvents(page)),
+    op('audit page: action = key.revoked (common)', () => listReadableAuditEvents({ ...page, action: 'key.revoked' })),
+    op('audit page: action = guest.deleted (rare)', () =>
+      listReadableAuditEvents({ ...page, action: 'guest.deleted' }),
+    ),
+    op('audit page: one stay (subject)', () => listReadableAuditEvents({ ...page, subjectId: today.inHouse[0]! })),
+    op('audit page: one room', () => listReadableAuditEvents({ ...page, roomId: m.roomIds[3]! })),
+    op('audit page: deep cursor (2 years back)', () => listReadableAuditEvents({ ...page, cursor: today.deepCursor })),
+    op('GET /api/v1/audit-events: first page', () => listAuditEvents(page)),
+    op('GET /api/v1/audit-events: action filter', () => listAuditEvents({ ...page, action: 'key.expired' })),
+    op('GET /api/v1/audit-events: deep cursor', () => listAuditEvents({ ...page, cursor: today.deepCursor })),
+    op('desk: deskDay', () => deskDay({ tenantId, userId })),
+    op('desk: the whole day page (deskDay + keys, windows, offline codes, sync)', deskPage),
+    op('expiry sweep: one run, 5 keys due', () => expireDueKeys(), { runs: SWEEPS, before: dueKeys }),
   ];
-  const samples: Sample[] = [];
-  for (const [name, op, options] of ops) {
-    const sample = await timeOp(name, op, options);
-    if (explain) {
-      const role = name.startsWith('expiry') ? 'app_service' : 'app_authenticated';
-      const statements = name.startsWith('expiry')
-        ? [
-            {
-              // The sweep's own scan (inside expire_due_keys); app_end_key's writes go by primary key.
-              text: `select tenant_id, id from access_keys where status in ('pre_issued', 'active') and expires_at <= now()
-                      order by expires_at limit 500 for update skip locked`,
-              values: [],
-            },
-          ]
-        : sample.captured;
-      if (name.startsWith('expiry')) await dueKeys();
-      sample.plans = await explainSummary(appUrlOf(dbName), role, role === 'app_service' ? '' : tenantId, statements);
-    }
-    samples.push(sample);
-    process.stdout.write(
-      `  ${name}: p50 ${sample.p50.toFixed(2)} ms, p99 ${sample.p99.toFixed(2)} ms (${sample.ops} runs)\n`,
+  const explain = async (o: Op, captured: Captured[]) => {
+    const sweep = o.name.startsWith('expiry');
+    if (sweep) await dueKeys();
+    const statements = sweep
+      ? [
+          {
+            // The sweep's own scan (inside expire_due_keys); app_end_key's writes go by primary key.
+            text: `select tenant_id, id from access_keys where status in ('pre_issued', 'active') and expires_at <= now()
+                    order by expires_at limit 500 for update skip locked`,
+            values: [],
+          },
+        ]
+      : captured;
+    return explainSummary(
+      appUrlOf(dbName),
+      sweep ? 'app_service' : 'app_authenticated',
+      sweep ? '' : tenantId,
+      statements,
     );
-  }
-  await expireDueKeys(100_000);
-  await admin.end();
-  return samples;
+  };
+  const finish = async () => {
+    await expireDueKeys(100_000);
+    await admin.end();
+  };
+  return { db: dbName, ops, explain, finish };
 }
 
 // 1. The almost empty database: the Harbor and its day, nothing else.
@@ -293,9 +348,7 @@ await freshDatabase(EMPTY_DB);
 await useDatabase(EMPTY_DB);
 const emptyTenant = await createMeasuredTenant();
 const emptyToday = await buildToday(emptyTenant);
-const empty = await measureAll(EMPTY_DB, emptyTenant, emptyToday, true);
-await useDatabase(EMPTY_DB);
-await dropDatabase(EMPTY_DB);
+const emptySet = await opsFor(EMPTY_DB, emptyTenant, emptyToday);
 
 // 2. History: the Harbor's years of stays, and 160 other tenants'.
 let load: LoadReport;
@@ -358,13 +411,52 @@ const counts = await (async () => {
   return row;
 })();
 process.stdout.write(`History: ${JSON.stringify(counts)}\n`);
-const history = await measureAll(HISTORY_DB, measured, historyToday, true);
+const historySet = await opsFor(HISTORY_DB, measured, historyToday);
+
+// 3. Each operation on both databases in turns (empty, history, empty, history…), so whatever else the
+// machine does at the time weighs on both alike.
+const empty: Sample[] = [];
+const history: Sample[] = [];
+for (let i = 0; i < emptySet.ops.length; i++) {
+  const latencies = new Map<OpSet, number[]>([
+    [emptySet, []],
+    [historySet, []],
+  ]);
+  let captured: Captured[] = [];
+  for (let round = 0; round < ROUNDS; round++)
+    for (const set of [emptySet, historySet]) {
+      const o = set.ops[i]!;
+      await useDatabase(set.db);
+      const timed = await timeOp(o.run, {
+        ...o.options,
+        seconds: SECONDS / ROUNDS,
+        ...(o.options?.runs ? { runs: Math.ceil(o.options.runs / ROUNDS) } : {}),
+      });
+      latencies.get(set)!.push(...timed.latencies);
+      if (set === historySet && round === 0) captured = timed.captured;
+    }
+  const o = historySet.ops[i]!;
+  const e = sampleOf(o.name, latencies.get(emptySet)!);
+  const h = sampleOf(o.name, latencies.get(historySet)!);
+  await useDatabase(HISTORY_DB);
+  h.plans = await historySet.explain(o, captured);
+  empty.push(e);
+  history.push(h);
+  process.stdout.write(
+    `  ${o.name}: empty p50 ${e.p50.toFixed(2)} / p99 ${e.p99.toFixed(2)} ms, history p50 ${h.p50.toFixed(2)} / p99 ${h.p99.toFixed(2)} ms\n`,
+  );
+}
+for (const set of [emptySet, historySet]) {
+  await useDatabase(set.db);
+  await set.finish();
+}
 const { disconnectDb } = await import('../../lib/db/client');
 await disconnectDb();
+await dropDatabase(EMPTY_DB);
 if (!KEEP) await dropDatabase(HISTORY_DB);
 await database.close();
 
-// 3. The section.
+// 4. The section.
 const rows = empty.map((e) => {
   const h = history.find((x) => x.name === e.name)!;
   const allowed = Math.max(e.p99 * TARGET_RATIO, e.p99 + JITTER_MS);
@@ -382,7 +474,7 @@ const table = [
 const missed = rows.filter((r) => !r.met);
 const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
 const body = `
-Command: \`npm run bench:history\` (in-process through the application's Prisma client against an embedded PostgreSQL the bench starts; ${SECONDS} s of sequential calls per page operation after a warm-up, ${SWEEPS} sweep runs).
+Command: \`npm run bench:history\` (in-process through the application's Prisma client against an embedded PostgreSQL the bench starts; ${SECONDS} s of sequential calls per page operation and database after a warm-up, ${SWEEPS} sweep runs, each operation measured on the empty and the loaded database in turns, ${ROUNDS} turns each, so the machine's other load weighs on both alike).
 Machine: ${machine()}. Run: ${new Date().toISOString()}, ${minutes} min in all. PostgreSQL as \`npm start\` runs it (shared_buffers 128 MB).
 
 The measured tenant (the Harbor): one facility in ${TIME_ZONE}, ${ROOMS} rooms each with a door, and a current day made through the application's own functions — 18 guests in house with live keys, 8 departures (half checked out), 18 arrivals with pre-issued keys, ${ROOMS} bookings to come, 2 cancellations. The expiry sweep runs with 5 keys due each time (staff codes whose window ended a minute earlier).
