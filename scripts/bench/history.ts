@@ -113,7 +113,7 @@ async function freshDatabase(name: string): Promise<void> {
   await prepareDatabase({ adminUrl: adminUrlOf(name) });
 }
 
-async function useDatabase(name: string): Promise<void> {
+async function switchDatabase(name: string): Promise<void> {
   const { disconnectDb } = await import('../../lib/db/client');
   await disconnectDb();
   process.env.APP_DATABASE_URL = appUrlOf(name);
@@ -283,13 +283,14 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
       `the desk's day is not the one built: ${check.arrivals.length} arrivals, ${check.inHouse.length} in house`,
     );
 
-  // A handful of keys due before each sweep: staff codes of the Harbor's rooms whose window ended a minute ago.
+  // A handful of keys due before each sweep: staff codes of the Harbor's rooms whose window ended a minute ago
+  // (eight-digit codes, each round its own: never a live guest PIN of the room).
   let sweepRound = 0;
   const dueKeys = async () => {
     sweepRound++;
     await admin.query(
       `insert into access_keys (tenant_id, room_id, status, pin, valid_from, expires_at, kind, staff_label, staff_purpose, vendor_sync)
-       select $1, r, 'active', lpad(((${sweepRound} * 7919 + g * 104729) % 1000000)::text, 6, '0'),
+       select $1, r, 'active', lpad((${sweepRound} * 10 + g)::text, 8, '0'),
               now() - interval '1 day', now() - interval '1 minute', 'staff', 'Housekeeping', 'housekeeping', 'synced'
          from unnest($2::uuid[]) with ordinality as u(r, g)`,
       [tenantId, m.roomIds.slice((sweepRound * 5) % (ROOMS - 5), ((sweepRound * 5) % (ROOMS - 5)) + 5)],
@@ -345,7 +346,7 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
 // 1. The almost empty database: the Harbor and its day, nothing else.
 process.stdout.write('Empty database…\n');
 await freshDatabase(EMPTY_DB);
-await useDatabase(EMPTY_DB);
+await switchDatabase(EMPTY_DB);
 const emptyTenant = await createMeasuredTenant();
 const emptyToday = await buildToday(emptyTenant);
 const emptySet = await opsFor(EMPTY_DB, emptyTenant, emptyToday);
@@ -369,7 +370,7 @@ if (reused) {
   process.stdout.write('Loading history…\n');
   await dropDatabase(TEMPLATE_DB);
   await freshDatabase(HISTORY_DB);
-  await useDatabase(HISTORY_DB);
+  await switchDatabase(HISTORY_DB);
   measured = await createMeasuredTenant();
   load = await loadHistory(adminUrlOf(HISTORY_DB), {
     tenantId: measured.tenantId,
@@ -391,7 +392,7 @@ if (reused) {
     await onMaintenance((c) => c.query(`create database ${TEMPLATE_DB} template ${HISTORY_DB} strategy file_copy`));
   }
 }
-await useDatabase(HISTORY_DB);
+await switchDatabase(HISTORY_DB);
 const historyToday = await buildToday(measured);
 const counts = await (async () => {
   const admin = new pg.Client({ connectionString: adminUrlOf(HISTORY_DB) });
@@ -426,7 +427,7 @@ for (let i = 0; i < emptySet.ops.length; i++) {
   for (let round = 0; round < ROUNDS; round++)
     for (const set of [emptySet, historySet]) {
       const o = set.ops[i]!;
-      await useDatabase(set.db);
+      await switchDatabase(set.db);
       const timed = await timeOp(o.run, {
         ...o.options,
         seconds: SECONDS / ROUNDS,
@@ -438,7 +439,7 @@ for (let i = 0; i < emptySet.ops.length; i++) {
   const o = historySet.ops[i]!;
   const e = sampleOf(o.name, latencies.get(emptySet)!);
   const h = sampleOf(o.name, latencies.get(historySet)!);
-  await useDatabase(HISTORY_DB);
+  await switchDatabase(HISTORY_DB);
   h.plans = await historySet.explain(o, captured);
   empty.push(e);
   history.push(h);
@@ -447,7 +448,7 @@ for (let i = 0; i < emptySet.ops.length; i++) {
   );
 }
 for (const set of [emptySet, historySet]) {
-  await useDatabase(set.db);
+  await switchDatabase(set.db);
   await set.finish();
 }
 const { disconnectDb } = await import('../../lib/db/client');
