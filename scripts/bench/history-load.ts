@@ -46,7 +46,14 @@ const ACTIONS = `(values
  */
 export async function loadHistory(
   adminUrl: string,
-  options: { tenantId: string; auditRows: number; reservations: number; log: (line: string) => void },
+  options: {
+    tenantId: string;
+    auditRows: number;
+    reservations: number;
+    log: (line: string) => void;
+    /** Only the measured tenant's last `days` days (17 audit rows a stay), no other tenant: the almost empty database. */
+    onlyTenantDays?: number;
+  },
 ): Promise<LoadReport> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -68,17 +75,19 @@ export async function loadHistory(
   const rooms = (
     await client.query<{ n: number }>('select count(*)::int as n from rooms where tenant_id = $1', [options.tenantId])
   ).rows[0]!.n;
-  const tenantDays = Math.max(1, Math.round((options.reservations * TENANT_RESERVATIONS) / rooms));
+  const only = options.onlyTenantDays;
+  const otherTenants = only ? 0 : OTHER_TENANTS;
+  const tenantDays = only ?? Math.max(1, Math.round((options.reservations * TENANT_RESERVATIONS) / rooms));
   const otherPerRoom = Math.max(
     1,
     Math.floor((options.reservations - tenantDays * rooms) / (OTHER_TENANTS * OTHER_ROOMS)),
   );
   const tenantStays = tenantDays * rooms;
-  const otherStays = otherPerRoom * OTHER_TENANTS * OTHER_ROOMS;
-  const tenantEvents = (options.auditRows * TENANT_AUDIT) / tenantStays;
-  const otherEvents = (options.auditRows * (1 - TENANT_AUDIT)) / otherStays;
+  const otherStays = otherPerRoom * otherTenants * OTHER_ROOMS;
+  const tenantEvents = only ? 17 : (options.auditRows * TENANT_AUDIT) / tenantStays;
+  const otherEvents = only ? 0 : (options.auditRows * (1 - TENANT_AUDIT)) / otherStays;
   options.log(
-    `plan: ${tenantStays} stays of the measured tenant (${tenantDays} days × ${rooms} rooms, ${tenantEvents.toFixed(2)} audit rows each), ${otherStays} of ${OTHER_TENANTS} others (${otherEvents.toFixed(2)} each)`,
+    `plan: ${tenantStays} stays of the measured tenant (${tenantDays} days × ${rooms} rooms, ${tenantEvents.toFixed(2)} audit rows each), ${otherStays} of ${otherTenants} others (${otherEvents.toFixed(2)} each)`,
   );
   try {
     for (const session of [client, second])
@@ -87,7 +96,7 @@ export async function loadHistory(
       );
     await step(
       'tenants, facilities, rooms, doors',
-      `with t as (insert into tenants (name) select 'History ' || g from generate_series(1, ${OTHER_TENANTS}) g returning id),
+      `with t as (insert into tenants (name) select 'History ' || g from generate_series(1, ${otherTenants}) g returning id),
             f as (insert into facilities (tenant_id, name, time_zone)
                   select id, 'Main', (array['Asia/Tokyo', 'Europe/London', 'America/New_York', 'UTC'])[1 + (row_number() over ())::int % 4] from t
                   returning tenant_id, id),

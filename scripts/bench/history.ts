@@ -149,7 +149,7 @@ type Today = {
   inHouse: string[];
   arrivals: string[];
   departures: string[];
-  /** Cursor into the tenant's log two years back: the deep page. */
+  /** Cursor 90 % of the way down the tenant's log (set once the log is there): the deep page. */
   deepCursor: string;
 };
 
@@ -158,7 +158,7 @@ type Today = {
  * 8 departures (half already checked out), 18 arrivals (confirmed, keys pre-issued), 48 bookings to come,
  * 2 cancellations; two rooms free.
  */
-async function buildToday(m: Measured): Promise<Today> {
+async function buildToday(dbName: string, m: Measured): Promise<Today> {
   const { createBookingGroup } = await import('../../lib/bookings/create-booking-group');
   const { completeCheckIn } = await import('../../lib/stays/complete-check-in');
   const { checkOutReservation } = await import('../../lib/stays/check-out');
@@ -200,7 +200,21 @@ async function buildToday(m: Measured): Promise<Today> {
     await cancelReservation({ tenantId: m.tenantId, reservationId: id, actor, reason: 'guest cancelled' });
   }
   for (let room = 0; room < ROOMS; room++) await book(room, at(3 + (room % 5), 15), at(5 + (room % 5), 10));
-  today.deepCursor = encodeCursor(new Date(Date.now() - 730 * 86_400_000), 'ffffffff-ffff-4fff-bfff-ffffffffffff');
+  const admin = new pg.Client({ connectionString: adminUrlOf(dbName) });
+  await admin.connect();
+  const { rows: logRows } = (
+    await admin.query<{ rows: number }>('select count(*)::int as rows from audit_events where tenant_id = $1', [
+      m.tenantId,
+    ])
+  ).rows[0]!;
+  const deep = (
+    await admin.query<{ occurred_at: Date; id: string }>(
+      'select occurred_at, id from audit_events where tenant_id = $1 order by occurred_at desc, id desc offset $2 limit 1',
+      [m.tenantId, Math.floor(logRows * 0.9)],
+    )
+  ).rows[0]!;
+  await admin.end();
+  today.deepCursor = encodeCursor(deep.occurred_at, deep.id);
   return today;
 }
 
@@ -308,7 +322,9 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
     ),
     op('audit page: one stay (subject)', () => listReadableAuditEvents({ ...page, subjectId: today.inHouse[0]! })),
     op('audit page: one room', () => listReadableAuditEvents({ ...page, roomId: m.roomIds[3]! })),
-    op('audit page: deep cursor (2 years back)', () => listReadableAuditEvents({ ...page, cursor: today.deepCursor })),
+    op('audit page: deep cursor (90 % down the log)', () =>
+      listReadableAuditEvents({ ...page, cursor: today.deepCursor }),
+    ),
     op('GET /api/v1/audit-events: first page', () => listAuditEvents(page)),
     op('GET /api/v1/audit-events: action filter', () => listAuditEvents({ ...page, action: 'key.expired' })),
     op('GET /api/v1/audit-events: deep cursor', () => listAuditEvents({ ...page, cursor: today.deepCursor })),
@@ -343,12 +359,31 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
   return { db: dbName, ops, explain, finish };
 }
 
-// 1. The almost empty database: the Harbor and its day, nothing else.
-process.stdout.write('Empty database…\n');
+// 1. The almost empty database: the Harbor's last two weeks and its day, nothing else — so every page
+// measured has as many rows to show as with history (the same work), only the years behind them differ.
+process.stdout.write('Almost empty database…\n');
 await freshDatabase(EMPTY_DB);
 await switchDatabase(EMPTY_DB);
 const emptyTenant = await createMeasuredTenant();
-const emptyToday = await buildToday(emptyTenant);
+const emptyLoad = await loadHistory(adminUrlOf(EMPTY_DB), {
+  tenantId: emptyTenant.tenantId,
+  auditRows: 0,
+  reservations: 0,
+  onlyTenantDays: 14,
+  log: () => {},
+});
+const emptyToday = await buildToday(EMPTY_DB, emptyTenant);
+const emptyCounts = await (async () => {
+  const admin = new pg.Client({ connectionString: adminUrlOf(EMPTY_DB) });
+  await admin.connect();
+  const row = (
+    await admin.query(
+      'select (select count(*) from audit_events)::int as audit, (select count(*) from reservations)::int as reservations',
+    )
+  ).rows[0];
+  await admin.end();
+  return { ...row, days: 14 } as { audit: number; reservations: number; days: number };
+})();
 const emptySet = await opsFor(EMPTY_DB, emptyTenant, emptyToday);
 
 // 2. History: the Harbor's years of stays, and 160 other tenants'.
@@ -393,7 +428,7 @@ if (reused) {
   }
 }
 await switchDatabase(HISTORY_DB);
-const historyToday = await buildToday(measured);
+const historyToday = await buildToday(HISTORY_DB, measured);
 const counts = await (async () => {
   const admin = new pg.Client({ connectionString: adminUrlOf(HISTORY_DB) });
   await admin.connect();
@@ -465,7 +500,7 @@ const rows = empty.map((e) => {
 });
 const fmt = (n: number) => n.toFixed(2);
 const table = [
-  '| operation | empty p50 ms | empty p99 ms | history p50 ms | history p99 ms | p99 history/empty | target |',
+  '| operation | almost empty p50 ms | almost empty p99 ms | history p50 ms | history p99 ms | p99 history/almost empty | target |',
   '|---|---:|---:|---:|---:|---:|---|',
   ...rows.map(
     (r) =>
@@ -480,11 +515,13 @@ Machine: ${machine()}. Run: ${new Date().toISOString()}, ${minutes} min in all. 
 
 The measured tenant (the Harbor): one facility in ${TIME_ZONE}, ${ROOMS} rooms each with a door, and a current day made through the application's own functions — 18 guests in house with live keys, 8 departures (half checked out), 18 arrivals with pre-issued keys, ${ROOMS} bookings to come, 2 cancellations. The expiry sweep runs with 5 keys due each time (staff codes whose window ended a minute earlier).
 
+The almost empty database holds the Harbor, its day and its last ${emptyCounts.days} days of stays only (${emptyCounts.reservations.toLocaleString('en')} reservations, ${emptyCounts.audit.toLocaleString('en')} audit rows, loaded in ${emptyLoad.seconds.toFixed(0)} s by the same loader), so every page measured shows as many rows on both databases — a filtered page or a page 90 % down the log is a full page on each — and only the history behind them differs.
+
 History, loaded ${load.reused ? `earlier (kept by BENCH_KEEP_DATA=1; that load took ${load.seconds.toFixed(0)} s)` : `in ${load.seconds.toFixed(0)} s`} with set-based SQL as the owner (\`generate_series\`, \`session_replication_role = replica\` so the append-only guards, foreign-key and message triggers stay out of the bulk load, then ANALYZE): ${counts.audit.toLocaleString('en')} audit rows (${counts.audit_tenant.toLocaleString('en')} of them the Harbor's), ${counts.reservations.toLocaleString('en')} reservations (${counts.reservations_tenant.toLocaleString('en')} the Harbor's: ten years of nightly stays in its rooms), ${counts.check_ins.toLocaleString('en')} check-ins, ${counts.keys.toLocaleString('en')} keys (ended), ${counts.doors.toLocaleString('en')} door rows, ${counts.messages.toLocaleString('en')} messages, over ${counts.tenants} tenants; ${counts.size} on disk. Load steps (two sessions share the inserts): ${load.steps.map((s) => `${s.name} ${s.seconds.toFixed(0)} s`).join(', ')}.
 
 ${table}
 
-Target: p99 with history ≤ ${TARGET_RATIO}× the empty database's p99, or ≤ that p99 + ${JITTER_MS} ms where that is more (at 1–4 ms one scheduler hiccup on this shared 2-core machine is a 1.5× "regression" without any more work done; 2 ms is well under what one extra page of index or heap costs to read from disk, so it does not hide a scan that grows with history). ${missed.length === 0 ? 'Met by every operation.' : `MISSED by ${missed.map((r) => r.name).join('; ')}.`}
+Target: p99 with history ≤ ${TARGET_RATIO}× the almost empty database's p99, or ≤ that p99 + ${JITTER_MS} ms where that is more (at 1–4 ms one scheduler hiccup on this shared 2-core machine is a 1.5× "regression" without any more work done; 2 ms is well under what one extra page of index or heap costs to read from disk, so it does not hide a scan that grows with history). ${missed.length === 0 ? 'Met by every operation.' : `MISSED by ${missed.map((r) => r.name).join('; ')}.`}
 
 Plans with history (EXPLAIN (ANALYZE, BUFFERS) of each operation's statements as captured from the application, run as the role and tenant settings the application uses, so row-level security is in the plans):
 
