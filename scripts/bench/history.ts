@@ -36,7 +36,7 @@ other builds, load average ~15–20 — so read the plans more than the millisec
   sequential scan of all 10 M rows (241,579 buffers read, 3.8 s; the page's p50 4.8 s). Fixed by
   \`audit_events_action_time (tenant_id, action, occurred_at desc, id desc)\`: the filtered page is one index range,
   newest first, 51 rows. A common action (\`key.revoked\`) walked 733 rows it then threw away; now none.
-- **A deep page** (a cursor two years back): Prisma writes the keyset as \`occurred_at < $t OR (occurred_at = $t AND
+- **A deep page** (in that run a cursor two years back; now 90 % down each log): Prisma writes the keyset as \`occurred_at < $t OR (occurred_at = $t AND
   id < $id)\`, which is no index condition, so the scan began at the newest row and filtered 596,094 rows (568,597
   buffers, 0.7–1.4 s, p99 1.0 s). \`listAuditEvents\` now adds \`occurred_at <= $t\` (implied by the OR, so the same rows):
   the scan starts at the cursor.
@@ -57,7 +57,11 @@ other builds, load average ~15–20 — so read the plans more than the millisec
   security it was a filter over every past stay of the room (the session-6 finding, in one more place). The function
   now compares the bounds (\`other.ends_at > now() and other.starts_at < r.starts_at\`, and no early hours once the stay
   has started — the same rule, held to the range overlap case by case in lib/stays/check-in-window.test.ts) with
-  \`reservations_room_end (tenant_id, room_id, ends_at)\`.
+  \`reservations_room_end (tenant_id, room_id, ends_at)\`. That alone was not enough: after five calls in a session
+  PostgreSQL 18 tries a generic plan for the function's statement, which, not knowing the tenant, costs a room's stays
+  at the average tenant's few and took \`reservations_no_overlap\` on tenant and room with \`ends_at\` as a filter (3,500
+  buffers a call, 46,536 for 18 arrivals). The function now has \`set plan_cache_mode = force_custom_plan\`: 533
+  buffers for the 18, planning included.
 - **The expiry sweep** already found its due keys through the partial \`access_keys_expiry\` (5 rows, 8 buffers) and
   writes by primary key; history adds only index depth to its writes. No change.
 - The audit page's first page and a subject's page used \`audit_events_tenant_time\` / \`audit_events_subject\` from the
