@@ -62,8 +62,15 @@ other builds, load average ~15–20 — so read the plans more than the millisec
   at the average tenant's few and took \`reservations_no_overlap\` on tenant and room with \`ends_at\` as a filter (3,500
   buffers a call, 46,536 for 18 arrivals). The function now has \`set plan_cache_mode = force_custom_plan\`: 533
   buffers for the 18, planning included.
-- **The expiry sweep** already found its due keys through the partial \`access_keys_expiry\` (5 rows, 8 buffers) and
-  writes by primary key; history adds only index depth to its writes. No change.
+- **The expiry sweep** finds its due keys through the partial \`access_keys_expiry\` (5 rows, 8 buffers) with or
+  without history, and writes by primary key. No change, but its time does grow somewhat: in a run at 02:50 UTC (load
+  average ~1–5) p50 went 7.1 → 9.0 ms and p99 21.7 → 49.8 ms (MISSED), in the run before 12.8 → 17.6 / 46.4 → 63.6 ms
+  (met). What grows is its writes, not its reads: each expired key inserts an audit row, and two of audit_events'
+  indexes take random keys — the primary key (\`gen_random_uuid()\`) and \`audit_events_subject (tenant_id,
+  subject_id)\` — so with 10 M rows their leaf pages (~0.5 GB) no longer fit in shared_buffers (128 MB): every insert
+  reads two leaves from the OS cache and, after a checkpoint, writes them whole to the WAL. Left: time-ordered audit
+  ids (\`uuidv7()\`, PostgreSQL 18) would make the primary key's inserts append; the subject index stays random (it is
+  what finds a stay's rows). Not done here: the primary keys are being changed on the "citus" branch.
 - The audit page's first page and a subject's page used \`audit_events_tenant_time\` / \`audit_events_subject\` from the
   start (51 and 2 rows); their ratios above are the machine's noise.
 
