@@ -67,7 +67,7 @@ other builds, load average ~15–20 — so read the plans more than the millisec
   average ~1–5) p50 went 7.1 → 9.0 ms and p99 21.7 → 49.8 ms (MISSED), in the run before 12.8 → 17.6 / 46.4 → 63.6 ms
   (met). What grows is its writes, not its reads: each expired key inserts an audit row, and two of audit_events'
   indexes take random keys — the primary key (\`gen_random_uuid()\`) and \`audit_events_subject (tenant_id,
-  subject_id)\` — so with 10 M rows their leaf pages (~0.5 GB) no longer fit in shared_buffers (128 MB): every insert
+  subject_id)\` — so with 10 M rows their leaf pages (386 MB and 289 MB) no longer fit in shared_buffers (128 MB): every insert
   reads two leaves from the OS cache and, after a checkpoint, writes them whole to the WAL. Left: time-ordered audit
   ids (\`uuidv7()\`, PostgreSQL 18) would make the primary key's inserts append; the subject index stays random (it is
   what finds a stay's rows). Not done here: the primary keys are being changed on the "citus" branch.
