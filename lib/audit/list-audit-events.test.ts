@@ -39,6 +39,42 @@ describe('the audit trail', () => {
     void TEST_ACTOR;
   });
 
+  it('pages through rows sharing one instant exactly once each, newest first, by (occurred_at, id)', async () => {
+    const { adminClient } = await import('../testing/fixtures');
+    const { tenantId } = await createBookableTenant();
+    const admin = await adminClient();
+    try {
+      // Seven rows at one instant and one on each side, written out of order.
+      const tie = new Date('2031-05-01T10:00:00.123Z');
+      const when = [0, 0, 1, 0, 0, -1, 0, 0, 0].map((d) => new Date(tie.getTime() + d * 1000));
+      for (const at of when)
+        await admin.query(
+          `insert into audit_events (tenant_id, occurred_at, actor_type, actor_label, action, subject_type)
+           values ($1, $2, 'system', 'test', 'locks.synced', 'lock')`,
+          [tenantId, at],
+        );
+      const expected = (
+        await admin.query(
+          `select id from audit_events where tenant_id = $1 and action = 'locks.synced' order by occurred_at desc, id desc`,
+          [tenantId],
+        )
+      ).rows.map((r) => r.id as string);
+      expect(expected).toHaveLength(9);
+      for (const filter of [{}, { action: 'locks.synced' }]) {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await listAuditEvents({ tenantId, ...filter, limit: 2, cursor });
+          seen.push(...page.data.filter((e) => e.action === 'locks.synced').map((e) => e.id));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(seen).toEqual(expected);
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('defuses spreadsheet formulas in CSV fields', () => {
     expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvField('plain')).toBe('"plain"');

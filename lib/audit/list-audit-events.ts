@@ -62,8 +62,13 @@ export async function listAuditEvents(
       where: {
         AND: [
           where(tenantId, input),
+          // (occurred_at, id) < the cursor's. The first bound alone starts the index scan at the
+          // cursor: the OR alone was a filter, so a deep page walked every newer row first.
           ...(before
-            ? [{ OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] }]
+            ? [
+                { occurredAt: { lte: before.at } },
+                { OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] },
+              ]
             : []),
         ],
       },

@@ -59,4 +59,61 @@ describe("the desk's day", () => {
     expect(names).not.toContain('Dan Cancelled');
     expect(names).not.toContain('Not Ours');
   });
+
+  it('keeps a guest who overstayed by days in house, shows a deleted guest as such, and lists no past stay', async () => {
+    const { adminClient } = await import('../testing/fixtures');
+    const { tenantId, facilities } = await createDeskTenant([
+      { name: 'Kyoto', timeZone: 'Asia/Tokyo', rooms: ['A', 'B', 'C'] },
+    ]);
+    const { A, B, C } = facilities[0]!.rooms as Record<string, string>;
+    // Years of past stays in room A, checked out or cancelled: none is today's.
+    const past: string[] = [];
+    for (let i = 1; i <= 6; i++)
+      past.push(
+        await createStay({
+          tenantId,
+          roomId: A!,
+          startsAt: z(`${2030 - i}-03-01T06:00:00Z`),
+          endsAt: z(`${2030 - i}-03-02T01:00:00Z`),
+          guestName: `Past ${i}`,
+          status: i % 2 ? 'checked_out' : 'cancelled',
+        }),
+      );
+    // Checked in on 2 January, due out on the 5th, still in the room on the 15th.
+    const overstay = await createStay({
+      tenantId,
+      roomId: B!,
+      startsAt: z('2030-01-02T06:00:00Z'),
+      endsAt: z('2030-01-05T01:00:00Z'),
+      guestName: 'Kaori Overstays',
+      status: 'checked_in',
+    });
+    // Arriving today, whose guest was deleted.
+    const anonymous = await createStay({
+      tenantId,
+      roomId: C!,
+      startsAt: z('2030-01-15T06:00:00Z'),
+      endsAt: z('2030-01-16T01:00:00Z'),
+      guestName: 'Erased Guest',
+    });
+    const admin = await adminClient();
+    await admin.query(`update reservations set guest_id = null where id = $1`, [anonymous]);
+    await admin.end();
+
+    const day = await deskDay({ tenantId, now: NOW });
+    expect(day.inHouse.map((s) => s.id)).toEqual([overstay]);
+    expect(day.arrivals).toEqual([
+      expect.objectContaining({
+        id: anonymous,
+        guestName: null,
+        roomLabel: 'C',
+        status: 'confirmed',
+        timeZone: 'Asia/Tokyo',
+      }),
+    ]);
+    expect(day.departures).toEqual([]);
+    const listed = [...day.arrivals, ...day.inHouse, ...day.departures].map((s) => s.id);
+    expect(listed.filter((id) => past.includes(id))).toEqual([]);
+    expect(day.arrivals[0]!.startsAt).toBeInstanceOf(Date);
+  });
 });

@@ -126,6 +126,85 @@ describe('checking in before the stay', () => {
     expect((await early.json()).data.key.status).toBe('active');
   });
 
+  it('judges the room free exactly as the overlap of [now, start) with the live stays of the room, past stays or not', async () => {
+    // app_room_free_until_start compares bounds (so an index finds the room's stays from now on, under
+    // row-level security); this holds it to the range overlap it had, case by case, as the desk's role.
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 8 });
+    const H = 3_600_000;
+    const now = Date.now();
+    const at = (hours: number) => new Date(now + hours * H);
+    const stay = async (room: number, from: number, to: number, status = 'confirmed') =>
+      (
+        await admin.query(
+          `insert into reservations (tenant_id, room_id, starts_at, ends_at, status, source, room_label_snapshot, guest_ref_snapshot)
+           values ($1, $2, $3, $4, $5, 'api', 'R', 'g') returning id`,
+          [tenantId, roomIds[room], at(from), at(to), status],
+        )
+      ).rows[0].id as string;
+    const cases: { name: string; ours: string; free: boolean }[] = [];
+    const ours = (room: number, from: number, to: number) => stay(room, from, to);
+    // 0: someone sleeps in the room tonight.
+    await stay(0, -10, 2);
+    cases.push({ name: 'a live stay overlaps the early hours', ours: await ours(0, 26, 45), free: false });
+    // 1: the last guest left an hour ago (still marked confirmed), and years of past stays.
+    for (let day = 2; day < 40; day++) await stay(1, -24 * day - 19, -24 * day, 'checked_out');
+    await stay(1, -20, -1);
+    cases.push({ name: 'only past stays', ours: await ours(1, 26, 45), free: true });
+    // 2: a cancelled stay over the early hours does not hold the room.
+    await stay(2, -10, 20, 'cancelled');
+    cases.push({ name: 'a cancelled stay', ours: await ours(2, 26, 45), free: true });
+    // 3: a stay after ours does not matter.
+    await stay(3, 50, 70);
+    cases.push({ name: 'a stay after ours', ours: await ours(3, 26, 45), free: true });
+    // 4: ours has already started: no early hours are left, whoever was there before.
+    await stay(4, -30, -2, 'checked_in');
+    cases.push({ name: 'ours already started', ours: await ours(4, -1, 20), free: true });
+    // 5: the guest in the room now stays right up to our start.
+    await stay(5, -10, 26, 'checked_in');
+    cases.push({ name: 'a stay running up to our start', ours: await ours(5, 26, 45), free: false });
+    // 6: a stay starting later today, before ours.
+    await stay(6, 3, 20, 'held');
+    cases.push({ name: 'a stay starting in the early hours', ours: await ours(6, 26, 45), free: false });
+    // 7: nobody in the room (the neighbours' stays above are not ours to mind).
+    cases.push({ name: 'an empty room', ours: await ours(7, 26, 45), free: true });
+
+    const login = await loginClient();
+    try {
+      for (const c of cases) {
+        await login.query('begin');
+        await login.query(
+          `select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`,
+          [tenantId],
+        );
+        const { rows } = await login.query(`select app_room_free_until_start($1, $2) as free`, [tenantId, c.ours]);
+        await login.query('rollback');
+        // The rule as it was written first: a live stay's range overlapping [least(now, start), start).
+        const oracle = await admin.query(
+          `select not exists (select 1 from reservations r join reservations o on o.tenant_id = r.tenant_id and o.room_id = r.room_id and o.id <> r.id
+             where r.id = $1 and o.status in ('held', 'confirmed', 'checked_in')
+               and tstzrange(o.starts_at, o.ends_at, '[)') && tstzrange(least(now(), r.starts_at), r.starts_at, '[)')) as free`,
+          [c.ours],
+        );
+        expect({ case: c.name, free: rows[0].free }).toEqual({ case: c.name, free: c.free });
+        expect({ case: c.name, free: oracle.rows[0].free }).toEqual({ case: c.name, free: c.free });
+      }
+      // Another tenant's reservation is not found: no overlap to report, so nothing about it leaks.
+      const other = await createBookableTenant();
+      await login.query('begin');
+      await login.query(`select set_config('role', 'app_authenticated', true), set_config('app.tenant_id', $1, true)`, [
+        other.tenantId,
+      ]);
+      const { rows } = await login.query(`select app_room_free_until_start($1, $2) as free`, [
+        tenantId,
+        cases[0]!.ours,
+      ]);
+      await login.query('rollback');
+      expect(rows[0].free).toBe(true);
+    } finally {
+      await login.end();
+    }
+  });
+
   it('tells the desk when each check-in opens and whether the room is free before it', async () => {
     const { checkInWindows } = await import('./check-in-windows');
     const { tenantId, roomIds } = await createBookableTenant();
