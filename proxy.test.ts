@@ -44,11 +44,29 @@ describe('the proxy below /api', () => {
 describe('which addresses the proxy sees (its matcher)', () => {
   const sees = (url: string) => unstable_doesMiddlewareMatch({ config, url });
 
-  it('skips static files, the webhooks and /api/ping itself, and nothing that merely starts like them', () => {
-    for (const url of ['/_next/static/chunks/app.js', '/api/webhooks/stripe', '/api/ping']) {
+  it('skips static files, the webhooks, the hot API addresses and /api/ping itself, and nothing that merely starts like them', () => {
+    for (const url of [
+      '/_next/static/chunks/app.js',
+      '/api/webhooks/stripe',
+      '/api/ping',
+      '/api/v1/rooms',
+      '/api/v1/reservations',
+      '/api/v1/reservations?status=booked',
+      '/api/v1/check-ins/7f1c2a9e-0000-4000-8000-000000000001/key',
+    ]) {
       expect(sees(url), url).toBe(false);
     }
-    for (const url of ['/desk', '/api/v1/rooms', '/api/pingx', '/api/ping/extra', '/api/webhooksx']) {
+    for (const url of [
+      '/desk',
+      '/api/v1/rooms/7f1c2a9e-0000-4000-8000-000000000001',
+      '/api/v1/roomsx',
+      '/api/v1/reservations/7f1c2a9e-0000-4000-8000-000000000001',
+      '/api/v1/check-ins/7f1c2a9e-0000-4000-8000-000000000001/key/extra',
+      '/api/v1/check-ins/a/b/key',
+      '/api/pingx',
+      '/api/ping/extra',
+      '/api/webhooksx',
+    ]) {
       expect(sees(url), url).toBe(true);
     }
   });

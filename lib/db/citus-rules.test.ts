@@ -45,7 +45,7 @@ describe('the rules check', () => {
       create unique index rooms_label_everywhere on rooms (label) where false;
       alter table reservations drop constraint reservations_no_overlap;
       alter table reservations add constraint reservations_no_overlap exclude using gist
-        (room_id with =, tstzrange(starts_at, ends_at) with &&);
+        (room_id with =, tstzrange(starts_at, ends_at) with &&) where (status <> 'cancelled');
       alter table access_keys add column stray_guest uuid;
       alter table access_keys add constraint access_keys_stray_guest_fkey
         foreign key (tenant_id, stray_guest) references guests (id, tenant_id) not valid;

@@ -1,3 +1,4 @@
+import { loginClient } from '../testing/fixtures';
 import { describe, expect, it } from 'vitest';
 import { appPool } from './client';
 import { scopedQuery, sqlLiteral } from './tx';
@@ -53,6 +54,16 @@ describe('scopedQuery: one transaction in one round trip', () => {
       `select ${sqlLiteral(attack, 'text')} as v`,
     ]);
     expect(results).toEqual([[{ v: attack }]]);
+    // Backslashes too, and on a server whose strings still read them as escapes.
+    const slashed = `\\'); delete from rate_buckets; select ('\\`;
+    const login = await loginClient();
+    try {
+      await login.query('set standard_conforming_strings = off');
+      const { rows } = await login.query<{ v: string }>(`select ${sqlLiteral(slashed, 'text')} as v`);
+      expect(rows).toEqual([{ v: slashed }]);
+    } finally {
+      await login.end();
+    }
     expect(() => sqlLiteral('a\0b', 'text')).toThrow();
     expect(() => sqlLiteral('a', 'text; drop table x')).toThrow();
   });

@@ -110,8 +110,9 @@ export function sqlLiteral(value: string | number | boolean | Date | null, type:
   if (value === null) return `null::${type}`;
   const text = value instanceof Date ? value.toISOString() : String(value);
   if (text.includes('\0')) throw new AppError('invalid_request', 'Text may not contain NUL characters.');
-  // standard_conforming_strings is on (PostgreSQL's default since 9.1): only quotes need doubling.
-  return `'${text.replaceAll("'", "''")}'::${type}`;
+  // An E'' string reads backslashes as escapes whatever standard_conforming_strings says, so doubling
+  // both backslashes and quotes keeps the text one literal on any server.
+  return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'::${type}`;
 }
 
 export type Scope = Settings & { apiKeyId?: string };

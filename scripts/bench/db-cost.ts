@@ -80,7 +80,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-const { asService, serviceStatement } = await import('../../lib/db/tx');
+const { asService, scopedQuery, serviceStatement, sqlLiteral } = await import('../../lib/db/tx');
 const { disconnectDb } = await import('../../lib/db/client');
 const { createTenant, createFacility, createRoom, createStaffUser } = await import('../../lib/tenants/create-tenant');
 const { createBookingGroup } = await import('../../lib/bookings/create-booking-group');
@@ -454,8 +454,15 @@ const WRAPPERS: { name: string; domain?: boolean; call: (checkInId: string) => P
     call: (id) => plain.query({ name: 'bench_issue', text: ISSUE, values: [tenantId, id] }),
   },
   {
-    name: 'asService({ tenantId }) — Prisma interactive tx',
+    name: 'scopedQuery({ role, tenantId }) — one implicit transaction, one round trip',
     domain: true,
+    call: (id) =>
+      scopedQuery({ role: 'app_service', tenantId }, [
+        `select * from issue_checkin_key(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(id, 'uuid')}, 'system', null, 'bench')`,
+      ]),
+  },
+  {
+    name: 'asService({ tenantId }) — Prisma interactive tx',
     call: (id) =>
       asService(
         { tenantId },

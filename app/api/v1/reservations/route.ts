@@ -1,5 +1,5 @@
 import { readQuery } from '@/lib/api/body';
-import { json } from '@/lib/api/http';
+import { json, methodsNotAllowed } from '@/lib/api/http';
 import { ZListReservationsQuerySchema } from '@/lib/api/schemas';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { listReservations } from '@/lib/bookings/list-reservations';
@@ -13,3 +13,6 @@ export const GET = withApiKey(
   },
   { keyCheckedInTransaction: true },
 );
+
+// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

@@ -1,4 +1,4 @@
-import { json } from '@/lib/api/http';
+import { json, methodsNotAllowed } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { listRooms } from '@/lib/rooms/list-rooms';
 
@@ -10,3 +10,6 @@ export const GET = withApiKey(
     ),
   { keyCheckedInTransaction: true },
 );
+
+// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

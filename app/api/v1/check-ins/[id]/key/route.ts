@@ -1,6 +1,6 @@
 import { apiKeyActor } from '@/lib/api/actor';
 import { pathId } from '@/lib/api/body';
-import { json } from '@/lib/api/http';
+import { json, methodsNotAllowed } from '@/lib/api/http';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { issueCheckInKey } from '@/lib/stays/issue-check-in-key';
 
@@ -16,3 +16,6 @@ export const POST = withApiKey<{ id: string }>(
   },
   { keyCheckedInTransaction: true },
 );
+
+// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
