@@ -100,9 +100,7 @@ async function load(route: Route, seconds: number) {
     child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited ${code}`))));
   });
   const result = JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
-  const cpu = cpuPerOp(before, cpuByPart(processTree()), result.requests).filter(
-    (c) => c.part !== 'load generator',
-  );
+  const cpu = cpuPerOp(before, cpuByPart(processTree()), result.requests).filter((c) => c.part !== 'load generator');
   cpu.push({ part: 'load generator', ms: result.cpuMs / result.requests });
   return { ...result, cpu };
 }
@@ -165,13 +163,19 @@ Now (migration 20261202030000_api_hot_path):
    statement(s) — in one round trip, values written as typed literals. GET /rooms and GET /reservations
    are plain SQL instead of Prisma (same JSON; the route tests hold it). The key POST's callers on one
    check-in share one in-flight call per process (as before), so it costs PostgreSQL almost nothing.
-What is left (a \`node --cpu-prof\` profile of the web process through \`WEB_NODE_ARGS\`, with
-\`BENCH_ONLY=rooms\`): the API calls spend about 1.5 ms more web CPU per request than the empty route;
-no Prisma on the path any more, node-postgres's protocol work about 4 % of the process, the rest is Next.js's
-per-request work — above all the proxy (middleware: loading and running it, a NextRequest per request),
-which /api/ping skips and every /api/v1 address passes through (it answers unknown addresses and methods
-with JSON 404/405). On a machine shared with other work the ratios swing between runs (the empty route
-itself went from 94 to 409 req/s between runs of the same build); the lead's quiet re-run decides.`;
+5. The three hot addresses skip Next.js's proxy (middleware), as /api/ping does: a profile with
+   \`BENCH_ONLY=rooms\` showed it was most of the 1.5 ms of web CPU an API call spent over the empty route
+   (loading and running it, a NextRequest per request). Those routes answer other methods with the JSON
+   405 themselves (proxy.test.ts checks which addresses it sees). This took the key POST from 0.46× to
+   0.87× and GET /rooms from 0.55× to 0.74–0.83×.
+What is left: GET /reservations (30 reservations, about 12 KB of JSON per answer) at 0.42–0.43×. Its
+web process is the bottleneck (one thread, 2.4 ms of CPU a request against 1.2 for the empty route).
+A profile of it (\`BENCH_ONLY=reservations WEB_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"\`) has no
+hot spot of ours: Next.js's route machinery (web streams into Node streams, its Request, abort
+signals, async hooks) and socket writes take most of it, node-postgres about 9 %, the guest links' HMAC
+1.2 %, timestamp parsing 0.6 %. What would still help: a page size below 30 for the default, or the
+list's JSON built by PostgreSQL (the guest URL's HMAC would need the link secret in SQL, which we do not
+send to the database).`;
 
 const body = `
 Command: \`npm run bench:api\` (${SECONDS} s per measurement after ${WARMUP} s of warm-up per route, two runs; one web process in production mode and one worker, embedded PostgreSQL, all on this machine; the load comes from a separate Node process with undici and ${CONNECTIONS} connections). Data: one tenant of ${ROOMS} rooms with a stay in each (GET /reservations answers all ${ROOMS}), one of them checked in (the key POST answers its live key). The bench's key has a limit high enough that nothing is refused (\`API_RATE_BURST\`, \`API_RATE_PER_SECOND\`); the whole rate-limit path still runs.
