@@ -71,7 +71,17 @@ now runs in a process and a session of its own. What the profiles showed:
    worker's commits. Left as it is: acknowledged means committed (no \`synchronous_commit = off\`).
 4. No lock waits between the inbox insert and the worker's updates of \`webhook_events\` (no
    \`Lock:*\` wait events): the relay's \`FOR UPDATE SKIP LOCKED\` and the processing updates touch
-   rows the inserts never wait for.`;
+   rows the inserts never wait for.
+What is left (2026-12-01, quiet machine, load average under 2): with the backends reniced and the
+index in place, 250/s right after the burst is acknowledged at p99 99–146 ms (the issue measured
+456–1,088 ms), max 122–215 ms, no non-2xx, and the backlog drains 10–11 s after the window. The 50 ms
+target is missed in both runs — and so is it with the worker idle (p99 88–114 ms), which says the tail
+is not the worker's processing any more: the same bench measured 24–59 ms idle on 2026-11-30 with the
+load generator inside its own process; now a second Node process on the same two cores generates the
+load, and each acknowledgement waits for a WAL flush (\`IO:WalSync\`, ~6 ms on this disk, a third of
+the busy backends' samples). Next to try: a web process's service pool larger than 5 connections
+(\`DB_SERVICE_POOL_MAX\`: flushes that stall queue every insert behind five), and the web process's
+own GC pauses in a \`--cpu-prof\` of scenario 1.`;
 
 const system = new System('bench-webhooks');
 await system.start({ webs: 1, workers: WORKERS });
