@@ -261,6 +261,17 @@ async function seed(admin: pg.Client, n: number, step: string): Promise<Property
      select t, k, l, 'set', c, now() from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[]) as x(t, k, l, c)`,
     rows.doors,
   );
+  // The global lookups (docs/SCALING.md) are kept by triggers, which this load switched off.
+  await q(
+    `insert into api_key_secrets (secret_hash, tenant_id, api_key_id)
+     select k.secret_hash, k.tenant_id, k.id from api_keys k where k.tenant_id = any($1::uuid[])`,
+    [rows.tenants[0]],
+  );
+  await q(
+    `insert into guest_link_tokens (token_hash, tenant_id, guest_link_id)
+     select l.token_hash, l.tenant_id, l.id from guest_links l where l.tenant_id = any($1::uuid[])`,
+    [rows.tenants[0]],
+  );
   await admin.query('commit');
   await admin.query('analyze');
   return props;
