@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { apiAddresses, apiRefusal } from './api-addresses';
+import { servesMethod } from './http';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -22,7 +23,7 @@ async function routeFilesBehindTheProxy(): Promise<string[]> {
           .map((s) => s.replace(/^\[(\.\.\.)?(\w+)\]$/, '{$1$2}'))
           .join('/');
         const routeModule = (await import(full)) as Record<string, unknown>;
-        for (const method of METHODS) if (routeModule[method]) found.push(`${method} /${address}`);
+        for (const method of METHODS) if (servesMethod(routeModule[method])) found.push(`${method} /${address}`);
       }
     }
   };
@@ -41,6 +42,25 @@ describe('addresses below /api', () => {
       .flatMap(({ path: address, methods }) => methods.map((m) => `${m} ${address}`))
       .sort();
     expect(await routeFilesBehindTheProxy()).toEqual(listed);
+  });
+
+  it('answers, on the hot routes that skip the proxy, a method they do not serve with the same JSON 405', async () => {
+    for (const [file, method, allow] of [
+      ['app/api/v1/rooms/route.ts', 'DELETE', ['GET']],
+      ['app/api/v1/reservations/route.ts', 'POST', ['GET']],
+      ['app/api/v1/check-ins/[id]/key/route.ts', 'GET', ['POST']],
+    ] as const) {
+      const routeModule = (await import(path.resolve(file))) as Record<string, unknown>;
+      const handler = routeModule[method] as (request: Request, context: unknown) => Promise<Response>;
+      expect(servesMethod(handler), `${method} ${file}`).toBe(false);
+      const response = await handler(new Request('http://localhost:3000/api/v1/x', { method }), {
+        params: Promise.resolve({ id: 'x' }),
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe(allow.join(', '));
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+      expect(await response.json()).toMatchObject({ error: { code: 'method_not_allowed', allow } });
+    }
   });
 
   it('serves what a route exports, HEAD where GET is, and OPTIONS wherever a route is', () => {

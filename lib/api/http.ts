@@ -129,11 +129,18 @@ export function addressNotFound(): AppError {
  * that skip the proxy need them; the proxy refuses the others (lib/api/api-addresses.ts).
  */
 export function methodsNotAllowed(allow: readonly Method[]) {
-  return forEveryMethod(
-    withRequest(async () => {
-      throw methodNotAllowed(allow);
-    }),
-  );
+  const refuse = withRequest(async () => {
+    throw methodNotAllowed(allow);
+  });
+  return forEveryMethod(Object.assign(refuse, { [NOT_SERVED]: true }));
+}
+
+/** Marks a route export that only refuses its method (methodsNotAllowed): the route does not serve it. */
+export const NOT_SERVED = Symbol.for('unlockos.notServed');
+
+/** Whether a route module's export for a method serves it (and is not a 405 from methodsNotAllowed). */
+export function servesMethod(handler: unknown): boolean {
+  return typeof handler === 'function' && !(handler as unknown as Record<symbol, unknown>)[NOT_SERVED];
 }
 
 /** Handlers for addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { routeFile, type RouteSpec } from '../api/routes';
+import { servesMethod } from '../api/http';
 
 type Handler = (request: Request, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -29,7 +30,7 @@ export async function routeFilesOnDisk(): Promise<string[]> {
           .map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'));
         const routeModule = (await import(full)) as Record<string, unknown>;
         for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'])
-          if (routeModule[method]) found.push(`${method} /${routePath.join('/')}`);
+          if (servesMethod(routeModule[method])) found.push(`${method} /${routePath.join('/')}`);
       }
     }
   };
