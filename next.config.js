@@ -1,4 +1,5 @@
 import createNextIntlPlugin from 'next-intl/plugin';
+import { STATIC_SECURITY_HEADERS } from './lib/http/static-headers.mjs';
 
 // next-intl finds its per-request configuration (locale, messages, formats) in i18n/request.ts.
 const withNextIntl = createNextIntlPlugin({
@@ -8,14 +9,6 @@ const withNextIntl = createNextIntlPlugin({
 });
 
 /** @type {import('next').NextConfig} */
-const securityHeaders = [
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'no-referrer' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-  { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
-];
-
 const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
@@ -25,7 +18,7 @@ const nextConfig = {
   // NEXT_SERVER_MINIFY=0 keeps server function names, for CPU profiles (docs/PERFORMANCE.md).
   experimental: { serverMinification: process.env.NEXT_SERVER_MINIFY !== '0' },
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [{ source: '/:path*', headers: STATIC_SECURITY_HEADERS }];
   },
 };
 

@@ -2,6 +2,7 @@ import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
 import { config, proxy } from './proxy';
+import { fastLaneRoute } from './lib/http/fast-lane.mjs';
 
 describe('the proxy below /api', () => {
   const call = (method: string, url: string, headers: Record<string, string> = {}) =>
@@ -41,6 +42,8 @@ describe('the proxy below /api', () => {
   });
 });
 
+const FAST_LANE_ID = '7f1c2a9e-0000-4000-8000-000000000001';
+
 describe('which addresses the proxy sees (its matcher)', () => {
   const sees = (url: string) => unstable_doesMiddlewareMatch({ config, url });
 
@@ -68,6 +71,24 @@ describe('which addresses the proxy sees (its matcher)', () => {
       '/api/webhooksx',
     ]) {
       expect(sees(url), url).toBe(true);
+    }
+  });
+
+  it('skips every address the web server’s fast lane answers (which would otherwise bypass it)', () => {
+    const served = [
+      '/api/v1/rooms',
+      '/api/v1/reservations',
+      '/api/v1/reservations?status=booked',
+      `/api/v1/check-ins/${FAST_LANE_ID}/key`,
+      '/api/v1/check-ins/not%20a%20uuid/key',
+      '/api/webhooks/stripe',
+      `/api/webhooks/calendly/${FAST_LANE_ID}`,
+      `/api/webhooks/cal/${FAST_LANE_ID}`,
+      `/api/webhooks/seam/${FAST_LANE_ID}`,
+    ];
+    for (const url of served) {
+      expect(fastLaneRoute(url), url).not.toBeNull();
+      expect(sees(url), url).toBe(false);
     }
   });
 });

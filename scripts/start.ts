@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../lib/db/embedded';
-import { WEB_NODE_FLAGS } from '../lib/config/web-process';
+import { WEB_NODE_FLAGS, WEB_SERVER } from '../lib/config/web-process';
 import { announce, NEXT_BIN, prepareServices, say, supervise } from './launcher';
 
 const root = process.cwd();
@@ -69,15 +69,7 @@ async function main(): Promise<void> {
   const webPorts = [port];
   for (let i = 1; i < webCount; i++) webPorts.push(await freePort());
   webPorts.forEach((webPort, i) =>
-    spawnChild(`web-${i + 1}`, 'web', [
-      ...WEB_NODE_FLAGS,
-      NEXT_BIN,
-      'start',
-      '--port',
-      String(webPort),
-      '--hostname',
-      host,
-    ]),
+    spawnChild(`web-${i + 1}`, 'web', [...WEB_NODE_FLAGS, WEB_SERVER, '--port', String(webPort), '--hostname', host]),
   );
   await announce(
     services,

@@ -14,3 +14,9 @@ export const CLIENT_ADDRESS_PRELOAD = path.resolve(
  * treats every client as "unknown".
  */
 export const WEB_NODE_FLAGS = ['--max-semi-space-size=16', `--require=${CLIENT_ADDRESS_PRELOAD}`];
+
+/**
+ * The production web server: Next.js, with the fast lane for the addresses integrations hammer
+ * (scripts/web-server.mjs). Started as `node <WEB_NODE_FLAGS> <WEB_SERVER> --port P --hostname H`.
+ */
+export const WEB_SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/web-server.mjs');

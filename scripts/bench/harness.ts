@@ -104,7 +104,7 @@ export function cpuByPart(only?: ReadonlySet<number>): Map<string, number> {
                 ? 'worker'
                 : cmdline.includes('simulator.ts')
                   ? 'lock simulator'
-                  : comm.startsWith('next') || cmdline.includes('next\0start')
+                  : comm.startsWith('next') || cmdline.includes('next\0start') || cmdline.includes('web-server.mjs')
                     ? 'web'
                     : comm.startsWith('kworker')
                       ? 'kernel workers'

@@ -12,10 +12,9 @@ import {
   withDatabase,
 } from '../../lib/db/database';
 import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../lib/db/embedded';
-import { WEB_NODE_FLAGS } from '../../lib/config/web-process';
+import { WEB_NODE_FLAGS, WEB_SERVER } from '../../lib/config/web-process';
 
 const ROOT = process.cwd();
-const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const DIST = process.env.NEXT_DIST_DIR ?? '.next';
 
 export const CHAOS_SECRETS = {
@@ -185,8 +184,7 @@ export class System {
       [
         ...WEB_NODE_FLAGS,
         ...(process.env.WEB_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-        NEXT_BIN,
-        'start',
+        WEB_SERVER,
         '--port',
         String(web.port),
         '--hostname',

@@ -1,0 +1,83 @@
+import { request as http } from 'node:http';
+import { expect, test } from './fixtures';
+import { cli, services } from './helpers';
+
+// The web server's fast lane (scripts/web-server.mjs) answers the hot API addresses and the webhooks
+// itself, with the same route handlers Next.js runs. What a caller sees must not tell the two apart:
+// the same statuses, bodies, request ids and security headers, and the same refusals.
+
+const SECURITY = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+test('hot API addresses answer as the rest of the API does, headers included', async ({ request, tenant }) => {
+  const { key } = cli('api-key-create', '--tenant', tenant.id, '--name', 'fast lane') as { key: string };
+  const auth = { authorization: `Bearer ${key}` };
+
+  const rooms = await request.get('/api/v1/rooms', { headers: { ...auth, 'x-request-id': 'fast-lane-0001' } });
+  expect(rooms.status()).toBe(200);
+  expect(rooms.headers()).toMatchObject({ ...SECURITY, 'x-request-id': 'fast-lane-0001', 'cache-control': 'no-store' });
+  expect(rooms.headers()['content-type']).toMatch(/^application\/json/);
+  expect(((await rooms.json()) as { data: { id: string }[] }).data.map((room) => room.id)).toEqual(
+    tenant.rooms.map((room) => room.id),
+  );
+
+  // An address the proxy serves (Next.js's pipeline) carries the same security headers.
+  const other = await request.get('/api/v1/openapi.json');
+  expect(other.status()).toBe(200);
+  expect(other.headers()).toMatchObject(SECURITY);
+
+  const listed = await request.get('/api/v1/reservations?limit=5', { headers: auth });
+  expect(listed.status()).toBe(200);
+  expect(await listed.json()).toMatchObject({ data: [] });
+
+  // Refusals: a bad query, a forged key, another method, a malformed id.
+  const bad = await request.get('/api/v1/reservations?limit=5&limit=6', { headers: auth });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.code).toBe('invalid_request');
+  const forged = await request.get('/api/v1/rooms', { headers: { authorization: 'Bearer uk_live_forged' } });
+  expect(forged.status()).toBe(401);
+  expect(forged.headers()).toMatchObject(SECURITY);
+  const deleted = await request.delete('/api/v1/rooms', { headers: auth });
+  expect(deleted.status()).toBe(405);
+  expect(deleted.headers().allow).toBe('GET');
+  const malformed = await request.post('/api/v1/check-ins/not-a-uuid/key', { headers: auth });
+  expect(malformed.status()).toBe(400);
+  expect(malformed.headers()['x-request-id']).toBeTruthy();
+
+  // Methods no route exports (HEAD, OPTIONS) and paths not in their plain form go to Next.js.
+  const head = await request.head('/api/v1/rooms', { headers: auth });
+  expect(head.status()).toBe(200);
+  const slash = await request.get('/api/v1/rooms/', { headers: auth, maxRedirects: 0 });
+  expect(slash.status()).toBe(308);
+});
+
+test('a webhook body over the limit is refused with 413, and the connection stays usable or is closed', async ({
+  tenant,
+}) => {
+  const url = new URL(`/api/webhooks/calendly/${tenant.id}`, services().appUrl);
+  const send = (body: Buffer) =>
+    new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = http(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const huge = await send(Buffer.alloc(300 * 1024, 0x20));
+  expect(huge.status).toBe(413);
+  expect(JSON.parse(huge.body).error.code).toBe('payload_too_large');
+  // An unsigned delivery of a normal size: refused for its signature, not for its size.
+  const small = await send(Buffer.from('{}'));
+  expect(small.status).toBe(400);
+  expect(JSON.parse(small.body).error.code).toBe('invalid_signature');
+});

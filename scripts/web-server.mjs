@@ -1,0 +1,118 @@
+// A production web process: `node <WEB_NODE_FLAGS> scripts/web-server.mjs --port P --hostname H`
+// (what `next start` does, plus the fast lane). Next.js serves every request, except the
+// fast lane's addresses (lib/http/fast-lane.mjs): those go straight to the same route handlers,
+// as Next.js built them, without Next.js's request pipeline. That pipeline (routing, web streams
+// over Node streams, tracing, async storages) cost a webhook delivery about two thirds of the web
+// process's CPU, and its tail at a steady 250 deliveries a second (docs/PERFORMANCE.md, Webhook
+// acknowledgement).
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { FAST_LANE_ROUTES, fastLaneRoute } from '../lib/http/fast-lane.mjs';
+import { STATIC_SECURITY_HEADERS } from '../lib/http/static-headers.mjs';
+
+process.env.NODE_ENV = 'production';
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '3000' }, hostname: { type: 'string', default: '127.0.0.1' } },
+});
+const port = Number(values.port);
+const hostname = values.hostname ?? '127.0.0.1';
+const dir = process.cwd();
+const require = createRequire(import.meta.url);
+const { default: next } = await import('next');
+
+const app = next({ dev: false, dir, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+// The route modules as Next.js built them: the same module instances Next.js itself runs, so
+// caches and pools are shared. A build whose modules lack the shape below stops the server here
+// (a Next.js upgrade changed it): the tests start this server, so they catch it.
+const distDir = process.env.NEXT_DIST_DIR || '.next';
+/** @type {Map<string, Record<string, unknown>>} */
+const handlers = new Map();
+for (const route of FAST_LANE_ROUTES) {
+  const built = require(path.join(dir, distDir, 'server', 'app', route, 'route.js'));
+  const routeModule = built.routeModule;
+  if (typeof routeModule?.ensureUserland !== 'function') throw new Error(`The build of ${route} has no route module.`);
+  await routeModule.ensureUserland();
+  handlers.set(route, routeModule.userland);
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** The request's body, up to one byte past the largest any route accepts (the route refuses it then). */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      if (size > MAX_BODY_BYTES) return;
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+/** Answers a fast-lane request with its route's handler; false when Next.js must (a method the route does not export). */
+function serveFast(req, res) {
+  const found = req.method && METHODS.has(req.method) ? fastLaneRoute(req.url ?? '/') : null;
+  const handler = found && handlers.get(found.route)?.[req.method];
+  if (typeof handler !== 'function') return false;
+  void (async () => {
+    try {
+      const declared = Number(req.headers['content-length'] ?? '0');
+      const body =
+        req.method === 'GET' || req.method === 'HEAD' || declared > MAX_BODY_BYTES ? undefined : await readBody(req);
+      const headers = new Headers();
+      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+      const request = new Request(`http://${req.headers.host ?? `${hostname}:${port}`}${req.url}`, {
+        method: req.method,
+        headers,
+        body: body?.length ? body : undefined,
+      });
+      /** @type {Response} */
+      const response = await handler(request, { params: Promise.resolve(found.params) });
+      const out = Buffer.from(await response.arrayBuffer());
+      /** @type {Record<string, string | string[]>} */
+      const outHeaders = {};
+      for (const { key, value } of STATIC_SECURITY_HEADERS) outHeaders[key.toLowerCase()] = value;
+      response.headers.forEach((value, key) => {
+        if (key !== 'set-cookie') outHeaders[key] = value;
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) outHeaders['set-cookie'] = cookies;
+      outHeaders['content-length'] = String(out.length);
+      // A body the route refused unread must not be read as the next request on this connection.
+      if (declared > MAX_BODY_BYTES || !req.complete) outHeaders.connection = 'close';
+      res.writeHead(response.status, outHeaders);
+      res.end(out);
+    } catch (error) {
+      // The handlers map their own errors; this is a failure of the lane itself.
+      process.stderr.write(`fast lane: ${error instanceof Error ? error.message : String(error)}\n`);
+      const requestId = randomUUID();
+      if (!res.headersSent)
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
+      res.end(JSON.stringify({ error: { code: 'internal', message: 'Something went wrong on our side.', requestId } }));
+    }
+  })();
+  return true;
+}
+
+const server = http.createServer((req, res) => {
+  if (!serveFast(req, res)) void handle(req, res);
+});
+server.listen(port, hostname, () => {
+  process.stdout.write(`▲ UnlockOS web on http://${hostname}:${port} (fast lane: ${handlers.size} routes)\n`);
+});
+for (const signal of ['SIGTERM', 'SIGINT'])
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
