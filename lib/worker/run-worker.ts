@@ -15,6 +15,21 @@ const HEARTBEAT_MS = 10_000;
  * Starts graphile-worker on the job queue (`queueUrl`, the schema owner's connection) with the
  * project's tasks, and a heartbeat every 10 s. Returns a stop function that drains cleanly.
  */
+/**
+ * The queue's own connections (graphile-worker fetching, completing and failing jobs, its cron
+ * bookkeeping) commit without waiting for their WAL flush (`synchronous_commit = off`). A crash of
+ * the server can lose the last fraction of a second of them, always a suffix in commit order: a job
+ * completed or fetched then is fetched and run again, exactly as when a worker dies before
+ * completing it, which graphile-worker and every task already handle (they are at-least-once).
+ * Everything else stays durable: the tasks' own work, the webhook inbox, and whatever the web
+ * process acknowledges. What it buys: during a burst the worker no longer asks for two flushes per
+ * job, each of which a webhook's acknowledgement queued behind (docs/PERFORMANCE.md, Webhook
+ * acknowledgement).
+ */
+export function queuePoolConfig(queueUrl: string, concurrency: number): pg.PoolConfig {
+  return { connectionString: queueUrl, max: Math.max(10, concurrency + 2), options: '-c synchronous_commit=off' };
+}
+
 export async function runWorker(options: {
   queueUrl: string;
   concurrency?: number;
@@ -33,7 +48,7 @@ export async function runWorker(options: {
   // Our own pool, ended and awaited on stop with its error listener still attached: graphile-worker
   // ends a pool it made without waiting and drops its listener first, so a connection closed by the
   // server during shutdown (a restart, a dropped test database) became an uncaught exception.
-  const pgPool = new pg.Pool({ connectionString: options.queueUrl, max: Math.max(10, (options.concurrency ?? 4) + 2) });
+  const pgPool = new pg.Pool(queuePoolConfig(options.queueUrl, options.concurrency ?? 4));
   const connectionFailed = (error: Error) => log.warn({ err: error }, 'queue connection failed');
   pgPool.on('error', connectionFailed); // an idle connection
   pgPool.on('connect', (client) => client.on('error', connectionFailed)); // one in use
