@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { System } from '../chaos/harness';
 import { cpuByPart, cpuPerOp, machine, processTree, writeSection } from './harness';
-import type { LoadResult, LoadSpec } from './load-generator';
+import type { LoadRequest, PhaseResult, Sample } from './load-generator';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 4);
@@ -83,25 +83,34 @@ const CALLS = (
   ] satisfies Route[]
 ).filter((route: Route) => !process.env.BENCH_ONLY || route.name.includes(process.env.BENCH_ONLY));
 
-/** Saturates one route from a separate process; CPU per request by part, read from /proc meanwhile. */
+// The load generator: a Node process of its own, for the whole bench (one phase per measurement).
+const loader = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/load-generator.ts'], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  env: { ...process.env, LOAD_URL: origin },
+});
+process.once('exit', () => loader.kill('SIGKILL'));
+
+type LoadResult = { requests: number; throughput: number; p50: number; p99: number; statuses: Record<string, number> };
+function summary(samples: Sample[]): LoadResult {
+  const latencies = samples.map((s) => s[1]).sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
+  const statuses: Record<string, number> = {};
+  for (const [, , status] of samples) statuses[status] = (statuses[status] ?? 0) + 1;
+  const seconds = Math.max(...samples.map((s) => s[0] + s[1])) / 1000;
+  return { requests: samples.length, throughput: samples.length / seconds, p50: pct(0.5), p99: pct(0.99), statuses };
+}
+
+/** Saturates one route from the load process; CPU per request by part, read from /proc meanwhile. */
 async function load(route: Route, seconds: number) {
-  const spec: LoadSpec = { origin, ...route, seconds, connections: CONNECTIONS };
+  const request: LoadRequest = { path: route.path, method: route.method, headers: route.headers, body: route.body };
   const before = cpuByPart(processTree());
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/bench/load-generator.ts', JSON.stringify(spec)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`load generator exited ${code}`))));
+  const answer = await new Promise<PhaseResult>((resolve) => {
+    loader.once('message', (message: PhaseResult) => resolve(message));
+    loader.send({ op: 'saturate', request, seconds, concurrency: CONNECTIONS });
   });
-  const result = JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
+  const result = summary(answer.samples);
   const cpu = cpuPerOp(before, cpuByPart(processTree()), result.requests).filter((c) => c.part !== 'load generator');
-  cpu.push({ part: 'load generator', ms: result.cpuMs / result.requests });
+  cpu.push({ part: 'load generator', ms: answer.cpuMs / result.requests });
   return { ...result, cpu };
 }
 
@@ -115,6 +124,7 @@ for (let run = 1; run <= 2; run++) {
   rows.push({ run, route: EMPTY, result: empty, empty: empty.throughput });
   for (const route of CALLS) rows.push({ run, route, result: await load(route, SECONDS), empty: empty.throughput });
 }
+loader.disconnect();
 await system.stop();
 
 const ok = (r: LoadResult) => Object.entries(r.statuses).every(([status]) => status.startsWith('2'));
@@ -168,14 +178,21 @@ Now (migration 20261202030000_api_hot_path):
    (loading and running it, a NextRequest per request). Those routes answer other methods with the JSON
    405 themselves (proxy.test.ts checks which addresses it sees). This took the key POST from 0.46× to
    0.87× and GET /rooms from 0.55× to 0.74–0.83×.
-What is left: GET /reservations (30 reservations, about 12 KB of JSON per answer) at 0.42–0.43×. Its
-web process is the bottleneck (one thread, 2.4 ms of CPU a request against 1.2 for the empty route).
-A profile of it (\`BENCH_ONLY=reservations WEB_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"\`) has no
-hot spot of ours: Next.js's route machinery (web streams into Node streams, its Request, abort
-signals, async hooks) and socket writes take most of it, node-postgres about 9 %, the guest links' HMAC
-1.2 %, timestamp parsing 0.6 %. What would still help: a page size below 30 for the default, or the
-list's JSON built by PostgreSQL (the guest URL's HMAC would need the link secret in SQL, which we do not
-send to the database).`;
+6. (Decision 017.) GET /reservations (30 reservations, about 12 KB of JSON per answer) was still at
+   0.42–0.43×: its web process was the bottleneck (2.4 ms of CPU a request against 1.2 for the empty
+   route), and a profile of it (\`BENCH_ONLY=reservations WEB_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"\`)
+   had no hot spot of ours: Next.js's request pipeline (routing, web streams into Node streams, its
+   Request, tracing, abort signals, async hooks) took most of it. The web process is now
+   scripts/web-server.mjs, Next.js behind a node:http server whose fast lane (lib/http/fast-lane.mjs)
+   hands the three hot addresses and the webhooks to their route handlers, as Next.js built them,
+   without that pipeline. The same handlers answer, so the same JSON, request ids and refusals
+   (e2e/fast-lane.spec.ts). The empty route stays with Next.js: it is the baseline of every figure here,
+   the framework's cost of answering at all. Against it, over this session's runs (six to eight of each call; two
+   of GET /reservations under a CPU profiler), GET /reservations went from 0.42× to 0.48–0.87× (one run of eight
+   under ½, at a load average of 2.5), GET /rooms to 1.5–2.9× and the key POST to 4.4–7.3×.
+   The baseline is not slower for it: in an A/B minutes apart (\`BENCH_ONLY=rooms\`, the web process started
+   as \`next start\`, then as scripts/web-server.mjs), the empty route served 695–714 and 641–779 req/s
+   (this machine's noise), GET /rooms 534–744 and 1,474–1,597.`;
 
 const body = `
 Command: \`npm run bench:api\` (${SECONDS} s per measurement after ${WARMUP} s of warm-up per route, two runs; one web process in production mode and one worker, embedded PostgreSQL, all on this machine; the load comes from a separate Node process with undici and ${CONNECTIONS} connections). Data: one tenant of ${ROOMS} rooms with a stay in each (GET /reservations answers all ${ROOMS}), one of them checked in (the key POST answers its live key). The bench's key has a limit high enough that nothing is refused (\`API_RATE_BURST\`, \`API_RATE_PER_SECOND\`); the whole rate-limit path still runs.
