@@ -30,6 +30,11 @@ test('hot API addresses answer as the rest of the API does, headers included', a
   expect(other.status()).toBe(200);
   expect(other.headers()).toMatchObject(SECURITY);
 
+  // A Host header of the client's choosing changes nothing.
+  const forgedHost = await request.get('/api/v1/rooms', { headers: { ...auth, host: 'evil.example' } });
+  expect(forgedHost.status()).toBe(200);
+  expect(await forgedHost.json()).toEqual(await rooms.json());
+
   const listed = await request.get('/api/v1/reservations?limit=5', { headers: auth });
   expect(listed.status()).toBe(200);
   expect(await listed.json()).toMatchObject({ data: [] });
@@ -59,11 +64,17 @@ test('a webhook body over the limit is refused with 413, and the connection stay
   tenant,
 }) => {
   const url = new URL(`/api/webhooks/calendly/${tenant.id}`, services().appUrl);
-  const send = (body: Buffer) =>
+  // Declared (content-length) or streamed (chunked, no length): the server must not wait for a body without end.
+  const send = (body: Buffer, chunked = false) =>
     new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
       const req = http(
         url,
-        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        {
+          method: 'POST',
+          headers: chunked
+            ? { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }
+            : { 'content-type': 'application/json', 'content-length': body.length },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
@@ -71,11 +82,16 @@ test('a webhook body over the limit is refused with 413, and the connection stay
         },
       );
       req.on('error', reject);
-      req.end(body);
+      if (!chunked) return void req.end(body);
+      // Chunks of 16 KiB, never ended: the answer must come once the limit is passed.
+      for (let at = 0; at < body.length; at += 16 * 1024) req.write(body.subarray(at, at + 16 * 1024));
     });
   const huge = await send(Buffer.alloc(300 * 1024, 0x20));
   expect(huge.status).toBe(413);
   expect(JSON.parse(huge.body).error.code).toBe('payload_too_large');
+  const streamed = await send(Buffer.alloc(300 * 1024, 0x20), true);
+  expect(streamed.status).toBe(413);
+  expect(streamed.connection).toBe('close');
   // An unsigned delivery of a normal size: refused for its signature, not for its size.
   const small = await send(Buffer.from('{}'));
   expect(small.status).toBe(400);

@@ -42,21 +42,34 @@ for (const route of FAST_LANE_ROUTES) {
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const origin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
 const MAX_BODY_BYTES = 256 * 1024;
 
-/** The request's body, up to one byte past the largest any route accepts (the route refuses it then). */
+/**
+ * The request's body, or as soon as it is longer than any route accepts, what came so far (the route
+ * then refuses it with 413, and the connection is closed): a client streaming without end is not
+ * waited for. Null when the client went away first.
+ */
 function readBody(req) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     /** @type {Buffer[]} */
     const chunks = [];
     let size = 0;
-    req.on('data', (chunk) => {
-      if (size > MAX_BODY_BYTES) return;
+    const done = (body) => {
+      req.off('data', onData);
+      resolve(body);
+    };
+    const onData = (chunk) => {
       chunks.push(chunk);
       size += chunk.length;
+      if (size > MAX_BODY_BYTES) done(Buffer.concat(chunks, size));
+    };
+    req.on('data', onData);
+    req.on('end', () => done(Buffer.concat(chunks, size)));
+    req.on('close', () => {
+      if (!req.complete) done(null);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    req.on('error', () => done(null));
   });
 }
 
@@ -68,11 +81,13 @@ function serveFast(req, res) {
   void (async () => {
     try {
       const declared = Number(req.headers['content-length'] ?? '0');
-      const body =
-        req.method === 'GET' || req.method === 'HEAD' || declared > MAX_BODY_BYTES ? undefined : await readBody(req);
+      const body = req.method === 'GET' || declared > MAX_BODY_BYTES ? undefined : await readBody(req);
+      // The client went away before its body ended: there is no one to answer.
+      if (body === null) return;
       const headers = new Headers();
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-      const request = new Request(`http://${req.headers.host ?? `${hostname}:${port}`}${req.url}`, {
+      // This server's own origin, never the Host header a client sends (a route reads only the path and query).
+      const request = new Request(`${origin}${req.url}`, {
         method: req.method,
         headers,
         body: body?.length ? body : undefined,
