@@ -73,15 +73,17 @@ other builds, load average ~15–20 — so read the plans more than the millisec
   what finds a stay's rows). Not done here: the primary keys are being changed on the "citus" branch.
 - The audit page's first page and a subject's page used \`audit_events_tenant_time\` / \`audit_events_subject\` from the
   start (51 and 2 rows); their ratios above are the machine's noise.
-- **The audit page's deep cursor (1.74× in the last run, MISSED; 1.27× in the runs before the merges)** — what is
-  known (2026-12-01, from the plans above, not from a new run): the API's deep cursor, the same query on
-  \`audit_events\` without the page's subjects, is 1.00×, and with history the log's own scan reads 92 buffers. So the extra
-  3 ms of p50 (6.4 → 9.3) is in naming the page's subjects: 39 stays with their guests and 35 keys with their stays,
-  rooms and guests, read by primary key in four statements (\`readableAuditEvents\`), ~800 buffer hits and 2.3 ms of
-  execution with history, none from disk. Every lookup is a primary-key probe, so it cannot grow with history by more
-  than each index's depth; what is unmeasured is how many subjects the almost empty database's deep page names
-  (its log is loader-made too, but 14 days of it) and the four statements' planning time. Next: time those four
-  statements separately on both databases; reading the subjects in one statement would also save three round trips.
+- **What is still MISSED: naming the subjects of an audit page with history.** Runs on a quiet machine: the deep cursor
+  was 1.27× before the session-7 merges, 1.74× after them, and 1.91× on 2026-12-01 05:51 (p50 4.0 → 8.1 ms), when the
+  common-action page (\`key.revoked\`) also missed at 2.28× (p50 7.7 → 9.4, p99 17.7 → 40.2 ms). What the plans say: the
+  API's same pages, without names, hold (0.91× and 0.97× in that run), and each log scan reads 33–90 buffers. The extra
+  is in \`nameRecords\` (lib/records/name-records.ts), which names a page's subjects in four statements: 41–46 stays
+  with their guests and 32–34 keys with their stays, rooms and guests, each by primary key. With history that is
+  ~800–870 buffer hits and 2.5 ms of execution, all from shared buffers. Each probe descends a deeper primary key
+  (\`(tenant_id, id)\` over a million stays) into pages spread over gigabytes, so a lookup costs more with history
+  even though none reads the disk. A stay named both directly and through one of its keys is read twice, once per statement. Not done: one
+  statement for all of a page's names (one round trip instead of four, each stay read once), and a measurement of each
+  statement on both databases to say how much of the 4 ms is execution and how much planning.
 
 Left: the audit page's actor filter (a case-insensitive substring of the actor's label) still filters the tenant's log
 row by row — it needs a trigram index (pg_trgm), not done here. Other readers of stays by room and time outside these
