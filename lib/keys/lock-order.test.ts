@@ -28,22 +28,38 @@ beforeEach(() => {
   registerLockProvider('seam', () => fake.provider);
 });
 
-async function keyOnALock(): Promise<{ tenantId: string; keyId: string }> {
+async function keyOnALock(): Promise<{ tenantId: string; keyId: string; reservationId: string }> {
   const { tenantId, roomIds, locks } = await tenantOnProvider({ provider: 'seam' });
   await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId: locks[0]!.id, actor: TEST_ACTOR });
   const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
   const { rows } = await admin.query<{ id: string }>(`select id from access_keys where reservation_id = $1`, [
     reservationId,
   ]);
-  return { tenantId, keyId: rows[0]!.id };
+  return { tenantId, keyId: rows[0]!.id, reservationId };
 }
 
 /** Runs `doorWriter` while `holder` holds the key's row lock; returns whether the door was free meanwhile. */
-async function doorFreeWhileKeyHeld(keyId: string, doorWriter: () => Promise<unknown>): Promise<boolean> {
+function doorFreeWhileKeyHeld(keyId: string, doorWriter: () => Promise<unknown>): Promise<boolean> {
+  return freeWhileHeld(
+    { sql: `update access_keys set updated_at = now() where id = $1`, id: keyId },
+    { sql: `select 1 from key_lock_codes where key_id = $1 for update nowait`, id: keyId },
+    doorWriter,
+  );
+}
+
+/**
+ * Runs `writer` while `holder` holds a lock (`hold`), waits until the writer is blocked by it, and
+ * returns whether what `probe` locks was free meanwhile: the writer must wait holding nothing.
+ */
+async function freeWhileHeld(
+  hold: { sql: string; id: string },
+  probe: { sql: string; id: string },
+  writer: () => Promise<unknown>,
+): Promise<boolean> {
   await holder.query('begin');
-  await holder.query(`update access_keys set updated_at = now() where id = $1`, [keyId]);
+  await holder.query(hold.sql, [hold.id]);
   const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-  const writing = doorWriter();
+  const writing = writer();
   let blocked = false;
   for (let i = 0; i < 200 && !blocked; i++) {
     const { rows } = await admin.query<{ n: number }>(
@@ -53,11 +69,11 @@ async function doorFreeWhileKeyHeld(keyId: string, doorWriter: () => Promise<unk
     blocked = rows[0]!.n > 0;
     if (!blocked) await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  expect(blocked, 'the door writer must reach the held key').toBe(true);
+  expect(blocked, 'the writer must reach the held lock').toBe(true);
   let free = true;
   try {
     await holder.query('savepoint probe');
-    await holder.query(`select 1 from key_lock_codes where key_id = $1 for update nowait`, [keyId]);
+    await holder.query(probe.sql, [probe.id]);
   } catch (error) {
     expect((error as { code?: string }).code).toBe('55P03');
     free = false;
@@ -106,6 +122,18 @@ describe('a door writer racing a change of its key', () => {
     });
     expect(free).toBe(true);
     expect(outcome).toEqual({ status: 'processed' });
+    expect(await doorOf(keyId)).toEqual({ state: 'set', vendor_sync: 'synced' });
+  });
+
+  it('the worker waits for a stay a check-in holds before it takes the stay’s key', async () => {
+    // A check-in (or a cancellation, a check-out) locks the stay `for update`, then its keys.
+    const { tenantId, keyId, reservationId } = await keyOnALock();
+    const free = await freeWhileHeld(
+      { sql: `select 1 from reservations where id = $1 for update`, id: reservationId },
+      { sql: `select 1 from access_keys where id = $1 for update nowait`, id: keyId },
+      () => programKeyOnLock({ tenantId, keyId, attempt: 1, maxAttempts: 8 }),
+    );
+    expect(free).toBe(true);
     expect(await doorOf(keyId)).toEqual({ state: 'set', vendor_sync: 'synced' });
   });
 });

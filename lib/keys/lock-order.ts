@@ -1,14 +1,25 @@
 import type { Tx } from '../db/tx';
 
 /**
- * Takes the row locks of these keys, in id order, before anything locks their doors. Every change
- * to a key locks the key first and its doors after (a revocation, an expiry, a check-in's hand-off:
- * the key's update ends its doors by trigger), while a door's update syncs its key by trigger — so a
- * door updated first would hold the door and wait for the key while the revocation holds the key and
- * waits for the door: a deadlock. Door writers call this first, and wait for the key holding nothing.
+ * Takes the locks every change to a key takes, in the same order, before anything locks its doors:
+ * first its stay (the reservation row, `for key share`: what a change of the key's own row would
+ * take by foreign key anyway, and what waits for a check-in, a cancellation or a check-out holding
+ * the stay `for update`), then the key (in id order), then — by the caller — the doors.
+ * A revocation, an expiry or a check-in's hand-off locks the stay, then the key, then by trigger
+ * its doors; a door's update syncs its key by trigger. A door writer that took the door first held
+ * the door and waited for the key while the revocation held the key and waited for the door; one
+ * that took the key first held it and waited for the stay (the foreign-key check of its second
+ * write to the key) while a check-in held the stay and waited for the key: both were deadlocks
+ * (40P01, seen in CI between the worker and the desk). Door writers call this first, and wait
+ * holding nothing.
  */
 export async function lockKeysBeforeDoors(tx: Tx, tenantId: string, keyIds: string[]): Promise<void> {
   if (keyIds.length === 0) return;
+  await tx.$queryRaw`select r.id from reservations r
+    where r.tenant_id = ${tenantId}::uuid
+      and r.id in (select k.reservation_id from access_keys k
+                    where k.tenant_id = ${tenantId}::uuid and k.id = any(${keyIds}::uuid[]))
+    order by r.id for key share of r`;
   await tx.$queryRaw`select id from access_keys
     where tenant_id = ${tenantId}::uuid and id = any(${keyIds}::uuid[]) order by id for no key update`;
 }
