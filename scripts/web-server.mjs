@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { MAX_BODY_BYTES } from '../lib/api/body-limit.mjs';
 import { FAST_LANE_ROUTES, fastLaneRoute } from '../lib/http/fast-lane.mjs';
 import { STATIC_SECURITY_HEADERS } from '../lib/http/static-headers.mjs';
 
@@ -43,7 +44,6 @@ for (const route of FAST_LANE_ROUTES) {
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const origin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
-const MAX_BODY_BYTES = 256 * 1024;
 
 /**
  * The request's body, or as soon as it is longer than any route accepts, what came so far (the route

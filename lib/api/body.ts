@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
+import { MAX_BODY_BYTES } from './body-limit.mjs';
 import { invalidRequest } from './http';
-
-export const MAX_BODY_BYTES = 256 * 1024;
 
 /** Reads a request body as bytes, refusing more than `limit` (413 `payload_too_large`) without buffering it all. */
 export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
