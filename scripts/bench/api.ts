@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { System } from '../chaos/harness';
-import { cpuByPart, cpuPerOp, machine, processTree, writeSection } from './harness';
+import { cpuByPart, cpuPerOp, latencyAt, machine, processTree, throughputOf, writeSection } from './harness';
 import type { LoadRequest, PhaseResult, Sample } from './load-generator';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -92,12 +92,15 @@ process.once('exit', () => loader.kill('SIGKILL'));
 
 type LoadResult = { requests: number; throughput: number; p50: number; p99: number; statuses: Record<string, number> };
 function summary(samples: Sample[]): LoadResult {
-  const latencies = samples.map((s) => s[1]).sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
   const statuses: Record<string, number> = {};
   for (const [, , status] of samples) statuses[status] = (statuses[status] ?? 0) + 1;
-  const seconds = Math.max(...samples.map((s) => s[0] + s[1])) / 1000;
-  return { requests: samples.length, throughput: samples.length / seconds, p50: pct(0.5), p99: pct(0.99), statuses };
+  return {
+    requests: samples.length,
+    throughput: throughputOf(samples),
+    p50: latencyAt(samples, 0.5),
+    p99: latencyAt(samples, 0.99),
+    statuses,
+  };
 }
 
 /** Saturates one route from the load process; CPU per request by part, read from /proc meanwhile. */

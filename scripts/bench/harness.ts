@@ -1,6 +1,7 @@
 import { cpus, totalmem } from 'node:os';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Sample } from './load-generator';
 
 export type Measurement = {
   name: string;
@@ -156,4 +157,15 @@ export function cpuPerOp(
     .map(([part, ms]) => ({ part, ms: (ms - (before.get(part) ?? 0)) / ops }))
     .filter((row) => row.ms >= 0.01)
     .sort((a, b) => b.ms - a.ms);
+}
+
+/** The latency (ms) below which a share `p` of a load generator's samples fall (0 when there are none). */
+export function latencyAt(samples: Sample[], p: number): number {
+  const sorted = samples.map((s) => s[1]).sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+/** Requests a second over a phase: from its start to the last answer. */
+export function throughputOf(samples: Sample[]): number {
+  return samples.length / (Math.max(...samples.map((s) => s[0] + s[1])) / 1000);
 }

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { CHAOS_SECRETS, System } from '../chaos/harness';
-import { cpuByPart, cpuPerOp, machine, writeSection } from './harness';
+import { cpuByPart, cpuPerOp, latencyAt, machine, throughputOf, writeSection } from './harness';
 import type { LoadEvent, Phase, PhaseResult, Sample } from './load-generator';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -198,12 +198,9 @@ async function drain(): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-const pct = (samples: Sample[], p: number) => {
-  const sorted = samples.map((s) => s[1]).sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-};
+const pct = latencyAt;
 const bad = (samples: Sample[]) => samples.filter((s) => s[2] < 200 || s[2] >= 300).length;
-const throughput = (samples: Sample[]) => samples.length / (Math.max(...samples.map((s) => s[0] + s[1])) / 1000);
+const throughput = throughputOf;
 function perSecond(label: string, samples: Sample[]): void {
   for (let sec = 0; sec < SECONDS; sec++) {
     const slice = samples.filter((s) => s[0] >= sec * 1000 && s[0] < (sec + 1) * 1000);
