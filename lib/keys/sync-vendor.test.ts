@@ -96,7 +96,14 @@ describe('vendor commands through the outbox', () => {
     await waitForKey(key.id, (r) => r.vendor_sync === 'synced');
     await waitForKey(revokedKeyIds[0]!, (r) => r.vendor_sync === 'synced');
 
-    await control('/_control/faults', { next: { count: 1, errcode: 30006 } });
+    // The failure is for this room's lock alone: the worker also runs jobs other files left in this database.
+    const { rows: doors } = await admin.query(
+      `select l.device_id from room_locks rl join locks l on l.tenant_id = rl.tenant_id and l.id = rl.lock_id
+        where rl.room_id = $1`,
+      [roomIds[0]],
+    );
+    expect(doors).toHaveLength(1);
+    await control('/_control/faults', { next: { count: 1, errcode: 30006, lockId: doors[0].device_id } });
     await revokeKey({ tenantId, keyId: key.id, reason: 'guest left early', actor: TEST_ACTOR });
     const { row } = await waitForKey(key.id, (r) => r.vendor_sync !== 'pending');
     expect(row).toMatchObject({ status: 'revoked', vendor_sync: 'failed', vendor_error: 'quota_exceeded' });

@@ -23,12 +23,13 @@ import { clientRefOf } from './provider';
  *
  * Control API (tests and chaos runs; JSON bodies):
  *   POST /_control/faults {latencyMs?, errorRate?, errorKind?: 'http500'|'busy'|'offline'|'malformed',
- *                          next?: {count, endpoint?, errcode?, httpStatus?, malformed?, latencyMs?},
+ *                          next?: {count, endpoint?, lockId?, errcode?, httpStatus?, malformed?, latencyMs?},
  *                          tokenExpiresIn?, clockSkewMs?, quotaExhausted?, offline?, busy?,
  *                          locks?: {[lockId]: {offline?, busy?, electricQuantity?, hasGateway?,
  *                                              latencyMs?, httpStatus?, malformed?}}}
  *   (replaces every fault; `{}` clears them. `next` with only `latencyMs`: the next calls succeed,
- *   slowly — an answer the client may never see. `offline`/`busy`: 'gateway' (-3002/-3003) or
+ *   slowly — an answer the client may never see; with `lockId`, only calls about that lock take a
+ *   failure from it, so another caller's call cannot use it up. `offline`/`busy`: 'gateway' (-3002/-3003) or
  *   'lock' (-3036/-3037), for calls through the gateway. `malformed`: 'html' | 'empty' | 'truncated'
  *   | 'empty-object' | 'string-errcode' | 'bare-success'. An injected failure never executes the call.)
  *   POST /_control/expire-tokens {refresh?} — every access token expires now (10004); with
@@ -97,6 +98,7 @@ type Faults = {
   next: {
     count: number;
     endpoint?: string;
+    lockId?: number | string;
     errcode?: number;
     httpStatus?: number;
     malformed?: MalformedKind;
@@ -584,7 +586,8 @@ export function createSimulator(options: {
       next &&
       next.count > 0 &&
       (next.errcode !== undefined || next.httpStatus !== undefined || next.malformed !== undefined) &&
-      (!next.endpoint || next.endpoint === endpoint)
+      (!next.endpoint || next.endpoint === endpoint) &&
+      (next.lockId === undefined || String(next.lockId) === String(lockId))
     ) {
       next.count -= 1;
       if (next.count === 0) faults.next = null;

@@ -401,6 +401,18 @@ describe('offline (algorithmic) passcodes', () => {
 });
 
 describe('the simulator, beyond what the adapter asks of it', () => {
+  it('keeps a failure meant for one lock (`next.lockId`) for that lock: calls about another lock do not use it up', async () => {
+    const provider = sim.provider();
+    await sim.control('/_control/faults', { next: { count: 1, errcode: 30006, lockId: 7100102 } });
+    expect(await provider.programCode(program('616161'))).toMatchObject({ ok: true });
+    expect(await provider.programCode(program('626262', randomUUID(), '7100102'))).toEqual({
+      ok: false,
+      code: 'quota_exceeded',
+      retryable: false,
+    });
+    expect(await provider.programCode(program('636363', randomUUID(), '7100102'))).toMatchObject({ ok: true });
+  });
+
   it('answers /v3/lock/detail, and GET with a query string as TTLock does', async () => {
     expect(await asAnotherApp('/v3/lock/detail', { lockId: '7200002' })).toMatchObject({
       lockId: 7200002,
