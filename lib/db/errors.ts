@@ -24,6 +24,7 @@ export const SQLSTATE = {
   apiKeyNotLive: 'UN401',
   checkInTooEarly: 'UC001',
   roomOccupied: 'UC002',
+  checkInNotReady: 'UC003',
   roomsUnavailable: 'UB001',
   stayCannotChange: 'UR001',
   roomCannotTakeStay: 'UR002',
@@ -165,6 +166,13 @@ export function toDomainError(error: unknown): unknown {
         'room_unavailable',
         'Another stay of this room overlaps the hours before this one starts; it cannot be checked in early.',
         {},
+        { cause: error },
+      );
+    case SQLSTATE.checkInNotReady:
+      return new AppError(
+        'reservation_not_ready',
+        info.message ?? 'This reservation cannot be checked in.',
+        { status: info.detail },
         { cause: error },
       );
     case SQLSTATE.notFound:

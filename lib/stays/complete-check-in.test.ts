@@ -71,6 +71,26 @@ describe('the check-in hand-off', () => {
     await admin.end();
   });
 
+  it('gives every one of concurrent check-ins of a stay the same check-in, key and revocations, written once', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    // Each call is its own transaction on its own connection: they really race for the stay's row lock.
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR })),
+    );
+    for (const result of results) expect(result).toEqual(results[0]);
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select (select count(*)::int from check_ins where reservation_id = $1) as check_ins,
+              (select count(*)::int from access_keys where reservation_id = $1 and status = 'active') as live,
+              (select count(*)::int from access_keys where reservation_id = $1 and status = 'revoked') as revoked,
+              (select count(*)::int from audit_events where tenant_id = $2 and action = 'checkin.completed') as audited`,
+      [reservationId, tenantId],
+    );
+    expect(rows[0]).toEqual({ check_ins: 1, live: 1, revoked: 1, audited: 1 });
+    await admin.end();
+  });
+
   it('refuses a cancelled reservation and another tenant’s reservation', async () => {
     const a = await createBookableTenant();
     const b = await createBookableTenant();
