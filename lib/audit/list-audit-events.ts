@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '../api/cursor';
-import { withTenant } from '../db/tx';
+import { withTenant, type Tx } from '../db/tx';
 import type { Prisma } from '../db/generated/client';
 import type { ActorType } from '../db/generated/enums';
 
@@ -51,31 +51,37 @@ export function toAuditEventView(e: Prisma.AuditEventGetPayload<object>): AuditE
   };
 }
 
+type PageInput = AuditFilters & { tenantId: string; limit: number; cursor?: string };
+
 /** A tenant's audit events matching the filters, newest first, one keyset page at a time. */
-export async function listAuditEvents(
-  input: AuditFilters & { tenantId: string; limit: number; cursor?: string },
+export function listAuditEvents(input: PageInput): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
+  return withTenant({ tenantId: input.tenantId }, (tx) => auditEventsPage(tx, input));
+}
+
+/** `listAuditEvents` in a transaction the caller holds (scoped to `input.tenantId`). */
+export async function auditEventsPage(
+  tx: Tx,
+  input: PageInput,
 ): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
   const { tenantId } = input;
   const before = input.cursor ? decodeCursor(input.cursor) : null;
-  const rows = await withTenant({ tenantId }, (tx) =>
-    tx.auditEvent.findMany({
-      where: {
-        AND: [
-          where(tenantId, input),
-          // (occurred_at, id) < the cursor's. The first bound alone starts the index scan at the
-          // cursor: the OR alone was a filter, so a deep page walked every newer row first.
-          ...(before
-            ? [
-                { occurredAt: { lte: before.at } },
-                { OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] },
-              ]
-            : []),
-        ],
-      },
-      orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
-      take: input.limit + 1,
-    }),
-  );
+  const rows = await tx.auditEvent.findMany({
+    where: {
+      AND: [
+        where(tenantId, input),
+        // (occurred_at, id) < the cursor's. The first bound alone starts the index scan at the
+        // cursor: the OR alone was a filter, so a deep page walked every newer row first.
+        ...(before
+          ? [
+              { occurredAt: { lte: before.at } },
+              { OR: [{ occurredAt: { lt: before.at } }, { occurredAt: before.at, id: { lt: before.id } }] },
+            ]
+          : []),
+      ],
+    },
+    orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
+    take: input.limit + 1,
+  });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   return {

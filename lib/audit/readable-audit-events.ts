@@ -6,7 +6,7 @@ import {
   type RoomName,
   type WebhookEventName,
 } from '../records/name-records';
-import { listAuditEvents, type AuditEventView } from './list-audit-events';
+import { auditEventsPage, type listAuditEvents, type AuditEventView } from './list-audit-events';
 
 /** What an audit row is about, named for a person: the stay (room and guest), the door, the provider's event. */
 export type AuditContext = {
@@ -58,13 +58,12 @@ export async function readableAuditEvents(
   });
 }
 
-/** One page of the audit log as the manager's page shows it: `listAuditEvents` with each row's context named. */
-export async function listReadableAuditEvents(
+/** One page of the audit log as the manager's page shows it: `listAuditEvents` with each row's context named, in one transaction. */
+export function listReadableAuditEvents(
   input: Parameters<typeof listAuditEvents>[0],
 ): Promise<{ data: ReadableAuditEvent[]; nextCursor: string | null }> {
-  const page = await listAuditEvents(input);
-  const data = await withTenant({ tenantId: input.tenantId }, (tx) =>
-    readableAuditEvents(tx, input.tenantId, page.data),
-  );
-  return { data, nextCursor: page.nextCursor };
+  return withTenant({ tenantId: input.tenantId }, async (tx) => {
+    const page = await auditEventsPage(tx, input);
+    return { data: await readableAuditEvents(tx, input.tenantId, page.data), nextCursor: page.nextCursor };
+  });
 }

@@ -40,9 +40,18 @@ function uuids(values: Iterable<unknown> | undefined): string[] {
 const byId = <T>(rows: T[], id: (row: T) => string): Record<string, T> =>
   Object.fromEntries(rows.map((row) => [id(row), row]));
 
+type NameRows = {
+  reservations: ReservationName[];
+  keys: (ReservationName & { keyId: string })[];
+  locks: LockName[];
+  rooms: RoomName[];
+  events: (Omit<WebhookEventName, 'receivedAt'> & { receivedAt: string })[];
+};
+
 /**
- * Names the records a list refers to, in the caller's transaction, one primary-key lookup per kind
- * (never one per row), always within `tenantId`.
+ * Names the records a list refers to, in the caller's transaction, always within `tenantId`: one
+ * statement, each record read once by primary key (a stay named directly and through one of its keys,
+ * and a guest of several stays, are read once), never one query per row.
  */
 export async function nameRecords(tx: Tx, tenantId: string, refs: RecordRefs): Promise<RecordNames> {
   const reservationIds = uuids(refs.reservationIds);
@@ -50,49 +59,54 @@ export async function nameRecords(tx: Tx, tenantId: string, refs: RecordRefs): P
   const lockIds = uuids(refs.lockIds);
   const roomIds = uuids(refs.roomIds);
   const eventIds = uuids(refs.webhookEventIds);
-  // Queries in sequence: an interactive transaction holds one connection.
-  const reservations =
-    reservationIds.length === 0
+  const empty = { reservations: [], keys: [], locks: [], rooms: [], events: [] };
+  // Each CTE is read once (materialized: referenced twice); `= any(array(…))` keeps every read an index probe,
+  // and a kind with no ids is not read at all (`cardinality(…) > 0` folds to false when planned).
+  const [names = empty] =
+    reservationIds.length + keyIds.length + lockIds.length + roomIds.length + eventIds.length === 0
       ? []
-      : await tx.$queryRaw<ReservationName[]>`
-          select r.id::text as "reservationId", r.room_label_snapshot as "roomLabel", g.name as "guestName"
-            from reservations r
-            left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-           where r.tenant_id = ${tenantId}::uuid and r.id = any(${reservationIds}::uuid[])`;
-  const keys =
-    keyIds.length === 0
-      ? []
-      : await tx.$queryRaw<(ReservationName & { keyId: string })[]>`
-          select k.id::text as "keyId", r.id::text as "reservationId",
-                 coalesce(ro.label, r.room_label_snapshot) as "roomLabel", g.name as "guestName"
-            from access_keys k
-            join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
-            left join rooms ro on ro.tenant_id = k.tenant_id and ro.id = k.room_id
-            left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-           where k.tenant_id = ${tenantId}::uuid and k.id = any(${keyIds}::uuid[])`;
-  const locks =
-    lockIds.length === 0
-      ? []
-      : await tx.$queryRaw<LockName[]>`select id::text as id, name from locks
-           where tenant_id = ${tenantId}::uuid and id = any(${lockIds}::uuid[])`;
-  const rooms =
-    roomIds.length === 0
-      ? []
-      : await tx.$queryRaw<RoomName[]>`select id::text as id, label from rooms
-           where tenant_id = ${tenantId}::uuid and id = any(${roomIds}::uuid[])`;
-  const events =
-    eventIds.length === 0
-      ? []
-      : await tx.$queryRaw<(Omit<WebhookEventName, 'receivedAt'> & { receivedAt: Date })[]>`
-          select id::text as id, provider::text as provider, type, status::text as status, received_at as "receivedAt"
-            from webhook_events where tenant_id = ${tenantId}::uuid and id = any(${eventIds}::uuid[])`;
+      : await tx.$queryRaw<NameRows[]>`
+          with k as (
+            select k.id, k.reservation_id, k.room_id from access_keys k
+             where k.tenant_id = ${tenantId}::uuid and k.id = any(${keyIds}::uuid[])
+          ), r as (
+            select r.id, r.room_label_snapshot, r.guest_id from reservations r
+             where r.tenant_id = ${tenantId}::uuid
+               and r.id = any(array(select k.reservation_id from k) || ${reservationIds}::uuid[])
+          ), g as (
+            select g.id, g.name from guests g
+             where g.tenant_id = ${tenantId}::uuid and g.id = any(array(select r.guest_id from r))
+          ), ro as (
+            select ro.id, ro.label from rooms ro
+             where ro.tenant_id = ${tenantId}::uuid and ro.id = any(array(select k.room_id from k) || ${roomIds}::uuid[])
+          )
+          select
+            (select coalesce(json_agg(json_build_object('reservationId', r.id, 'roomLabel', r.room_label_snapshot,
+                                                        'guestName', g.name)), '[]')
+               from r left join g on g.id = r.guest_id where r.id = any(${reservationIds}::uuid[])) as reservations,
+            (select coalesce(json_agg(json_build_object('keyId', k.id, 'reservationId', r.id,
+                                                        'roomLabel', coalesce(ro.label, r.room_label_snapshot),
+                                                        'guestName', g.name)), '[]')
+               from k join r on r.id = k.reservation_id left join ro on ro.id = k.room_id
+               left join g on g.id = r.guest_id) as keys,
+            (select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name)), '[]')
+               from locks l
+              where cardinality(${lockIds}::uuid[]) > 0
+                and l.tenant_id = ${tenantId}::uuid and l.id = any(${lockIds}::uuid[])) as locks,
+            (select coalesce(json_agg(json_build_object('id', ro.id, 'label', ro.label)), '[]')
+               from ro where ro.id = any(${roomIds}::uuid[])) as rooms,
+            (select coalesce(json_agg(json_build_object('id', e.id, 'provider', e.provider, 'type', e.type,
+                                                        'status', e.status, 'receivedAt', e.received_at)), '[]')
+               from webhook_events e
+              where cardinality(${eventIds}::uuid[]) > 0
+                and e.tenant_id = ${tenantId}::uuid and e.id = any(${eventIds}::uuid[])) as events`;
   return {
-    reservations: byId(reservations, (r) => r.reservationId),
-    keys: Object.fromEntries(keys.map(({ keyId, ...name }) => [keyId, name])),
-    locks: byId(locks, (l) => l.id),
-    rooms: byId(rooms, (r) => r.id),
+    reservations: byId(names.reservations, (r) => r.reservationId),
+    keys: Object.fromEntries(names.keys.map(({ keyId, ...name }) => [keyId, name])),
+    locks: byId(names.locks, (l) => l.id),
+    rooms: byId(names.rooms, (r) => r.id),
     webhookEvents: byId(
-      events.map((e) => ({ ...e, receivedAt: e.receivedAt.toISOString() })),
+      names.events.map((e) => ({ ...e, receivedAt: new Date(e.receivedAt).toISOString() })),
       (e) => e.id,
     ),
   };
