@@ -59,6 +59,36 @@ describe('group booking', () => {
     await admin.end();
   });
 
+  it('stores a guest’s text exactly as written (quotes, backslashes, SQL), and refuses a NUL holding nothing', async () => {
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
+    const name = `O'Brien \\ "Ōno" '); drop table guests; --`;
+    const group = await bookGroup({
+      tenantId,
+      actor: { type: 'user', id: null, label: `Desk's \\ label` },
+      source: 'api',
+      guest: { name, email: `o'brien@example.com`, phone: null },
+      reservations: [{ roomId: roomIds[0]!, startsAt: at(24), endsAt: at(48) }],
+    });
+    expect(group.reservations[0]!.guest).toMatchObject({ name });
+    await expect(
+      bookGroup({
+        tenantId,
+        actor: TEST_ACTOR,
+        source: 'api',
+        guest: { name: 'Nul\u0000Name' },
+        reservations: [{ roomId: roomIds[0]!, startsAt: at(96), endsAt: at(120) }],
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select (select array_agg(array[name, email]) from guests where tenant_id = $1) as guests,
+              (select array_agg(distinct actor_label) from audit_events where tenant_id = $1 and action = 'reservation.created') as actors`,
+      [tenantId],
+    );
+    expect(rows[0]).toEqual({ guests: [[name, `o'brien@example.com`]], actors: [`Desk's \\ label`] });
+    await admin.end();
+  });
+
   it('holds nothing when any room is taken, and names every room that failed', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 3 });
     await bookRoom({ tenantId, roomId: roomIds[1]!, startsInHours: 30, hours: 10 });

@@ -1,9 +1,9 @@
-import type { Tx } from '../db/tx';
+import { sqlLiteral } from '../db/tx';
 import { AppError } from '../errors';
 import { hourlyRefusal, type HourlyRefusal } from './hourly-window';
 import type { BookingItem } from './create-booking-group';
 
-type FacilityOfRoom = {
+export type FacilityOfRoom = {
   room_id: string;
   booking_unit: 'night' | 'hour';
   time_zone: string;
@@ -17,18 +17,22 @@ const MESSAGES: Record<HourlyRefusal, string> = {
   outside_opening_hours: 'Rooms of an hourly facility are booked within its opening hours.',
 };
 
+/** The facility of each room the items name, as `assertBookingRules` reads it (rooms of other tenants are absent). */
+export function facilitiesOfRoomsSql(tenantId: string, items: BookingItem[]): string {
+  return `select r.id::text as room_id, f.booking_unit::text as booking_unit, f.time_zone,
+                 to_char(f.opens_at, 'HH24:MI') as opens_at, to_char(f.closes_at, 'HH24:MI') as closes_at
+            from rooms r join facilities f on f.tenant_id = r.tenant_id and f.id = r.facility_id
+           where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+             and r.id = any(array[${items.map((i) => sqlLiteral(i.roomId, 'uuid')).join(', ')}]::uuid[])`;
+}
+
 /**
  * Refuses, before anything is held, a booking of an hourly facility's room that does not start on
  * the hour, last whole hours and lie within one day's opening hours in the facility's zone:
  * `invalid_request` (400) with `reason`, the rooms that failed and the opening hours. Nightly rooms
  * pass; rooms of other tenants are not found here (the booking itself refuses them).
  */
-export async function assertBookingRules(tx: Tx, tenantId: string, items: BookingItem[]): Promise<void> {
-  const rooms = await tx.$queryRaw<FacilityOfRoom[]>`
-    select r.id::text as room_id, f.booking_unit::text as booking_unit, f.time_zone,
-           to_char(f.opens_at, 'HH24:MI') as opens_at, to_char(f.closes_at, 'HH24:MI') as closes_at
-      from rooms r join facilities f on f.tenant_id = r.tenant_id and f.id = r.facility_id
-     where r.tenant_id = ${tenantId}::uuid and r.id = any(${items.map((i) => i.roomId)}::uuid[])`;
+export function assertBookingRules(rooms: FacilityOfRoom[], items: BookingItem[]): void {
   const failures = items.flatMap((item) =>
     rooms
       .filter((room) => room.room_id === item.roomId && room.booking_unit === 'hour')

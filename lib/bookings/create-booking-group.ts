@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../audit/actor';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
-import { asService, type Tx } from '../db/tx';
+import { scopedQuery, sqlLiteral, type Tx } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
-import { assertBookingRules } from './booking-rules';
+import { assertBookingRules, facilitiesOfRoomsSql, type FacilityOfRoom } from './booking-rules';
 
 export type BookingItem = { roomId: string; startsAt: Date; endsAt: Date };
 
@@ -34,25 +34,55 @@ export function guestRef(guestId: string): string {
 }
 
 /**
- * Holds every reservation of a booking group or none, in one transaction (SQL `reserve_booking_group`):
+ * Holds every reservation of a booking group or none, in one transaction and one round trip (SQL
+ * `reserve_booking_group` through `scopedQuery`), after one read for the hourly rules:
  * the guest, the group, the reservations with their snapshots, a guest link each, the audit rows and
  * (by default) a pre-issued key each. A taken room fails the whole group with `room_unavailable`
  * naming every room that failed; an intent already attached to another of the tenant's groups with `payment_intent_in_use`;
  * an hourly facility's room outside its opening hours or not on whole hours with `invalid_request` (lib/bookings/booking-rules.ts).
  */
 export async function createBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
-  return asService({ tenantId: input.tenantId }, async (tx) => {
-    // The desk's and the API's bookings keep an hourly facility's hours; a provider's (webhooks,
-    // holdBookingGroup directly) is taken as the provider booked it.
-    await assertBookingRules(tx, input.tenantId, input.reservations);
-    return holdBookingGroup(tx, input);
-  });
+  const { tenantId, actor } = input;
+  const scope = { role: 'app_service' as const, tenantId };
+  // The desk's and the API's bookings keep an hourly facility's hours; a provider's (webhooks,
+  // holdBookingGroup directly) is taken as the provider booked it. Read apart from the hold, as it
+  // was read inside it: nothing locks a facility's hours either way.
+  const [facilities] = await scopedQuery<FacilityOfRoom>(scope, [facilitiesOfRoomsSql(tenantId, input.reservations)]);
+  assertBookingRules(facilities ?? [], input.reservations);
+  // The hold in one round trip: the guest, the group and reserve_booking_group, one implicit transaction.
+  const items = linkedItems(input);
+  const guestId = randomUUID();
+  const groupId = randomUUID();
+  const uuid = (value: string) => sqlLiteral(value, 'uuid');
+  const text = (value: string | null | undefined) => sqlLiteral(value ?? null, 'text');
+  const [, , rows] = await scopedQuery<{ reservation_id: string; room_id: string }>(scope, [
+    `insert into guests (tenant_id, id, name, email, phone)
+     values (${uuid(tenantId)}, ${uuid(guestId)}, ${text(input.guest.name)}, ${text(input.guest.email)},
+             ${text(input.guest.phone)})`,
+    `insert into booking_groups (tenant_id, id, payment_intent_id, amount_cents, currency)
+     values (${uuid(tenantId)}, ${uuid(groupId)}, ${text(input.paymentIntentId)},
+             ${sqlLiteral(input.amount?.amountCents ?? null, 'int')}, ${text(input.amount?.currency)})`,
+    `select reservation_id, room_id from reserve_booking_group(${uuid(tenantId)}, ${uuid(groupId)}, ${uuid(guestId)},
+       ${sqlLiteral(payloadOf(items), 'jsonb')}, ${sqlLiteral(input.source, 'reservation_source')},
+       ${text(input.planName)}, ${text(input.externalRef)}, ${sqlLiteral(input.externalUpdatedAt ?? null, 'timestamptz')},
+       ${sqlLiteral(input.preIssueKeys !== false, 'boolean')}, ${sqlLiteral(actor.type, 'actor_type')},
+       ${text(actor.id)}, ${text(actor.label)})`,
+  ]);
+  return createdGroup(groupId, guestId, items, rows ?? []);
 }
 
-/** `createBookingGroup` inside a transaction the caller holds (scoped to `input.tenantId`). */
-export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
-  const { tenantId, actor } = input;
-  const items = input.reservations.map((item) => {
+type LinkedItem = {
+  roomId: string;
+  startsAt: string;
+  endsAt: string;
+  linkId: string;
+  token: string;
+  tokenHash: string;
+};
+
+/** Each reservation to hold with its guest link: the id and token made here, only the token's hash stored. */
+function linkedItems(input: CreateBookingGroupInput): LinkedItem[] {
+  return input.reservations.map((item) => {
     const linkId = randomUUID();
     const token = guestTokenFor(linkId);
     return {
@@ -64,6 +94,32 @@ export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): 
       tokenHash: Buffer.from(hashGuestToken(token)).toString('hex'),
     };
   });
+}
+
+/** reserve_booking_group's items: everything but the tokens, which never reach the database. */
+const payloadOf = (items: LinkedItem[]) => JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
+
+function createdGroup(
+  id: string,
+  guestId: string,
+  items: LinkedItem[],
+  rows: { reservation_id: string; room_id: string }[],
+): CreatedBookingGroup {
+  return {
+    id,
+    guestId,
+    reservations: rows.map((row, i) => ({
+      id: row.reservation_id,
+      roomId: row.room_id,
+      guestLinkToken: items[i]!.token,
+    })),
+  };
+}
+
+/** `createBookingGroup` inside a transaction the caller holds (scoped to `input.tenantId`), without the hourly rules. */
+export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
+  const { tenantId, actor } = input;
+  const items = linkedItems(input);
   const guest = await tx.guest.create({
     data: { tenantId, name: input.guest.name, email: input.guest.email ?? null, phone: input.guest.phone ?? null },
     select: { id: true },
@@ -77,18 +133,9 @@ export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): 
     },
     select: { id: true },
   });
-  const payload = JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
   const rows = await tx.$queryRaw<{ reservation_id: string; room_id: string }[]>`select * from reserve_booking_group(
-    ${tenantId}::uuid, ${group.id}::uuid, ${guest.id}::uuid, ${payload}::jsonb, ${input.source}::reservation_source,
+    ${tenantId}::uuid, ${group.id}::uuid, ${guest.id}::uuid, ${payloadOf(items)}::jsonb, ${input.source}::reservation_source,
     ${input.planName ?? null}, ${input.externalRef ?? null}, ${input.externalUpdatedAt ?? null}::timestamptz, ${input.preIssueKeys !== false},
     ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
-  return {
-    id: group.id,
-    guestId: guest.id,
-    reservations: rows.map((row, i) => ({
-      id: row.reservation_id,
-      roomId: row.room_id,
-      guestLinkToken: items[i]!.token,
-    })),
-  };
+  return createdGroup(group.id, guest.id, items, rows);
 }
