@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { auditCsv, csvField, listAuditEvents } from './list-audit-events';
 
 describe('the audit trail', () => {
+  it('gives rows time-ordered ids (uuidv7), so a tenant’s new rows append to the primary key instead of landing anywhere', async () => {
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select id::text, uuid_extract_version(id) as version from audit_events where tenant_id = $1 order by occurred_at, id`,
+      [tenantId],
+    );
+    await admin.end();
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.every((r) => r.version === 7)).toBe(true);
+    const ids = rows.map((r) => r.id as string);
+    expect(ids).toEqual([...ids].sort());
+  });
+
   it('filters by action and room, pages newest first, and exports exactly the filtered rows as CSV', async () => {
     const { tenantId, roomIds } = await createBookableTenant();
     for (const roomId of roomIds) {
