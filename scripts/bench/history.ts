@@ -68,22 +68,27 @@ other builds, load average ~15–20 — so read the plans more than the millisec
   (met). What grows is its writes, not its reads: each expired key inserts an audit row, and two of audit_events'
   indexes take random keys — the primary key (\`gen_random_uuid()\`) and \`audit_events_subject (tenant_id,
   subject_id)\` — so with 10 M rows their leaf pages (386 MB and 289 MB) no longer fit in shared_buffers (128 MB): every insert
-  reads two leaves from the OS cache and, after a checkpoint, writes them whole to the WAL. Left: time-ordered audit
-  ids (\`uuidv7()\`, PostgreSQL 18) would make the primary key's inserts append; the subject index stays random (it is
-  what finds a stay's rows). Not done here: the primary keys are being changed on the "citus" branch.
+  reads two leaves from the OS cache and, after a checkpoint, writes them whole to the WAL. It missed again on
+  2026-12-01 09:42 (p99 26.4 → 63.9 ms, 2.42×). Since migration \`20261202110000_audit_ids_in_time_order\` audit ids
+  are \`uuidv7()\` (PostgreSQL 18): a tenant's new rows append to the end of its range of the primary key \`(tenant_id,
+  id)\`, on a leaf already in memory. The subject index stays random (it is what finds a stay's rows). The two runs
+  after it met: p99 14.1 → 17.1 ms (1.22×) at 09:49, then the table above.
 - The audit page's first page and a subject's page used \`audit_events_tenant_time\` / \`audit_events_subject\` from the
   start (51 and 2 rows); their ratios above are the machine's noise.
-- **What is still MISSED: naming the subjects of an audit page with history.** Runs on a quiet machine: the deep cursor
-  was 1.27× before the session-7 merges, 1.74× after them, and 1.91× on 2026-12-01 05:51 (p50 4.0 → 8.1 ms), when the
-  common-action page (\`key.revoked\`) also missed at 2.28× (p50 7.7 → 9.4, p99 17.7 → 40.2 ms). What the plans say: the
-  API's same pages, without names, hold (0.91× and 0.97× in that run), and each log scan reads 33–90 buffers. The extra
-  is in \`nameRecords\` (lib/records/name-records.ts), which names a page's subjects in four statements: 41–46 stays
-  with their guests and 32–34 keys with their stays, rooms and guests, each by primary key. With history that is
-  ~800–870 buffer hits and 2.5 ms of execution, all from shared buffers. Each probe descends a deeper primary key
-  (\`(tenant_id, id)\` over a million stays) into pages spread over gigabytes, so a lookup costs more with history
-  even though none reads the disk. A stay named both directly and through one of its keys is read twice, once per statement. Not done: one
-  statement for all of a page's names (one round trip instead of four, each stay read once), and a measurement of each
-  statement on both databases to say how much of the 4 ms is execution and how much planning.
+- **Naming the subjects of an audit page** (MISSED until 2026-12-01, 10:00 UTC). Runs on a quiet machine: the deep cursor was 1.27×
+  before the session-7 merges, 1.74× after them, and 1.91× on 2026-12-01 05:51 (p50 4.0 → 8.1 ms), when the common-action
+  page (\`key.revoked\`) also missed at 2.28× (p99 17.7 → 40.2 ms). The API's same pages, without names, held (0.91× and
+  0.97×), and each log scan read 33–90 buffers: the extra was in \`nameRecords\` (lib/records/name-records.ts), which
+  named a page's subjects in up to five statements — 41–46 stays with their guests, then 32–34 keys with their stays,
+  rooms and guests, each by primary key, a stay named both directly and through one of its keys read twice — in a
+  second transaction after the page's own: ~800–870 buffer hits with history, all from shared buffers, each probe
+  descending a deeper primary key (\`(tenant_id, id)\` over a million stays). Now the page and its names are one
+  transaction (\`listReadableAuditEvents\`), and the names one statement: the keys first, then every stay they or the
+  rows name, then those stays' guests and the rooms, each read once (materialized CTEs, \`= any(array(…))\` index probes),
+  a kind with no ids not read at all. With history the \`key.revoked\` page's names take 491 buffer hits (was 865), the
+  first page's 241 (was 542). On this run's machine (an AMD EPYC 2-core, slower per page than the Xeon of the runs
+  before) the same bench with the old statements held too (deep cursor 1.18×, \`key.revoked\` 1.05×): the miss was
+  the old statements' extra probes on a machine where they cost more, and they are gone either way.
 
 Left: the audit page's actor filter (a case-insensitive substring of the actor's label) still filters the tenant's log
 row by row — it needs a trigram index (pg_trgm), not done here. Other readers of stays by room and time outside these
