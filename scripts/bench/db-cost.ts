@@ -194,6 +194,10 @@ const deskUser = (
   for (const r of g.reservations.slice(12)) await completeCheckIn({ tenantId: desk, reservationId: r.id, actor });
 }
 
+// Statistics as autovacuum would have them on a database in use: measured straight after the arrangement, the
+// tables were never analyzed yet, and a plan made then (seq scans of "empty" tables, kept in each connection's plan
+// cache for the SQL functions) cost the guest page 2.4 ms per link lookup instead of 0.03 until autovacuum came by.
+await admin.query('analyze');
 process.stdout.write(`arranged (${f((performance.now() - started) / 1000, 0)} s)\n`);
 await admin.query(
   'create table bench_baseline (id bigserial primary key, tenant_id uuid not null, note text not null, created_at timestamptz not null default now())',
@@ -631,6 +635,17 @@ ${verdicts.join('\n')}
 const FINDINGS = `
 ### What is heavy, and what was changed (2026-12-01)
 
+Since 10:00 UTC (decision 018): **check-in with key is one round trip** (10 before; p50 21.9 → 7 ms in an A/B on this
+machine) — \`app_complete_check_in\` through \`scopedQuery\`; **a group booking's hold is one** (the guest, the group and
+\`reserve_booking_group\` as three statements of one \`scopedQuery\`, after one read for the hourly rules; 14 → 9 round trips
+and 2 → 1 transactions with \`bookGroup\`'s follow-up read). And the bench now runs \`ANALYZE\` after arranging its data:
+measured on tables never analyzed, a plan made early (kept in a connection's plan
+cache for the SQL functions — most likely a sequential scan; not captured) made the guest page's link lookup 2.4 ms instead of 0.03 and Calendly's PIN-per-lock check
+15 ms, until autovacuum came by (server time per guest page 50 → 2.7–2.9 ms, per Calendly create 58–156 → 8–10, in
+A/B runs minutes apart). A database in use has its statistics; this was the bench measuring a fresh one.
+
+The text below is from the runs before that day's later changes.
+
 Measured with this bench on the 2-core machine while five other sessions built and tested (load average 11–22), so
 server and wall times carry that load; round trips and statement counts do not move with it.
 
@@ -661,7 +676,8 @@ Changed on this branch (before → after, same bench, 150 operations each, two r
   cost that grows with history); \`key_lock_codes (tenant_id, lock_id) where state not in ('removed', 'failed')\` for the
   PIN-per-lock check each new door runs.
 
-The wrapper target is missed by the wrapper the domain uses. \`asService\` costs 5–14× direct at p50 and 3.5–9× in throughput;
+The wrapper target was missed by the wrapper the domain used then (since decision 018 the SQL functions the domain
+waits on — the key endpoint, the check-in, a group booking's hold — go through \`scopedQuery\`, met above). \`asService\` costs 5–14× direct at p50 and 3.5–9× in throughput;
 the plain pg transaction with the same four round trips (BEGIN, set_config, statement, COMMIT) costs 1.3–4×, so the four
 round trips account for about a third of the gap and Prisma's interactive transaction (its transaction manager, the query
 interpreter per statement, unprepared statements) for the rest. \`serviceStatement\` (one prepared statement on connections that
@@ -671,9 +687,9 @@ statements on session-role pools where no tenant scope is needed.
 
 Not done, and where the round trips are: the desk page could read in two transactions instead of seven (≈ 40 → 14 round
 trips); Calendly's create could check "cancelled later" in one statement instead of two and find the booking source and an
-existing reservation in one (18 → 15), and record the outcome and the source's success together; a group booking's guest and
-group rows could be written by \`reserve_booking_group\` itself and its follow-up read (a second transaction, 7 round trips)
-returned by it. Every statement Prisma sends is parsed and planned again (unnamed): prepared statements would take most of
+existing reservation in one (18 → 15), and record the outcome and the source's success together; a group booking's
+follow-up read (a second transaction, 7 round trips) could be returned by the hold (the guest and group rows now go with it,
+in one round trip). Every statement Prisma sends is parsed and planned again (unnamed): prepared statements would take most of
 the plan time (\`total_plan_time\` is in the server figures).
 `;
 
