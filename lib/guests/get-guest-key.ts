@@ -1,5 +1,7 @@
 import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
-import { asGuest, asService, type Tx } from '../db/tx';
+import { asService, scopedQuery } from '../db/tx';
+import type { KeyKind } from '../db/generated/enums';
+import type { KeyState } from '../keys/lifecycle';
 import { AppError } from '../errors';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
 import { forGuest, toGuestKeyView, type KeyView } from '../keys/key-view';
@@ -54,53 +56,90 @@ function tokenHashHex(token: string): string {
   return Buffer.from(hashGuestToken(token)).toString('hex');
 }
 
-const KEY_SELECT = {
-  id: true,
-  status: true,
-  pin: true,
-  validFrom: true,
-  expiresAt: true,
-  vendorSync: true,
-  revokedReason: true,
-  checkInId: true,
-  createdAt: true,
-  kind: true,
-  backupFor: true,
-} as const;
-
-const KEY_ORDER = [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
+type StayRow = {
+  tenant_id: string;
+  reservation_id: string;
+  starts_at: Date;
+  ends_at: Date;
+  status: GuestStayStatus;
+  room_label: string;
+  facility_name: string;
+  time_zone: string;
+  address: string | null;
+  phone: string | null;
+  check_out_time: string;
+  booking_unit: 'night' | 'hour';
+  guest_info: unknown;
+};
 
 /**
- * The link's own reservation in this guest transaction (RLS shows no other), with its facility: one
+ * The link's own reservation (row-level security shows a guest no other), with its facility: one
  * statement (the link, its reservation, room and facility), where reading them through the models
  * took four round trips.
  */
-async function readStay(tx: Tx): Promise<GuestStay | null> {
-  const rows = await tx.$queryRaw<
-    {
-      tenant_id: string;
-      reservation_id: string;
-      starts_at: Date;
-      ends_at: Date;
-      status: GuestStayStatus;
-      room_label: string;
-      facility_name: string;
-      time_zone: string;
-      address: string | null;
-      phone: string | null;
-      check_out_time: string;
-      booking_unit: 'night' | 'hour';
-      guest_info: unknown;
-    }[]
-  >`select gl.tenant_id, gl.reservation_id, r.starts_at, r.ends_at, r.status::text as status,
-           r.room_label_snapshot as room_label, f.name as facility_name, f.time_zone, f.address, f.phone,
-           to_char(f.check_out_time, 'HH24:MI') as check_out_time, f.booking_unit::text as booking_unit, f.guest_info
-      from guest_links gl
-      join reservations r on r.tenant_id = gl.tenant_id and r.id = gl.reservation_id
-      join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
-      join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id`;
-  if (rows.length !== 1) return null;
-  const r = rows[0]!;
+const STAY_SQL = `select gl.tenant_id, gl.reservation_id, r.starts_at, r.ends_at, r.status::text as status,
+         r.room_label_snapshot as room_label, f.name as facility_name, f.time_zone, f.address, f.phone,
+         to_char(f.check_out_time, 'HH24:MI') as check_out_time, f.booking_unit::text as booking_unit, f.guest_info
+    from guest_links gl
+    join reservations r on r.tenant_id = gl.tenant_id and r.id = gl.reservation_id
+    join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
+    join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id`;
+
+/** The link's stay's keys, newest first (what `pickGuestKey` picks from), named by the link itself as well as by RLS. */
+const KEYS_SQL = `select k.id, k.status::text as status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
+         k.vendor_sync::text as "vendorSync", k.revoked_reason as "revokedReason", k.check_in_id as "checkInId",
+         k.created_at as "createdAt", k.kind::text as kind, k.backup_for as "backupFor"
+    from access_keys k
+   where (k.tenant_id, k.reservation_id) in (select gl.tenant_id, gl.reservation_id from guest_links gl)
+   order by k.created_at desc, k.id asc`;
+
+/** A link whose stay was cancelled or checked out (app_guest_ended_stay: the link still valid, the guest not deleted). */
+const ENDED_SQL = `select status::text as status, room_label, starts_at, ends_at, facility_name, time_zone, address, phone
+    from app_guest_ended_stay()`;
+
+type KeyRow = {
+  id: string;
+  status: KeyState;
+  pin: string;
+  validFrom: Date;
+  expiresAt: Date;
+  vendorSync: 'pending' | 'synced' | 'failed';
+  revokedReason: string | null;
+  checkInId: string | null;
+  createdAt: Date;
+  kind: KeyKind;
+  backupFor: string | null;
+};
+
+type EndedRow = {
+  status: 'cancelled' | 'checked_out';
+  room_label: string;
+  starts_at: Date;
+  ends_at: Date;
+  facility_name: string;
+  time_zone: string;
+  address: string | null;
+  phone: string | null;
+};
+
+/**
+ * Reads what a guest link names, as app_anon holding that link, in ONE round trip (`scopedQuery`: one
+ * implicit read-only transaction, so the stay, its keys and the ended stay are one snapshot).
+ */
+async function readLink(token: string, what: { keys?: boolean; ended?: boolean }) {
+  const statements = [STAY_SQL, what.keys ? KEYS_SQL : 'select 1 where false', what.ended ? ENDED_SQL : null];
+  const [stays = [], keys = [], ended = []] = await scopedQuery<Record<string, unknown>>(
+    { role: 'app_anon', guestTokenHash: tokenHashHex(token) },
+    statements.filter((s): s is string => s !== null),
+  );
+  return {
+    stay: stays.length === 1 ? stayOf(stays[0] as StayRow) : null,
+    keys: keys as KeyRow[],
+    ended: ended.length === 1 ? endedOf(ended[0] as EndedRow) : null,
+  };
+}
+
+function stayOf(r: StayRow): GuestStay {
   return {
     tenantId: r.tenant_id,
     reservationId: r.reservation_id,
@@ -120,14 +159,17 @@ async function readStay(tx: Tx): Promise<GuestStay | null> {
   };
 }
 
-type KeyRow = Awaited<ReturnType<typeof readKeys>>[number];
-
-function readKeys(tx: Tx, stay: GuestStay) {
-  return tx.accessKey.findMany({
-    where: { tenantId: stay.tenantId, reservationId: stay.reservationId },
-    select: KEY_SELECT,
-    orderBy: KEY_ORDER,
-  });
+function endedOf(r: EndedRow): EndedGuestStay {
+  return {
+    status: r.status,
+    roomLabel: r.room_label,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    facilityName: r.facility_name,
+    timeZone: r.time_zone,
+    address: r.address,
+    phone: r.phone,
+  };
 }
 
 /**
@@ -159,7 +201,7 @@ function pickGuestKey(keys: KeyRow[], stay: GuestStay, now: Date): { key: KeyVie
 /** What a guest link shows, read as app_anon through the link itself; `null` for an unknown or expired link. */
 export async function getGuestStay(token: string): Promise<GuestStay | null> {
   if (!isGuestTokenShape(token)) return null;
-  return asGuest({ guestTokenHash: tokenHashHex(token) }, readStay);
+  return (await readLink(token, {})).stay;
 }
 
 /**
@@ -169,70 +211,34 @@ export async function getGuestStay(token: string): Promise<GuestStay | null> {
  */
 export async function getEndedGuestStay(token: string): Promise<EndedGuestStay | null> {
   if (!isGuestTokenShape(token)) return null;
-  return asGuest({ guestTokenHash: tokenHashHex(token) }, (tx) => readEndedStay(tx));
-}
-
-async function readEndedStay(tx: Tx): Promise<EndedGuestStay | null> {
-  const rows = await tx.$queryRaw<
-    {
-      status: 'cancelled' | 'checked_out';
-      room_label: string;
-      starts_at: Date;
-      ends_at: Date;
-      facility_name: string;
-      time_zone: string;
-      address: string | null;
-      phone: string | null;
-    }[]
-  >`select status::text as status, room_label, starts_at, ends_at, facility_name, time_zone, address, phone
-      from app_guest_ended_stay()`;
-  if (rows.length !== 1) return null;
-  const r = rows[0]!;
-  return {
-    status: r.status,
-    roomLabel: r.room_label,
-    startsAt: r.starts_at,
-    endsAt: r.ends_at,
-    facilityName: r.facility_name,
-    timeZone: r.time_zone,
-    address: r.address,
-    phone: r.phone,
-  };
+  return (await readLink(token, { ended: true })).ended;
 }
 
 /**
  * The stay and the key a guest link shows, for the open page's poll: one read-only transaction as
- * app_anon that issues nothing (a checked-in stay without its key reads as not ready, the key
- * endpoint issues it). A cancelled or checked-out stay answers its status and no key; an unknown,
- * rotated or expired link, or a deleted guest's, `null`.
+ * app_anon in one round trip that issues nothing (a checked-in stay without its key reads as not
+ * ready, the key endpoint issues it). A cancelled or checked-out stay answers its status and no key;
+ * an unknown, rotated or expired link, or a deleted guest's, `null`.
  */
 export async function getGuestStatus(token: string, now = new Date()): Promise<GuestStatus | null> {
   if (!isGuestTokenShape(token)) return null;
-  return asGuest({ guestTokenHash: tokenHashHex(token) }, async (tx) => {
-    const stay = await readStay(tx);
-    if (stay) {
-      const { key } = pickGuestKey(await readKeys(tx, stay), stay, now);
-      return { stay: statusStayOf(stay), key };
-    }
-    const ended = await readEndedStay(tx);
-    if (!ended) return null;
-    return { stay: statusStayOf(ended), key: null };
-  });
+  const { stay, keys, ended } = await readLink(token, { keys: true, ended: true });
+  if (stay) return { stay: statusStayOf(stay), key: pickGuestKey(keys, stay, now).key };
+  return ended ? { stay: statusStayOf(ended), key: null } : null;
 }
 
 /** A live stay as its link reads it, with the stay's keys: what `guestKeyOf` picks from. */
 export type GuestStayRead = { stay: GuestStay; keys: KeyRow[] };
 
 /**
- * The stay a guest link shows and its keys, in one read-only transaction as app_anon; `null` for an
- * unknown, rotated or expired link, a deleted guest's, or a stay that ended (`getEndedGuestStay`).
+ * The stay a guest link shows and its keys, in one read-only transaction (one round trip) as app_anon;
+ * `null` for an unknown, rotated or expired link, a deleted guest's, or a stay that ended
+ * (`getEndedGuestStay`).
  */
 export async function readGuestStay(token: string): Promise<GuestStayRead | null> {
   if (!isGuestTokenShape(token)) return null;
-  return asGuest({ guestTokenHash: tokenHashHex(token) }, async (tx) => {
-    const stay = await readStay(tx);
-    return stay ? { stay, keys: await readKeys(tx, stay) } : null;
-  });
+  const { stay, keys } = await readLink(token, { keys: true });
+  return stay ? { stay, keys } : null;
 }
 
 /**
