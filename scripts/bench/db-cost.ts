@@ -638,7 +638,9 @@ const FINDINGS = `
 Since 10:00 UTC (decision 018): **check-in with key is one round trip** (10 before; p50 21.9 → 7 ms in an A/B on this
 machine) — \`app_complete_check_in\` through \`scopedQuery\`; **a group booking's hold is one** (the guest, the group and
 \`reserve_booking_group\` as three statements of one \`scopedQuery\`, after one read for the hourly rules; 14 → 9 round trips
-and 2 → 1 transactions with \`bookGroup\`'s follow-up read). And the bench now runs \`ANALYZE\` after arranging its data:
+and 2 → 1 transactions with \`bookGroup\`'s follow-up read); **a guest link's reads are one** (the page's stay and
+keys; the poll's stay, keys or ended stay: guest page view and status poll 10 → 6 round trips and 2 → 1 transactions,
+p50 8.9–9.5 → 7.1–7.3 ms; the other round trips are the key endpoint's rate limit). And the bench now runs \`ANALYZE\` after arranging its data:
 measured on tables never analyzed, a plan made early (kept in a connection's plan
 cache for the SQL functions — most likely a sequential scan; not captured) made the guest page's link lookup 2.4 ms instead of 0.03 and Calendly's PIN-per-lock check
 15 ms, until autovacuum came by (server time per guest page 50 → 2.7–2.9 ms, per Calendly create 58–156 → 8–10, in
