@@ -94,7 +94,8 @@ const KEYS_SQL = `select k.id, k.status::text as status, k.pin, k.valid_from as 
    order by k.created_at desc, k.id asc`;
 
 /** A link whose stay was cancelled or checked out (app_guest_ended_stay: the link still valid, the guest not deleted). */
-const ENDED_SQL = `select status::text as status, room_label, starts_at, ends_at, facility_name, time_zone, address, phone
+const ENDED_SQL = `select status::text as status, room_label as "roomLabel", starts_at as "startsAt", ends_at as "endsAt",
+         facility_name as "facilityName", time_zone as "timeZone", address, phone
     from app_guest_ended_stay()`;
 
 type KeyRow = {
@@ -111,17 +112,6 @@ type KeyRow = {
   backupFor: string | null;
 };
 
-type EndedRow = {
-  status: 'cancelled' | 'checked_out';
-  room_label: string;
-  starts_at: Date;
-  ends_at: Date;
-  facility_name: string;
-  time_zone: string;
-  address: string | null;
-  phone: string | null;
-};
-
 /**
  * Reads what a guest link names, as app_anon holding that link, in ONE round trip (`scopedQuery`: one
  * implicit read-only transaction, so the stay, its keys and the ended stay are one snapshot).
@@ -135,7 +125,7 @@ async function readLink(token: string, what: { keys?: boolean; ended?: boolean }
   return {
     stay: stays.length === 1 ? stayOf(stays[0] as StayRow) : null,
     keys: keys as KeyRow[],
-    ended: ended.length === 1 ? endedOf(ended[0] as EndedRow) : null,
+    ended: ended.length === 1 ? (ended[0] as EndedGuestStay) : null,
   };
 }
 
@@ -156,19 +146,6 @@ function stayOf(r: StayRow): GuestStay {
       bookingUnit: r.booking_unit,
       guestInfo: r.guest_info,
     },
-  };
-}
-
-function endedOf(r: EndedRow): EndedGuestStay {
-  return {
-    status: r.status,
-    roomLabel: r.room_label,
-    startsAt: r.starts_at,
-    endsAt: r.ends_at,
-    facilityName: r.facility_name,
-    timeZone: r.time_zone,
-    address: r.address,
-    phone: r.phone,
   };
 }
 
