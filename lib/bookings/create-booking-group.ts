@@ -42,20 +42,33 @@ export function guestRef(guestId: string): string {
  * an hourly facility's room outside its opening hours or not on whole hours with `invalid_request` (lib/bookings/booking-rules.ts).
  */
 export async function createBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
-  const { tenantId, actor } = input;
+  const { tenantId } = input;
   const scope = { role: 'app_service' as const, tenantId };
   // The desk's and the API's bookings keep an hourly facility's hours; a provider's (webhooks,
   // holdBookingGroup directly) is taken as the provider booked it. Read apart from the hold, as it
   // was read inside it: nothing locks a facility's hours either way.
   const [facilities] = await scopedQuery<FacilityOfRoom>(scope, [facilitiesOfRoomsSql(tenantId, input.reservations)]);
   assertBookingRules(facilities ?? [], input.reservations);
-  // The hold in one round trip: the guest, the group and reserve_booking_group, one implicit transaction.
+  // The hold in one round trip: its statements as one implicit transaction.
+  const hold = holdStatements(input);
+  const [, , rows] = await scopedQuery<HeldRow>(scope, hold.statements);
+  return createdGroup(hold, rows ?? []);
+}
+
+type HeldRow = { reservation_id: string; room_id: string };
+
+/**
+ * The hold of a group as SQL: the guest, the group (ids made here) and reserve_booking_group, whose
+ * rows come from the third statement; values as typed literals.
+ */
+function holdStatements(input: CreateBookingGroupInput) {
+  const { tenantId, actor } = input;
   const items = linkedItems(input);
   const guestId = randomUUID();
   const groupId = randomUUID();
   const uuid = (value: string) => sqlLiteral(value, 'uuid');
   const text = (value: string | null | undefined) => sqlLiteral(value ?? null, 'text');
-  const [, , rows] = await scopedQuery<{ reservation_id: string; room_id: string }>(scope, [
+  const statements = [
     `insert into guests (tenant_id, id, name, email, phone)
      values (${uuid(tenantId)}, ${uuid(guestId)}, ${text(input.guest.name)}, ${text(input.guest.email)},
              ${text(input.guest.phone)})`,
@@ -67,8 +80,8 @@ export async function createBookingGroup(input: CreateBookingGroupInput): Promis
        ${text(input.planName)}, ${text(input.externalRef)}, ${sqlLiteral(input.externalUpdatedAt ?? null, 'timestamptz')},
        ${sqlLiteral(input.preIssueKeys !== false, 'boolean')}, ${sqlLiteral(actor.type, 'actor_type')},
        ${text(actor.id)}, ${text(actor.label)})`,
-  ]);
-  return createdGroup(groupId, guestId, items, rows ?? []);
+  ];
+  return { guestId, groupId, items, statements };
 }
 
 type LinkedItem = {
@@ -99,43 +112,22 @@ function linkedItems(input: CreateBookingGroupInput): LinkedItem[] {
 /** reserve_booking_group's items: everything but the tokens, which never reach the database. */
 const payloadOf = (items: LinkedItem[]) => JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
 
-function createdGroup(
-  id: string,
-  guestId: string,
-  items: LinkedItem[],
-  rows: { reservation_id: string; room_id: string }[],
-): CreatedBookingGroup {
+function createdGroup(hold: ReturnType<typeof holdStatements>, rows: HeldRow[]): CreatedBookingGroup {
   return {
-    id,
-    guestId,
+    id: hold.groupId,
+    guestId: hold.guestId,
     reservations: rows.map((row, i) => ({
       id: row.reservation_id,
       roomId: row.room_id,
-      guestLinkToken: items[i]!.token,
+      guestLinkToken: hold.items[i]!.token,
     })),
   };
 }
 
 /** `createBookingGroup` inside a transaction the caller holds (scoped to `input.tenantId`), without the hourly rules. */
 export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
-  const { tenantId, actor } = input;
-  const items = linkedItems(input);
-  const guest = await tx.guest.create({
-    data: { tenantId, name: input.guest.name, email: input.guest.email ?? null, phone: input.guest.phone ?? null },
-    select: { id: true },
-  });
-  const group = await tx.bookingGroup.create({
-    data: {
-      tenantId,
-      paymentIntentId: input.paymentIntentId ?? null,
-      amountCents: input.amount?.amountCents ?? null,
-      currency: input.amount?.currency ?? null,
-    },
-    select: { id: true },
-  });
-  const rows = await tx.$queryRaw<{ reservation_id: string; room_id: string }[]>`select * from reserve_booking_group(
-    ${tenantId}::uuid, ${group.id}::uuid, ${guest.id}::uuid, ${payloadOf(items)}::jsonb, ${input.source}::reservation_source,
-    ${input.planName ?? null}, ${input.externalRef ?? null}, ${input.externalUpdatedAt ?? null}::timestamptz, ${input.preIssueKeys !== false},
-    ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
-  return createdGroup(group.id, guest.id, items, rows);
+  const hold = holdStatements(input);
+  let rows: HeldRow[] = [];
+  for (const statement of hold.statements) rows = await tx.$queryRawUnsafe<HeldRow[]>(statement);
+  return createdGroup(hold, rows);
 }
