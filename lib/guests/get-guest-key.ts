@@ -112,19 +112,24 @@ type KeyRow = {
   backupFor: string | null;
 };
 
+const LINK_READS = { stay: STAY_SQL, keys: KEYS_SQL, ended: ENDED_SQL } as const;
+
 /**
- * Reads what a guest link names, as app_anon holding that link, in ONE round trip (`scopedQuery`: one
- * implicit read-only transaction, so the stay, its keys and the ended stay are one snapshot).
+ * Reads what a guest link names (`reads`, in order), as app_anon holding that link, in ONE round trip
+ * (`scopedQuery`: one implicit read-only transaction, so the stay, its keys and the ended stay are one snapshot).
  */
-async function readLink(token: string, what: { keys?: boolean; ended?: boolean }) {
-  const statements = [STAY_SQL, what.keys ? KEYS_SQL : 'select 1 where false', what.ended ? ENDED_SQL : null];
-  const [stays = [], keys = [], ended = []] = await scopedQuery<Record<string, unknown>>(
+async function readLink(token: string, reads: (keyof typeof LINK_READS)[]) {
+  const results = await scopedQuery<Record<string, unknown>>(
     { role: 'app_anon', guestTokenHash: tokenHashHex(token) },
-    statements.filter((s): s is string => s !== null),
+    reads.map((read) => LINK_READS[read]),
   );
+  // A read not asked for has no rows (indexOf -1).
+  const rowsOf = (read: keyof typeof LINK_READS) => results[reads.indexOf(read)] ?? [];
+  const stays = rowsOf('stay');
+  const ended = rowsOf('ended');
   return {
     stay: stays.length === 1 ? stayOf(stays[0] as StayRow) : null,
-    keys: keys as KeyRow[],
+    keys: rowsOf('keys') as KeyRow[],
     ended: ended.length === 1 ? (ended[0] as EndedGuestStay) : null,
   };
 }
@@ -178,7 +183,7 @@ function pickGuestKey(keys: KeyRow[], stay: GuestStay, now: Date): { key: KeyVie
 /** What a guest link shows, read as app_anon through the link itself; `null` for an unknown or expired link. */
 export async function getGuestStay(token: string): Promise<GuestStay | null> {
   if (!isGuestTokenShape(token)) return null;
-  return (await readLink(token, {})).stay;
+  return (await readLink(token, ['stay'])).stay;
 }
 
 /**
@@ -188,7 +193,7 @@ export async function getGuestStay(token: string): Promise<GuestStay | null> {
  */
 export async function getEndedGuestStay(token: string): Promise<EndedGuestStay | null> {
   if (!isGuestTokenShape(token)) return null;
-  return (await readLink(token, { ended: true })).ended;
+  return (await readLink(token, ['ended'])).ended;
 }
 
 /**
@@ -199,7 +204,7 @@ export async function getEndedGuestStay(token: string): Promise<EndedGuestStay |
  */
 export async function getGuestStatus(token: string, now = new Date()): Promise<GuestStatus | null> {
   if (!isGuestTokenShape(token)) return null;
-  const { stay, keys, ended } = await readLink(token, { keys: true, ended: true });
+  const { stay, keys, ended } = await readLink(token, ['stay', 'keys', 'ended']);
   if (stay) return { stay: statusStayOf(stay), key: pickGuestKey(keys, stay, now).key };
   return ended ? { stay: statusStayOf(ended), key: null } : null;
 }
@@ -214,7 +219,7 @@ export type GuestStayRead = { stay: GuestStay; keys: KeyRow[] };
  */
 export async function readGuestStay(token: string): Promise<GuestStayRead | null> {
   if (!isGuestTokenShape(token)) return null;
-  const { stay, keys } = await readLink(token, { keys: true });
+  const { stay, keys } = await readLink(token, ['stay', 'keys']);
   return stay ? { stay, keys } : null;
 }
 
