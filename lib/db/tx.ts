@@ -115,6 +115,12 @@ export function sqlLiteral(value: string | number | boolean | Date | null, type:
   return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'::${type}`;
 }
 
+/** A list of values as one typed array literal (`array[…]::uuid[]`), each a `sqlLiteral`. */
+export function sqlArray(values: readonly (string | number)[], type: string): string {
+  if (values.length === 0) return `'{}'::${type}[]`;
+  return `array[${values.map((value) => sqlLiteral(value, type)).join(', ')}]::${type}[]`;
+}
+
 export type Scope = Settings & { apiKeyId?: string };
 
 /**
@@ -144,4 +150,25 @@ export function scopedQuery<R = Record<string, unknown>>(scope: Scope, statement
     const list = Array.isArray(results) ? results : [results];
     return list.slice(preamble.length).map((result) => result.rows as R[]);
   });
+}
+
+/**
+ * One statement and what its rows become, so that statements of different modules compose into one
+ * `runStatements` (one transaction, one round trip). `sql: null` sends nothing (a read of no ids) and
+ * its `rows` gets an empty list. `rows` may throw (a refused rate limit): statements map in order.
+ */
+export type Statement<T> = { sql: string | null; rows: (rows: Record<string, unknown>[]) => T };
+
+type Results<T extends readonly Statement<unknown>[]> = { -readonly [K in keyof T]: ReturnType<T[K]['rows']> };
+
+/** Runs `statements` as one `scopedQuery` (only those with SQL) and maps each one's rows, in order. */
+export async function runStatements<const T extends readonly Statement<unknown>[]>(
+  scope: Scope,
+  statements: T,
+): Promise<Results<T>> {
+  const sent = statements.flatMap((statement) => (statement.sql === null ? [] : [statement.sql]));
+  // With no SQL nothing is sent, unless an API key is to be checked.
+  const results = sent.length === 0 && !scope.apiKeyId ? [] : await scopedQuery(scope, sent);
+  let next = 0;
+  return statements.map((statement) => statement.rows(statement.sql === null ? [] : results[next++]!)) as Results<T>;
 }

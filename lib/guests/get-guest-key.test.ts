@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { appPool } from '../db/client';
+import { getGuestPage } from './get-guest-page';
+import { getGuestStatus } from './get-guest-key';
+import { guestStatusLimit } from './guest-rate-limits';
 import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { revokeKey } from '../keys/revoke-key';
@@ -74,6 +79,74 @@ describe('POST /api/guest/{token}/key', () => {
     expect(limited).not.toBeNull();
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await limited!.json()).error.code).toBe('rate_limited');
+  });
+});
+
+describe("a guest request's rate limit, counted in the round trip of the link's read", () => {
+  const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
+  /** Fills a link's bucket for this minute and the next (a fixed window may turn over mid-test). */
+  async function exhaust(bucket: string, limit: number) {
+    const admin = await adminClient();
+    await admin.query(
+      `insert into rate_limits (bucket, window_start, hits)
+       select $1, to_timestamp(floor(extract(epoch from now()) / 60) * 60) + make_interval(mins => m), $2
+         from generate_series(0, 1) m
+       on conflict (bucket, window_start) do update set hits = excluded.hits`,
+      [bucket, limit],
+    );
+    await admin.end();
+  }
+  async function hits(bucket: string) {
+    const admin = await adminClient();
+    const { rows } = await admin.query<{ hits: number }>(
+      'select hits from rate_limits where bucket = $1 order by window_start',
+      [bucket],
+    );
+    await admin.end();
+    return rows.map((r) => r.hits);
+  }
+
+  it('refuses an exhausted link with 429 before showing its key, and counts the refused request', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const bucket = `guest-key:token:${hash(token)}`;
+    await exhaust(bucket, 60);
+    const before = await hits(bucket);
+    const response = await call(token, '198.51.100.200');
+    expect(response.status).toBe(429);
+    const body = await response.json();
+    expect(body.error.code).toBe('rate_limited');
+    expect(JSON.stringify(body)).not.toMatch(/"pin"/);
+    expect((await hits(bucket)).reduce((a, b) => a + b)).toBe(before.reduce((a, b) => a + b) + 1);
+  });
+
+  it('shows the stay of an exhausted link on the key page, without its key, which the page asks for later', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const open = await getGuestPage(token, '198.51.100.201');
+    expect(open).toMatchObject({ kind: 'live', initial: { key: { status: 'pre_issued' } } });
+    await exhaust(`guest-key:token:${hash(token)}`, 60);
+    const refused = await getGuestPage(token, '198.51.100.201');
+    expect(refused).toMatchObject({ kind: 'live', initial: null, stay: { roomLabel: '101' } });
+  });
+
+  it('reads the status poll and counts its limit in one round trip, and refuses an exhausted link', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const query = vi.spyOn(appPool(), 'query');
+    try {
+      const status = await getGuestStatus(token, { limit: guestStatusLimit(token, '198.51.100.202') });
+      expect(status).toMatchObject({ stay: { roomLabel: '101' }, key: { status: 'pre_issued' } });
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    const bucket = `guest-status:token:${hash(token)}`;
+    expect((await hits(bucket)).reduce((a, b) => a + b)).toBe(1);
+    await exhaust(bucket, 120);
+    await expect(getGuestStatus(token, { limit: guestStatusLimit(token, '198.51.100.202') })).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
-import { asService, scopedQuery } from '../db/tx';
+import { asService, scopedQuery, type Statement } from '../db/tx';
 import type { KeyKind } from '../db/generated/enums';
 import type { KeyState } from '../keys/lifecycle';
 import { AppError } from '../errors';
@@ -116,13 +116,24 @@ const LINK_READS = { stay: STAY_SQL, keys: KEYS_SQL, ended: ENDED_SQL } as const
 
 /**
  * Reads what a guest link names (`reads`, in order), as app_anon holding that link, in ONE round trip
- * (`scopedQuery`: one implicit read-only transaction, so the stay, its keys and the ended stay are one snapshot).
+ * (`scopedQuery`: one implicit transaction, so the stay, its keys and the ended stay are one snapshot).
+ * With `limit`, the request's rate limit is counted first in the same round trip; a refusal is returned
+ * as `refused` (with what was read), for the caller to throw or to show the stay without its key.
  */
-async function readLink(token: string, reads: (keyof typeof LINK_READS)[]) {
+async function readLink(token: string, reads: (keyof typeof LINK_READS)[], limit?: Statement<void>) {
+  const statements = [...(limit ? [limit.sql!] : []), ...reads.map((read) => LINK_READS[read])];
   const results = await scopedQuery<Record<string, unknown>>(
     { role: 'app_anon', guestTokenHash: tokenHashHex(token) },
-    reads.map((read) => LINK_READS[read]),
+    statements,
   );
+  let refused: unknown = null;
+  if (limit) {
+    try {
+      limit.rows(results.shift()!);
+    } catch (error) {
+      refused = error;
+    }
+  }
   // A read not asked for has no rows (indexOf -1).
   const rowsOf = (read: keyof typeof LINK_READS) => results[reads.indexOf(read)] ?? [];
   const stays = rowsOf('stay');
@@ -131,6 +142,7 @@ async function readLink(token: string, reads: (keyof typeof LINK_READS)[]) {
     stay: stays.length === 1 ? stayOf(stays[0] as StayRow) : null,
     keys: rowsOf('keys') as KeyRow[],
     ended: ended.length === 1 ? (ended[0] as EndedGuestStay) : null,
+    refused,
   };
 }
 
@@ -200,12 +212,17 @@ export async function getEndedGuestStay(token: string): Promise<EndedGuestStay |
  * The stay and the key a guest link shows, for the open page's poll: one read-only transaction as
  * app_anon in one round trip that issues nothing (a checked-in stay without its key reads as not
  * ready, the key endpoint issues it). A cancelled or checked-out stay answers its status and no key;
- * an unknown, rotated or expired link, or a deleted guest's, `null`.
+ * an unknown, rotated or expired link, or a deleted guest's, `null`. With `limit` (the poll's rate
+ * limit), it is counted in the same round trip and a refusal throws `rate_limited`.
  */
-export async function getGuestStatus(token: string, now = new Date()): Promise<GuestStatus | null> {
+export async function getGuestStatus(
+  token: string,
+  options: { now?: Date; limit?: Statement<void> } = {},
+): Promise<GuestStatus | null> {
   if (!isGuestTokenShape(token)) return null;
-  const { stay, keys, ended } = await readLink(token, ['stay', 'keys', 'ended']);
-  if (stay) return { stay: statusStayOf(stay), key: pickGuestKey(keys, stay, now).key };
+  const { stay, keys, ended, refused } = await readLink(token, ['stay', 'keys', 'ended'], options.limit);
+  if (refused) throw refused;
+  if (stay) return { stay: statusStayOf(stay), key: pickGuestKey(keys, stay, options.now ?? new Date()).key };
   return ended ? { stay: statusStayOf(ended), key: null } : null;
 }
 
@@ -215,12 +232,16 @@ export type GuestStayRead = { stay: GuestStay; keys: KeyRow[] };
 /**
  * The stay a guest link shows and its keys, in one read-only transaction (one round trip) as app_anon;
  * `null` for an unknown, rotated or expired link, a deleted guest's, or a stay that ended
- * (`getEndedGuestStay`).
+ * (`getEndedGuestStay`). With `limit`, the request's rate limit is counted in the same round trip, and
+ * `refused` is its refusal (null when it allowed the request).
  */
-export async function readGuestStay(token: string): Promise<GuestStayRead | null> {
+export async function readGuestStay(
+  token: string,
+  limit?: Statement<void>,
+): Promise<(GuestStayRead & { refused: unknown }) | null> {
   if (!isGuestTokenShape(token)) return null;
-  const { stay, keys } = await readLink(token, ['stay', 'keys']);
-  return stay ? { stay, keys } : null;
+  const { stay, keys, refused } = await readLink(token, ['stay', 'keys'], limit);
+  return stay ? { stay, keys, refused } : null;
 }
 
 /**
@@ -250,10 +271,13 @@ export async function guestKeyOf({ stay, keys }: GuestStayRead): Promise<KeyView
 
 /**
  * The key a guest link opens (`guestKeyOf` of `readGuestStay`); `not_found` for an unknown, rotated
- * or expired link, a deleted guest's, or a stay that ended.
+ * or expired link, a deleted guest's, or a stay that ended. With `limit` (the key endpoint's rate limit),
+ * it is counted in the read's round trip and a refusal throws `rate_limited`, whatever the link.
  */
-export async function getGuestKey(token: string): Promise<KeyView & { roomLabel: string }> {
-  const found = await readGuestStay(token);
-  if (!found) throw new AppError('not_found', 'This key link is unknown or has expired.');
-  return guestKeyOf(found);
+export async function getGuestKey(token: string, limit?: Statement<void>): Promise<KeyView & { roomLabel: string }> {
+  if (!isGuestTokenShape(token)) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  const { stay, keys, refused } = await readLink(token, ['stay', 'keys'], limit);
+  if (refused) throw refused;
+  if (!stay) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  return guestKeyOf({ stay, keys });
 }

@@ -1,6 +1,7 @@
+import { isGuestTokenShape } from '../auth/guest-links';
 import { isAppError } from '../errors';
 import { getEndedGuestStay, guestKeyOf, readGuestStay, statusStayOf, type GuestStay } from './get-guest-key';
-import { limitGuestKeyRequest } from './guest-rate-limits';
+import { guestKeyLimit } from './guest-rate-limits';
 import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
 
 export type GuestPage =
@@ -21,21 +22,21 @@ export type GuestPage =
  * rotated or expired link or a deleted guest's.
  */
 export async function getGuestPage(token: string, clientAddress: string): Promise<GuestPage | null> {
-  // The stay and its keys in one transaction; the key is picked (or issued) only once the rate limit allows.
-  const read = await readGuestStay(token);
+  if (!isGuestTokenShape(token)) return null;
+  // The stay, its keys and the key endpoint's rate limit in one round trip; the key is picked (or issued)
+  // only when the limit allows: a refused page still shows the stay, and asks for its key later.
+  const read = await readGuestStay(token, guestKeyLimit(token, clientAddress));
   if (!read) {
     const ended = await getEndedGuestStay(token);
     if (!ended) return null;
     const { facilityName, phone, address } = ended;
     return { kind: ended.status === 'cancelled' ? 'cancelled' : 'thanks', facilityName, phone, address };
   }
-  const { stay } = read;
-  const key = await limitGuestKeyRequest(token, clientAddress)
-    .then(() => guestKeyOf(read))
-    .then(
-      ({ roomLabel: _room, ...view }) => view,
-      (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),
-    );
+  const { stay, refused } = read;
+  const key = await (refused ? Promise.reject(refused) : guestKeyOf(read)).then(
+    ({ roomLabel: _room, ...view }) => view,
+    (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),
+  );
   const readAt = Date.now();
   const initial: GuestStatus | null = key === undefined ? null : { stay: statusStayOf(stay), key };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {

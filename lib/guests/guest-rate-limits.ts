@@ -1,32 +1,37 @@
 import { createHash } from 'node:crypto';
 import { isGuestTokenShape } from '../auth/guest-links';
+import type { Statement } from '../db/tx';
 import { AppError } from '../errors';
-import { hitRateLimits } from '../ratelimit/rate-limit';
+import { hitRateLimits, rateLimitHits, type RateLimitRule } from '../ratelimit/rate-limit';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 
-/** Per guest link and per client address (hashed bucket names), after refusing a token that cannot be a link. */
-function limitGuestRequest(
+/**
+ * A limit per guest link and per client address (hashed bucket names). A token that cannot be a guest
+ * link is `not_found` before anything is counted, so made-up tokens create no rate-limit rows.
+ */
+function guestRequestRules(
   name: string,
   token: string,
   address: string,
   perMinute: { token: number; address: number },
-): Promise<void> {
+): RateLimitRule[] {
   if (!isGuestTokenShape(token)) throw new AppError('not_found', 'This key link is unknown or has expired.');
-  return hitRateLimits([
+  return [
     { bucket: `${name}:token:${hash(token)}`, windowSeconds: 60, limit: perMinute.token },
     { bucket: `${name}:addr:${hash(address)}`, windowSeconds: 60, limit: perMinute.address },
-  ]);
+  ];
 }
 
 /**
- * The guest key endpoint's limits: per guest link and per client address (hashed bucket names).
- * A token that cannot be a guest link is `not_found` before anything is counted, so made-up tokens
- * create no rate-limit rows.
+ * The guest key endpoint's limits (and the key page's, which shows the same key), as a statement that
+ * runs in the round trip of the link's own read.
  */
-export async function limitGuestKeyRequest(token: string, address: string): Promise<void> {
-  await limitGuestRequest('guest-key', token, address, { token: 60, address: 300 });
+export function guestKeyLimit(token: string, address: string): Statement<void> {
+  return rateLimitHits(guestRequestRules('guest-key', token, address, { token: 60, address: 300 }));
 }
+
+const STATUS_PER_MINUTE = { token: 120, address: 1200 };
 
 /**
  * The open key page's poll (and the stay's .ics), in buckets of their own so a page left open never
@@ -34,6 +39,11 @@ export async function limitGuestKeyRequest(token: string, address: string): Prom
  * open on three devices stays far under 120 a link; a hotel's Wi-Fi puts a hundred guests' phones
  * behind one address, hence 1200 an address.
  */
+export function guestStatusLimit(token: string, address: string): Statement<void> {
+  return rateLimitHits(guestRequestRules('guest-status', token, address, STATUS_PER_MINUTE));
+}
+
+/** `guestStatusLimit` on its own round trip (the .ics, which reads the stay apart). */
 export async function limitGuestStatusRequest(token: string, address: string): Promise<void> {
-  await limitGuestRequest('guest-status', token, address, { token: 120, address: 1200 });
+  await hitRateLimits(guestRequestRules('guest-status', token, address, STATUS_PER_MINUTE));
 }

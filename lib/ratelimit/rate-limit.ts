@@ -1,49 +1,45 @@
-import { asService } from '../db/tx';
+import { scopedQuery, sqlArray, sqlLiteral, type Statement } from '../db/tx';
 import { AppError } from '../errors';
 
 export type RateLimitRule = { bucket: string; windowSeconds: number; limit: number };
 
+function rateLimited(retryAfter: number): AppError {
+  return new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter });
+}
+
 /**
- * Counts one hit against each rule in PostgreSQL (so limits hold across processes) and throws
- * `rate_limited` with `retryAfter` seconds when any is exceeded.
+ * One hit against each rule, counted in PostgreSQL (so limits hold across processes), as ONE statement
+ * that composes with others (`runStatements`): its `rows` throws `rate_limited` with `retryAfter` seconds
+ * when any rule is exceeded. Every rule is counted, in the order given (the same order for every caller,
+ * so two buckets are never locked in opposite orders). `app_rate_limit_hit` is open to every role.
+ */
+export function rateLimitHits(rules: RateLimitRule[]): Statement<void> {
+  const values = rules.map(
+    (rule, i) =>
+      `(${i}, ${sqlLiteral(rule.bucket, 'text')}, ${sqlLiteral(rule.windowSeconds, 'int4')}, ${sqlLiteral(rule.limit, 'int4')})`,
+  );
+  return {
+    sql: `select coalesce(bool_and(h.allowed), true) as allowed, max(h.retry_after) filter (where not h.allowed) as retry_after
+            from (values ${values.join(', ')}) as v (i, bucket, window_seconds, hit_limit)
+            cross join lateral app_rate_limit_hit(v.bucket, v.window_seconds, v.hit_limit) h`,
+    rows: (rows) => {
+      const verdict = rows[0] as { allowed: boolean; retry_after: number | null };
+      if (!verdict.allowed) throw rateLimited(verdict.retry_after ?? 1);
+    },
+  };
+}
+
+/**
+ * Counts one hit against each rule (`rateLimitHits`) in one round trip and throws `rate_limited` with
+ * `retryAfter` seconds when any is exceeded.
  */
 export async function hitRateLimits(rules: RateLimitRule[]): Promise<void> {
-  const results = await asService(async (tx) => {
-    const out: { allowed: boolean; retry_after: number }[] = [];
-    for (const rule of rules) {
-      const rows = await tx.$queryRaw<{ allowed: boolean; retry_after: number }[]>`
-        select * from app_rate_limit_hit(${rule.bucket}, ${rule.windowSeconds}::int, ${rule.limit}::int)`;
-      out.push(rows[0]!);
-    }
-    return out;
-  });
-  const refused = results.filter((r) => !r.allowed);
-  if (refused.length > 0) {
-    throw new AppError('rate_limited', 'Too many requests; try again shortly.', {
-      retryAfter: Math.max(...refused.map((r) => r.retry_after)),
-    });
-  }
+  const hits = rateLimitHits(rules);
+  const [rows] = await scopedQuery({ role: 'app_service' }, [hits.sql!]);
+  hits.rows(rows!);
 }
 
 export type BucketRule = { bucket: string; capacity: number; perSecond: number };
-
-/**
- * Takes one token from each bucket (PostgreSQL token buckets: bursts up to `capacity`, refilled at
- * `perSecond`) and throws `rate_limited` with `retryAfter` when any is empty.
- */
-export async function takeTokens(rules: BucketRule[]): Promise<void> {
-  const refused = await asService(async (tx) => {
-    const out: number[] = [];
-    for (const rule of rules) {
-      const rows = await tx.$queryRaw<{ allowed: boolean; retry_after: number }[]>`
-        select * from app_rate_take(${rule.bucket}, ${rule.capacity}::int, ${rule.perSecond}::float8)`;
-      if (!rows[0]!.allowed) out.push(rows[0]!.retry_after);
-    }
-    return out;
-  });
-  if (refused.length > 0)
-    throw new AppError('rate_limited', 'Too many requests; try again shortly.', { retryAfter: Math.max(...refused) });
-}
 
 /** The API's limit per key: bursts of 300 requests, 100 a second sustained. */
 export const API_KEY_LIMIT = { capacity: 300, perSecond: 100 } as const;
@@ -55,18 +51,31 @@ export type TakeAllResult = { allowed: boolean; retryAfter: number; tokens: numb
  * spent. `tokens` is what each bucket holds afterwards, in the order given. Never throws for a limit.
  */
 export async function takeAllTokens(rules: BucketRule[]): Promise<TakeAllResult> {
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<{ allowed: boolean; retry_after: number; tokens: number[] }[]>`
-      select * from app_rate_take_all(${rules.map((r) => r.bucket)}::text[], ${rules.map((r) => r.capacity)}::int[], ${rules.map((r) => r.perSecond)}::float8[])`,
+  const [rows] = await scopedQuery<{ allowed: boolean; retry_after: number; tokens: number[] }>(
+    { role: 'app_service' },
+    [
+      `select * from app_rate_take_all(${sqlArray(
+        rules.map((r) => r.bucket),
+        'text',
+      )}, ${sqlArray(
+        rules.map((r) => r.capacity),
+        'int4',
+      )}, ${sqlArray(
+        rules.map((r) => r.perSecond),
+        'float8',
+      )})`,
+    ],
   );
-  const row = rows[0]!;
+  const row = rows![0]!;
   return { allowed: row.allowed, retryAfter: row.retry_after, tokens: row.tokens.map(Number) };
 }
 
 /** Gives one token back to each bucket (never beyond its capacity): the request turned out not to count. */
 export async function giveTokens(rules: BucketRule[]): Promise<void> {
-  await asService(async (tx) => {
-    for (const rule of rules) await tx.$executeRaw`select app_rate_give(${rule.bucket}, ${rule.capacity}::int)`;
-  });
+  await scopedQuery(
+    { role: 'app_service' },
+    rules.map(
+      (rule) => `select app_rate_give(${sqlLiteral(rule.bucket, 'text')}, ${sqlLiteral(rule.capacity, 'int4')})`,
+    ),
+  );
 }

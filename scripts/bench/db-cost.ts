@@ -93,7 +93,7 @@ const { receiveCalendlyWebhook } = await import('../../lib/webhooks/receive-book
 const { processWebhookEvent } = await import('../../lib/webhooks/process-event');
 const { getGuestPage } = await import('../../lib/guests/get-guest-page');
 const { getGuestStatus } = await import('../../lib/guests/get-guest-key');
-const { limitGuestStatusRequest } = await import('../../lib/guests/guest-rate-limits');
+const { guestStatusLimit } = await import('../../lib/guests/guest-rate-limits');
 const { loadStaffIdentity } = await import('../../lib/auth/staff');
 const { tenantTimeZone } = await import('../../lib/rooms/list-facilities');
 const { deskDay } = await import('../../lib/bookings/desk-day');
@@ -296,11 +296,8 @@ const OPS: Op[] = [
   },
   {
     name: 'guest status poll',
-    what: 'GET /api/guest/{token}/status: `limitGuestStatusRequest` then `getGuestStatus`',
-    run: async (i) => {
-      await limitGuestStatusRequest(tokenOf(i), address(i));
-      return getGuestStatus(tokenOf(i));
-    },
+    what: 'GET /api/guest/{token}/status: `getGuestStatus` with its rate limit (`guestStatusLimit`)',
+    run: (i) => getGuestStatus(tokenOf(i), { limit: guestStatusLimit(tokenOf(i), address(i)) }),
   },
   {
     name: 'desk arrivals page',

@@ -1,14 +1,13 @@
 import { json, withRequest } from '@/lib/api/http';
 import { AppError } from '@/lib/errors';
 import { getGuestStatus } from '@/lib/guests/get-guest-key';
-import { limitGuestStatusRequest } from '@/lib/guests/guest-rate-limits';
+import { guestStatusLimit } from '@/lib/guests/guest-rate-limits';
 import { clientAddress } from '@/lib/http/client-address';
 import { etagOf, matchesIfNoneMatch } from '@/lib/http/etag';
 
-/** The open key page's poll: the stay and its key, read only; 304 when nothing changed since the page's ETag. */
+/** The open key page's poll: the stay and its key, read only, its rate limit counted in the same round trip; 304 when nothing changed since the page's ETag. */
 export const GET = withRequest<{ token: string }>(async ({ request, requestId }, { token }) => {
-  await limitGuestStatusRequest(token, clientAddress(request));
-  const status = await getGuestStatus(token);
+  const status = await getGuestStatus(token, { limit: guestStatusLimit(token, clientAddress(request)) });
   if (!status) throw new AppError('not_found', 'This key link is unknown or has expired.');
   const body = { data: status };
   const etag = etagOf(JSON.stringify(body));
