@@ -30,5 +30,18 @@ describe('what an open desk screen polls', () => {
     expect(after.fingerprint).not.toBe(before.fingerprint);
     expect(after.pending).toBe(rows.filter((r) => r.vendor_sync === 'pending').length);
     expect(after.pending).toBe(0);
+
+    // Nothing changed: the same fingerprint. The stay changed: another.
+    expect((await deskSyncState({ tenantId, reservationIds: [mine.reservationId] })).fingerprint).toBe(
+      after.fingerprint,
+    );
+    const again = await adminClient();
+    await again.query(`update reservations set ends_at = ends_at + interval '1 hour' where id = $1`, [
+      mine.reservationId,
+    ]);
+    await again.end();
+    expect((await deskSyncState({ tenantId, reservationIds: [mine.reservationId] })).fingerprint).not.toBe(
+      after.fingerprint,
+    );
   });
 });

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { withTenant } from '../db/tx';
+import { runStatements, sqlArray, sqlLiteral, type Statement } from '../db/tx';
 
 /** How many reservations one poll may watch. */
 export const MAX_WATCHED = 200;
@@ -13,61 +12,39 @@ export type DeskSyncState = {
   fingerprint: string;
 };
 
+type Input = { tenantId: string; reservationIds: string[] };
+
 /**
  * What an open desk screen polls: whether any key of `reservationIds` (the tenant's only; other ids
  * are ignored) is still waiting for its lock, and a fingerprint of their state, so the screen
- * reloads its data only when something changed.
+ * reloads its data only when something changed. One statement: the counts and the fingerprint are
+ * made in the database, from the watched stays, their keys, the keys' doors and the stays' messages.
  */
-export async function deskSyncState({
-  tenantId,
-  userId,
-  reservationIds,
-}: {
-  tenantId: string;
-  userId?: string;
-  reservationIds: string[];
-}): Promise<DeskSyncState> {
+export function deskSyncStatement({ tenantId, reservationIds }: Input): Statement<DeskSyncState> {
   const ids = [...new Set(reservationIds)].slice(0, MAX_WATCHED);
-  const [rows, messages] = await withTenant({ tenantId, userId }, (tx) =>
-    Promise.all([
-      tx.reservation.findMany({
-        where: { tenantId, id: { in: ids } },
-        select: {
-          id: true,
-          status: true,
-          roomId: true,
-          startsAt: true,
-          endsAt: true,
-          accessKeys: {
-            select: {
-              id: true,
-              status: true,
-              vendorSync: true,
-              updatedAt: true,
-              doors: { select: { lockId: true, state: true, updatedAt: true }, orderBy: { lockId: 'asc' } },
-            },
-            orderBy: { id: 'asc' },
-          },
-        },
-        orderBy: { id: 'asc' },
-      }),
-      tx.message.findMany({
-        where: { tenantId, reservationId: { in: ids } },
-        select: { id: true, status: true, attempts: true, updatedAt: true },
-        orderBy: { id: 'asc' },
-      }),
-    ]),
-  );
-  const pending = rows
-    .flatMap((r) => r.accessKeys)
-    .filter((k) => (k.status === 'pre_issued' || k.status === 'active') && k.vendorSync === 'pending').length;
-  const messagesOnTheWay = messages.filter((m) => m.status === 'queued' || m.status === 'sending').length;
+  const tenant = sqlLiteral(tenantId, 'uuid');
   return {
-    pending,
-    messagesOnTheWay,
-    fingerprint: createHash('sha256')
-      .update(JSON.stringify([rows, messages]))
-      .digest('hex')
-      .slice(0, 32),
+    sql: `with r as (select id, status, room_id, starts_at, ends_at from reservations
+                      where tenant_id = ${tenant} and id = any(${sqlArray(ids, 'uuid')})),
+               k as (select k.id, k.reservation_id, k.status, k.vendor_sync, k.updated_at from access_keys k
+                      where k.tenant_id = ${tenant} and k.reservation_id in (select id from r)),
+               d as (select d.key_id, d.lock_id, d.state, d.updated_at from key_lock_codes d
+                      where d.tenant_id = ${tenant} and d.key_id in (select id from k)),
+               m as (select m.id, m.status, m.attempts, m.updated_at from messages m
+                      where m.tenant_id = ${tenant} and m.reservation_id in (select id from r))
+          select (select count(*) from k where status in ('pre_issued', 'active') and vendor_sync = 'pending')::int as pending,
+                 (select count(*) from m where status in ('queued', 'sending'))::int as "messagesOnTheWay",
+                 md5(json_build_array((select json_agg(r order by id) from r), (select json_agg(k order by id) from k),
+                                      (select json_agg(d order by key_id, lock_id) from d),
+                                      (select json_agg(m order by id) from m))::text) as fingerprint`,
+    rows: (rows) => rows[0] as DeskSyncState,
   };
+}
+
+/** `deskSyncStatement` in one round trip, as the tenant's staff. */
+export async function deskSyncState({ userId, ...input }: Input & { userId?: string }): Promise<DeskSyncState> {
+  const [state] = await runStatements({ role: 'app_authenticated', tenantId: input.tenantId, userId }, [
+    deskSyncStatement(input),
+  ]);
+  return state;
 }

@@ -1,4 +1,4 @@
-import { withTenant } from '../db/tx';
+import { runStatements, sqlArray, sqlLiteral, type Statement } from '../db/tx';
 
 export type LiveKey = {
   id: string;
@@ -8,30 +8,31 @@ export type LiveKey = {
   vendorError: string | null;
 };
 
+type Input = { tenantId: string; reservationIds: string[] };
+
 /** The newest live (pre-issued or active) key of each of a tenant's reservations, for the desk's lists; the PIN is not read. */
+export function liveKeysStatement({ tenantId, reservationIds }: Input): Statement<Map<string, LiveKey>> {
+  return {
+    sql:
+      reservationIds.length === 0
+        ? null
+        : `select distinct on (reservation_id) id, reservation_id as "reservationId", status::text as status,
+                  vendor_sync::text as "vendorSync", vendor_error as "vendorError"
+             from access_keys
+            where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id = any(${sqlArray(reservationIds, 'uuid')})
+              and status in ('pre_issued', 'active')
+            order by reservation_id, created_at desc, id`,
+    rows: (rows) => new Map((rows as LiveKey[]).map((key) => [key.reservationId, key])),
+  };
+}
+
+/** `liveKeysStatement` in one round trip, as the tenant's staff. */
 export async function liveKeysOf({
-  tenantId,
   userId,
-  reservationIds,
-}: {
-  tenantId: string;
-  userId?: string | null;
-  reservationIds: string[];
-}): Promise<Map<string, LiveKey>> {
-  if (reservationIds.length === 0) return new Map();
-  const keys = await withTenant({ tenantId, userId }, (tx) =>
-    tx.accessKey.findMany({
-      where: { tenantId, reservationId: { in: reservationIds }, status: { in: ['pre_issued', 'active'] } },
-      select: { id: true, reservationId: true, status: true, vendorSync: true, vendorError: true },
-      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-    }),
-  );
-  const byReservation = new Map<string, LiveKey>();
-  for (const { reservationId, ...key } of keys) {
-    // Staff codes have no reservation; the filter above never returns one.
-    if (!reservationId || byReservation.has(reservationId)) continue;
-    if (key.status === 'pre_issued' || key.status === 'active')
-      byReservation.set(reservationId, { ...key, reservationId, status: key.status });
-  }
-  return byReservation;
+  ...input
+}: Input & { userId?: string | null }): Promise<Map<string, LiveKey>> {
+  const [keys] = await runStatements({ role: 'app_authenticated', tenantId: input.tenantId, userId }, [
+    liveKeysStatement(input),
+  ]);
+  return keys;
 }

@@ -95,12 +95,7 @@ const { getGuestPage } = await import('../../lib/guests/get-guest-page');
 const { getGuestStatus } = await import('../../lib/guests/get-guest-key');
 const { guestStatusLimit } = await import('../../lib/guests/guest-rate-limits');
 const { loadStaffIdentity } = await import('../../lib/auth/staff');
-const { tenantTimeZone } = await import('../../lib/rooms/list-facilities');
-const { deskDay } = await import('../../lib/bookings/desk-day');
-const { liveKeysOf } = await import('../../lib/keys/live-keys-of');
-const { checkInWindows } = await import('../../lib/stays/check-in-windows');
-const { offlineCodesStillValid } = await import('../../lib/keys/offline-codes-still-valid');
-const { deskSyncState } = await import('../../lib/bookings/desk-sync-state');
+const { readDeskToday } = await import('../../lib/bookings/desk-today');
 
 const actor = { type: 'system' as const, id: null, label: 'bench' };
 const HOUR = 3_600_000;
@@ -301,20 +296,10 @@ const OPS: Op[] = [
   },
   {
     name: 'desk arrivals page',
-    what: "/desk's data: the staff identity, `tenantTimeZone` + `deskDay`, then keys, check-in windows, offline codes, sync state (24 stays)",
+    what: "/desk's data: the staff identity, then `readDeskToday` (the zone and day; keys, check-in windows, offline codes, sync state of its 24 stays)",
     run: async () => {
       await loadStaffIdentity(deskUser);
-      const [, day] = await Promise.all([
-        tenantTimeZone({ tenantId: desk }),
-        deskDay({ tenantId: desk, userId: deskUser }),
-      ]);
-      const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
-      await Promise.all([
-        liveKeysOf({ tenantId: desk, userId: deskUser, reservationIds: ids }),
-        checkInWindows({ tenantId: desk, userId: deskUser, reservationIds: day.arrivals.map((r) => r.id) }),
-        offlineCodesStillValid({ tenantId: desk, userId: deskUser, reservationIds: day.inHouse.map((r) => r.id) }),
-        deskSyncState({ tenantId: desk, userId: deskUser, reservationIds: ids }),
-      ]);
+      await readDeskToday({ tenantId: desk, userId: deskUser });
     },
   },
 ];

@@ -8,13 +8,11 @@ import { KeyBadges } from '@/app/desk/_components/key-badges';
 import { LiveRefresh } from '@/app/desk/_components/live-refresh';
 import cards from '@/app/desk/_components/stay-cards.module.css';
 import { can } from '@/lib/auth/permissions';
-import { deskDay, type DayStay } from '@/lib/bookings/desk-day';
-import { deskSyncState } from '@/lib/bookings/desk-sync-state';
-import { checkInWindows, type CheckInWindow } from '@/lib/stays/check-in-windows';
-import { liveKeysOf, type LiveKey } from '@/lib/keys/live-keys-of';
-import { offlineCodesStillValid } from '@/lib/keys/offline-codes-still-valid';
+import type { DayStay } from '@/lib/bookings/desk-day';
+import { readDeskToday } from '@/lib/bookings/desk-today';
+import type { CheckInWindow } from '@/lib/stays/check-in-windows';
+import type { LiveKey } from '@/lib/keys/live-keys-of';
 import type { Translate } from '@/lib/i18n/locale';
-import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { getT } from '@/app/_server/i18n';
@@ -131,14 +129,9 @@ export default async function DeskPage() {
   const staff = await requireStaff('desk.view', '/desk');
   const { tenantId } = staff.current;
   const userId = staff.user.id;
-  const [t, zone, day] = await Promise.all([getT(), tenantTimeZone({ tenantId }), deskDay({ tenantId, userId })]);
-  const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
-  const [keys, windows, offlineCodes, sync] = await Promise.all([
-    liveKeysOf({ tenantId, userId, reservationIds: ids }),
-    checkInWindows({ tenantId, userId, reservationIds: day.arrivals.map((r) => r.id) }),
-    // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
-    offlineCodesStillValid({ tenantId, userId, reservationIds: day.inHouse.map((r) => r.id) }),
-    deskSyncState({ tenantId, userId, reservationIds: ids }),
+  const [t, { zone, day, ids, keys, windows, offlineCodes, sync }] = await Promise.all([
+    getT(),
+    readDeskToday({ tenantId, userId }),
   ]);
   const tableProps = { keys, windows, canCheckIn: can(staff.current.role, 'checkin.complete'), t };
   const sections: { id: string; section: Section; rows: DayStay[] }[] = [
