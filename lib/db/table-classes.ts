@@ -91,10 +91,6 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
     reason: 'the guest link’s ended stay, through app_guest_link_reservation',
     via: 'app_guest_link_reservation',
   },
-  expire_due_keys: {
-    reason:
-      'the worker’s expiry sweep: one statement over every tenant’s due keys (a multi-shard UPDATE under Citus, not a delegated function)',
-  },
   app_secret_rotate: {
     reason: 'the operator re-encrypts every tenant’s provider secrets under a new data key (install-wide by nature)',
   },

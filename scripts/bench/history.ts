@@ -111,7 +111,12 @@ pg.Client.prototype.query = function patchedQuery(this: pg.Client, ...args: unkn
   const config = args[0] as string | { text?: string; values?: unknown[] };
   const text = typeof config === 'string' ? config : config?.text;
   const values = (typeof config === 'string' ? args[1] : config?.values) as unknown[] | undefined;
-  if (capture && text && !/^\s*(begin|commit|rollback|select set_config)/i.test(text))
+  if (capture && text && /^\s*select set_config\('role'/i.test(text) && text.includes(';\n')) {
+    // A scopedQuery: its settings, then the statements (the API-key check is not the operation's).
+    const [, ...statements] = text.split(';\n');
+    for (const statement of statements)
+      if (!/^\s*select app_api_key_live/.test(statement)) capture.push({ text: statement, values: [] });
+  } else if (capture && text && !/^\s*(begin|commit|rollback|select set_config)/i.test(text))
     capture.push({ text, values: values ?? [] });
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
@@ -296,10 +301,7 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
   const { listReadableAuditEvents } = await import('../../lib/audit/readable-audit-events');
   const { listAuditEvents } = await import('../../lib/audit/list-audit-events');
   const { deskDay } = await import('../../lib/bookings/desk-day');
-  const { liveKeysOf } = await import('../../lib/keys/live-keys-of');
-  const { checkInWindows } = await import('../../lib/stays/check-in-windows');
-  const { offlineCodesStillValid } = await import('../../lib/keys/offline-codes-still-valid');
-  const { deskSyncState } = await import('../../lib/bookings/desk-sync-state');
+  const { readDeskToday } = await import('../../lib/bookings/desk-today');
   const { expireDueKeys } = await import('../../lib/keys/expire-keys');
   const { tenantId, userId } = m;
   const page = { tenantId, limit: 50 };
@@ -307,17 +309,7 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
   await admin.connect();
 
   // The desk page's reads as app/desk/(today)/page.tsx makes them.
-  const deskPage = async () => {
-    const day = await deskDay({ tenantId, userId });
-    const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
-    await Promise.all([
-      liveKeysOf({ tenantId, userId, reservationIds: ids }),
-      checkInWindows({ tenantId, userId, reservationIds: day.arrivals.map((r) => r.id) }),
-      offlineCodesStillValid({ tenantId, userId, reservationIds: day.inHouse.map((r) => r.id) }),
-      deskSyncState({ tenantId, userId, reservationIds: ids }),
-    ]);
-    return day;
-  };
+  const deskPage = async () => (await readDeskToday({ tenantId, userId })).day;
   const check = await deskPage();
   if (check.arrivals.length !== today.arrivals.length || check.inHouse.length < today.inHouse.length)
     throw new Error(
@@ -356,7 +348,7 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
     op('GET /api/v1/audit-events: action filter', () => listAuditEvents({ ...page, action: 'key.expired' })),
     op('GET /api/v1/audit-events: deep cursor', () => listAuditEvents({ ...page, cursor: today.deepCursor })),
     op('desk: deskDay', () => deskDay({ tenantId, userId })),
-    op('desk: the whole day page (deskDay + keys, windows, offline codes, sync)', deskPage),
+    op('desk: the whole day page (readDeskToday: the day, then keys, windows, offline codes, sync)', deskPage),
     op('expiry sweep: one run, 5 keys due', () => expireDueKeys(), { runs: SWEEPS, before: dueKeys }),
   ];
   const explain = async (o: Op, captured: Captured[]) => {
@@ -365,19 +357,14 @@ async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet>
     const statements = sweep
       ? [
           {
-            // The sweep's own scan (inside expire_due_keys); app_end_key's writes go by primary key.
-            text: `select tenant_id, id from access_keys where status in ('pre_issued', 'active') and expires_at <= now()
-                    order by expires_at limit 500 for update skip locked`,
+            // The sweep's own scan of the tenant (inside expire_due_keys); app_end_key's writes go by primary key.
+            text: `select id from access_keys where tenant_id = '${tenantId}'::uuid and status in ('pre_issued', 'active')
+                      and expires_at <= now() order by expires_at limit 500 for update skip locked`,
             values: [],
           },
         ]
       : captured;
-    return explainSummary(
-      appUrlOf(dbName),
-      sweep ? 'app_service' : 'app_authenticated',
-      sweep ? '' : tenantId,
-      statements,
-    );
+    return explainSummary(appUrlOf(dbName), sweep ? 'app_service' : 'app_authenticated', tenantId, statements);
   };
   const finish = async () => {
     await expireDueKeys(100_000);
