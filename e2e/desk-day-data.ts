@@ -58,15 +58,13 @@ async function main(): Promise<void> {
     const hour = 3_600_000;
     const book = async (roomId: string, name: string, startsAt: Date, endsAt: Date) =>
       (
-        await asService({ tenantId: input.tenantId }, (tx) =>
-          holdBookingGroup(tx, {
-            tenantId: input.tenantId,
-            actor,
-            guest: { name },
-            source: 'api',
-            reservations: [{ roomId, startsAt, endsAt }],
-          }),
-        )
+        await holdBookingGroup({
+          tenantId: input.tenantId,
+          actor,
+          guest: { name },
+          source: 'api',
+          reservations: [{ roomId, startsAt, endsAt }],
+        })
       ).reservations[0]!.id;
     const [arrivalRoom, inHouseRoom, departureRoom] = input.roomIds;
     const [arrivalName, inHouseName, departureName] = input.names;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../audit/actor';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
-import { scopedQuery, sqlLiteral, type Tx } from '../db/tx';
+import { scopedQuery, sqlLiteral } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
 import { assertBookingRules, facilitiesOfRoomsSql, type FacilityOfRoom } from './booking-rules';
 
@@ -35,7 +35,7 @@ export function guestRef(guestId: string): string {
 
 /**
  * Holds every reservation of a booking group or none, in one transaction and one round trip (SQL
- * `reserve_booking_group` through `scopedQuery`), after one read for the hourly rules:
+ * `app_hold_booking_group` through `scopedQuery`), after one read for the hourly rules:
  * the guest, the group, the reservations with their snapshots, a guest link each, the audit rows and
  * (by default) a pre-issued key each. A taken room fails the whole group with `room_unavailable`
  * naming every room that failed; an intent already attached to another of the tenant's groups with `payment_intent_in_use`;
@@ -44,48 +44,52 @@ export function guestRef(guestId: string): string {
 export async function createBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
   const { tenantId } = input;
   const scope = { role: 'app_service' as const, tenantId };
-  // The desk's and the API's bookings keep an hourly facility's hours; a provider's (webhooks,
-  // holdBookingGroup directly) is taken as the provider booked it. Read apart from the hold, as it
+  // The desk's and the API's bookings keep an hourly facility's hours; a provider's
+  // (app_create_provider_booking) is taken as the provider booked it. Read apart from the hold, as it
   // was read inside it: nothing locks a facility's hours either way.
   const [facilities] = await scopedQuery<FacilityOfRoom>(scope, [facilitiesOfRoomsSql(tenantId, input.reservations)]);
   assertBookingRules(facilities ?? [], input.reservations);
-  // The hold in one round trip: its statements as one implicit transaction.
-  const hold = holdStatements(input);
-  const [, , rows] = await scopedQuery<HeldRow>(scope, hold.statements);
-  return createdGroup(hold, rows ?? []);
+  return holdBookingGroup(input);
+}
+
+/** `createBookingGroup` without the hourly rules: the hold alone, one statement in one round trip. */
+export async function holdBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
+  const hold = holdOf(input);
+  const [rows] = await scopedQuery<HeldRow>({ role: 'app_service', tenantId: input.tenantId }, [hold.statement]);
+  return {
+    id: hold.groupId,
+    guestId: hold.guestId,
+    reservations: (rows ?? []).map((row, i) => ({
+      id: row.reservation_id,
+      roomId: row.room_id,
+      guestLinkToken: hold.items[i]!.token,
+    })),
+  };
 }
 
 type HeldRow = { reservation_id: string; room_id: string };
 
-/**
- * The hold of a group as SQL: the guest, the group (ids made here) and reserve_booking_group, whose
- * rows come from the third statement; values as typed literals.
- */
-function holdStatements(input: CreateBookingGroupInput) {
+/** The hold of a group as one call of app_hold_booking_group (ids made here), values as typed literals. */
+function holdOf(input: CreateBookingGroupInput) {
   const { tenantId, actor } = input;
-  const items = linkedItems(input);
+  const items = linkedItems(input.reservations);
   const guestId = randomUUID();
   const groupId = randomUUID();
   const uuid = (value: string) => sqlLiteral(value, 'uuid');
   const text = (value: string | null | undefined) => sqlLiteral(value ?? null, 'text');
-  const statements = [
-    `insert into guests (tenant_id, id, name, email, phone)
-     values (${uuid(tenantId)}, ${uuid(guestId)}, ${text(input.guest.name)}, ${text(input.guest.email)},
-             ${text(input.guest.phone)})`,
-    `insert into booking_groups (tenant_id, id, payment_intent_id, amount_cents, currency)
-     values (${uuid(tenantId)}, ${uuid(groupId)}, ${text(input.paymentIntentId)},
-             ${sqlLiteral(input.amount?.amountCents ?? null, 'int')}, ${text(input.amount?.currency)})`,
-    `select reservation_id, room_id from reserve_booking_group(${uuid(tenantId)}, ${uuid(groupId)}, ${uuid(guestId)},
-       ${sqlLiteral(payloadOf(items), 'jsonb')}, ${sqlLiteral(input.source, 'reservation_source')},
+  const statement = `select reservation_id, room_id from app_hold_booking_group(${uuid(tenantId)}, ${uuid(groupId)},
+       ${uuid(guestId)}, ${text(input.guest.name)}, ${text(input.guest.email)}, ${text(input.guest.phone)},
+       ${text(input.paymentIntentId)}, ${sqlLiteral(input.amount?.amountCents ?? null, 'int')}, ${text(input.amount?.currency)},
+       ${sqlLiteral(holdPayload(items), 'jsonb')}, ${sqlLiteral(input.source, 'reservation_source')},
        ${text(input.planName)}, ${text(input.externalRef)}, ${sqlLiteral(input.externalUpdatedAt ?? null, 'timestamptz')},
        ${sqlLiteral(input.preIssueKeys !== false, 'boolean')}, ${sqlLiteral(actor.type, 'actor_type')},
-       ${text(actor.id)}, ${text(actor.label)})`,
-  ];
-  return { guestId, groupId, items, statements };
+       ${text(actor.id)}, ${text(actor.label)})`;
+  return { guestId, groupId, items, statement };
 }
 
 type LinkedItem = {
-  roomId: string;
+  /** Absent for a provider's booking: its booking source names the room, in SQL. */
+  roomId?: string;
   startsAt: string;
   endsAt: string;
   linkId: string;
@@ -94,8 +98,8 @@ type LinkedItem = {
 };
 
 /** Each reservation to hold with its guest link: the id and token made here, only the token's hash stored. */
-function linkedItems(input: CreateBookingGroupInput): LinkedItem[] {
-  return input.reservations.map((item) => {
+export function linkedItems(reservations: (Omit<BookingItem, 'roomId'> & { roomId?: string })[]): LinkedItem[] {
+  return reservations.map((item) => {
     const linkId = randomUUID();
     const token = guestTokenFor(linkId);
     return {
@@ -109,25 +113,7 @@ function linkedItems(input: CreateBookingGroupInput): LinkedItem[] {
   });
 }
 
-/** reserve_booking_group's items: everything but the tokens, which never reach the database. */
-const payloadOf = (items: LinkedItem[]) => JSON.stringify(items.map(({ token: _token, ...rest }) => rest));
+/** An item as reserve_booking_group takes it: everything but the token, which never reaches the database. */
+export const storedItem = ({ token: _token, ...stored }: LinkedItem) => stored;
 
-function createdGroup(hold: ReturnType<typeof holdStatements>, rows: HeldRow[]): CreatedBookingGroup {
-  return {
-    id: hold.groupId,
-    guestId: hold.guestId,
-    reservations: rows.map((row, i) => ({
-      id: row.reservation_id,
-      roomId: row.room_id,
-      guestLinkToken: hold.items[i]!.token,
-    })),
-  };
-}
-
-/** `createBookingGroup` inside a transaction the caller holds (scoped to `input.tenantId`), without the hourly rules. */
-export async function holdBookingGroup(tx: Tx, input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
-  const hold = holdStatements(input);
-  let rows: HeldRow[] = [];
-  for (const statement of hold.statements) rows = await tx.$queryRawUnsafe<HeldRow[]>(statement);
-  return createdGroup(hold, rows);
-}
+const holdPayload = (items: LinkedItem[]) => JSON.stringify(items.map(storedItem));

@@ -53,19 +53,16 @@ export async function createStay(input: {
   status?: ReservationStatus;
   externalRef?: string;
 }): Promise<string> {
-  const { asService } = await import('../db/tx');
   const { holdBookingGroup } = await import('../bookings/create-booking-group');
-  const group = await asService({ tenantId: input.tenantId }, (tx) =>
-    holdBookingGroup(tx, {
-      tenantId: input.tenantId,
-      actor: TEST_ACTOR,
-      guest: { name: input.guestName },
-      source: 'api',
-      preIssueKeys: false,
-      externalRef: input.externalRef ?? null,
-      reservations: [{ roomId: input.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
-    }),
-  );
+  const group = await holdBookingGroup({
+    tenantId: input.tenantId,
+    actor: TEST_ACTOR,
+    guest: { name: input.guestName },
+    source: 'api',
+    preIssueKeys: false,
+    externalRef: input.externalRef ?? null,
+    reservations: [{ roomId: input.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
+  });
   const id = group.reservations[0]!.id;
   if (input.status && input.status !== 'confirmed') {
     const admin = await adminClient();

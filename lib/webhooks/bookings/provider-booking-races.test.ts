@@ -1,6 +1,9 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { appPool } from '../../db/client';
+import { createProviderBooking } from './provider-bookings';
 import {
+  EVENT_TYPE,
   calBooking,
   invitee,
   reservationsOf,
@@ -101,5 +104,40 @@ describe('a provider booking’s create and cancel', () => {
     expect(rows[0]).toEqual({ status: 'processed', reason: null });
     const incidents = await admin.query(`select kind from incidents where tenant_id = $1`, [t.tenantId]);
     expect(incidents.rows).toEqual([]);
+  });
+
+  it('decides and writes a create in one round trip, and the same create again writes nothing', async () => {
+    const t = await tenantWithSources();
+    const externalRef = `https://api.calendly.com/scheduled_events/R/invitees/ONE${++n}`;
+    const create = () =>
+      createProviderBooking({
+        tenantId: t.tenantId,
+        provider: 'calendly',
+        eventId: `one-${n}`,
+        eventType: EVENT_TYPE,
+        externalRef,
+        cancelDedupeKey: `${externalRef}:invitee.canceled`,
+        startsAt: new Date(Date.now() + 70 * 3_600_000),
+        endsAt: new Date(Date.now() + 72 * 3_600_000),
+        eventTime: new Date(),
+        guest: { name: "Yui O'Kato \\ ');--", email: 'yui@example.com' },
+      });
+    const query = vi.spyOn(appPool(), 'query');
+    try {
+      expect(await create()).toEqual({ status: 'processed' });
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      query.mockRestore();
+    }
+    expect(await create()).toEqual({ status: 'processed' });
+    expect(await reservationsOf(admin, t.tenantId)).toEqual([
+      { external_ref: externalRef, status: 'confirmed', keys: 'pre_issued:' },
+    ]);
+    const { rows } = await admin.query(
+      `select g.name, r.source::text from reservations r join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
+        where r.tenant_id = $1`,
+      [t.tenantId],
+    );
+    expect(rows).toEqual([{ name: "Yui O'Kato \\ ');--", source: 'calendly' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { openIncident, openIncidentOnce } from '../../alerts/incidents';
-import { holdBookingGroup } from '../../bookings/create-booking-group';
-import { asService, type Tx } from '../../db/tx';
+import { randomUUID } from 'node:crypto';
+import { linkedItems, storedItem } from '../../bookings/create-booking-group';
+import { asService, scopedQuery, sqlLiteral, type Tx } from '../../db/tx';
 import { isAppError } from '../../errors';
 import { logger } from '../../log/logger';
 import type { WebhookOutcome } from '../types';
@@ -16,41 +17,14 @@ const actorFor = (provider: Provider, eventId: string) => ({
 /**
  * Serialises everything that happens to one provider booking (tenant + provider + external ref):
  * a create's checks and its write, and a cancellation, run one at a time, so a cancel can never land
- * between a create's "not cancelled" and its insert, and a replay waits for the run in flight.
+ * between a create's "not cancelled" and its insert, and a replay waits for the run in flight
+ * (`app_lock_provider_booking`, which `app_create_provider_booking` takes too).
  */
 async function lockBooking(
   tx: Tx,
   input: { tenantId: string; provider: Provider; externalRef: string },
 ): Promise<void> {
-  await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`${input.tenantId}:${input.provider}:${input.externalRef}`}, 3))`;
-}
-
-/** Whether a cancellation of this booking is known that the provider made at or after `eventTime`. */
-async function cancelledAtOrAfter(
-  tx: Tx,
-  input: { tenantId: string; provider: Provider; externalRef: string; cancelDedupeKey: string; eventTime: Date },
-): Promise<boolean> {
-  const cancels = await tx.webhookEvent.findMany({
-    where: {
-      tenantId: input.tenantId,
-      provider: input.provider,
-      dedupeKey: input.cancelDedupeKey,
-      providerCreatedAt: { gte: input.eventTime },
-    },
-    select: { id: true },
-  });
-  if (cancels.length > 0) return true;
-  const cancelled = await tx.reservation.findMany({
-    where: {
-      tenantId: input.tenantId,
-      source: input.provider,
-      externalRef: input.externalRef,
-      status: 'cancelled',
-      externalUpdatedAt: { gte: input.eventTime },
-    },
-    select: { id: true },
-  });
-  return cancelled.length > 0;
+  await tx.$executeRaw`select app_lock_provider_booking(${input.tenantId}::uuid, ${input.provider}, ${input.externalRef})`;
 }
 
 /**
@@ -73,9 +47,13 @@ async function openUnmappedIncident(
   });
 }
 
+/** What app_create_provider_booking decided (its migration says when each applies). */
+type CreateOutcome = 'created_after_cancel' | 'unmapped_event_type' | 'exists' | 'held';
+
 /**
  * A provider's "booking created": a reservation of the booking source's room at `[startsAt, endsAt)`
- * with a pre-issued key, checked and written in one transaction under the booking's lock. Refused
+ * with a pre-issued key, checked and written in one transaction under the booking's lock, in one round
+ * trip (`app_create_provider_booking`; an unmapped event type's incident in a second). Refused
  * (`rejected`) when the provider already cancelled this booking at a later time — it never
  * reactivates a booking or issues a key — or when the slot is taken (with an incident).
  */
@@ -93,41 +71,30 @@ export async function createProviderBooking(input: {
 }): Promise<WebhookOutcome> {
   const { tenantId, provider } = input;
   if (!(input.endsAt > input.startsAt)) return { status: 'rejected', reason: 'invalid_time_window' };
+  const actor = actorFor(provider, input.eventId);
+  const [item] = linkedItems([{ startsAt: input.startsAt, endsAt: input.endsAt }]);
+  const text = (value: string | null | undefined) => sqlLiteral(value ?? null, 'text');
   try {
-    return await asService({ tenantId }, async (tx): Promise<WebhookOutcome> => {
-      await lockBooking(tx, input);
-      if (await cancelledAtOrAfter(tx, input)) {
-        logger.warn(
-          { provider, tenantId, externalRef: input.externalRef, eventId: input.eventId },
-          'REFUSED: booking created after the provider cancelled it; no reservation, no key',
-        );
-        return { status: 'rejected', reason: 'created_after_cancel' };
-      }
-      const sources = await tx.bookingSource.findMany({
-        where: { tenantId, provider, eventType: input.eventType },
-        select: { roomId: true },
-      });
-      if (sources.length !== 1) {
-        await openUnmappedIncident(tx, input);
-        return { status: 'ignored', reason: 'unmapped_event_type' };
-      }
-      const existing = await tx.reservation.findMany({
-        where: { tenantId, source: provider, externalRef: input.externalRef },
-        select: { id: true },
-      });
-      if (existing.length > 0) return { status: 'processed' };
-      await holdBookingGroup(tx, {
-        tenantId,
-        actor: actorFor(provider, input.eventId),
-        source: provider,
-        guest: input.guest,
-        preIssueKeys: true,
-        externalRef: input.externalRef,
-        externalUpdatedAt: input.eventTime,
-        reservations: [{ roomId: sources[0]!.roomId, startsAt: input.startsAt, endsAt: input.endsAt }],
-      });
-      return { status: 'processed' };
-    });
+    const [rows] = await scopedQuery<{ outcome: CreateOutcome }>({ role: 'app_service', tenantId }, [
+      `select outcome from app_create_provider_booking(${sqlLiteral(tenantId, 'uuid')},
+         ${sqlLiteral(provider, 'reservation_source')}, ${text(input.externalRef)}, ${text(input.cancelDedupeKey)},
+         ${text(input.eventType)}, ${sqlLiteral(input.eventTime, 'timestamptz')}, ${sqlLiteral(randomUUID(), 'uuid')},
+         ${sqlLiteral(randomUUID(), 'uuid')}, ${text(input.guest.name)}, ${text(input.guest.email)},
+         ${sqlLiteral(JSON.stringify(storedItem(item!)), 'jsonb')}, ${text(actor.id)}, ${text(actor.label)})`,
+    ]);
+    const { outcome } = rows![0]!;
+    if (outcome === 'created_after_cancel') {
+      logger.warn(
+        { provider, tenantId, externalRef: input.externalRef, eventId: input.eventId },
+        'REFUSED: booking created after the provider cancelled it; no reservation, no key',
+      );
+      return { status: 'rejected', reason: 'created_after_cancel' };
+    }
+    if (outcome === 'unmapped_event_type') {
+      await asService({ tenantId }, (tx) => openUnmappedIncident(tx, input));
+      return { status: 'ignored', reason: 'unmapped_event_type' };
+    }
+    return { status: 'processed' };
   } catch (error) {
     if (isAppError(error) && error.code === 'room_unavailable') {
       // The mapped room is archived: no time will do, and a guest will arrive with no key until the
