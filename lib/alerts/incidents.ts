@@ -1,4 +1,4 @@
-import type { Tx } from '../db/tx';
+import { sqlLiteral, type Tx } from '../db/tx';
 
 export type IncidentInput = {
   tenantId: string;
@@ -41,8 +41,14 @@ export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurren
 
 /** Resolves the open incident of a condition, if any. */
 export async function resolveIncident(tx: Tx, input: { tenantId: string; conditionKey: string }): Promise<void> {
-  await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
-    where tenant_id = ${input.tenantId}::uuid and condition_key = ${input.conditionKey} and resolved_at is null`;
+  await tx.$executeRawUnsafe(resolveIncidentSql(input));
+}
+
+/** `resolveIncident` as one statement (values as typed literals), to send with others in one round trip. */
+export function resolveIncidentSql(input: { tenantId: string; conditionKey: string }): string {
+  return `update incidents set resolved_at = now(), updated_at = now()
+    where tenant_id = ${sqlLiteral(input.tenantId, 'uuid')} and condition_key = ${sqlLiteral(input.conditionKey, 'text')}
+      and resolved_at is null`;
 }
 
 /** The moments a run of failures is reported again: the incident opens at 1 and is raised at 5 and 20. */
@@ -72,9 +78,9 @@ export async function recordSourceFailure(
   return rows[0]?.occurrences ?? 0;
 }
 
-/** A success of the source ends its run of failures: the open incident, if any, is resolved. */
-export async function recordSourceSuccess(tx: Tx, input: { tenantId: string; source: string }): Promise<void> {
-  await resolveIncident(tx, { tenantId: input.tenantId, conditionKey: `webhook_processing:${input.source}` });
+/** A success of the source ends its run of failures: the statement that resolves its open incident, if any. */
+export function sourceSuccessSql(input: { tenantId: string; source: string }): string {
+  return resolveIncidentSql({ tenantId: input.tenantId, conditionKey: `webhook_processing:${input.source}` });
 }
 
 /**

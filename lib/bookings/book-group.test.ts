@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetStripeClientForTests } from '../payments/stripe-client';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { startStripeStub } from '../testing/stripe-stub';
@@ -21,16 +22,22 @@ afterAll(async () => {
 describe('group booking', () => {
   it('holds every room with snapshots, a guest link and a pre-issued key each', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 3 });
+    // Every round trip to PostgreSQL, whichever pool or client sends it: the hourly rules, the hold, the views.
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
     const group = await bookGroup({
       tenantId,
       actor: TEST_ACTOR,
       source: 'api',
       guest: { name: 'Mika Sato', email: 'mika@example.com' },
-      reservations: roomIds.map((roomId) => ({ roomId, startsAt: at(24), endsAt: at(72) })),
+      reservations: [...roomIds].reverse().map((roomId) => ({ roomId, startsAt: at(24), endsAt: at(72) })),
     });
+    const trips = sent.mock.calls.length;
+    sent.mockRestore();
+    expect(trips).toBe(3);
     expect(group).toMatchObject({ status: 'unpaid', paymentIntentId: null });
-    expect(group.reservations).toHaveLength(3);
-    expect(group.reservations[0]).toMatchObject({
+    // In the order they were asked for.
+    expect(group.reservations.map((r) => r.roomLabel)).toEqual(['103', '102', '101']);
+    expect(group.reservations[2]).toMatchObject({
       bookingGroupId: group.id,
       roomLabel: '101',
       status: 'confirmed',

@@ -1,9 +1,16 @@
 import type { Actor } from '../audit/actor';
-import { withTenant } from '../db/tx';
+import { scopedQuery, sqlArray, sqlLiteral } from '../db/tx';
 import { createGroupPaymentIntent } from '../payments/create-group-payment-intent';
 import { retrieveAttachedIntent } from '../payments/retrieve-attached-intent';
 import { createBookingGroup, type BookingItem } from './create-booking-group';
-import { groupStatus, loadReservationViews, type GroupStatus, type ReservationView } from './reservation-view';
+import {
+  fromReservationViewRow,
+  groupStatus,
+  reservationViewsSql,
+  type GroupStatus,
+  type ReservationView,
+  type ReservationViewRow,
+} from './reservation-view';
 import type { ReservationSource } from '../db/generated/enums';
 
 export type BookedGroup = {
@@ -33,17 +40,20 @@ export async function bookGroup(input: {
   const created = await createBookingGroup({ ...input, amount: attached });
   const paymentIntentId =
     input.paymentIntentId ?? (await createGroupPaymentIntent({ tenantId: input.tenantId, bookingGroupId: created.id }));
-  return withTenant({ tenantId: input.tenantId }, async (tx) => {
-    const ids = created.reservations.map((r) => r.id);
-    const rows = await tx.reservation.findMany({
-      where: { tenantId: input.tenantId, id: { in: ids } },
-      select: { status: true, paidAt: true, refundedAt: true },
-    });
-    return {
-      id: created.id,
-      status: groupStatus(rows),
-      paymentIntentId,
-      reservations: await loadReservationViews(tx, input.tenantId, ids),
-    };
-  });
+  // What was held, as the caller shows it: one read in one round trip.
+  const ids = created.reservations.map((r) => r.id);
+  const [rows] = await scopedQuery<ReservationViewRow>({ role: 'app_authenticated', tenantId: input.tenantId }, [
+    reservationViewsSql([
+      `r.tenant_id = ${sqlLiteral(input.tenantId, 'uuid')}`,
+      `r.id = any(${sqlArray(ids, 'uuid')})`,
+    ]),
+  ]);
+  const byId = new Map(rows!.map((row) => [row.id, row]));
+  const held = ids.flatMap((id) => byId.get(id) ?? []);
+  return {
+    id: created.id,
+    status: groupStatus(held),
+    paymentIntentId,
+    reservations: held.map(fromReservationViewRow),
+  };
 }

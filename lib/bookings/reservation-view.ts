@@ -70,6 +70,37 @@ export function toReservationView(row: ReservationViewSource): ReservationView {
   };
 }
 
+/** A row of `reservationViewsSql`: the view's fields from SQL, the guest and live link flat. */
+export type ReservationViewRow = Omit<ReservationViewSource, 'guest' | 'guestLinks'> & {
+  guestId: string | null;
+  guestName: string | null;
+  linkId: string | null;
+};
+
+/**
+ * The reservations (`r`) that `where` picks, as one statement of `ReservationViewRow`s, with the live
+ * guest link only (a rotated one is never shown again), as RESERVATION_INCLUDE reads it. `where` holds
+ * the tenant's condition; values in it as typed literals.
+ */
+export function reservationViewsSql(where: string[], tail = ''): string {
+  return `select r.id, r.booking_group_id as "bookingGroupId", r.room_id as "roomId",
+        r.room_label_snapshot as "roomLabelSnapshot", r.starts_at as "startsAt", r.ends_at as "endsAt", r.status,
+        r.paid_at as "paidAt", r.refunded_at as "refundedAt", r.source, r.external_ref as "externalRef",
+        g.id as "guestId", g.name as "guestName",
+        (select l.id from guest_links l where l.tenant_id = r.tenant_id and l.reservation_id = r.id and l.ended_at is null
+          order by l.created_at desc limit 1) as "linkId"
+       from reservations r left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
+      where ${where.join(' and ')} ${tail}`;
+}
+
+export function fromReservationViewRow({ guestId, guestName, linkId, ...row }: ReservationViewRow): ReservationView {
+  return toReservationView({
+    ...row,
+    guest: guestId ? { id: guestId, name: guestName! } : null,
+    guestLinks: linkId ? [{ id: linkId }] : [],
+  });
+}
+
 /** Reservations of one tenant by id, in the order given (missing ids are left out). */
 export async function loadReservationViews(tx: Tx, tenantId: string, ids: string[]): Promise<ReservationView[]> {
   const rows = await tx.reservation.findMany({ where: { tenantId, id: { in: ids } }, include: RESERVATION_INCLUDE });

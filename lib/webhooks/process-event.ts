@@ -1,5 +1,5 @@
-import { recordSourceFailure, recordSourceSuccess } from '../alerts/incidents';
-import { asService, serviceStatement } from '../db/tx';
+import { recordSourceFailure, sourceSuccessSql } from '../alerts/incidents';
+import { asService, scopedQuery, serviceStatement, sqlLiteral } from '../db/tx';
 import { logger } from '../log/logger';
 import { handlerFor } from './registry';
 import type { StoredWebhookEvent, WebhookOutcome } from './types';
@@ -53,20 +53,23 @@ export async function processWebhookEvent({
       'webhook event not applied',
     );
   }
-  await record(eventId, outcome, attempt);
-  if (event.tenantId)
-    await asService({ tenantId: event.tenantId }, (tx) =>
-      recordSourceSuccess(tx, { tenantId: event.tenantId!, source: event.provider }),
-    );
+  // The outcome and the source's success (its run of failures ended) together: one transaction, one round trip.
+  await record(eventId, outcome, attempt, event.tenantId ? { tenantId: event.tenantId, source: event.provider } : null);
 }
 
 const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com', seam: 'Seam' } as const;
 
-async function record(eventId: string, outcome: { status: string; reason?: string }, attempt: number): Promise<void> {
-  await serviceStatement(
-    `update webhook_events set status = $1::webhook_status, reason = $2, attempts = greatest(attempts, $3::int),
-       processed_at = case when $1::webhook_status = 'failed' then processed_at else now() end
-     where id = $4::uuid`,
-    [outcome.status, outcome.reason ?? null, attempt, eventId],
-  );
+async function record(
+  eventId: string,
+  outcome: { status: string; reason?: string },
+  attempt: number,
+  succeeded: { tenantId: string; source: string } | null = null,
+): Promise<void> {
+  await scopedQuery({ role: 'app_service', tenantId: succeeded?.tenantId }, [
+    `update webhook_events set status = ${sqlLiteral(outcome.status, 'webhook_status')},
+       reason = ${sqlLiteral(outcome.reason ?? null, 'text')}, attempts = greatest(attempts, ${sqlLiteral(attempt, 'int')}),
+       processed_at = case when ${sqlLiteral(outcome.status, 'webhook_status')} = 'failed' then processed_at else now() end
+     where id = ${sqlLiteral(eventId, 'uuid')}`,
+    ...(succeeded ? [sourceSuccessSql(succeeded)] : []),
+  ]);
 }
