@@ -615,66 +615,49 @@ ${verdicts.join('\n')}
 `;
 // What the figures above led to, measured with this bench before and after (kept with the bench so the section says it).
 const FINDINGS = `
-### What is heavy, and what was changed (2026-12-01)
+### What is heavy, and what was changed
 
-Since 10:00 UTC (decision 018): **check-in with key is one round trip** (10 before; p50 21.9 → 7 ms in an A/B on this
-machine) — \`app_complete_check_in\` through \`scopedQuery\`; **a group booking's hold is one** (the guest, the group and
-\`reserve_booking_group\` as three statements of one \`scopedQuery\`, after one read for the hourly rules; 14 → 9 round trips
-and 2 → 1 transactions with \`bookGroup\`'s follow-up read); **a guest link's reads are one** (the page's stay and
-keys; the poll's stay, keys or ended stay: guest page view and status poll 10 → 6 round trips and 2 → 1 transactions,
-p50 8.9–9.5 → 7.1–7.3 ms; the other round trips are the key endpoint's rate limit). And the bench now runs \`ANALYZE\` after arranging its data:
-measured on tables never analyzed, a plan made early (kept in a connection's plan
-cache for the SQL functions — most likely a sequential scan; not captured) made the guest page's link lookup 2.4 ms instead of 0.03 and Calendly's PIN-per-lock check
-15 ms, until autovacuum came by (server time per guest page 50 → 2.7–2.9 ms, per Calendly create 58–156 → 8–10, in
-A/B runs minutes apart). A database in use has its statistics; this was the bench measuring a fresh one.
+Round trips per operation as this bench counted them after each change (same bench, same operations; "—" where no run was kept):
 
-The text below is from the runs before that day's later changes.
+| operation | first run (2026-12-01) | the db-cost pass | decision 018 | decision 019 (2026-12-02) |
+|---|---:|---:|---:|---:|
+| check-in with key | 12 | 10 | 1 | 1 |
+| 3-room group booking (with \`bookGroup\`'s answer) | 14 | — | 9 | 3 |
+| Calendly invitee.created (store, then process) | 18 | — | 18 | 4 |
+| guest page view | 20 | 10 | 6 | 1 |
+| guest status poll | 13 | 10 | 6 | 1 |
+| desk arrivals page (staff identity + the page's reads) | 40 | — | 40 | 3 |
 
-Measured with this bench on the 2-core machine while five other sessions built and tested (load average 11–22), so
-server and wall times carry that load; round trips and statement counts do not move with it.
+- **decision 018**: the check-in is \`app_complete_check_in\` in one \`scopedQuery\` (p50 21.9 → 7 ms in an A/B); a
+  group booking's hold one \`scopedQuery\`; a guest link's reads one.
+- **decision 019**: reads are composable statements (\`Statement\`, \`runStatements\`) that share a round trip. The
+  guest's rate limit is counted in the round trip of the link's reads; the desk's page reads in two round trips (the zone
+  and the day; then keys, check-in windows, offline codes and sync state of its stays) after the staff identity's one; a
+  provider's create is \`app_create_provider_booking\` (lock, later-cancel check, mapping, replay check, hold) and the
+  processed event's outcome and its source's success one \`scopedQuery\`, so Calendly's create is the inbox insert, the
+  event's read, the create and the outcome; \`bookGroup\`'s answer is one statement (\`reservationViewsSql\`, shared with
+  GET /reservations), after the hourly rules' read and the hold.
+- The bench runs \`ANALYZE\` after arranging its data: measured on tables never analyzed, a plan made early (kept in a
+  connection's plan cache for the SQL functions) made the guest page's link lookup 2.4 ms instead of 0.03 and Calendly's
+  PIN-per-lock check 15 ms, until autovacuum came by. A database in use has its statistics.
+- Migration 20261202060000_db_cost: \`app_current_tenant()\`, \`app_current_user()\` and \`app_guest_token_hash()\` are inlinable,
+  so policies no longer call a function per row; \`access_keys (tenant_id, reservation_id, created_at desc)\` (a
+  reservation's keys were read by scanning every key of the tenant, a cost that grew with history);
+  \`key_lock_codes (tenant_id, lock_id) where state not in ('removed', 'failed')\` for the PIN-per-lock check.
 
-- **3-room group booking and Calendly invitee.created** are the heaviest: \`reserve_booking_group\` is 90–95 % of their server
-  time. Per reservation it writes the reservation, its guest link, a pre-issued key (PIN, a door row per lock with the
-  one-live-PIN-per-lock check), two audit rows (whose trigger queues the guest's message) and queues the key's vendor jobs:
-  the two job enqueues per reservation (graphile-worker \`add_job\`, 3–4 ms each here) are about 40 % of a group booking's
-  server time, the audit rows with their triggers most of the rest (the lines above).
-- **check-in with key**: \`issue_checkin_key\` (the stay key, its door and vendor job, an audit row) and \`app_end_key\` (the
-  pre-issued key revoked, its removal job, an audit row).
-- **desk arrivals page**: little server time, but 40 round trips in 7 transactions — each \`lib/\` read (staff identity, time
-  zone, day, keys, check-in windows, offline codes, sync state) opens its own \`withTenant\`; they run two or four at a time.
-- **guest page view / status poll**: two transactions each, one of them the rate limit (\`lib/ratelimit\`). The guest's
-  policies call the security-definer \`app_guest_reservation_id()\` once per row they filter (11 calls per read); written
-  \`(select app_guest_reservation_id())\` in the policies it would run once per statement (not done).
+Where the server time goes now (the lines above): **the 3-room group booking and the Calendly create** are the heaviest,
+\`reserve_booking_group\` 90–95 % of them. Per reservation it writes the reservation, its guest link, a pre-issued key
+(PIN, a door row per lock with the one-live-PIN-per-lock check), two audit rows (whose trigger queues the guest's message)
+and queues the key's vendor jobs: graphile-worker's \`add_job\` is about a third of it, the audit rows with their triggers
+most of the rest. **The desk's page** is mostly the check-in windows (\`app_room_free_until_start\` per arrival). **The guest
+page** is the link's read through the guest's policies (\`app_guest_link_reservation()\`, a few dozen calls per read).
 
-Changed on this branch (before → after, same bench, 150 operations each, two runs):
-- guest page view 20 → 10 round trips and 3 → 2 transactions: the stay and its keys are read once, in one transaction, and
-  the key is picked (or issued) after the rate limit from that read (\`readGuestStay\` + \`guestKeyOf\`); the stay is one
-  statement (link, reservation, room, facility) where Prisma's nested read sent four. Status poll 13 → 10. Server time
-  3.5 → 2.2–3.1 ms, p50 30–40 → 19–29 ms.
-- check-in with key 12 → 10 round trips: the check-in is read in the statement that locks the reservation, and the pre-issued
-  keys are revoked by the statement that finds them.
-- Migration 20261202060000_db_cost: \`app_current_tenant()\`, \`app_current_user()\` and \`app_guest_token_hash()\` are inlinable
-  (SQL-standard bodies, no \`set search_path\`), so policies no longer call a function per row and per estimate (desk page:
-  65 → 24 statements inside functions); \`access_keys (tenant_id, reservation_id, created_at desc)\`: a reservation's keys (guest
-  page, check-in, desk) were read by scanning every key of the tenant (EXPLAIN: 394 rows removed by filter for 2 returned — a
-  cost that grows with history); \`key_lock_codes (tenant_id, lock_id) where state not in ('removed', 'failed')\` for the
-  PIN-per-lock check each new door runs.
-
-The wrapper target was missed by the wrapper the domain used then (since decision 018 the SQL functions the domain
-waits on — the key endpoint, the check-in, a group booking's hold — go through \`scopedQuery\`, met above). \`asService\` costs 5–14× direct at p50 and 3.5–9× in throughput;
-the plain pg transaction with the same four round trips (BEGIN, set_config, statement, COMMIT) costs 1.3–4×, so the four
-round trips account for about a third of the gap and Prisma's interactive transaction (its transaction manager, the query
-interpreter per statement, unprepared statements) for the rest. \`serviceStatement\` (one prepared statement on connections that
-are the service role for their session) is at 0.5–1.5× direct. Meeting 1.3× takes one round trip per call: the role, the
-settings and the statement in one exchange (the "api" helper's wrapper, added to the table above at merge), or prepared
-statements on session-role pools where no tenant scope is needed.
-
-Not done, and where the round trips are: the desk page could read in two transactions instead of seven (≈ 40 → 14 round
-trips); Calendly's create could check "cancelled later" in one statement instead of two and find the booking source and an
-existing reservation in one (18 → 15), and record the outcome and the source's success together; a group booking's
-follow-up read (a second transaction, 7 round trips) could be returned by the hold (the guest and group rows now go with it,
-in one round trip). Every statement Prisma sends is parsed and planned again (unnamed): prepared statements would take most of
-the plan time (\`total_plan_time\` is in the server figures).
+The wrapper: \`scopedQuery\` (one implicit transaction, one round trip) is what the domain uses for every SQL function people
+and integrations wait on, within the 1.3× target above. \`asService\`, Prisma's interactive transaction, costs 3.4–5×
+direct: the four round trips (BEGIN, set_config, statement, COMMIT) are about a third of that — the plain pg transaction
+with the same round trips costs 1.6–2.2× — and Prisma's transaction manager and query interpreter the rest. It stays for
+work that needs the process between statements (the worker's vendor calls, the cancel path of a provider booking, manager
+pages); \`serviceStatement\` (prepared, on service-role sessions) is at 0.6–0.9× direct.
 `;
 
 writeSection('Database cost per operation', `${body}\n${FINDINGS}`);
