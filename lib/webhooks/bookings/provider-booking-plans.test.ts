@@ -1,0 +1,41 @@
+import { expect, it } from 'vitest';
+import { adminClient, createBookableTenant } from '../../testing/fixtures';
+
+// A provider's create checks the inbox for a later cancel and finds its booking source: with a tenant's
+// long history of webhook events, each check must be an index lookup, not a scan of that history.
+// auto_explain shows the plans of the statements inside app_create_provider_booking, past the five
+// custom plans PL/pgSQL makes before it settles on a generic one.
+it('checks the inbox and the booking sources through their indexes, whatever the tenant’s history', async () => {
+  const { tenantId } = await createBookableTenant({ rooms: 1 });
+  const admin = await adminClient();
+  try {
+    await admin.query(
+      `insert into webhook_events (tenant_id, provider, type, dedupe_key, payload, provider_created_at)
+       select $1, 'calendly', 'invitee.created', 'history-' || g, '{}'::jsonb, now() from generate_series(1, 20000) g`,
+      [tenantId],
+    );
+    await admin.query('analyze webhook_events');
+    await admin.query(`load 'auto_explain'`);
+    await admin.query(`set auto_explain.log_min_duration = 0`);
+    await admin.query(`set auto_explain.log_nested_statements = on`);
+    await admin.query(`set auto_explain.log_level = notice`);
+    const plans: string[] = [];
+    admin.on('notice', (notice) => plans.push(notice.message ?? ''));
+    for (let i = 0; i < 7; i++) {
+      plans.length = 0;
+      const { rows } = await admin.query(
+        `select outcome from app_create_provider_booking($1, 'calendly', $2, $3, 'no-such-event-type', now(),
+           gen_random_uuid(), gen_random_uuid(), 'Guest', null, '{}'::jsonb, 'calendly:test', 'Calendly')`,
+        [tenantId, `ref-${i}`, `cancel-${i}`],
+      );
+      expect(rows).toEqual([{ outcome: 'unmapped_event_type' }]);
+    }
+    const inbox = plans.find((plan) => plan.includes('from webhook_events e'));
+    const sources = plans.find((plan) => plan.includes('from booking_sources s'));
+    expect(inbox).toContain('Index Scan using webhook_events_dedupe_per_tenant');
+    expect(sources).toContain('Index Scan using booking_sources_tenant_id_provider_event_type_key');
+    expect(plans.join('\n')).not.toContain('Seq Scan');
+  } finally {
+    await admin.end();
+  }
+});
