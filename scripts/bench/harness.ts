@@ -105,11 +105,13 @@ export function cpuByPart(only?: ReadonlySet<number>): Map<string, number> {
                 ? 'worker'
                 : cmdline.includes('simulator.ts')
                   ? 'lock simulator'
-                  : comm.startsWith('next') || cmdline.includes('next\0start') || cmdline.includes('web-server.mjs')
-                    ? 'web'
-                    : comm.startsWith('kworker')
-                      ? 'kernel workers'
-                      : 'other';
+                  : cmdline.includes('mail-catcher.ts')
+                    ? 'mail catcher'
+                    : comm.startsWith('next') || cmdline.includes('next\0start') || cmdline.includes('web-server.mjs')
+                      ? 'web'
+                      : comm.startsWith('kworker')
+                        ? 'kernel workers'
+                        : 'other';
       // utime and stime, in clock ticks (100 per second on Linux).
       parts.set(part, (parts.get(part) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {

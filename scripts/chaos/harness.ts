@@ -39,6 +39,8 @@ export class System {
   /** A new password for the simulator's account, likewise. */
   readonly simulatorPassword = randomBytes(24).toString('base64url');
   private simulatorPort = 0;
+  /** The local mail catcher the workers send to, as `npm start` runs it without SMTP_URL: a login new each start. */
+  private mailCatcher = { port: 0, user: 'unlockos', password: randomBytes(24).toString('base64url') };
   readonly webs: { port: number; child: ChildProcess | null }[] = [];
   readonly workers: (ChildProcess | null)[] = [];
   private simulatorProcess: ChildProcess | null = null;
@@ -70,9 +72,12 @@ export class System {
     });
     this.simulatorPort = await freePort();
     this.simulatorUrl = `http://127.0.0.1:${this.simulatorPort}`;
+    this.mailCatcher.port = await freePort();
     // This process plays the app in the tests (fixtures, lib calls): what a web process and a worker get.
     Object.assign(process.env, this.env('web'), this.env('worker'));
     this.simulatorProcess = this.spawn('simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
+    // Without it every guest message would fail and be retried (SMTP_URL is not set), work `npm start` never does.
+    this.spawn('mailcatcher', ['--import', 'tsx', 'scripts/mail-catcher.ts']);
     for (let i = 0; i < options.workers; i++) this.workers.push(this.startWorkerProcess(i));
     if (options.webs > 0 && !existsSync(path.join(ROOT, DIST, 'BUILD_ID'))) {
       throw new Error(
@@ -128,6 +133,7 @@ export class System {
       simulatorClientSecret: this.simulatorClientSecret,
       simulatorUsername: SIMULATOR_USERNAME,
       simulatorPassword: this.simulatorPassword,
+      mailCatcher: this.mailCatcher,
     };
   }
 
