@@ -1,4 +1,4 @@
-import { sqlLiteral, type Tx } from '../db/tx';
+import { sqlArray, sqlLiteral, type Tx } from '../db/tx';
 
 export type IncidentInput = {
   tenantId: string;
@@ -97,7 +97,13 @@ export async function clearKeyFromIncidents(
   tx: Tx,
   input: { tenantId: string; conditionKeys: string[]; keyId: string },
 ): Promise<void> {
-  await tx.$executeRaw`select app_incident_clear_key(${input.tenantId}::uuid, ${input.conditionKeys}::text[], ${input.keyId}::uuid)`;
+  await tx.$executeRawUnsafe(clearKeyFromIncidentsSql(input));
+}
+
+/** `clearKeyFromIncidents` as one statement, to send with others in one round trip. */
+export function clearKeyFromIncidentsSql(input: { tenantId: string; conditionKeys: string[]; keyId: string }): string {
+  return `select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlArray(input.conditionKeys, 'text')},
+    ${sqlLiteral(input.keyId, 'uuid')})`;
 }
 
 export type PlatformIncidentInput = Omit<IncidentInput, 'tenantId'>;

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/tx';
+import { sqlArray, sqlLiteral, type Tx } from '../db/tx';
 
 /**
  * Takes the locks every change to a key takes, in the same order, before anything locks its doors:
@@ -14,12 +14,19 @@ import type { Tx } from '../db/tx';
  * holding nothing.
  */
 export async function lockKeysBeforeDoors(tx: Tx, tenantId: string, keyIds: string[]): Promise<void> {
-  if (keyIds.length === 0) return;
-  await tx.$queryRaw`select r.id from reservations r
-    where r.tenant_id = ${tenantId}::uuid
-      and r.id in (select k.reservation_id from access_keys k
-                    where k.tenant_id = ${tenantId}::uuid and k.id = any(${keyIds}::uuid[]))
-    order by r.id for key share of r`;
-  await tx.$queryRaw`select id from access_keys
-    where tenant_id = ${tenantId}::uuid and id = any(${keyIds}::uuid[]) order by id for no key update`;
+  for (const statement of lockKeysBeforeDoorsSql(tenantId, keyIds)) await tx.$queryRawUnsafe(statement);
+}
+
+/** `lockKeysBeforeDoors` as statements, to send first in a `scopedQuery` that then writes doors. */
+export function lockKeysBeforeDoorsSql(tenantId: string, keyIds: string[]): string[] {
+  if (keyIds.length === 0) return [];
+  const tenant = sqlLiteral(tenantId, 'uuid');
+  const keys = sqlArray(keyIds, 'uuid');
+  return [
+    `select r.id from reservations r
+      where r.tenant_id = ${tenant}
+        and r.id in (select k.reservation_id from access_keys k where k.tenant_id = ${tenant} and k.id = any(${keys}))
+      order by r.id for key share of r`,
+    `select id from access_keys where tenant_id = ${tenant} and id = any(${keys}) order by id for no key update`,
+  ];
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { addKeyToIncident, clearKeyFromIncidents } from '../alerts/incidents';
-import { asService, type Tx } from '../db/tx';
+import { addKeyToIncident, clearKeyFromIncidents, clearKeyFromIncidentsSql } from '../alerts/incidents';
+import { asService, scopedQuery, sqlArray, sqlLiteral, type Tx } from '../db/tx';
 import type { DoorCodeState, LockProvider as LockProviderName } from '../db/generated/enums';
-import { lockKeysBeforeDoors } from './lock-order';
+import { lockKeysBeforeDoors, lockKeysBeforeDoorsSql } from './lock-order';
 import { logger } from '../log/logger';
 import type { CodeState, LockProvider, LockResult, ProviderCode } from '../locks/provider';
 import { lockProviderFor } from '../locks/tenant-provider';
@@ -106,24 +106,36 @@ function settingState(state: CodeState): DoorCodeState {
   return 'setting';
 }
 
+type DoorChange = { from: DoorCodeState[]; to?: DoorCodeState; codeId?: string | null; error?: string | null };
+
 async function updateDoor(
   tx: Tx,
   tenantId: string,
   keyId: string,
   lockId: string,
-  change: { from: DoorCodeState[]; to?: DoorCodeState; codeId?: string | null; error?: string | null },
+  change: DoorChange,
 ): Promise<number> {
   await lockKeysBeforeDoors(tx, tenantId, [keyId]);
-  // The code id is kept whatever the door's state has become meanwhile: a key that ended while its
-  // code was being set must still know which code to remove.
-  return tx.$executeRaw`update key_lock_codes set
-      code_id = coalesce(${change.codeId ?? null}, code_id),
-      state = case when state::text = any(${change.from}::text[]) then coalesce(${change.to ?? null}::door_code_state, state) else state end,
-      error = case when state::text = any(${change.from}::text[]) then ${change.error ?? null} else error end,
-      set_at = case when state::text = any(${change.from}::text[]) and ${change.to ?? null} = 'set' then now() else set_at end,
-      removed_at = case when state::text = any(${change.from}::text[]) and ${change.to ?? null} = 'removed' then now() else removed_at end,
+  return tx.$executeRawUnsafe(updateDoorSql(tenantId, keyId, lockId, change));
+}
+
+/**
+ * A door's move `from` some states (`to` one, with an error or not), as one statement; the key and its
+ * stay must be locked first (`lockKeysBeforeDoors`). The code id is kept whatever the door's state has
+ * become meanwhile: a key that ended while its code was being set must still know which code to remove.
+ */
+function updateDoorSql(tenantId: string, keyId: string, lockId: string, change: DoorChange): string {
+  const moves = `state::text = any(${sqlArray(change.from, 'text')})`;
+  const to = sqlLiteral(change.to ?? null, 'door_code_state');
+  return `update key_lock_codes set
+      code_id = coalesce(${sqlLiteral(change.codeId ?? null, 'text')}, code_id),
+      state = case when ${moves} then coalesce(${to}, state) else state end,
+      error = case when ${moves} then ${sqlLiteral(change.error ?? null, 'text')} else error end,
+      set_at = case when ${moves} and ${to} = 'set' then now() else set_at end,
+      removed_at = case when ${moves} and ${to} = 'removed' then now() else removed_at end,
       attempts = attempts + 1, updated_at = now()
-    where tenant_id = ${tenantId}::uuid and key_id = ${keyId}::uuid and lock_id = ${lockId}::uuid`;
+    where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(keyId, 'uuid')}
+      and lock_id = ${sqlLiteral(lockId, 'uuid')}`;
 }
 
 /** Puts the key's code on one door, or checks on a code the provider has not confirmed yet. */
@@ -262,24 +274,25 @@ async function settleRemoval(
 }
 
 /** Writes a door's new state; a door that reached its goal comes off its lock's failure incident. */
-async function record(
-  job: JobAttempt,
-  key: LoadedKey,
-  door: Door,
-  change: Parameters<typeof updateDoor>[4],
-): Promise<void> {
-  await asService({ tenantId: job.tenantId }, async (tx) => {
-    await updateDoor(tx, job.tenantId, key.id, door.lockId, change);
-    await tx.accessKey.update({
-      where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
-      data: { vendorError: change.error ?? null },
-    });
-    if (change.to === 'set' || change.to === 'removed') {
-      const cleared = [conditionKey.failed('program', door.lockId), conditionKey.noLock(key.roomId)];
-      if (change.to === 'removed') cleared.push(conditionKey.failed('remove', door.lockId));
-      await clearKeyFromIncidents(tx, { tenantId: job.tenantId, conditionKeys: cleared, keyId: key.id });
-    }
-  });
+async function record(job: JobAttempt, key: LoadedKey, door: Door, change: DoorChange): Promise<void> {
+  const { tenantId } = job;
+  const cleared =
+    change.to === 'set' || change.to === 'removed'
+      ? [
+          conditionKey.failed('program', door.lockId),
+          conditionKey.noLock(key.roomId),
+          ...(change.to === 'removed' ? [conditionKey.failed('remove', door.lockId)] : []),
+        ]
+      : [];
+  // One transaction in one round trip: the locks every door writer takes first, the door, the key's
+  // last error, and the door's lock incidents it no longer counts on.
+  await scopedQuery({ role: 'app_service', tenantId }, [
+    ...lockKeysBeforeDoorsSql(tenantId, [key.id]),
+    updateDoorSql(tenantId, key.id, door.lockId, change),
+    `update access_keys set vendor_error = ${sqlLiteral(change.error ?? null, 'text')}
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(key.id, 'uuid')}`,
+    ...(cleared.length > 0 ? [clearKeyFromIncidentsSql({ tenantId, conditionKeys: cleared, keyId: key.id })] : []),
+  ]);
 }
 
 /**
