@@ -896,7 +896,7 @@ const perHour = KINDS.filter((k) => k !== 'stripe payment')
   .map((k) => `${DAY[k] * PEAK_SHARE} ${k}`)
   .join(', ');
 const body = `
-Command: \`npm run bench:day\` (${STEPS.join(', ')} properties: \`DAY_N\`; window \`DAY_WINDOW_SECONDS=${WINDOW_S}\`). Two web processes (production build) and two workers (WORKER_CONCURRENCY 4, niced 10 as the launcher's WORKER_NICE), the lock simulator and an embedded PostgreSQL 18 with pg_stat_statements, all on this machine; the load generator (undici, round-robin over both web processes) runs in the same machine's Node process.
+Command: \`npm run bench:day\` (${STEPS.join(', ')} properties: \`DAY_N\`; window \`DAY_WINDOW_SECONDS=${WINDOW_S}\`). Two web processes (production build) and two workers (WORKER_CONCURRENCY 4, niced 10 as the launcher's WORKER_NICE), the lock simulator, the local mail catcher and an embedded PostgreSQL 18 with pg_stat_statements, all on this machine; the load generator (undici, round-robin over both web processes) runs in the same machine's Node process.
 Machine: ${machine()}. Run: ${startedAt.toISOString()}; load average before the run ${loadBefore}.
 
 Traffic model. A property has 30 rooms, each with its own door and the main entrance (a stay's code goes on both doors). Its day: ${KINDS.map((k) => `${DAY[k]} ${k}`).join(', ')} (a payment per API group, from a signed Stripe \`payment_intent.succeeded\` five minutes after the booking; 3 guest-page opens and 3 status polls per arrival, each guest from an address of its own through \`TRUST_PROXY=1\`). Its busiest hour carries a quarter of each: ${perHour} — ${Object.values(DAY).reduce((a, b) => a + b, 0) * PEAK_SHARE} requests per property. That hour is replayed in ${WINDOW_S} s (**compression ${COMPRESSION}×**), each request at a uniformly random moment, open loop (latency counts from the planned moment, so a slow server cannot slow the load down). Arrivals (confirmed, check-in open, a pre-issued key on both doors) and departures (checked in, live key on both doors) are seeded with SQL; bookings arrive through signed Calendly and Cal.com webhooks (one event type each, mapped to a room) and \`POST /api/v1/booking-groups\` (2 rooms, the caller's \`paymentIntentId\`); check-in and check-out are the API's; guests open \`GET /k/{token}\` and poll \`GET /api/guest/{token}/status\`; managers read \`GET /api/v1/audit-events?limit=50\`. Each property has its own API key (the API's limit is per key: 100/s, far above one property's rate).
@@ -906,6 +906,17 @@ CPU per operation: after the window, each kind runs alone (${COST_OPS} operation
 ${results.map(report).join('\n\n')}
 
 ${verdict}
+
+This run and the one before (2026-12-01, 10:24 UTC). Since then: guest pages, the desk and a provider's create
+each in one round trip or two (decision 019), and the bench's system runs the local mail catcher as \`npm start\` does.
+Before, the chaos harness set no SMTP_URL, so every guest message job failed at once and was retried (1,463 of graphile-worker's
+job-failure updates in that run's N = 57 window): cheap failures in place of real mail (SMTP, the catcher filing each message in the
+database; 2–6 % of a core above). Guest page open went from 13.3 / 8.8 to 5.5 / 4.7 PostgreSQL CPU ms per open (N =
+10 / 32). N = 57 was run twice more alone (\`DAY_N=57 DAY_BISECT=0\`) while this work went on: it broke key sync
+both times (p99 27 and 29 s) and the guest page both times (p99 1.8 and 5.8 s; the first still without the catcher): the cost phase's ceiling for a quiet
+machine is N ≈ 45–75 at 60× in these runs, so N = 57 is at the machine's saturation, and the break is CPU, not a
+lock or a query: at N = 100 every operation, status polls and acknowledgements included, waited 17–28 s (p50) in
+the web processes' queues while the two cores were busy (web 78 %, PostgreSQL 63 %, workers 28 %).
 
 How to read the profile. CPU shares count only the processes this bench started (its process tree,
 \`processTree()\` in scripts/bench/harness.ts): on a shared machine the rest of the 200 % went to other
