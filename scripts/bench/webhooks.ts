@@ -104,6 +104,9 @@ p99 84 / 36 ms (one second of the first run at p99 123 ms, the others 8–46 ms:
 46 / 28 ms (met, the run in the table above). The spikes are the same flush stalls, more likely while
 the worker writes; the worker's own tasks still wait for their flushes, and only a faster disk, or
 PostgreSQL's WAL on a device of its own, takes the rest away.
+The run in the table above (2026-12-02, after decision 019 and with the mail catcher running): scenario 3 met in
+both runs (p99 39 / 26 ms), but the idle-worker scenario missed once (p99 54 ms in run 2, 18.5 ms in run 1) — the
+same flush stalls, which do not care whether the worker is busy. Two runs out of two is not yet reliable here.
 The saturation ratio's baseline is the empty route as Next.js serves it (\`/api/ping\` stays out of the
 fast lane): the framework's cost of answering at all, the baseline of every figure here. The fast
 lane's own empty answer is about 5,000–5,800 a second on this machine (measured once with /api/ping in
