@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { addKeyToIncident, clearKeyFromIncidents, clearKeyFromIncidentsSql } from '../alerts/incidents';
 import { asService, scopedQuery, sqlArray, sqlLiteral, type Tx } from '../db/tx';
-import type { DoorCodeState, LockProvider as LockProviderName } from '../db/generated/enums';
+import type {
+  DoorCodeState,
+  KeyKind,
+  KeyStatus,
+  LockProvider as LockProviderName,
+  StaffCodePurpose,
+} from '../db/generated/enums';
 import { lockKeysBeforeDoors, lockKeysBeforeDoorsSql } from './lock-order';
 import { logger } from '../log/logger';
 import type { CodeState, LockProvider, LockResult, ProviderCode } from '../locks/provider';
@@ -43,39 +49,51 @@ type Door = {
   rewindow: boolean;
 };
 
+/** A key as the worker programs it: what the job needs of the key, its room's label and its doors. */
+type KeyRow = {
+  id: string;
+  status: KeyStatus;
+  pin: string;
+  validFrom: Date;
+  expiresAt: Date;
+  reservationId: string | null;
+  checkInId: string | null;
+  roomId: string;
+  kind: KeyKind;
+  staffLabel: string | null;
+  staffPurpose: StaffCodePurpose | null;
+  staffUserId: string | null;
+  issuedById: string | null;
+  issuedByLabel: string | null;
+  roomLabel: string;
+  doors: (Omit<Door, 'offlineOnly'> & { canProgramOnline: boolean; canProgramOffline: boolean })[];
+};
+
+/** The key, its room's label and its doors (each with its lock), in one statement and one round trip. */
 async function loadKey(tenantId: string, keyId: string) {
-  const rows = await asService({ tenantId }, (tx) =>
-    tx.accessKey.findMany({
-      where: { tenantId, id: keyId },
-      include: {
-        room: { select: { label: true } },
-        doors: {
-          include: {
-            lock: {
-              select: { provider: true, deviceId: true, name: true, canProgramOnline: true, canProgramOffline: true },
-            },
-          },
-        },
-      },
-    }),
-  );
-  const key = rows[0];
+  const [rows] = await scopedQuery<KeyRow>({ role: 'app_service', tenantId }, [
+    `select k.id, k.status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
+        k.reservation_id as "reservationId", k.check_in_id as "checkInId", k.room_id as "roomId", k.kind,
+        k.staff_label as "staffLabel", k.staff_purpose as "staffPurpose", k.staff_user_id as "staffUserId",
+        k.issued_by_id as "issuedById", k.issued_by_label as "issuedByLabel", rm.label as "roomLabel",
+        coalesce((select json_agg(json_build_object('lockId', d.lock_id, 'provider', l.provider, 'deviceId', l.device_id,
+                    'lockName', l.name, 'canProgramOnline', l.can_program_online, 'canProgramOffline', l.can_program_offline,
+                    'state', d.state, 'codeId', d.code_id, 'offline', d.offline, 'attempts', d.attempts,
+                    'rewindow', d.rewindow))
+                    from key_lock_codes d join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
+                   where d.tenant_id = k.tenant_id and d.key_id = k.id), '[]') as doors
+       from access_keys k join rooms rm on rm.tenant_id = k.tenant_id and rm.id = k.room_id
+      where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')}`,
+  ]);
+  const key = rows![0];
   if (!key) return null;
   const doors: Door[] = key.doors
-    .map((d) => ({
-      lockId: d.lockId,
-      provider: d.lock.provider,
-      deviceId: d.lock.deviceId,
-      lockName: d.lock.name,
-      offlineOnly: !d.lock.canProgramOnline && d.lock.canProgramOffline,
-      state: d.state,
-      codeId: d.codeId,
-      offline: d.offline,
-      attempts: d.attempts,
-      rewindow: d.rewindow,
+    .map(({ canProgramOnline, canProgramOffline, ...door }) => ({
+      ...door,
+      offlineOnly: !canProgramOnline && canProgramOffline,
     }))
     .sort((a, b) => a.lockId.localeCompare(b.lockId));
-  return { ...key, doors };
+  return { ...key, room: { label: key.roomLabel }, doors };
 }
 
 type LoadedKey = NonNullable<Awaited<ReturnType<typeof loadKey>>>;
