@@ -918,6 +918,14 @@ machine is N ≈ 45–75 at 60× in these runs, so N = 57 is at the machine's sa
 lock or a query: at N = 100 every operation, status polls and acknowledgements included, waited 17–28 s (p50) in
 the web processes' queues while the two cores were busy (web 78 %, PostgreSQL 63 %, workers 28 %).
 
+Then the worker's reads and records of a key (its key with room and doors as one statement, each door's new state as
+one \`scopedQuery\`, where each was a Prisma interactive transaction of about seven round trips) — and N = 57 run alone
+once more (\`DAY_N=57 DAY_BISECT=0\`, 2026-12-02 01:45 UTC): **key sync held** (p50 2.9 s, p99 5.1 s, where it was
+27–29 s; no backlog when the window ended), worker CPU per check-in 31 → 12.6 ms and the cost phase's ceiling N ≈ 78.
+The guest page's p99 still broke (2.0 s; status poll 0.9 s): with the workers caught up, the next limit is the web
+processes' CPU, where a server-rendered guest page costs 18 ms per open. So the first break moved to the guest page,
+between N = 32 and 57; the full run above is from before this change.
+
 How to read the profile. CPU shares count only the processes this bench started (its process tree,
 \`processTree()\` in scripts/bench/harness.ts): on a shared machine the rest of the 200 % went to other
 work, and the load average above says how much there was. In pg_stat_activity, \`idle in transaction
