@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { adminClient, createBookableTenant } from '../../testing/fixtures';
 
-// A provider's create checks the inbox for a later cancel and finds its booking source: with a tenant's
-// long history of webhook events, each check must be an index lookup, not a scan of that history.
+// A provider's create checks the inbox for a later cancel: with a tenant's long history of webhook
+// events, that check must be an index lookup, not a scan of that history.
 // auto_explain shows the plans of the statements inside app_create_provider_booking, past the five
 // custom plans PL/pgSQL makes before it settles on a generic one.
-it('checks the inbox and the booking sources through their indexes, whatever the tenant’s history', async () => {
+it('checks the inbox for a later cancel through its index, whatever the tenant’s history', async () => {
   const { tenantId } = await createBookableTenant({ rooms: 1 });
   const admin = await adminClient();
   try {
@@ -30,11 +30,10 @@ it('checks the inbox and the booking sources through their indexes, whatever the
       );
       expect(rows).toEqual([{ outcome: 'unmapped_event_type' }]);
     }
+    // The booking sources are a tenant's few mappings: the planner may scan that small table, as it should.
     const inbox = plans.find((plan) => plan.includes('from webhook_events e'));
-    const sources = plans.find((plan) => plan.includes('from booking_sources s'));
     expect(inbox).toContain('Index Scan using webhook_events_dedupe_per_tenant');
-    expect(sources).toContain('Index Scan using booking_sources_tenant_id_provider_event_type_key');
-    expect(plans.join('\n')).not.toContain('Seq Scan');
+    expect(plans.join('\n')).not.toContain('Seq Scan on webhook_events');
   } finally {
     await admin.end();
   }
