@@ -60,10 +60,14 @@ create function app_create_provider_booking(
 as $$
 declare
   v_rooms uuid[];
+  -- The inbox's and the booking sources' provider is a webhook_provider: compared as the column is, with
+  -- `provider <> 'stripe'` spelled out, so the partial unique index webhook_events_dedupe_per_tenant serves
+  -- the later-cancel check in a generic plan too, and it never scans the tenant's history of events.
+  v_provider webhook_provider := p_provider::text::webhook_provider;
 begin
   perform app_lock_provider_booking(p_tenant_id, p_provider::text, p_external_ref);
   if exists (select 1 from webhook_events e
-              where e.tenant_id = p_tenant_id and e.provider::text = p_provider::text
+              where e.tenant_id = p_tenant_id and e.provider = v_provider and e.provider <> 'stripe'
                 and e.dedupe_key = p_cancel_dedupe_key and e.provider_created_at >= p_event_time)
      or exists (select 1 from reservations r
                  where r.tenant_id = p_tenant_id and r.source = p_provider and r.external_ref = p_external_ref
@@ -74,7 +78,7 @@ begin
   end if;
   select array_agg(s.room_id) into v_rooms
     from booking_sources s
-   where s.tenant_id = p_tenant_id and s.provider::text = p_provider::text and s.event_type = p_event_type;
+   where s.tenant_id = p_tenant_id and s.provider = v_provider and s.event_type = p_event_type;
   if coalesce(array_length(v_rooms, 1), 0) <> 1 then
     outcome := 'unmapped_event_type';
     return next;
