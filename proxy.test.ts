@@ -56,6 +56,7 @@ describe('which addresses the proxy sees (its matcher)', () => {
       '/api/v1/reservations',
       '/api/v1/reservations?status=booked',
       '/api/v1/check-ins/7f1c2a9e-0000-4000-8000-000000000001/key',
+      '/api/guest/abc/status',
     ]) {
       expect(sees(url), url).toBe(false);
     }
@@ -69,6 +70,8 @@ describe('which addresses the proxy sees (its matcher)', () => {
       '/api/pingx',
       '/api/ping/extra',
       '/api/webhooksx',
+      '/api/guest/abc/key',
+      '/api/guest/abc/status/extra',
     ]) {
       expect(sees(url), url).toBe(true);
     }
@@ -85,6 +88,7 @@ describe('which addresses the proxy sees (its matcher)', () => {
       `/api/webhooks/calendly/${FAST_LANE_ID}`,
       `/api/webhooks/cal/${FAST_LANE_ID}`,
       `/api/webhooks/seam/${FAST_LANE_ID}`,
+      '/api/guest/abc/status',
     ];
     for (const url of served) {
       expect(fastLaneRoute(url), url).not.toBeNull();

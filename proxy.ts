@@ -47,7 +47,7 @@ export function proxy(request: NextRequest) {
 }
 
 // The webhook routes, the API's three hottest addresses (GET /api/v1/rooms, GET /api/v1/reservations,
-// POST /api/v1/check-ins/{id}/key) and the benchmark's empty route skip the proxy, which would copy every
+// POST /api/v1/check-ins/{id}/key), the guest page's status poll and the benchmark's empty route skip the proxy, which would copy every
 // request body once more and cost an API call a third of its time (docs/PERFORMANCE.md, API call
 // throughput): they answer every method and address themselves,
 // with a request id (withRequest, methodsNotAllowed, app/api/webhooks/[...rest]), and their JSON
@@ -56,7 +56,7 @@ export const config = {
   matcher: [
     {
       source:
-        '/((?!_next/static|_next/image|favicon.ico|api/webhooks/|api/ping$|api/v1/rooms$|api/v1/reservations$|api/v1/check-ins/[^/]+/key$).*)',
+        '/((?!_next/static|_next/image|favicon.ico|api/webhooks/|api/ping$|api/v1/rooms$|api/v1/reservations$|api/v1/check-ins/[^/]+/key$|api/guest/[^/]+/status$).*)',
     },
   ],
 };

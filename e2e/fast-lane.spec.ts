@@ -97,3 +97,53 @@ test('a webhook body over the limit is refused with 413, and the connection stay
   expect(small.status).toBe(400);
   expect(JSON.parse(small.body).error.code).toBe('invalid_signature');
 });
+
+test('the guest page’s status poll answers in the fast lane as it did through Next.js: ETag, 304, refusals', async ({
+  request,
+  tenant,
+}) => {
+  const { key } = cli('api-key-create', '--tenant', tenant.id, '--name', 'fast lane poll') as { key: string };
+  const startsAt = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 86_400_000);
+  const booked = await request.post('/api/v1/booking-groups', {
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    data: JSON.stringify({
+      guest: { name: `Poll Guest ${Date.now()}` },
+      reservations: [{ roomId: tenant.rooms[0]!.id, startsAt, endsAt: new Date(startsAt.getTime() + 86_400_000) }],
+    }),
+  });
+  expect(booked.status()).toBe(201);
+  const { guestUrl } = ((await booked.json()) as { data: { reservations: { guestUrl: string }[] } }).data
+    .reservations[0]!;
+  const token = new URL(guestUrl).pathname.split('/').pop()!;
+  const path = `/api/guest/${token}/status`;
+
+  const first = await request.get(path, { headers: { 'x-request-id': 'fast-lane-poll-01' } });
+  expect(first.status()).toBe(200);
+  expect(first.headers()).toMatchObject({
+    ...SECURITY,
+    'x-request-id': 'fast-lane-poll-01',
+    'cache-control': 'no-store',
+  });
+  const etag = first.headers().etag;
+  expect(etag).toBeTruthy();
+  expect(['held', 'confirmed']).toContain(
+    ((await first.json()) as { data: { stay: { status: string } } }).data.stay.status,
+  );
+
+  // Nothing changed: 304 with the same ETag and no body.
+  const again = await request.get(path, { headers: { 'if-none-match': etag! } });
+  expect(again.status()).toBe(304);
+  expect(again.headers().etag).toBe(etag);
+  expect((await again.body()).length).toBe(0);
+
+  // An unknown link, another method, a path not in its plain form (that one is Next.js's).
+  const unknown = await request.get(`/api/guest/${'A'.repeat(43)}/status`);
+  expect(unknown.status()).toBe(404);
+  expect((await unknown.json()).error.code).toBe('not_found');
+  const posted = await request.post(path);
+  expect(posted.status()).toBe(405);
+  expect(posted.headers().allow).toBe('GET');
+  expect(posted.headers()['x-request-id']).toBeTruthy();
+  const slash = await request.get(`${path}/`, { maxRedirects: 0 });
+  expect(slash.status()).toBe(308);
+});

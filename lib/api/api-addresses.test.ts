@@ -49,12 +49,13 @@ describe('addresses below /api', () => {
       ['app/api/v1/rooms/route.ts', 'DELETE', ['GET']],
       ['app/api/v1/reservations/route.ts', 'POST', ['GET']],
       ['app/api/v1/check-ins/[id]/key/route.ts', 'GET', ['POST']],
+      ['app/api/guest/[token]/status/route.ts', 'POST', ['GET']],
     ] as const) {
       const routeModule = (await import(path.resolve(file))) as Record<string, unknown>;
       const handler = routeModule[method] as (request: Request, context: unknown) => Promise<Response>;
       expect(servesMethod(handler), `${method} ${file}`).toBe(false);
       const response = await handler(new Request('http://localhost:3000/api/v1/x', { method }), {
-        params: Promise.resolve({ id: 'x' }),
+        params: Promise.resolve({ id: 'x', token: 'x' }),
       });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe(allow.join(', '));

@@ -1,5 +1,5 @@
-// The fast lane: the addresses integrations call many times a second (the providers' webhooks and
-// the API's three hottest addresses) go from the web server (scripts/web-server.mjs) straight to
+// The fast lane: the addresses called many times a second (the providers' webhooks, the API's three
+// hottest addresses, and the open guest page's status poll) go from the web server (scripts/web-server.mjs) straight to
 // their route handlers, without Next.js's request pipeline around them. Each is an address that
 // skips the proxy (proxy.ts; a test holds this), so nothing but that pipeline is skipped: each
 // handler already answers every method it exports with a request id, its own 405s and its errors.
@@ -26,6 +26,8 @@ const ADDRESSES = [
     route: `api/webhooks/${provider}/[tenantId]`,
     params: (/** @type {RegExpExecArray} */ m) => ({ tenantId: m[1] }),
   })),
+  // An open guest page asks every 5 s while it is visible: the request a guest's phone makes most.
+  { pattern: /^\/api\/guest\/([^/]+)\/status$/, route: 'api/guest/[token]/status', params: (m) => ({ token: m[1] }) },
 ];
 
 /**

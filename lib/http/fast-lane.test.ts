@@ -6,7 +6,7 @@ import { FAST_LANE_ROUTES, fastLaneRoute } from './fast-lane.mjs';
 const ID = '7f1c2a9e-0000-4000-8000-000000000001';
 
 describe('the fast lane (scripts/web-server.mjs)', () => {
-  it('serves the hot API addresses and the providers’ webhooks, with their parameters', () => {
+  it('serves the hot API addresses, the providers’ webhooks and the guest page’s poll, with their parameters', () => {
     expect(fastLaneRoute('/api/v1/rooms')).toEqual({ route: 'api/v1/rooms', params: {} });
     expect(fastLaneRoute('/api/v1/reservations?status=booked&limit=5')).toEqual({
       route: 'api/v1/reservations',
@@ -22,6 +22,10 @@ describe('the fast lane (scripts/web-server.mjs)', () => {
         route: `api/webhooks/${provider}/[tenantId]`,
         params: { tenantId: ID },
       });
+    expect(fastLaneRoute('/api/guest/Abc-_123/status')).toEqual({
+      route: 'api/guest/[token]/status',
+      params: { token: 'Abc-_123' },
+    });
     // Decoded as Next.js decodes a dynamic segment (the route then refuses what is not a UUID).
     expect(fastLaneRoute('/api/v1/check-ins/not%20a%20uuid/key')?.params).toEqual({ id: 'not a uuid' });
   });
@@ -51,6 +55,11 @@ describe('the fast lane (scripts/web-server.mjs)', () => {
       '/api/v1/../v1/rooms',
       '/api/ping',
       '/api/pingx',
+      '/api/guest/abc/key',
+      '/api/guest/abc/status/',
+      '/api/guest//status',
+      '/api/guest/a/b/status',
+      '/api/guest/%2e%2e/status',
     ]) {
       expect(fastLaneRoute(url), url).toBeNull();
     }

@@ -1,4 +1,4 @@
-import { json, withRequest } from '@/lib/api/http';
+import { json, methodsNotAllowed, withRequest } from '@/lib/api/http';
 import { AppError } from '@/lib/errors';
 import { getGuestStatus } from '@/lib/guests/get-guest-key';
 import { guestStatusLimit } from '@/lib/guests/guest-rate-limits';
@@ -16,3 +16,6 @@ export const GET = withRequest<{ token: string }>(async ({ request, requestId },
   }
   return json(body, { requestId, headers: { etag } });
 });
+
+// This route skips the proxy (proxy.ts) and is in the web server's fast lane: other methods get their 405 here, with a request id.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
