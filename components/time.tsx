@@ -1,17 +1,17 @@
-import { useFormatter, useTranslations } from 'next-intl';
-import type { formats } from '@/lib/i18n/formats';
+import { useLocale, useTranslations } from 'next-intl';
+import { formatDateTime, formatDateTimeRange, type formats } from '@/lib/i18n/formats';
 
-// The named formats reach these through next-intl's configuration (i18n/request.ts). A Client Component
-// that must stay light (the guest key) formats with `formatDateTime` (lib/i18n/formats.ts) instead.
+// The named formats (lib/i18n/formats.ts) in next-intl's locale (i18n/request.ts), with the process's
+// formatters: next-intl's own `useFormatter` builds an Intl formatter per request.
 type Zoned = { zone: string; style?: keyof typeof formats.dateTime };
 
 const asDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value);
 
 /** One instant in a named zone, in the reader's locale ("30 Nov 2026, 15:00"), as a <time> element. */
 export function When({ at, zone, style = 'stamp' }: Zoned & { at: Date | string }) {
-  const format = useFormatter();
+  const locale = useLocale();
   const date = asDate(at);
-  return <time dateTime={date.toISOString()}>{format.dateTime(date, style, { timeZone: zone })}</time>;
+  return <time dateTime={date.toISOString()}>{formatDateTime(date, style, { locale, timeZone: zone })}</time>;
 }
 
 /**
@@ -19,9 +19,8 @@ export function When({ at, zone, style = 'stamp' }: Zoned & { at: Date | string 
  * names a shared day once ("30 Nov 2026, 15:00 – 18:00") and both days when they differ.
  */
 export function Span({ from, to, zone, style = 'stamp' }: Zoned & { from: Date | string; to: Date | string }) {
-  const format = useFormatter();
-  const [start, end] = [asDate(from), asDate(to)];
-  return <span>{format.dateTimeRange(start, end, style, { timeZone: zone })}</span>;
+  const locale = useLocale();
+  return <span>{formatDateTimeRange(from, to, style, { locale, timeZone: zone })}</span>;
 }
 
 /** The line every staff page shows under its heading: which zone its times are in. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFormatter } from 'next-intl';
-import { formatDateTime, formats } from './formats';
+import { formatDateTime, formatDateTimeRange, formats } from './formats';
 
 const instants = [new Date('2026-11-30T06:00:00Z'), new Date('2027-03-14T17:45:00Z')];
 const zones = ['Asia/Tokyo', 'America/New_York', 'UTC'];
@@ -19,6 +19,22 @@ describe('formatDateTime', () => {
     }
   });
 
+  it('writes ranges as next-intl writes them, a shared day once, and reuses nothing across zones', () => {
+    const [from, to] = instants as [Date, Date];
+    const sameDay = new Date(from.getTime() + 3 * 3600_000);
+    for (const locale of ['en-GB', 'ja-JP']) {
+      const format = createFormatter({ locale, formats, timeZone: 'UTC' });
+      for (const style of Object.keys(formats.dateTime) as (keyof typeof formats.dateTime)[])
+        for (const timeZone of zones)
+          for (const end of [to, sameDay])
+            expect(formatDateTimeRange(from, end, style, { locale, timeZone }), `${locale} ${style} ${timeZone}`).toBe(
+              format.dateTimeRange(from, end, style, { timeZone }),
+            );
+    }
+    expect(formatDateTime(from, 'time', { locale: 'en-GB', timeZone: 'Asia/Tokyo' })).toBe('15:00');
+    expect(formatDateTime(from, 'time', { locale: 'en-GB', timeZone: 'America/New_York' })).toBe('01:00');
+  });
+
   it('shows the facility’s time, not the server’s', () => {
     expect(formatDateTime('2026-11-30T06:00:00Z', 'stamp', { locale: 'en-GB', timeZone: 'Asia/Tokyo' })).toBe(
       '30 Nov 2026, 15:00',
@@ -28,5 +44,8 @@ describe('formatDateTime', () => {
   it('falls back to the raw value for an unusable zone, like next-intl', () => {
     const at = new Date('2026-11-30T06:00:00Z');
     expect(formatDateTime(at, 'stamp', { locale: 'en-GB', timeZone: 'Not/AZone' })).toBe(String(at));
+    expect(formatDateTimeRange(at, at, 'stamp', { locale: 'en-GB', timeZone: 'Not/AZone' })).toBe(
+      `${String(at)} – ${String(at)}`,
+    );
   });
 });

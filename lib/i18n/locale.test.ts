@@ -54,6 +54,13 @@ describe('translator', () => {
     expect(translator('ja')('header.signedInAs', { name: 'Aiko' })).toBe('Aiko としてサインイン中');
   });
 
+  it('is built once per locale, and a reused one still answers each call with its own values', () => {
+    expect(translator('en')).toBe(translator('en'));
+    expect(translator('ja')).not.toBe(translator('en'));
+    expect(translator('en')('header.signedInAs', { name: 'Ben' })).toBe('Signed in as Ben');
+    expect(translator('en')('header.signedInAs', { name: 'Aiko' })).toBe('Signed in as Aiko');
+  });
+
   it('names the tombstone of a deleted guest', () => {
     expect(translator('en')('guest.deletedAccount')).toBe('Deleted account');
     expect(translator('ja')('guest.deletedAccount')).toBe('削除されたアカウント');
