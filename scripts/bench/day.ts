@@ -907,24 +907,42 @@ ${results.map(report).join('\n\n')}
 
 ${verdict}
 
-This run and the one before (2026-12-01, 10:24 UTC). Since then: guest pages, the desk and a provider's create
-each in one round trip or two (decision 019), and the bench's system runs the local mail catcher as \`npm start\` does.
-Before, the chaos harness set no SMTP_URL, so every guest message job failed at once and was retried (1,463 of graphile-worker's
-job-failure updates in that run's N = 57 window): cheap failures in place of real mail (SMTP, the catcher filing each message in the
-database; 2–6 % of a core above). Guest page open went from 13.3 / 8.8 to 5.5 / 4.7 PostgreSQL CPU ms per open (N =
-10 / 32). N = 57 was run twice more alone (\`DAY_N=57 DAY_BISECT=0\`) while this work went on: it broke key sync
-both times (p99 27 and 29 s) and the guest page both times (p99 1.8 and 5.8 s; the first still without the catcher): the cost phase's ceiling for a quiet
-machine is N ≈ 45–75 at 60× in these runs, so N = 57 is at the machine's saturation, and the break is CPU, not a
-lock or a query: at N = 100 every operation, status polls and acknowledgements included, waited 17–28 s (p50) in
-the web processes' queues while the two cores were busy (web 78 %, PostgreSQL 63 %, workers 28 %).
+This run (2026-12-02, 05:48 UTC) and the ones before it. Since the run of 01:03 UTC the same day: the worker reads a
+key with its room and doors in one statement and records each door's state in one round trip, where each was a Prisma
+interactive transaction of about seven (decision 019); the guest page's status poll goes through the web server's
+fast lane (decision 017); and a page's translator and date formatters are built once per process, not per request.
+Against that run, at N = 100: every operation waited 17–28 s (p50) then and 19–142 ms now; acknowledgements broke
+then and held now; worker CPU per check-in 17.2 → 8.3 ms; web CPU per status poll 6.0 → 1.75 ms and per guest page
+open 20.0 → 14.0 ms; the cost phase's ceiling for a quiet machine N ≈ 75 → 109.
 
-Then the worker's reads and records of a key (its key with room and doors as one statement, each door's new state as
-one \`scopedQuery\`, where each was a Prisma interactive transaction of about seven round trips) — and N = 57 run alone
-once more (\`DAY_N=57 DAY_BISECT=0\`, 2026-12-02 01:45 UTC): **key sync held** (p50 2.9 s, p99 5.1 s, where it was
-27–29 s; no backlog when the window ended), worker CPU per check-in 31 → 12.6 ms and the cost phase's ceiling N ≈ 78.
-The guest page's p99 still broke (2.0 s; status poll 0.9 s): with the workers caught up, the next limit is the web
-processes' CPU, where a server-rendered guest page costs 18 ms per open. So the first break moved to the guest page,
-between N = 32 and 57; the full run above is from before this change.
+N run alone the same morning (\`DAY_N=57,75 DAY_BISECT=0\`, which then doubled to 150; \`DAY_N=87 DAY_MAX_N=87\`):
+| N | guest page open p50 / p99 ms | status poll p99 ms | key sync p50 / p99 s | CPU in the window (PostgreSQL, web, worker) | targets |
+|---:|---:|---:|---:|---|---|
+| 57 | 30 / 692 | 298 | 0.1 / 2.0 | 46 %, 41 %, 35 % | all held |
+| 75 | 30 / 215 | 100 | 0.1 / 1.0 | 58 %, 43 %, 33 % | all held |
+| 87 | 52 / 323 | 185 | 1.5 / 3.5 | 59 %, 57 %, 42 % | all held |
+| 100 (the run above) | 102 / 1,132 | 612 | 12 / 17 | 68 %, 66 %, 39 % | guest page, key sync |
+| 150 | 239 / 1,369 | 835 | 30 / 37 | 76 %, 71 %, 27 % | guest page, key sync |
+
+So the first user-visible break is now between N = 87 and 100 at 60×: this machine holds the busiest hour of about
+5,200 properties (156,000 rooms) in real time, where it held 1,900 before these changes. It is the machine's CPU again
+(at N = 100 about 190 % of the 200 % was busy, the rest of it the mail catcher, the simulator and the load generator):
+the workers, niced 10 so that acknowledgements and pages come first, fall behind first (key sync), and the guest
+page's tail crosses 1 s at the same N. Acknowledgements broke later or not at all (the three providers' together: p99 under 1 s at N = 150 and in the
+full run's N = 100, over it in the second N = 100 run below).
+The same machine the same morning, before and after this run's two web-side changes (the poll in the fast lane, the
+formatters), N = 100 alone (\`DAY_N=100 DAY_BISECT=0 DAY_MAX_N=100\`; \`before\` built from a worktree at 505ce0a, which
+already had the worker's change): guest page open p50 / p99 1,024 / 6,060 ms before, 102 / 1,132 (the run above) and
+103 / 3,559 ms after; status poll p99 5,309 → 612 and 3,155 ms; check-in p99 15.0 → 1.1 and 3.9 s; key sync p99 39 →
+17 and 21 s; web CPU per open 22.75 → 14.0 and 12.75 ms, per poll 5.0 → 1.75 and 1.5 ms; the web's share of the window
+84 → 66 and 67 %. N = 100 broke in all three (acknowledgements too in the second run after): the p50s fell tenfold,
+and the tails are the saturated machine's. The comparison with 01:03 UTC above also mixes in a machine that was
+shared then: this session's bench:webhooks measured the empty route at 1,322–1,436 requests a second, the one at
+01:18 UTC at 602–1,013.
+What is left on the web side: a server-rendered guest page costs 14 ms of web CPU, where the framework's emptiest
+page costs 7–8 ms through the same proxy; a CPU profile of 1,500 opens (\`node --cpu-prof\` through \`WEB_NODE_ARGS\`)
+puts the difference in Next.js's rendering (the RSC payload, then HTML from it, over web streams, with async hooks
+and tracing), not in our code (its one round trip about 0.5 ms; the formatters were 0.4 ms more until this run).
 
 How to read the profile. CPU shares count only the processes this bench started (its process tree,
 \`processTree()\` in scripts/bench/harness.ts): on a shared machine the rest of the 200 % went to other

@@ -104,9 +104,12 @@ p99 84 / 36 ms (one second of the first run at p99 123 ms, the others 8–46 ms:
 46 / 28 ms (met, the run in the table above). The spikes are the same flush stalls, more likely while
 the worker writes; the worker's own tasks still wait for their flushes, and only a faster disk, or
 PostgreSQL's WAL on a device of its own, takes the rest away.
-The run in the table above (2026-12-02, after decision 019 and with the mail catcher running): scenario 3 met in
-both runs (p99 39 / 26 ms), but the idle-worker scenario missed once (p99 54 ms in run 2, 18.5 ms in run 1) — the
-same flush stalls, which do not care whether the worker is busy. Two runs out of two is not yet reliable here.
+The run in the table above (2026-12-02, 06:14 UTC, on a quiet machine: nothing else running) met every target in both
+runs: the idle worker's p99 7.3 / 19.2 ms, after the burst 11.6 / 12.4 ms, saturation 1.14 / 1.00×. The bench before
+it (01:18 UTC the same day, after decision 019, on a machine shared with other work) met scenario 3 in both runs
+(p99 39 / 26 ms) but missed the idle-worker scenario once (p99 54 ms; 18.5 ms in its other run) — the same flush
+stalls, which do not care whether the worker is busy. So three of the last four runs met every target and the
+fourth missed by 4 ms: one flush stall of 100 ms in a 10 s window still misses it, whatever the application does.
 The saturation ratio's baseline is the empty route as Next.js serves it (\`/api/ping\` stays out of the
 fast lane): the framework's cost of answering at all, the baseline of every figure here. The fast
 lane's own empty answer is about 5,000–5,800 a second on this machine (measured once with /api/ping in
