@@ -47,9 +47,9 @@ export function proxy(request: NextRequest) {
 }
 
 // The webhook routes, the API's three hottest addresses (GET /api/v1/rooms, GET /api/v1/reservations,
-// POST /api/v1/check-ins/{id}/key), the guest page's status poll and the benchmark's empty route skip the proxy, which would copy every
-// request body once more and cost an API call a third of its time (docs/PERFORMANCE.md, API call
-// throughput): they answer every method and address themselves,
+// POST /api/v1/check-ins/{id}/key), the guest page's status poll and the benchmark's empty route skip
+// the proxy, which would copy every request body once more and cost an API call a third of its time
+// (docs/PERFORMANCE.md, API call throughput): they answer every method and address themselves,
 // with a request id (withRequest, methodsNotAllowed, app/api/webhooks/[...rest]), and their JSON
 // needs no CSP.
 export const config = {

@@ -1,11 +1,9 @@
 import { useLocale, useTranslations } from 'next-intl';
-import { formatDateTime, formatDateTimeRange, type formats } from '@/lib/i18n/formats';
+import { asDate, formatDateTime, formatDateTimeRange, type formats } from '@/lib/i18n/formats';
 
 // The named formats (lib/i18n/formats.ts) in next-intl's locale (i18n/request.ts), with the process's
 // formatters: next-intl's own `useFormatter` builds an Intl formatter per request.
 type Zoned = { zone: string; style?: keyof typeof formats.dateTime };
-
-const asDate = (value: Date | string) => (typeof value === 'string' ? new Date(value) : value);
 
 /** One instant in a named zone, in the reader's locale ("30 Nov 2026, 15:00"), as a <time> element. */
 export function When({ at, zone, style = 'stamp' }: Zoned & { at: Date | string }) {

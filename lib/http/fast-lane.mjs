@@ -1,6 +1,6 @@
 // The fast lane: the addresses called many times a second (the providers' webhooks, the API's three
-// hottest addresses, and the open guest page's status poll) go from the web server (scripts/web-server.mjs) straight to
-// their route handlers, without Next.js's request pipeline around them. Each is an address that
+// hottest addresses, and the open guest page's status poll) go from the web server
+// (scripts/web-server.mjs) straight to their route handlers, without Next.js's request pipeline around them. Each is an address that
 // skips the proxy (proxy.ts; a test holds this), so nothing but that pipeline is skipped: each
 // handler already answers every method it exports with a request id, its own 405s and its errors.
 // The benchmarks' empty route (/api/ping) stays with Next.js: it is their baseline for what

@@ -36,7 +36,8 @@ function dateTimeFormat(locale: string, style: Style, timeZone: string): Intl.Da
   return format;
 }
 
-const asDate = (at: Date | string) => (typeof at === 'string' ? new Date(at) : at);
+/** An instant as a `Date`, from a `Date` or its ISO text (what a JSON payload carries). */
+export const asDate = (at: Date | string) => (typeof at === 'string' ? new Date(at) : at);
 
 /**
  * An instant in one of the named formats and a zone, with the platform's `Intl` alone: what

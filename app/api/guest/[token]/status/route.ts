@@ -17,5 +17,6 @@ export const GET = withRequest<{ token: string }>(async ({ request, requestId },
   return json(body, { requestId, headers: { etag } });
 });
 
-// This route skips the proxy (proxy.ts) and is in the web server's fast lane: other methods get their 405 here, with a request id.
+// This route skips the proxy (proxy.ts) and is in the web server's fast lane: other methods get
+// their 405 here, with a request id.
 export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
