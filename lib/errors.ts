@@ -9,6 +9,7 @@ export type AppErrorCode =
   | 'conflict'
   | 'room_unavailable'
   | 'illegal_transition'
+  | 'key_revoked'
   | 'reservation_not_ready'
   | 'too_early'
   | 'last_manager'

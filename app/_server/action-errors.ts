@@ -123,7 +123,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     changeStayDates: 'stay.error.datesTaken',
     createStaffCode: 'staffCodes.error.archived',
   },
+  key_revoked: { checkIn: 'checkIn.keyRevoked' },
   illegal_transition: {
+    checkIn: 'checkIn.checkedOut',
     revealPin: 'key.reveal.ended',
     revokeKey: 'key.revoke.illegal',
     checkOut: 'stay.error.illegal',

@@ -15,6 +15,7 @@ const STATUS: Record<AppErrorCode, number> = {
   conflict: 409,
   room_unavailable: 409,
   illegal_transition: 409,
+  key_revoked: 409,
   reservation_not_ready: 409,
   too_early: 409,
   last_manager: 409,

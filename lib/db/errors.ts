@@ -20,6 +20,7 @@ export const SQLSTATE = {
   auditAppendOnly: 'UA001',
   noFreePin: 'UK003',
   keyNotAllowed: 'UK004',
+  keyRevoked: 'UK005',
   notFound: 'UN404',
   apiKeyNotLive: 'UN401',
   checkInTooEarly: 'UC001',
@@ -267,6 +268,14 @@ export function toDomainError(error: unknown): unknown {
         'reservation_not_ready',
         'This reservation cannot have a key now (cancelled or over).',
         {},
+        { cause: error },
+      );
+    // issue_checkin_key: staff revoked the stay key; a re-issue with a reason is the way back.
+    case SQLSTATE.keyRevoked:
+      return new AppError(
+        'key_revoked',
+        info.message ?? 'The stay key was revoked; re-issue it with a reason to give the guest a new one.',
+        { keyId: info.detail },
         { cause: error },
       );
     case SQLSTATE.exclusionViolation:

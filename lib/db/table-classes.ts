@@ -21,6 +21,7 @@ export const TENANT_TABLES = [
   'check_ins',
   'guest_links',
   'access_keys',
+  'room_holds',
   'locks',
   'room_locks',
   'key_lock_codes',

@@ -86,8 +86,11 @@ describe('key lifecycle', () => {
     const insert = (reservationId: string, checkInId: string | null, pin: string) =>
       admin
         .query(
+          // Each key inside its own stay: two stays' keys never share the door's time (room_holds_no_overlap).
           `insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at)
-           values ($1, $2, $3, $4, case when $3::uuid is null then 'pre_issued' else 'active' end::key_status, $5, now(), now() + interval '1 day')`,
+           select $1, $2, $3, $4, case when $3::uuid is null then 'pre_issued' else 'active' end::key_status, $5,
+                  r.starts_at, r.ends_at
+             from reservations r where r.id = $2`,
           [graph.tenantId, reservationId, checkInId, graph.roomId, pin],
         )
         .then(

@@ -13,11 +13,10 @@ describe('issuing the key of a check-in', () => {
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -1 });
     const { checkInId } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
     const admin = await adminClient();
-    // Start from no live key, so the processes race to issue one.
-    await admin.query(
-      `update access_keys set status = 'revoked', revoked_reason = 'test reset' where check_in_id = $1 and status = 'active'`,
-      [checkInId],
-    );
+    // Start from no live key (ended, not revoked by staff), so the processes race to issue one.
+    await admin.query(`update access_keys set status = 'expired' where check_in_id = $1 and status = 'active'`, [
+      checkInId,
+    ]);
     await admin.query(`update reservations set status = 'checked_in' where id = $1`, [reservationId]);
 
     const outputs = await Promise.all(

@@ -224,3 +224,16 @@ export async function bookRoom(input: {
     token: group.reservations[0]!.guestLinkToken,
   };
 }
+
+/** A confirmed reservation (with guest link and pre-issued key) in `roomId` for exactly [startsAt, endsAt); its id. */
+export async function bookWindow(tenantId: string, roomId: string, startsAt: Date, endsAt: Date): Promise<string> {
+  const { createBookingGroup } = await import('../bookings/create-booking-group');
+  const group = await createBookingGroup({
+    tenantId,
+    actor: TEST_ACTOR,
+    guest: { name: 'Guest' },
+    source: 'api',
+    reservations: [{ roomId, startsAt, endsAt }],
+  });
+  return group.reservations[0]!.id;
+}
