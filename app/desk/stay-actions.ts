@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { cancelReservation } from '@/lib/bookings/cancel-reservation';
+import { isAppError } from '@/lib/errors';
 import { issueNewStayKey, reissueKey } from '@/lib/keys/reissue-key';
 import { createStaffCode, staffCodeRoom, STAFF_CODE_PURPOSES } from '@/lib/keys/staff-codes';
 import { changeReservationDates } from '@/lib/stays/change-dates';
@@ -152,10 +153,16 @@ export const createStaffCodeAction = staffAction(
     const startsAt = zonedLocalToInstant(input.startsAt, zone);
     const endsAt = zonedLocalToInstant(input.endsAt, zone);
     if (!startsAt) return refuse('stay.error.dateFormat', { field: 'startsAt' });
-    if (!endsAt || endsAt <= startsAt || endsAt <= new Date())
-      return refuse('staffCodes.error.window', { field: 'endsAt' });
-    const code = await createStaffCode({ tenantId, ...input, startsAt, endsAt, actor });
-    return { keyId: code.id, pin: code.pin, label: code.label };
+    if (!endsAt) return refuse('stay.error.dateFormat', { field: 'endsAt' });
+    try {
+      const code = await createStaffCode({ tenantId, ...input, startsAt, endsAt, actor });
+      return { keyId: code.id, pin: code.pin, label: code.label };
+    } catch (error) {
+      // The window's rule lives in SQL (after its start, in the future, at most 31 days).
+      if (isAppError(error) && error.code === 'invalid_request')
+        return refuse('staffCodes.error.window', { field: 'endsAt' });
+      throw error;
+    }
   },
 );
 

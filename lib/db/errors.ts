@@ -21,6 +21,7 @@ export const SQLSTATE = {
   noFreePin: 'UK003',
   keyNotAllowed: 'UK004',
   keyRevoked: 'UK005',
+  staffCodeWindow: 'UK006',
   notFound: 'UN404',
   apiKeyNotLive: 'UN401',
   checkInTooEarly: 'UC001',
@@ -276,6 +277,14 @@ export function toDomainError(error: unknown): unknown {
         'key_revoked',
         info.message ?? 'The stay key was revoked; re-issue it with a reason to give the guest a new one.',
         { keyId: info.detail },
+        { cause: error },
+      );
+    // access_keys_staff_code_rules: one rule for a staff code's window, whoever writes it.
+    case SQLSTATE.staffCodeWindow:
+      return new AppError(
+        'invalid_request',
+        info.message ?? 'A staff code lasts at most 31 days and ends in the future.',
+        { issues: [{ path: info.detail ?? 'endsAt', message: info.message ?? 'invalid', code: 'custom' }] },
         { cause: error },
       );
     case SQLSTATE.exclusionViolation:
