@@ -57,9 +57,11 @@ test('the desk replaces a guest link: the old one stops working on the guest’s
   await guest.goto(new URL(oldUrl).pathname);
   await expect(guest.getByTestId('guest-key-status')).toBeVisible();
 
+  // The desk is told before it acts that the guest's PIN goes with the old link.
+  await expect(page.getByTestId('rotate-guest-link-form')).toContainText('the guest’s PIN is replaced by a new one');
   await page.getByRole('button', { name: 'Replace the guest link' }).click();
   await expect(page.getByTestId('rotate-guest-link-result')).toHaveText(
-    'A new guest link was made; the old one no longer works.',
+    'A new guest link and a new PIN were made; the old link and the old PIN no longer work.',
   );
   await expect(page.getByTestId('guest-url')).not.toHaveText(oldUrl);
   const newUrl = (await page.getByTestId('guest-url').textContent())!.trim();

@@ -4,10 +4,14 @@ import { GUEST_LINK_GRACE_MS, guestTokenFor, guestUrl, hashGuestToken } from '..
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
 
+export const REISSUE_REASON_LINK_REPLACED = 'link_replaced';
+
 /**
  * Gives a reservation a new guest link and ends the old one in the same transaction: the old link
- * answers 404 from the commit on (audited `guest_link.rotated`). The reservation's row lock
- * serialises rotations, and the partial unique index keeps one live link per reservation.
+ * answers 404 from the commit on (audited `guest_link.rotated`), and the PIN it showed stops too —
+ * each live stay key is re-issued with a new PIN (`key.reissued`, reason `link_replaced`), which
+ * only the new link shows. The reservation's row lock serialises rotations, and the partial unique
+ * index keeps one live link per reservation.
  */
 export async function rotateGuestLink({
   tenantId,
@@ -45,6 +49,13 @@ export async function rotateGuestLink({
         expiresAt: new Date(reservation.ends_at.getTime() + GUEST_LINK_GRACE_MS),
       },
     });
+    // The PIN the old link showed goes with it: each live stay key is re-issued with a new PIN.
+    const reissued = await tx.$queryRaw<{ id: string }[]>`
+      select n.id from access_keys k
+       cross join lateral reissue_key(k.tenant_id, k.id, ${REISSUE_REASON_LINK_REPLACED}, ${actor.type}::actor_type,
+                                      ${actor.id}, ${actor.label}, ${REISSUE_REASON_LINK_REPLACED}) n
+       where k.tenant_id = ${tenantId}::uuid and k.reservation_id = ${reservationId}::uuid and k.kind = 'guest'
+         and k.status in ('pre_issued', 'active')`;
     await tx.auditEvent.create({
       data: {
         tenantId,
@@ -53,7 +64,7 @@ export async function rotateGuestLink({
         subjectType: 'reservation',
         subjectId: reservationId,
         roomId: reservation.room_id,
-        metadata: { endedLinkIds: ended.map((l) => l.id), linkId },
+        metadata: { endedLinkIds: ended.map((l) => l.id), linkId, reissuedKeyIds: reissued.map((k) => k.id) },
       },
     });
     return { guestUrl: guestUrl(token) };

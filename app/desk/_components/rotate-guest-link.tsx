@@ -7,7 +7,7 @@ import { useActionState, useId } from 'react';
 import { rotateGuestLinkAction } from '@/app/desk/actions';
 import { Button } from '@/components/ui/button';
 
-/** "Replace the guest link": the current link stops working at once (audited); the page shows the new one. */
+/** "Replace the guest link": the current link and its PIN stop working at once (audited, the key re-issued); the page shows the new link. */
 export function RotateGuestLinkForm({ reservationId }: { reservationId: string }) {
   const t = useTranslations('reservation.guestLink');
   const [state, action, pending] = useActionState(rotateGuestLinkAction, null);

@@ -539,8 +539,10 @@ begin
 end $$;
 
 -- 14. A re-issue of a key whose stay is over (checked out, cancelled) is refused, live key or not.
-create or replace function reissue_key(p_tenant_id uuid, p_key_id uuid, p_reason text, p_actor_type actor_type, p_actor_id text,
-                                       p_actor_label text)
+--     `p_revoke_reason` says why the old key ended (`reissued`; a replaced guest link: `link_replaced`).
+drop function reissue_key(uuid, uuid, text, actor_type, text, text);
+create function reissue_key(p_tenant_id uuid, p_key_id uuid, p_reason text, p_actor_type actor_type, p_actor_id text,
+                            p_actor_label text, p_revoke_reason text default 'reissued')
   returns access_keys
   language plpgsql
   set search_path = pg_catalog, public
@@ -573,7 +575,7 @@ begin
       detail = format('from=%s to=reissued', v_key.status);
   end if;
   if v_key.status in ('pre_issued', 'active') then
-    perform app_end_key(p_tenant_id, v_key.id, 'revoked', 'reissued', p_actor_type, p_actor_id, p_actor_label);
+    perform app_end_key(p_tenant_id, v_key.id, 'revoked', p_revoke_reason, p_actor_type, p_actor_id, p_actor_label);
     if v_key.kind = 'staff' then
       v_new := app_insert_key_of(p_tenant_id, null, null, v_key.room_id, v_key.status, v_key.valid_from, v_key.expires_at, 'staff',
                                  jsonb_build_object('label', v_key.staff_label, 'purpose', v_key.staff_purpose,
@@ -602,6 +604,7 @@ end $$;
 
 grant execute on function app_key_holds_door(access_keys), app_key_is_offline(uuid, uuid),
   app_stay_key_window(uuid, uuid, key_status, timestamptz),
+  reissue_key(uuid, uuid, text, actor_type, text, text, text),
   app_rewindow_key(uuid, access_keys, timestamptz, timestamptz, text, actor_type, text, text),
   app_yield_key_leads(uuid, uuid, uuid, tstzrange), app_room_free(uuid, uuid, uuid, tstzrange)
   to app_service;
