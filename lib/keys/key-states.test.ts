@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTenantGraph, type TenantGraph } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, createTenantGraph, type TenantGraph } from '../testing/fixtures';
 import { KEY_STATES, KEY_TRANSITIONS, assertTransition, canTransition, isTerminal } from './lifecycle';
 
 let admin: pg.Client;
@@ -104,5 +104,47 @@ describe('key lifecycle', () => {
     );
     expect(await insert(later, null, '777002')).toBe('ok');
     expect(await insert(later, null, '777003')).toBe('23505 access_keys_one_pre_issued_per_reservation');
+  });
+});
+
+describe('an ended key is a record, not a key (issue 28, item 12)', () => {
+  it('refuses any change to an ended key but its lock-sync bookkeeping: PIN, room, kind, stay, links, labels', async () => {
+    const t = await createBookableTenant({ rooms: 2 });
+    const { reservationId } = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]! });
+    const { rows } = await admin.query<{ id: string }>(
+      `update access_keys set status = 'revoked', revoked_reason = 'ended for the test'
+        where reservation_id = $1 and status = 'pre_issued' returning id`,
+      [reservationId],
+    );
+    const keyId = rows[0]!.id;
+    const change = (set: string, params: unknown[] = []) =>
+      admin.query(`update access_keys set ${set} where id = $1`, [keyId, ...params]).then(
+        () => 'changed',
+        (error: { code?: string }) => error.code,
+      );
+    expect(await change(`pin = '90817263'`)).toMatch(/^UK00[12]$/);
+    expect(await change(`room_id = $2`, [t.roomIds[1]])).toMatch(/^UK00[12]$/);
+    expect(await change(`kind = 'backup', backup_for = id`)).toMatch(/^UK00[12]$/);
+    expect(await change(`check_in_id = null, reservation_id = null`)).toMatch(/^UK00[12]$/);
+    expect(await change(`replaces = id`)).toMatch(/^UK00[12]$/);
+    expect(await change(`created_at = now() - interval '1 year'`)).toMatch(/^UK00[12]$/);
+    expect(await change(`pin_revealed_at = now()`)).toMatch(/^UK00[12]$/);
+    // What the lock says of its removal stays writable.
+    expect(await change(`vendor_sync = 'synced', vendor_error = null`)).toBe('changed');
+  });
+
+  it('refuses a live key’s kind changing: what a key is for is part of its identity', async () => {
+    const t = await createBookableTenant();
+    const { reservationId } = await bookRoom({ tenantId: t.tenantId, roomId: t.roomIds[0]! });
+    const result = await admin
+      .query(
+        `update access_keys set kind = 'backup', backup_for = id where reservation_id = $1 and status = 'pre_issued'`,
+        [reservationId],
+      )
+      .then(
+        () => 'changed',
+        (error: { code?: string }) => error.code,
+      );
+    expect(result).toBe('UK002');
   });
 });

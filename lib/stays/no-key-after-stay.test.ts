@@ -6,7 +6,7 @@ import { POST as reissueRoute } from '@/app/api/v1/keys/[id]/reissue/route';
 import { createApiKey } from '../auth/api-keys';
 import { reissueKey } from '../keys/reissue-key';
 import { revokeKey } from '../keys/revoke-key';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, bookWindow, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { checkOutReservation } from './check-out';
 import { completeCheckIn } from './complete-check-in';
 import { issueCheckInKey } from './issue-check-in-key';
@@ -124,5 +124,62 @@ describe('a revocation stays a revocation', () => {
     const key = await issueCheckInKey({ tenantId: s.tenantId, checkInId: s.checkIn.checkInId, actor: TEST_ACTOR });
     expect(key.id).toBe(successor.id);
     expect((await liveKeys(s.reservationId)).map((k) => k.id)).toEqual([successor.id]);
+  });
+});
+
+describe('an early check-out ends the stay then (issue 28, item 12)', () => {
+  it('the stay’s end becomes the check-out time and the room is free from then', async () => {
+    const t = await createBookableTenant();
+    const room = t.roomIds[0]!;
+    const booked = await bookRoom({ tenantId: t.tenantId, roomId: room, startsInHours: -2, hours: 48 });
+    await completeCheckIn({ tenantId: t.tenantId, reservationId: booked.reservationId, actor: TEST_ACTOR });
+    const before = Date.now();
+    const out = await checkOutReservation({
+      tenantId: t.tenantId,
+      reservationId: booked.reservationId,
+      actor: TEST_ACTOR,
+    });
+    const { rows } = await admin.query(`select ends_at from reservations where id = $1`, [booked.reservationId]);
+    expect(rows[0].ends_at.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(rows[0].ends_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(new Date(out.endsAt).getTime()).toBe(rows[0].ends_at.getTime());
+    const { rows: audit } = await admin.query(
+      `select metadata from audit_events where subject_id = $1 and action = 'checkout.completed'`,
+      [booked.reservationId],
+    );
+    expect(audit[0].metadata.bookedEndsAt).toEqual(expect.any(String));
+    // The nights the guest left are for sale again.
+    const next = await bookWindow(
+      t.tenantId,
+      room,
+      new Date(Date.now() + 60_000),
+      new Date(Date.now() + 40 * 3_600_000),
+    );
+    expect(next).toEqual(expect.any(String));
+  });
+
+  it('a check-out before the stay even started (an early check-in) ends it at the check-out too', async () => {
+    const t = await createBookableTenant({ earlyCheckInMinutes: 0 });
+    const room = t.roomIds[0]!;
+    const booked = await bookRoom({ tenantId: t.tenantId, roomId: room, startsInHours: 5, hours: 24 });
+    await completeCheckIn({
+      tenantId: t.tenantId,
+      reservationId: booked.reservationId,
+      actor: TEST_ACTOR,
+      early: true,
+    });
+    await checkOutReservation({ tenantId: t.tenantId, reservationId: booked.reservationId, actor: TEST_ACTOR });
+    const { rows } = await admin.query(`select starts_at, ends_at from reservations where id = $1`, [
+      booked.reservationId,
+    ]);
+    expect(rows[0].ends_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(rows[0].starts_at.getTime()).toBeLessThan(rows[0].ends_at.getTime());
+    const next = await bookWindow(
+      t.tenantId,
+      room,
+      new Date(Date.now() + 60_000),
+      new Date(Date.now() + 30 * 3_600_000),
+    );
+    expect(next).toEqual(expect.any(String));
   });
 });
