@@ -30,6 +30,7 @@ export const completeCheckInAction = staffAction(
     const result = await completeCheckIn({ tenantId, reservationId, actor, early: early === '1' });
     return {
       reservationId,
+      keyId: result.key.id,
       pin: result.key.pin,
       vendorSync: result.key.vendorSync,
       revokedCount: result.revokedKeyIds.length,
@@ -40,6 +41,7 @@ export const completeCheckInAction = staffAction(
 export type CheckInState = ActionState<
   {
     reservationId: string;
+    keyId: string;
     pin: string | null;
     vendorSync: 'pending' | 'synced' | 'failed';
     revokedCount: number;

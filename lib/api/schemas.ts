@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locales';
 
 /** A reason a person gives for revoking or cancelling: required, short, printable. */
 export const ZReasonSchema = z.string().trim().min(1, 'a reason is required').max(200);
@@ -58,6 +59,8 @@ export const ZCreateBookingGroupBodySchema = z
       .string()
       .regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'must be a PaymentIntent id (pi_…)')
       .optional(),
+    /** The guest's language for their mails; absent: the facility's default language. */
+    locale: z.enum(LOCALES).optional(),
   })
   .strict();
 export type TCreateBookingGroupBody = z.infer<typeof ZCreateBookingGroupBodySchema>;

@@ -2,7 +2,7 @@ import type { Actor } from '../audit/actor';
 import { scopedQuery, sqlArray, sqlLiteral } from '../db/tx';
 import { createGroupPaymentIntent } from '../payments/create-group-payment-intent';
 import { retrieveAttachedIntent } from '../payments/retrieve-attached-intent';
-import { createBookingGroup, type BookingItem } from './create-booking-group';
+import { createBookingGroup, type BookingItem, type GuestLocale } from './create-booking-group';
 import {
   fromReservationViewRow,
   groupStatus,
@@ -33,6 +33,7 @@ export async function bookGroup(input: {
   preIssueKeys?: boolean;
   paymentIntentId?: string | null;
   source: ReservationSource;
+  locale?: GuestLocale | null;
 }): Promise<BookedGroup> {
   const attached = input.paymentIntentId
     ? await retrieveAttachedIntent({ tenantId: input.tenantId, paymentIntentId: input.paymentIntentId })

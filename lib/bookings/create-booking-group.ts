@@ -3,9 +3,19 @@ import type { Actor } from '../audit/actor';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
 import { scopedQuery, sqlLiteral } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
+import { LOCALES, type Locale } from '../i18n/locales';
 import { assertBookingRules, facilitiesOfRoomsSql, type FacilityOfRoom } from './booking-rules';
 
 export type BookingItem = { roomId: string; startsAt: Date; endsAt: Date };
+
+/** The language a guest's mails are written in (one of the app's locales). */
+export type GuestLocale = Locale;
+
+/** A language tag a provider sends (`en-GB`, `ja`, `fr`) as one of ours, else null. */
+export function guestLocaleOf(tag: string | null | undefined): GuestLocale | null {
+  const language = tag?.trim().toLowerCase().split(/[-_]/)[0];
+  return LOCALES.find((locale) => locale === language) ?? null;
+}
 
 export type CreateBookingGroupInput = {
   tenantId: string;
@@ -20,6 +30,8 @@ export type CreateBookingGroupInput = {
   amount?: { amountCents: number; currency: string } | null;
   externalRef?: string | null;
   externalUpdatedAt?: Date | null;
+  /** The guest's language for their mails; absent: the facility's default language. */
+  locale?: GuestLocale | null;
 };
 
 export type CreatedBookingGroup = {
@@ -72,7 +84,7 @@ type HeldRow = { reservation_id: string; room_id: string };
 /** The hold of a group as one call of app_hold_booking_group (ids made here), values as typed literals. */
 function holdOf(input: CreateBookingGroupInput) {
   const { tenantId, actor } = input;
-  const items = linkedItems(input.reservations);
+  const items = linkedItems(input.reservations, input.locale);
   const guestId = randomUUID();
   const groupId = randomUUID();
   const uuid = (value: string) => sqlLiteral(value, 'uuid');
@@ -95,10 +107,14 @@ type LinkedItem = {
   linkId: string;
   token: string;
   tokenHash: string;
+  locale?: GuestLocale;
 };
 
 /** Each reservation to hold with its guest link: the id and token made here, only the token's hash stored. */
-export function linkedItems(reservations: (Omit<BookingItem, 'roomId'> & { roomId?: string })[]): LinkedItem[] {
+export function linkedItems(
+  reservations: (Omit<BookingItem, 'roomId'> & { roomId?: string })[],
+  locale?: GuestLocale | null,
+): LinkedItem[] {
   return reservations.map((item) => {
     const linkId = randomUUID();
     const token = guestTokenFor(linkId);
@@ -109,6 +125,7 @@ export function linkedItems(reservations: (Omit<BookingItem, 'roomId'> & { roomI
       linkId,
       token,
       tokenHash: Buffer.from(hashGuestToken(token)).toString('hex'),
+      ...(locale ? { locale } : {}),
     };
   });
 }

@@ -16,10 +16,12 @@ describe('a reservation’s detail for the desk', () => {
       guest: { name: 'Mai Abe' },
       room: { facility: { timeZone: 'Asia/Tokyo' } },
     });
-    expect(detail!.accessKeys).toHaveLength(1);
-    expect(detail!.accessKeys[0]).not.toHaveProperty('pin');
+    // The rotation re-issued the key (a new PIN for the new link): the old one revoked, the new one live.
+    expect(detail!.accessKeys.map((k) => k.status).sort()).toEqual(['pre_issued', 'revoked']);
+    const live = detail!.accessKeys.find((k) => k.status === 'pre_issued')!;
+    expect(live).not.toHaveProperty('pin');
     // What the key card shows: its kind, when it was issued, and each door by its lock's name.
-    expect(detail!.accessKeys[0]).toMatchObject({
+    expect(live).toMatchObject({
       kind: 'guest',
       backupFor: null,
       createdAt: expect.any(Date),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES, type Locale } from '../i18n/locales';
 import { GUEST_INFO_FIELDS, ZGuestInfo, type GuestInfo } from './guest-info';
 import { isTimeZone } from './time-zones';
 
@@ -23,6 +24,10 @@ export const ZFacilityFormSchema = z
     facilityId: z.preprocess((v) => (v === '' ? undefined : v), z.uuid().optional()),
     name: z.string().trim().min(1, 'facilities.error.nameRequired').max(200, 'facilities.error.tooLong'),
     timeZone: z.string().refine(isTimeZone, 'facilities.error.timeZone'),
+    defaultLanguage: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.enum(LOCALES, 'facilities.error.defaultLanguage').default('en'),
+    ),
     bookingUnit: z.enum(['night', 'hour'], 'facilities.error.bookingUnit'),
     checkInTime: time,
     checkOutTime: time,
@@ -76,6 +81,7 @@ export const ZFacilityFormSchema = z
     const settings: FacilitySettings = {
       name: form.name,
       timeZone: form.timeZone,
+      defaultLanguage: form.defaultLanguage,
       bookingUnit: form.bookingUnit,
       checkInTime: form.checkInTime,
       checkOutTime: form.checkOutTime,
@@ -94,6 +100,8 @@ export const ZFacilityFormSchema = z
 export type FacilitySettings = {
   name: string;
   timeZone: string;
+  /** The language of guests' mails when a booking has none. */
+  defaultLanguage: Locale;
   bookingUnit: 'night' | 'hour';
   checkInTime: string;
   checkOutTime: string;

@@ -3,6 +3,7 @@ import { actorColumns } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { fromTimeColumn, timeColumn, type FacilitySettings } from './facility-input';
+import { LOCALES, type Locale } from '../i18n/locales';
 import { readGuestInfo } from './guest-info';
 
 /** Prisma's columns for the settings given (those left out keep their value or default). */
@@ -21,6 +22,7 @@ export function facilityColumns(settings: Partial<FacilitySettings>) {
 const SETTINGS_SELECT = {
   name: true,
   timeZone: true,
+  defaultLanguage: true,
   bookingUnit: true,
   checkInTime: true,
   checkOutTime: true,
@@ -36,6 +38,7 @@ const SETTINGS_SELECT = {
 type SettingsRow = {
   name: string;
   timeZone: string;
+  defaultLanguage: string;
   bookingUnit: 'night' | 'hour';
   checkInTime: Date;
   checkOutTime: Date;
@@ -57,6 +60,7 @@ export function toFacilitySettings(row: SettingsRow): FacilitySettings {
     opensAt: row.opensAt && fromTimeColumn(row.opensAt),
     closesAt: row.closesAt && fromTimeColumn(row.closesAt),
     guestInfo: readGuestInfo(row.guestInfo),
+    defaultLanguage: LOCALES.find((locale: Locale) => locale === row.defaultLanguage) ?? 'en',
   };
 }
 

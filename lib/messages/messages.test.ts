@@ -87,6 +87,7 @@ async function book(tenantId: string, roomId: string, email: string | null, star
 describe('a booking', () => {
   it('sends exactly one key_link email with the guest link, never the PIN, and the stay as an .ics', async () => {
     const t = await createBookableTenant({ rooms: 1 });
+    await admin.query(`update facilities set default_language = 'ja' where id = $1`, [t.facilityId]);
     const booked = await book(t.tenantId, t.roomIds[0]!, 'aiko.one@example.com');
     // The outbox row and its job were written in the booking's own transaction.
     const [message] = await messagesOf(t.tenantId);
@@ -116,7 +117,7 @@ describe('a booking', () => {
     expect(ics?.contentType).toBe('text/calendar');
     expect(ics?.content.toString()).toContain(`UID:${booked.id}@`);
     expect(ics?.content.toString()).not.toContain(keys[0].pin);
-    // Japanese facility (Asia/Tokyo): the mail is in Japanese.
+    // A facility whose guests' language is Japanese: the mail is in Japanese.
     expect(mail.subject).toContain('鍵のご案内');
     expect(await messagesOf(t.tenantId)).toMatchObject([{ status: 'sent', attempts: 1, last_error: null }]);
     const audit = await admin.query(
@@ -155,10 +156,14 @@ describe('a booking', () => {
       cancelled.id,
     ]);
     await drain(t.tenantId);
+    // The booking's key_link, and the stay_changed of the rotation's re-issued key (a new PIN): both
+    // carry the newest live link, never the replaced one.
     const mails = mailTo('rotated@example.com');
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.parsed.text).toContain(guestUrl);
-    expect(mails[0]!.parsed.text).not.toContain(rotated.guestLinkToken);
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.parsed.text).toContain(guestUrl);
+      expect(mail.parsed.text).not.toContain(rotated.guestLinkToken);
+    }
     expect(mailTo('cancelled@example.com')).toHaveLength(0);
     const rows = await messagesOf(t.tenantId);
     expect(rows.find((m) => m.reservation_id === cancelled.id)).toMatchObject({
@@ -347,6 +352,7 @@ describe('deleting the guest', () => {
 describe('incidents', () => {
   it('email every active manager once when an incident opens and once at 5 and 20 occurrences', async () => {
     const t = await createBookableTenant({ rooms: 1 });
+    await admin.query(`update facilities set default_language = 'ja' where id = $1`, [t.facilityId]);
     const users = await admin.query<{ id: string }>(
       `insert into users (email, password_hash) values ($1, 'x'), ($2, 'x'), ($3, 'x'), ($4, 'x') returning id`,
       ['boss.one@example.com', 'boss.two@example.com', 'clerk@example.com', 'gone.boss@example.com'],

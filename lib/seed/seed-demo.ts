@@ -94,7 +94,13 @@ export async function seedDemo(
     });
     await tx.facility.createMany({
       data: [
-        { id: ID.sakuraFacility, tenantId: ID.sakura, name: 'Sakura Inn — Gion', timeZone: 'Asia/Tokyo' },
+        {
+          id: ID.sakuraFacility,
+          tenantId: ID.sakura,
+          name: 'Sakura Inn — Gion',
+          timeZone: 'Asia/Tokyo',
+          defaultLanguage: 'ja',
+        },
         { id: ID.harborFacility, tenantId: ID.harbor, name: 'Harbor Cowork — Pier 3', timeZone: 'Europe/Amsterdam' },
       ],
       skipDuplicates: true,

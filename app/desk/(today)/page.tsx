@@ -153,7 +153,11 @@ export default async function DeskPage() {
       <DeskNav current="today" />
       <LiveRefresh reservationIds={ids} initial={sync} />
       <ClientMessages only={['checkIn']}>
-        <CheckInProvider roomLabels={roomLabels} offlineCodes={offlineCodes}>
+        <CheckInProvider
+          roomLabels={roomLabels}
+          offlineCodes={offlineCodes}
+          liveKeyIds={[...keys.values()].map((key) => key.id)}
+        >
           {sections.map(({ id, section, rows }) => (
             <section key={id} className="desk-section" aria-labelledby={`${id}-title`} data-testid={`day-${id}`}>
               <h2 id={`${id}-title`}>

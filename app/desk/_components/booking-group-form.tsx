@@ -5,7 +5,7 @@ import { useTranslations } from 'next-intl';
 import { useActionState, useId, useState } from 'react';
 import { bookGroupAction, type BookGroupState } from '@/app/desk/bookings/actions';
 import { Button } from '@/components/ui/button';
-import { Field, FieldError, FieldHint, Input } from '@/components/ui/field';
+import { Field, FieldError, FieldHint, Input, Select } from '@/components/ui/field';
 import { FormError } from '@/components/ui/notice';
 
 const FIELDS: readonly string[] = ['name', 'email', 'phone', 'roomIds'];
@@ -135,6 +135,17 @@ function BookingFields({ refused, rooms, pending, messageId, preselected }: Fiel
             error={errors.phone}
             autoComplete="off"
           />
+          <Field id={`${id}-locale`} label={t('locale')} hint={t('localeHint')}>
+            {(control) => (
+              <Select {...control} name="locale" defaultValue={refused?.values.locale ?? ''}>
+                <option value="">{t('localeDefault')}</option>
+                <option value="en">English</option>
+                <option value="ja" lang="ja">
+                  日本語
+                </option>
+              </Select>
+            )}
+          </Field>
         </div>
       </fieldset>
 

@@ -24,6 +24,11 @@ type ProviderProps = {
    * revalidates it) the panel learns which of the keys it superseded were offline codes.
    */
   offlineCodes?: OfflineCodeStillValid[];
+  /**
+   * The page's live keys, read by the page: after a room move, a re-issue or a revocation (each
+   * revalidates it) the panel no longer shows a PIN that stopped opening the door.
+   */
+  liveKeyIds: string[];
   children: ReactNode;
 };
 
@@ -32,7 +37,7 @@ type ProviderProps = {
  * The state lives here, not in the row's button, because a checked-in row moves to another
  * section (and its button disappears) when the page revalidates.
  */
-export function CheckInProvider({ roomLabels, offlineCodes = [], children }: ProviderProps) {
+export function CheckInProvider({ roomLabels, offlineCodes = [], liveKeyIds, children }: ProviderProps) {
   const t = useTranslations('checkIn');
   const format = useFormatter();
   const [state, action, pending] = useActionState(completeCheckInAction, null);
@@ -48,6 +53,8 @@ export function CheckInProvider({ roomLabels, offlineCodes = [], children }: Pro
 
   const reservationId = state ? (state.ok ? state.data.reservationId : state.values.reservationId) : undefined;
   const room = reservationId ? roomLabels[reservationId] : undefined;
+  // The desk never shows a PIN that is not live: the key given at check-in may have been replaced since.
+  const pinLive = state?.ok === true && liveKeyIds.includes(state.data.keyId);
   // A superseded pre-issued key that was an offline code was revoked here but not on its lock.
   const stillOpen = state?.ok ? offlineCodes.filter((c) => state.data.revokedKeyIds.includes(c.keyId)) : [];
 
@@ -69,12 +76,17 @@ export function CheckInProvider({ roomLabels, offlineCodes = [], children }: Pro
               </p>
               {state.ok && (
                 <>
-                  {state.data.pin !== null && (
+                  {state.data.pin !== null && pinLive && (
                     <p className="result-panel__pin" data-testid="checkin-result-pin-line">
                       {t('newPin')}{' '}
                       <strong className="pin-inline" data-testid="checkin-new-pin">
                         {state.data.pin}
                       </strong>
+                    </p>
+                  )}
+                  {state.data.pin !== null && !pinLive && (
+                    <p className="result-panel__line" data-testid="checkin-pin-replaced">
+                      {t('pinNoLongerLive')}
                     </p>
                   )}
                   <p className="result-panel__line" data-testid="checkin-revoked">
@@ -89,7 +101,7 @@ export function CheckInProvider({ roomLabels, offlineCodes = [], children }: Pro
                       })}
                     </Notice>
                   ))}
-                  <p className="result-panel__line muted">{t('handOver')}</p>
+                  {pinLive && <p className="result-panel__line muted">{t('handOver')}</p>}
                 </>
               )}
             </div>

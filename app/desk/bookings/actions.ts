@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { bookGroup } from '@/lib/bookings/book-group';
 import { isBookableWindow } from '@/lib/bookings/stay-window';
 import { isAppError } from '@/lib/errors';
+import { LOCALES } from '@/lib/i18n/locales';
 import { listOf, refuse, staffAction, type ActionState } from '@/app/_server/action';
 
 const ZStayInstantSchema = z.iso
@@ -33,6 +34,8 @@ export const bookGroupAction = staffAction(
           .default('')
           .pipe(z.union([z.literal(''), z.email('bookingForm.error.email').max(320, 'bookingForm.error.email')])),
         phone: z.string().trim().max(40, 'bookingForm.error.phone').default(''),
+        // The guest's mail language; empty: the facility's default language.
+        locale: z.enum(['', ...LOCALES]).default(''),
         roomIds: listOf(z.uuid('bookingForm.error.roomsNotFound'))
           .transform((ids) => [...new Set(ids)])
           .pipe(z.array(z.string()).min(1, 'bookingForm.error.rooms').max(50, 'bookingForm.error.tooManyRooms')),
@@ -40,15 +43,16 @@ export const bookGroupAction = staffAction(
         endsAt: ZStayInstantSchema,
       })
       .refine((v) => isBookableWindow(v.startsAt, v.endsAt), { message: 'bookingForm.error.window', path: ['endsAt'] }),
-    echo: { name: 'text', email: 'text', phone: 'text', roomIds: 'list' },
+    echo: { name: 'text', email: 'text', phone: 'text', locale: 'text', roomIds: 'list' },
     revalidate: { path: '/desk', type: 'layout' },
   },
-  async ({ input: { name, email, phone, roomIds, startsAt, endsAt }, tenantId, actor }) => {
+  async ({ input: { name, email, phone, locale, roomIds, startsAt, endsAt }, tenantId, actor }) => {
     const group = await bookGroup({
       tenantId,
       actor,
       source: 'desk',
       guest: { name, email: email || null, phone: phone || null },
+      locale: locale || null,
       reservations: roomIds.map((roomId) => ({ roomId, startsAt, endsAt })),
       preIssueKeys: true,
     }).catch((error: unknown) => {
@@ -63,4 +67,7 @@ export const bookGroupAction = staffAction(
     return group;
   },
 );
-export type BookGroupState = ActionState<never, { name: 'text'; email: 'text'; phone: 'text'; roomIds: 'list' }>;
+export type BookGroupState = ActionState<
+  never,
+  { name: 'text'; email: 'text'; phone: 'text'; locale: 'text'; roomIds: 'list' }
+>;

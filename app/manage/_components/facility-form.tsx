@@ -77,6 +77,26 @@ export function FacilityForm({ facility, zones }: Props) {
             </Select>
           )}
         </Field>
+        <Field
+          id={`${id}-defaultLanguage`}
+          label={t('field.defaultLanguage')}
+          hint={t('hint.defaultLanguage')}
+          error={fieldError(state, 'defaultLanguage')}
+        >
+          {(control) => (
+            <Select
+              {...control}
+              name="defaultLanguage"
+              defaultValue={value('defaultLanguage', facility?.defaultLanguage ?? 'en')}
+              data-testid="facility-defaultLanguage"
+            >
+              <option value="en">English</option>
+              <option value="ja" lang="ja">
+                日本語
+              </option>
+            </Select>
+          )}
+        </Field>
         <Field id={`${id}-bookingUnit`} label={t('field.bookingUnit')} hint={t('hint.bookingUnit')}>
           {(control) => (
             <Select

@@ -1,6 +1,6 @@
 import { openIncident, openIncidentOnce } from '../../alerts/incidents';
 import { randomUUID } from 'node:crypto';
-import { linkedItems, storedItem } from '../../bookings/create-booking-group';
+import { linkedItems, storedItem, type GuestLocale } from '../../bookings/create-booking-group';
 import { asService, scopedQuery, sqlLiteral, type Tx } from '../../db/tx';
 import { isAppError } from '../../errors';
 import { logger } from '../../log/logger';
@@ -67,12 +67,12 @@ export async function createProviderBooking(input: {
   startsAt: Date;
   endsAt: Date;
   eventTime: Date;
-  guest: { name: string; email?: string | null };
+  guest: { name: string; email?: string | null; locale?: GuestLocale | null };
 }): Promise<WebhookOutcome> {
   const { tenantId, provider } = input;
   if (!(input.endsAt > input.startsAt)) return { status: 'rejected', reason: 'invalid_time_window' };
   const actor = actorFor(provider, input.eventId);
-  const [item] = linkedItems([{ startsAt: input.startsAt, endsAt: input.endsAt }]);
+  const [item] = linkedItems([{ startsAt: input.startsAt, endsAt: input.endsAt }], input.guest.locale);
   const text = (value: string | null | undefined) => sqlLiteral(value ?? null, 'text');
   try {
     const [rows] = await scopedQuery<{ outcome: CreateOutcome }>({ role: 'app_service', tenantId }, [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StoredWebhookEvent, WebhookOutcome } from '../types';
+import { guestLocaleOf } from '../../bookings/create-booking-group';
 import { cancelProviderBooking, createProviderBooking } from '../bookings/provider-bookings';
 
 export const ZCalBodySchema = z.object({
@@ -13,7 +14,18 @@ export const ZCalBodySchema = z.object({
       eventTypeId: z.union([z.number(), z.string()]).optional(),
       rescheduleUid: z.string().nullish(),
       cancellationReason: z.string().nullish(),
-      attendees: z.array(z.object({ name: z.string().optional(), email: z.string().optional() }).loose()).optional(),
+      attendees: z
+        .array(
+          z
+            .object({
+              name: z.string().optional(),
+              email: z.string().optional(),
+              // The attendee's language (`{ locale: "en" }`); anything else is no language.
+              language: z.object({ locale: z.string().optional() }).loose().nullish().catch(null),
+            })
+            .loose(),
+        )
+        .optional(),
     })
     .loose(),
 });
@@ -44,7 +56,11 @@ function create(
     startsAt: new Date(p.startTime),
     endsAt: new Date(p.endTime),
     eventTime,
-    guest: { name: attendee?.name?.trim() || 'Cal.com guest', email: attendee?.email ?? null },
+    guest: {
+      name: attendee?.name?.trim() || 'Cal.com guest',
+      email: attendee?.email ?? null,
+      locale: guestLocaleOf(attendee?.language?.locale),
+    },
   });
 }
 

@@ -382,7 +382,8 @@ begin
 end $$;
 
 -- 11. Booking: a room is taken where another stay holds it hard (its dates, a checked-in guest's key,
---     an offline code), reported for every room as before (UB001), holding nothing.
+--     an offline code), reported for every room as before (UB001), holding nothing. Each item may
+--     carry the guest's `locale` (migration 20261204005000_guest_language).
 create or replace function reserve_booking_group(p_tenant_id uuid, p_group_id uuid, p_guest_id uuid, p_items jsonb,
                                                  p_source reservation_source, p_plan_name text, p_external_ref text,
                                                  p_external_updated_at timestamptz, p_pre_issue boolean,
@@ -430,9 +431,10 @@ begin
     v_starts := (v_item->>'startsAt')::timestamptz;
     v_ends := (v_item->>'endsAt')::timestamptz;
     insert into reservations (tenant_id, booking_group_id, room_id, guest_id, starts_at, ends_at, status, source,
-                              external_ref, external_updated_at, room_label_snapshot, plan_name_snapshot, guest_ref_snapshot)
+                              external_ref, external_updated_at, room_label_snapshot, plan_name_snapshot, guest_ref_snapshot,
+                              locale)
     select p_tenant_id, p_group_id, ro.id, p_guest_id, v_starts, v_ends, 'confirmed', p_source,
-           p_external_ref, p_external_updated_at, ro.label, p_plan_name, v_guest_ref
+           p_external_ref, p_external_updated_at, ro.label, p_plan_name, v_guest_ref, v_item->>'locale'
       from rooms ro where ro.tenant_id = p_tenant_id and ro.id = (v_item->>'roomId')::uuid
     returning id into v_reservation_id;
     insert into guest_links (tenant_id, id, reservation_id, token_hash, expires_at)

@@ -139,7 +139,13 @@ export default async function ReservationPage({ params }: Props) {
   return (
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
     <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay']}>
-      <CheckInProvider roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }} offlineCodes={offlineCodes}>
+      <CheckInProvider
+        roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}
+        offlineCodes={offlineCodes}
+        liveKeyIds={reservation.accessKeys
+          .filter((key) => key.status === 'pre_issued' || key.status === 'active')
+          .map((key) => key.id)}
+      >
         <LiveRefresh reservationIds={[reservation.id]} initial={sync} />
         <p className="back-link">
           <Link href="/desk">← {t('reservation.back')}</Link>
