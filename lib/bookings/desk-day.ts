@@ -20,6 +20,11 @@ export type DeskDay = { arrivals: DayStay[]; inHouse: DayStay[]; departures: Day
 const ARRIVING: readonly ReservationStatus[] = ['held', 'confirmed'];
 const DEPARTING: readonly ReservationStatus[] = ['checked_in', 'checked_out'];
 
+/** Every zone's "today" lies within a day and a half of now: the stretch the desk's day reads and watches. */
+export function deskDayWindow(now: Date): { from: Date; to: Date } {
+  return { from: new Date(now.getTime() - 36 * 3_600_000), to: new Date(now.getTime() + 36 * 3_600_000) };
+}
+
 /**
  * The desk's day, each stay judged by its own facility's "today" (its time zone): arrivals (not yet
  * checked in, due today — a late one stays until its window ends), in house (checked in), and
@@ -35,8 +40,9 @@ export function deskDayStatement({ tenantId, now }: { tenantId: string; now: Dat
   // behind today, and each guest is read by its key (a join could hash every guest the tenant ever had
   // when the checked-in scan is misestimated).
   const tenant = sqlLiteral(tenantId, 'uuid');
-  const until = sqlLiteral(new Date(now.getTime() + 36 * 3_600_000), 'timestamptz');
-  const since = sqlLiteral(new Date(now.getTime() - 36 * 3_600_000), 'timestamptz');
+  const window = deskDayWindow(now);
+  const until = sqlLiteral(window.to, 'timestamptz');
+  const since = sqlLiteral(window.from, 'timestamptz');
   return {
     sql: `select r.id, r.room_label_snapshot as "roomLabel", f.name as "facilityName",
              (select g.name from guests g where g.tenant_id = r.tenant_id and g.id = r.guest_id) as "guestName",

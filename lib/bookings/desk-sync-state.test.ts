@@ -44,4 +44,28 @@ describe('what an open desk screen polls', () => {
       after.fingerprint,
     );
   });
+
+  it('watching the day (or a range) sees a booking that was not on the screen, and an empty screen too', async () => {
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
+    const other = await createBookableTenant({ rooms: 1 });
+    const now = new Date();
+    const window = { from: new Date(now.getTime() - 36 * 3_600_000), to: new Date(now.getTime() + 36 * 3_600_000) };
+    // An empty desk: nothing on the screen yet.
+    const empty = await deskSyncState({ tenantId, reservationIds: [], window });
+    await bookRoom({ tenantId: other.tenantId, roomId: other.roomIds[0]!, startsInHours: 2 });
+    expect(await deskSyncState({ tenantId, reservationIds: [], window })).toEqual(empty);
+    const first = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 2 });
+    const one = await deskSyncState({ tenantId, reservationIds: [], window });
+    expect(one.fingerprint).not.toBe(empty.fingerprint);
+    // The screen now shows the first; a second booking today changes what it watches again.
+    const shown = await deskSyncState({ tenantId, reservationIds: [first.reservationId], window });
+    await bookRoom({ tenantId, roomId: roomIds[1]!, startsInHours: 3 });
+    expect((await deskSyncState({ tenantId, reservationIds: [first.reservationId], window })).fingerprint).not.toBe(
+      shown.fingerprint,
+    );
+    // A booking outside the watched range is not the screen's business.
+    const settled = await deskSyncState({ tenantId, reservationIds: [first.reservationId], window });
+    await bookRoom({ tenantId, roomId: roomIds[1]!, startsInHours: 24 * 20 });
+    expect(await deskSyncState({ tenantId, reservationIds: [first.reservationId], window })).toEqual(settled);
+  });
 });

@@ -12,20 +12,40 @@ export type DeskSyncState = {
   fingerprint: string;
 };
 
-type Input = { tenantId: string; reservationIds: string[] };
+/** The longest range of time a screen may watch (a grid of 62 days and a margin). */
+export const MAX_WATCHED_RANGE_MS = 64 * 86_400_000;
+
+type Input = {
+  tenantId: string;
+  reservationIds: string[];
+  /**
+   * The stretch of time the screen shows (the desk's day, the grid's days): the tenant's stays that
+   * overlap it are watched too, so a booking made after the page rendered (or on an empty page)
+   * changes the fingerprint.
+   */
+  window?: { from: Date; to: Date };
+};
 
 /**
  * What an open desk screen polls: whether any key of `reservationIds` (the tenant's only; other ids
- * are ignored) is still waiting for its lock, and a fingerprint of their state, so the screen
- * reloads its data only when something changed. One statement: the counts and the fingerprint are
+ * are ignored) is still waiting for its lock, and a fingerprint of their state and of the stays in
+ * the screen's `window`, so the screen reloads its data only when something changed. One statement: the counts and the fingerprint are
  * made in the database, from the watched stays, their keys, the keys' doors and the stays' messages.
  */
-export function deskSyncStatement({ tenantId, reservationIds }: Input): Statement<DeskSyncState> {
+export function deskSyncStatement({ tenantId, reservationIds, window }: Input): Statement<DeskSyncState> {
   const ids = [...new Set(reservationIds)].slice(0, MAX_WATCHED);
   const tenant = sqlLiteral(tenantId, 'uuid');
+  const columns = 'id, status, room_id, starts_at, ends_at';
+  // The window's stays by the tenant's end-time index; the union keeps each stay once.
+  const inWindow = window
+    ? `union select ${columns} from reservations
+        where tenant_id = ${tenant} and ends_at > ${sqlLiteral(window.from, 'timestamptz')}
+          and starts_at < ${sqlLiteral(window.to, 'timestamptz')}`
+    : '';
   return {
-    sql: `with r as (select id, status, room_id, starts_at, ends_at from reservations
-                      where tenant_id = ${tenant} and id = any(${sqlArray(ids, 'uuid')})),
+    sql: `with r as (select ${columns} from reservations
+                      where tenant_id = ${tenant} and id = any(${sqlArray(ids, 'uuid')})
+                     ${inWindow}),
                k as (select k.id, k.reservation_id, k.status, k.vendor_sync, k.updated_at from access_keys k
                       where k.tenant_id = ${tenant} and k.reservation_id in (select id from r)),
                d as (select d.key_id, d.lock_id, d.state, d.updated_at from key_lock_codes d

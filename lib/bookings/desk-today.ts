@@ -3,7 +3,7 @@ import { liveKeysStatement, type LiveKey } from '../keys/live-keys-of';
 import { offlineCodesStatement, type OfflineCodeStillValid } from '../keys/offline-codes-still-valid';
 import { tenantTimeZoneStatement } from '../rooms/list-facilities';
 import { checkInWindowsStatement, type CheckInWindow } from '../stays/check-in-windows';
-import { deskDayStatement, type DeskDay, type DeskScope } from './desk-day';
+import { deskDayStatement, deskDayWindow, type DeskDay, type DeskScope } from './desk-day';
 import { deskSyncStatement, type DeskSyncState } from './desk-sync-state';
 
 export type DeskToday = {
@@ -36,7 +36,7 @@ export async function readDeskToday({ tenantId, userId, now = new Date() }: Desk
     checkInWindowsStatement({ tenantId, reservationIds: day.arrivals.map((r) => r.id) }),
     // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
     offlineCodesStatement({ tenantId, reservationIds: day.inHouse.map((r) => r.id), now }),
-    deskSyncStatement({ tenantId, reservationIds: ids }),
+    deskSyncStatement({ tenantId, reservationIds: ids, window: deskDayWindow(now) }),
   ]);
   return { zone, day, ids, keys, windows, offlineCodes, sync };
 }

@@ -29,7 +29,8 @@ export type GridRoom = {
   bars: GridBar[];
 };
 
-export type RoomGrid = { days: string[]; rooms: GridRoom[] };
+/** `window`: the instants the grid's days span in every zone, which an open grid watches for new stays. */
+export type RoomGrid = { days: string[]; rooms: GridRoom[]; window: { from: Date; to: Date } };
 
 /**
  * The local calendar days a stay occupies: its nights (check-in day to the day before check-out), or
@@ -90,6 +91,7 @@ export async function roomGrid({
       a.label.localeCompare(b.label, undefined, { numeric: true }),
   );
   return {
+    window: { from: lower, to: upper },
     days: dayList,
     rooms: sorted.map((room) => ({
       id: room.id,

@@ -151,7 +151,7 @@ export default async function DeskPage() {
         <TimesIn zone={zone} />
       </header>
       <DeskNav current="today" />
-      <LiveRefresh reservationIds={ids} initial={sync} />
+      <LiveRefresh reservationIds={ids} watch={{ day: true }} initial={sync} />
       <ClientMessages only={['checkIn']}>
         <CheckInProvider
           roomLabels={roomLabels}

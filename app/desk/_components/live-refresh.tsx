@@ -10,15 +10,30 @@ import type { DeskSyncState } from '@/lib/bookings/desk-sync-state';
 export const POLL_PENDING_MS = 2_000;
 export const POLL_IDLE_MS = 30_000;
 
+/** What the screen shows besides its stays: the desk's day, or a range of time (ISO instants). */
+export type LiveWatch = { day: true } | { from: string; to: string };
+
 type Props = {
   /** The reservations the screen shows. */
   reservationIds: string[];
+  /** The stretch of time it shows, so a new booking there refreshes it too. */
+  watch?: LiveWatch;
   /** Their state as the server rendered them. */
   initial: DeskSyncState;
 };
 
-async function fetchState(ids: string[], signal: AbortSignal): Promise<DeskSyncState> {
-  const response = await fetch(`/desk/live?ids=${ids.join(',')}`, {
+function liveUrl(ids: string[], watch: LiveWatch | undefined): string {
+  const query = new URLSearchParams({ ids: ids.join(',') });
+  if (watch && 'day' in watch) query.set('watch', 'day');
+  else if (watch) {
+    query.set('from', watch.from);
+    query.set('to', watch.to);
+  }
+  return `/desk/live?${query}`;
+}
+
+async function fetchState(url: string, signal: AbortSignal): Promise<DeskSyncState> {
+  const response = await fetch(url, {
     signal,
     cache: 'no-store',
     headers: { accept: 'application/json' },
@@ -27,11 +42,12 @@ async function fetchState(ids: string[], signal: AbortSignal): Promise<DeskSyncS
   return ((await response.json()) as { data: DeskSyncState }).data;
 }
 
-function Poller({ reservationIds, initial }: Props) {
+function Poller({ reservationIds, watch, initial }: Props) {
   const router = useRouter();
+  const url = liveUrl(reservationIds, watch);
   const query = useQuery({
-    queryKey: ['desk-live', reservationIds.join(',')],
-    queryFn: ({ signal }) => fetchState(reservationIds, signal),
+    queryKey: ['desk-live', url],
+    queryFn: ({ signal }) => fetchState(url, signal),
     // Every 2 s while a key is activating or a guest message is on its way, every 30 s otherwise, and
     // whenever the tab comes back.
     refetchInterval: (q) => {
@@ -51,11 +67,12 @@ function Poller({ reservationIds, initial }: Props) {
 
 /**
  * Keeps a server-rendered desk screen true while it is open: polls its reservations' sync state
- * (TanStack Query) and refreshes the page when a key, a door or a stay changes — so a key never
- * stays on "Activating…" after its lock confirmed.
+ * (TanStack Query) and refreshes the page when a key, a door or a stay changes, or a stay is booked
+ * into what it shows (`watch`) — so a key never stays on "Activating…" after its lock confirmed, and
+ * a booking made elsewhere appears on an open desk.
  */
 export function LiveRefresh(props: Props) {
-  if (props.reservationIds.length === 0) return null;
+  if (props.reservationIds.length === 0 && !props.watch) return null;
   return (
     <QueryProvider>
       <Poller {...props} />

@@ -60,7 +60,7 @@ export default async function GridPage({ searchParams }: Props) {
   const days = ZDaysSchema.parse(first(query.days) || 14);
   const grid = await roomGrid({ tenantId, userId, from, days, facilityId: facility?.id });
   const ids = [...new Set(grid.rooms.flatMap((r) => r.bars.map((b) => b.reservationId)))];
-  const sync = await deskSyncState({ tenantId, userId, reservationIds: ids });
+  const sync = await deskSyncState({ tenantId, userId, reservationIds: ids, window: grid.window });
   const link = (start: string) =>
     `/desk/grid?${new URLSearchParams({ from: start, days: String(days), ...(facility ? { facility: facility.id } : {}) })}`;
   const dayLabel = (d: string) =>
@@ -81,7 +81,11 @@ export default async function GridPage({ searchParams }: Props) {
         <TimesIn zone={zone} />
       </header>
       <DeskNav current="grid" />
-      <LiveRefresh reservationIds={ids} initial={sync} />
+      <LiveRefresh
+        reservationIds={ids}
+        watch={{ from: grid.window.from.toISOString(), to: grid.window.to.toISOString() }}
+        initial={sync}
+      />
 
       <form method="get" action="/desk/grid" className={styles.controls}>
         <Field id="grid-from" label={t('grid.from')}>
