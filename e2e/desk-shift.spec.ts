@@ -60,6 +60,9 @@ test('arrivals → check in → move → extend a night → check out', async ({
   await expect(live).toHaveCount(1);
   const movedKey = await live.getAttribute('data-key-id');
   expect(movedKey).not.toBe(firstKey);
+  // The check-in banner no longer shows the old room's PIN as the "New PIN" (issue 28, item 12).
+  await expect(page.getByTestId('checkin-new-pin')).toHaveCount(0);
+  await expect(page.getByTestId('checkin-pin-replaced')).toContainText('no longer opens the door');
 
   // Extend by a night: one field for the departure (the guest is in, so the arrival is fixed).
   await page.getByRole('button', { name: `Change dates of ${guest} · Room 102` }).click();
@@ -91,6 +94,84 @@ test('arrivals → check in → move → extend a night → check out', async ({
   await expect(keys.and(page.locator('[data-key-status="active"], [data-key-status="pre_issued"]'))).toHaveCount(0);
   await expect(page.locator(`[data-key-id="${movedKey}"]`).getByTestId('key-revoked-reason')).toHaveText('Checked out');
   await expect(page.getByTestId('reservation-timeline')).toContainText('Check-out completed');
+  // Checked out a night early (issue 28, item 12): the stay ends now, so the desk shows the room free.
+  await page.goto(`/desk/bookings/new`);
+  await page.locator('#booking-check-in').fill(new Date(Date.now() + DAY).toISOString().slice(0, 10));
+  await page.locator('#booking-check-out').fill(new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10));
+  await page.getByRole('button', { name: 'Show available rooms' }).click();
+  await expect(page.locator(`input[name="roomIds"][value="${tenant.rooms[1]!.id}"]`)).toBeEnabled();
+});
+
+test('the desk cancels a future booking with a reason, and corrects the guest’s details', async ({
+  deskPage: page,
+  tenant,
+}) => {
+  const guest = `Wrong Name ${Date.now().toString(36)}`;
+  const startsAt = new Date(Math.floor((Date.now() + 3 * DAY) / MINUTE) * MINUTE);
+  const { key } = cli('api-key-create', '--tenant', tenant.id, '--name', 'cancel') as { key: string };
+  const booked = await page.request.post('/api/v1/booking-groups', {
+    headers: { authorization: `Bearer ${key}` },
+    data: {
+      guest: { name: guest, email: 'wrong@example.test' },
+      reservations: [
+        {
+          roomId: tenant.rooms[0]!.id,
+          startsAt: startsAt.toISOString(),
+          endsAt: new Date(startsAt.getTime() + DAY).toISOString(),
+        },
+      ],
+    },
+  });
+  expect(booked.status()).toBe(201);
+  const reservationId = (await booked.json()).data.reservations[0].id as string;
+  await page.goto(`/desk/reservations/${reservationId}`);
+
+  // Correct the guest: name and email.
+  await page.getByRole('button', { name: `Correct the details of ${guest} · Room 101` }).click();
+  const details = page.getByTestId('stay-guest-details');
+  await details.getByLabel('Name').fill('Right Name');
+  await details.getByLabel('Email').fill('two@example.test, three@example.test');
+  await page.getByRole('button', { name: `Save the details of ${guest} · Room 101` }).click();
+  await expect(details).toContainText('Check the name');
+  await details.getByLabel('Email').fill('right@example.test');
+  await page.getByRole('button', { name: `Save the details of ${guest} · Room 101` }).click();
+  await expect(page.getByTestId('stay-guest-details-result')).toContainText('Guest details saved.');
+  await expect(page.locator('.page__lead')).toContainText('Right Name');
+  await expect(page.getByTestId('reservation-timeline')).toContainText('Guest’s details corrected');
+
+  // Cancel the booking: a reason is required and kept.
+  await page.getByRole('button', { name: 'Cancel the booking of Right Name · Room 101' }).click();
+  await expect(page.getByTestId('stay-cancel')).toContainText('Cancel the booking of Right Name in room 101?');
+  await page.getByTestId('stay-cancel').getByLabel('Reason').fill('Guest called to cancel');
+  await page.getByRole('button', { name: 'Confirm cancellation of Right Name · Room 101' }).click();
+  await expect(page.getByTestId('stay-cancel-result')).toContainText('is cancelled');
+  await expect(page.getByTestId('reservation-status')).toHaveText('Cancelled');
+  await expect(page.getByTestId('reservation-timeline')).toContainText('Guest called to cancel');
+});
+
+test('an open desk screen shows a booking made elsewhere', async ({ deskPage: page, tenant }) => {
+  await page.goto('/desk');
+  const guest = `Walk In ${Date.now().toString(36)}`;
+  await expect(page.getByRole('row').filter({ hasText: guest })).toHaveCount(0);
+  const { key } = cli('api-key-create', '--tenant', tenant.id, '--name', 'elsewhere') as { key: string };
+  const startsAt = new Date(Date.now() + 30 * MINUTE);
+  const booked = await page.request.post('/api/v1/booking-groups', {
+    headers: { authorization: `Bearer ${key}` },
+    data: {
+      guest: { name: guest },
+      reservations: [
+        {
+          roomId: tenant.rooms[1]!.id,
+          startsAt: startsAt.toISOString(),
+          endsAt: new Date(startsAt.getTime() + DAY).toISOString(),
+        },
+      ],
+    },
+  });
+  expect(booked.status()).toBe(201);
+  // The page polls every 30 s when idle and on focus: bring the tab back, as a clerk would.
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(page.getByRole('row').filter({ hasText: guest })).toHaveCount(1, { timeout: 45_000 });
 });
 
 test('a staff code for a room: made with one field per bound, its PIN handed over once, then revoked', async ({

@@ -37,6 +37,8 @@ export const ACTION_NAMES = [
   'issueNewKey',
   'createStaffCode',
   'resendLink',
+  'cancelStay',
+  'correctGuest',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -73,6 +75,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     moveStay: 'stay.error.invalid',
     changeStayDates: 'stay.error.invalid',
     createStaffCode: 'staffCodes.error.invalid',
+    correctGuest: 'stay.guestDetails.invalid',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -98,6 +101,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     moveStay: 'stay.error.notFound',
     changeStayDates: 'stay.error.notFound',
     noShow: 'stay.error.notFound',
+    cancelStay: 'stay.error.notFound',
+    correctGuest: 'stay.error.notFound',
     reissueKey: 'stay.error.notFound',
     issueNewKey: 'stay.error.notFound',
     createStaffCode: 'staffCodes.error.notFound',
@@ -170,6 +175,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     issueNewKey: 'stay.error.generic',
     createStaffCode: 'staffCodes.error.generic',
     resendLink: 'messages.error',
+    cancelStay: 'stay.error.generic',
+    correctGuest: 'stay.error.generic',
   },
 };
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { cancelReservation } from '@/lib/bookings/cancel-reservation';
 import { isAppError } from '@/lib/errors';
+import { correctGuestOfReservation } from '@/lib/guests/correct-guest';
 import { issueNewStayKey, reissueKey } from '@/lib/keys/reissue-key';
 import { createStaffCode, staffCodeRoom, STAFF_CODE_PURPOSES } from '@/lib/keys/staff-codes';
 import { changeReservationDates } from '@/lib/stays/change-dates';
@@ -95,6 +96,43 @@ export const noShowAction = staffAction(
     await cancelReservation({ tenantId, reservationId, reason: 'no_show', keyReason: 'no_show', actor });
     return { status: 'cancelled' as const };
   },
+);
+
+/** Cancels a booking that has not started, with a reason (audited): its keys end and the room is free. */
+export const cancelStayAction = staffAction(
+  {
+    name: 'cancelStay',
+    permission: 'stays.change',
+    input: z.object({ reservationId: z.uuid(), reason: ZReasonFieldSchema }),
+    echo: { reason: 'text' },
+    revalidate: DESK,
+  },
+  async ({ input: { reservationId, reason }, tenantId, actor }) => {
+    await cancelReservation({ tenantId, reservationId, reason, actor });
+    return { status: 'cancelled' as const };
+  },
+);
+
+/** Corrects the guest's name, email and phone (audited by field, never the values). */
+export const correctGuestAction = staffAction(
+  {
+    name: 'correctGuest',
+    permission: 'stays.change',
+    input: z.object({
+      reservationId: z.uuid(),
+      name: z.string().trim().min(1, 'stay.guestDetails.invalid').max(200, 'stay.guestDetails.invalid'),
+      email: z
+        .string()
+        .trim()
+        .default('')
+        .pipe(z.union([z.literal(''), z.email('stay.guestDetails.invalid').max(320, 'stay.guestDetails.invalid')])),
+      phone: z.string().trim().max(40, 'stay.guestDetails.invalid').default(''),
+    }),
+    echo: { name: 'text', email: 'text', phone: 'text' },
+    revalidate: DESK,
+  },
+  async ({ input: { reservationId, name, email, phone }, tenantId, actor }) =>
+    correctGuestOfReservation({ tenantId, reservationId, name, email: email || null, phone: phone || null, actor }),
 );
 
 /** Re-issues one key with a reason: a new PIN, the old one revoked (`reissued`). */

@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'reservation.refunded',
   'reservation.payment_failed',
   'guest.deleted',
+  'guest.updated',
   'webhook.replayed',
   'secret.set',
   'secret.rotated',
@@ -55,6 +56,12 @@ export const AUDIT_REASON_CODES = [
   'checked_out',
   'reissued',
   'no_show',
+  'room_booked_before',
+  'dates_changed',
+  'link_replaced',
+  'member_deactivated',
+  'room_archived',
+  'staff_code_rules',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

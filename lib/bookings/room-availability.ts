@@ -13,7 +13,7 @@ export type RoomAvailability = {
   available: boolean;
 };
 
-/** Every room of a tenant that is not archived, with its rate and whether it is free for all of `[startsAt, endsAt)`. */
+/** Every room of a tenant that is not archived, with its rate and whether it is free for all of `[startsAt, endsAt)` (room_holds). */
 export async function roomAvailability({
   tenantId,
   startsAt,
@@ -30,11 +30,11 @@ export async function roomAvailability({
       include: { facility: { select: { name: true } } },
       orderBy: [{ facilityId: 'asc' }, { label: 'asc' }],
     });
-    const busy = await tx.reservation.findMany({
-      where: { tenantId, status: { not: 'cancelled' }, startsAt: { lt: endsAt }, endsAt: { gt: startsAt } },
-      select: { roomId: true },
-    });
-    const taken = new Set(busy.map((b) => b.roomId));
+    // Taken where another stay holds the room (its dates, a checked-in guest's key, an offline code:
+    // room_holds); a pre-issued key's lead yields to a booking and does not count.
+    const busy = await tx.$queryRaw<{ room_id: string }[]>`select distinct room_id from room_holds
+      where tenant_id = ${tenantId}::uuid and not soft and during && tstzrange(${startsAt}::timestamptz, ${endsAt}::timestamptz, '[)')`;
+    const taken = new Set(busy.map((b) => b.room_id));
     return rooms.map((r) => ({
       id: r.id,
       label: r.label,

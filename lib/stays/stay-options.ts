@@ -4,8 +4,8 @@ export type FreeRoom = { id: string; label: string };
 
 /**
  * The rooms a stay could move to, read as the tenant's staff: the other rooms of its facility, not
- * archived, with no other stay overlapping it (from now on when the guest is already in). The
- * database still decides (the exclusion constraint): this list only spares the desk a refusal.
+ * archived, that no other stay holds over it (from now on when the guest is already in; room_holds).
+ * The database still decides (the exclusion constraint): this list only spares the desk a refusal.
  */
 export async function freeRoomsForMove({
   tenantId,
@@ -27,24 +27,17 @@ export async function freeRoomsForMove({
     const stay = stays[0]!;
     const from = stay.status === 'checked_in' && now < stay.startsAt ? now : stay.startsAt;
     const rooms = await tx.room.findMany({
-      where: {
-        tenantId,
-        facilityId: stay.room.facilityId,
-        archivedAt: null,
-        id: { not: stay.roomId },
-        reservations: {
-          none: {
-            id: { not: reservationId },
-            status: { not: 'cancelled' },
-            startsAt: { lt: stay.endsAt },
-            endsAt: { gt: from },
-          },
-        },
-      },
+      where: { tenantId, facilityId: stay.room.facilityId, archivedAt: null, id: { not: stay.roomId } },
       select: { id: true, label: true },
       orderBy: { label: 'asc' },
     });
-    return rooms;
+    // Held by another stay (its dates, a checked-in guest's key, an offline code) over the span: room_holds.
+    const held = await tx.$queryRaw<{ room_id: string }[]>`select distinct room_id from room_holds
+      where tenant_id = ${tenantId}::uuid and reservation_id <> ${reservationId}::uuid and not soft
+        and room_id = any(${rooms.map((r) => r.id)}::uuid[])
+        and during && tstzrange(${from}::timestamptz, ${stay.endsAt}::timestamptz, '[)')`;
+    const taken = new Set(held.map((h) => h.room_id));
+    return rooms.filter((room) => !taken.has(room.id));
   });
 }
 

@@ -3,8 +3,10 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { useActionState } from 'react';
 import {
+  cancelStayAction,
   changeStayDatesAction,
   checkOutAction,
+  correctGuestAction,
   issueNewKeyAction,
   moveStayAction,
   noShowAction,
@@ -21,7 +23,17 @@ export type StayActionsProps = {
   startsLocal: string;
   endsLocal: string;
   checkedIn: boolean;
-  can: { checkOut: boolean; move: boolean; changeDates: boolean; noShow: boolean; newKey: boolean };
+  /** The guest's details as stored (null once the guest is deleted). */
+  guestDetails: { name: string; email: string | null; phone: string | null } | null;
+  can: {
+    checkOut: boolean;
+    move: boolean;
+    changeDates: boolean;
+    noShow: boolean;
+    newKey: boolean;
+    cancel: boolean;
+    correctGuest: boolean;
+  };
   freeRooms: { id: string; label: string }[];
 };
 
@@ -57,9 +69,10 @@ export function ReasonField({
 }
 
 /**
- * The stay changes of one reservation at the desk — check out, move, change dates, no-show, a new
- * key after every key ended — each with a confirmation naming room and guest, buttons named with
- * both, and its outcome taking the focus.
+ * The stay changes of one reservation at the desk — check out, move, change dates, correct the
+ * guest's details, cancel a booking that has not started, no-show, a new key after every key
+ * ended — each with a confirmation naming room and guest, buttons named with both, and its outcome
+ * taking the focus.
  */
 export function StayActions(props: StayActionsProps) {
   const t = useTranslations('stay');
@@ -72,6 +85,11 @@ export function StayActions(props: StayActionsProps) {
   const [datesState, datesAction, datesPending] = useActionState(changeStayDatesAction, null);
   const [noShowState, noShowDo, noShowPending] = useActionState(noShowAction, null);
   const [keyState, keyAction, keyPending] = useActionState(issueNewKeyAction, null);
+  const [cancelState, cancelAction, cancelPending] = useActionState(cancelStayAction, null);
+  const [guestState, guestAction, guestPending] = useActionState(correctGuestAction, null);
+  const guestFailed = guestState && !guestState.ok ? guestState : null;
+  const guestValue = (name: 'name' | 'email' | 'phone') =>
+    guestFailed ? String(guestFailed.values[name] ?? '') : (props.guestDetails?.[name] ?? '');
   const datesFailed = datesState && !datesState.ok ? datesState : null;
 
   return (
@@ -214,6 +232,63 @@ export function StayActions(props: StayActionsProps) {
           hidden={hidden}
           fields={(errorId) => <ReasonField id={`${reservationId}-key-reason`} errorId={errorId} state={keyState} />}
           done={(data) => (data.pin ? t('newKey.done', { pin: data.pin }) : t('newKey.doneNoPin'))}
+        />
+        <StayActionPanel
+          testId="stay-guest-details"
+          label={t('guestDetails.open')}
+          named={t('guestDetails.named', names)}
+          confirm={t('guestDetails.confirm', names)}
+          submit={t('guestDetails.submit')}
+          submitNamed={t('guestDetails.submitNamed', names)}
+          pending={t('guestDetails.pending')}
+          available={props.can.correctGuest}
+          action={guestAction}
+          state={guestState}
+          isPending={guestPending}
+          hidden={hidden}
+          fields={(errorId) => (
+            <div className="field-row" key={guestFailed ? `g-${guestFailed.attempt}` : 'fresh'}>
+              {(['name', 'email', 'phone'] as const).map((field) => (
+                <Field
+                  key={field}
+                  id={`${reservationId}-guest-${field}`}
+                  label={t(`guestDetails.${field}`)}
+                  describedBy={errorId}
+                >
+                  {(control) => (
+                    <Input
+                      {...control}
+                      name={field}
+                      type={field === 'email' ? 'email' : field === 'phone' ? 'tel' : 'text'}
+                      required={field === 'name'}
+                      autoComplete="off"
+                      defaultValue={guestValue(field)}
+                    />
+                  )}
+                </Field>
+              ))}
+            </div>
+          )}
+          done={(data) => (data.changed.length === 0 ? t('guestDetails.unchanged') : t('guestDetails.done'))}
+        />
+        <StayActionPanel
+          testId="stay-cancel"
+          variant="danger"
+          label={t('cancelBooking.open')}
+          named={t('cancelBooking.named', names)}
+          confirm={t('cancelBooking.confirm', names)}
+          submit={t('cancelBooking.submit')}
+          submitNamed={t('cancelBooking.submitNamed', names)}
+          pending={t('cancelBooking.pending')}
+          available={props.can.cancel}
+          action={cancelAction}
+          state={cancelState}
+          isPending={cancelPending}
+          hidden={hidden}
+          fields={(errorId) => (
+            <ReasonField id={`${reservationId}-cancel-reason`} errorId={errorId} state={cancelState} />
+          )}
+          done={() => t('cancelBooking.done', names)}
         />
         <StayActionPanel
           testId="stay-no-show"

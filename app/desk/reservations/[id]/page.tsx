@@ -96,6 +96,11 @@ export default async function ReservationPage({ params }: Props) {
       (reservation.status === 'held' || reservation.status === 'confirmed') &&
       reservation.startsAt <= new Date(),
     newKey: canRevoke && running && reservation.guest !== null && !hasLiveKey,
+    cancel:
+      canChange &&
+      (reservation.status === 'held' || reservation.status === 'confirmed') &&
+      reservation.startsAt > new Date(),
+    correctGuest: canChange && reservation.guest !== null,
   };
   const freeRooms = stayCan.move
     ? await freeRoomsForMove({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: reservation.id })
@@ -175,6 +180,7 @@ export default async function ReservationPage({ params }: Props) {
             startsLocal={instantToZonedLocal(reservation.startsAt, timeZone)}
             endsLocal={instantToZonedLocal(reservation.endsAt, timeZone)}
             checkedIn={reservation.status === 'checked_in'}
+            guestDetails={reservation.guest}
             can={stayCan}
             freeRooms={freeRooms}
           />
