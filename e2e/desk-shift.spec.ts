@@ -129,11 +129,11 @@ test('the desk cancels a future booking with a reason, and corrects the guest’
   // Correct the guest: name and email.
   await page.getByRole('button', { name: `Correct the details of ${guest} · Room 101` }).click();
   const details = page.getByTestId('stay-guest-details');
-  await details.getByLabel('Name').fill('Right Name');
-  await details.getByLabel('Email').fill('two@example.test, three@example.test');
+  await details.getByRole('textbox', { name: 'Name', exact: true }).fill('Right Name');
+  await details.getByRole('textbox', { name: 'Email', exact: true }).fill('two@example.test, three@example.test');
   await page.getByRole('button', { name: `Save the details of ${guest} · Room 101` }).click();
   await expect(details).toContainText('Check the name');
-  await details.getByLabel('Email').fill('right@example.test');
+  await details.getByRole('textbox', { name: 'Email', exact: true }).fill('right@example.test');
   await page.getByRole('button', { name: `Save the details of ${guest} · Room 101` }).click();
   await expect(page.getByTestId('stay-guest-details-result')).toContainText('Guest details saved.');
   await expect(page.locator('.page__lead')).toContainText('Right Name');

@@ -46,10 +46,10 @@ describe('correcting a guest’s details', () => {
     expect(rows[0]).toEqual({ name: 'Kenji Satō', email: 'kenji@example.test', phone: '+81 90 1234 5678' });
     const { rows: audit } = await admin.query(
       `select metadata from audit_events where subject_id = $1 and action = 'guest.updated'`,
-      [s.guestId],
+      [s.reservationId],
     );
     expect(audit).toHaveLength(1);
-    expect(audit[0].metadata).toEqual({ reservationId: s.reservationId, changed: ['name', 'email', 'phone'] });
+    expect(audit[0].metadata).toEqual({ guestId: s.guestId, changed: ['name', 'email', 'phone'] });
     expect(JSON.stringify(audit[0])).not.toContain('kenji@example.test');
     const { rows: messages } = await admin.query(`select to_address, status from messages where reservation_id = $1`, [
       s.reservationId,

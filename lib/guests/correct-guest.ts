@@ -63,9 +63,10 @@ export async function correctGuestOfReservation(
         tenantId,
         ...actorColumns(actor),
         action: 'guest.updated',
-        subjectType: 'guest',
-        subjectId: guest.id,
-        metadata: { reservationId, changed },
+        // On the reservation's timeline, where the desk made the correction.
+        subjectType: 'reservation',
+        subjectId: reservationId,
+        metadata: { guestId: guest.id, changed },
       },
     });
     return { changed };
