@@ -196,10 +196,12 @@ describe('saving TTLock credentials', () => {
       delete process.env.ALLOW_PRIVATE_FETCH;
       const { tenantId } = await createBookableTenant({ rooms: 0 });
       const value = JSON.stringify({ ...sim.account, endpoint });
-      await expect(setProviderSecret({ tenantId, provider: 'ttlock', value, actor: TEST_ACTOR })).rejects.toMatchObject({
-        code: 'invalid_request',
-        details: { issues: [{ path: 'endpoint' }] },
-      });
+      await expect(setProviderSecret({ tenantId, provider: 'ttlock', value, actor: TEST_ACTOR })).rejects.toMatchObject(
+        {
+          code: 'invalid_request',
+          details: { issues: [{ path: 'endpoint' }] },
+        },
+      );
       const { rows } = await admin.query(`select count(*)::int as n from provider_secrets where tenant_id = $1`, [
         tenantId,
       ]);
