@@ -176,6 +176,27 @@ describe('cli lock-assign', () => {
     await admin.end();
     expect(rows).toEqual([{ tenant_id: mine.id, rooms: 0 }]);
   }, 60_000);
+
+  it('secret-set refuses TTLock credentials whose endpoint is not a public https address, storing nothing', async () => {
+    const tenant = await createTenant({ name: 'Endpoint Inn' });
+    const value = (endpoint: string) =>
+      JSON.stringify({ clientId: 'c', clientSecret: 's', username: 'u', password: 'p', endpoint });
+    const results = await Promise.all(
+      ['http://api.example.com', 'https://169.254.169.254', 'https://[::ffff:127.0.0.1]'].map((endpoint) =>
+        cli('secret-set', '--tenant', tenant.id, '--provider', 'ttlock', '--value', value(endpoint)),
+      ),
+    );
+    for (const result of results) {
+      expect({ failed: result.code !== 0, stdout: result.stdout }).toEqual({ failed: true, stdout: '' });
+      expect(result.stderr).toMatch(/error: invalid_request: The endpoint must/);
+    }
+    const admin = await adminClient();
+    const { rows } = await admin.query(`select count(*)::int as n from provider_secrets where tenant_id = $1`, [
+      tenant.id,
+    ]);
+    await admin.end();
+    expect(rows[0].n).toBe(0);
+  }, 60_000);
 });
 
 describe('cli user-unlock', () => {

@@ -217,3 +217,48 @@ describe('one account that two tenants both entered', () => {
     expect(again).toEqual(['5001', '5002']);
   });
 });
+
+describe('new credentials for a tenant’s own provider', () => {
+  it('move its locks to the account they reach, and release one whose device another tenant holds there', async () => {
+    const fake = fakeLockProvider({ name: 'ttlock', devices: [fakeDevice('6001'), fakeDevice('6002')] });
+    registerLockProvider('ttlock', () => fake.provider);
+    const account = (username: string) =>
+      JSON.stringify({ clientId: 'c', clientSecret: 's', username: `${username}-${base}`, password: 'p' });
+    const [a, b] = await Promise.all([0, 1].map(() => createBookableTenant({ rooms: 1, lockDevices: false })));
+    for (const [t, user] of [
+      [a!, 'first'],
+      [b!, 'second'],
+    ] as const) {
+      await setLockProvider({ tenantId: t.tenantId, provider: 'ttlock', actor: TEST_ACTOR });
+      await setProviderSecret({ tenantId: t.tenantId, provider: 'ttlock', value: account(user), actor: TEST_ACTOR });
+    }
+    const aLocks = (await syncLocks({ tenantId: a!.tenantId, actor: TEST_ACTOR })).locks;
+    const door = aLocks.find((l) => l.deviceId === '6001')!;
+    await addRoomLock({ tenantId: a!.tenantId, roomId: a!.roomIds[0]!, lockId: door.id, actor: TEST_ACTOR });
+    // B, on its own account, holds 6001 there (and only 6001).
+    fake.state.devices = [fakeDevice('6001')];
+    expect((await syncLocks({ tenantId: b!.tenantId, actor: TEST_ACTOR })).locks.map((l) => l.deviceId)).toEqual([
+      '6001',
+    ]);
+
+    // A types B's account: 6002 moves to it, 6001 is B's there — A's lock of it is released.
+    await setProviderSecret({ tenantId: a!.tenantId, provider: 'ttlock', value: account('second'), actor: TEST_ACTOR });
+    const { rows } = await admin.query(
+      `select l.device_id, (select count(*)::int from room_locks r where r.tenant_id = l.tenant_id and r.lock_id = l.id) as doors
+         from locks l where l.tenant_id = $1 order by l.device_id`,
+      [a!.tenantId],
+    );
+    expect(rows).toEqual([
+      { device_id: '6002', doors: 0 },
+      { device_id: `released:${door.id}`, doors: 0 },
+    ]);
+    const released = await admin.query(
+      `select metadata from audit_events where tenant_id = $1 and action = 'lock.released'`,
+      [a!.tenantId],
+    );
+    expect(released.rows.map((r) => r.metadata)).toEqual([
+      { provider: 'ttlock', deviceId: '6001', reason: 'held_by_another_tenant', doorsRemoved: 1 },
+    ]);
+    expect(await locksOf(b!.tenantId)).toEqual(['6001']);
+  });
+});

@@ -4,9 +4,8 @@ import { getProviderSecret } from '../secrets/provider-secrets';
 import { getVendor } from './get-vendor';
 import type { LockProvider, LockProviderName, LockResult } from './provider';
 import { createTtlockProvider } from './ttlock';
+import { INSTALL_ACCOUNT, seamAccount } from './lock-account';
 import {
-  accountIdentity,
-  INSTALL_ACCOUNT,
   readTtlockCredentials,
   ttlockAccount,
   ttlockBaseUrl,
@@ -53,9 +52,6 @@ const factories: Factories = {
 export function registerLockProvider<K extends keyof Factories>(name: K, factory: NonNullable<Factories[K]>): void {
   factories[name] = factory;
 }
-
-/** The Seam account identity of an API key (a hash: `locks.account`, never the key). */
-export const seamAccount = (apiKey: string) => accountIdentity('seam', apiKey);
 
 /**
  * A client for one tenant's locks of one provider and the account it reaches (`locks.account`):

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { endpointProblem, type EndpointProblem } from '../http/outbound-fetch';
+import { accountIdentity } from './lock-account';
 
 /** What a tenant's `ttlock` secret holds: its open-platform app and account (JSON). */
 export const ZTtlockCredentialsSchema = z
@@ -14,14 +14,6 @@ export const ZTtlockCredentialsSchema = z
   })
   .strict();
 export type TTtlockCredentials = z.infer<typeof ZTtlockCredentialsSchema>;
-
-/** The install's account marker on `locks.account`: the devices of LOCK_VENDOR_URL's account. */
-export const INSTALL_ACCOUNT = 'install';
-
-/** `acct:<sha256>` of what names an account (never a secret in clear), as `locks.account` keeps it. */
-export function accountIdentity(...parts: string[]): string {
-  return `acct:${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
-}
 
 /** The API base a tenant's TTLock credentials reach: their endpoint, else TTLOCK_ENDPOINT, else TTLock's EU cloud. */
 export function ttlockBaseUrl(credentials: Pick<TTtlockCredentials, 'endpoint'>): string {

@@ -1,6 +1,7 @@
 import { actorColumns, type Actor } from '../audit/actor';
 import { asService, withTenant, type Tx } from '../db/tx';
-import { checkTtlockCredentials } from '../locks/ttlock-credentials';
+import { seamAccount } from '../locks/lock-account';
+import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from '../locks/ttlock-credentials';
 import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
 import { currentDataKey, currentKeyring } from './data-key';
@@ -33,7 +34,9 @@ export async function setProviderSecret(input: {
 
 /**
  * Writes a checked secret inside the caller's transaction (scoped to the tenant), audited
- * `secret.set`; the caller calls `invalidateTenant` once it committed.
+ * `secret.set`; the caller calls `invalidateTenant` once it committed. New Seam or TTLock
+ * credentials move the tenant's locks of that provider to the account they reach
+ * (`app_rekey_lock_account`): a lock whose device another tenant holds there is released.
  */
 export async function storeProviderSecret(
   tx: Tx,
@@ -52,7 +55,20 @@ export async function storeProviderSecret(
       metadata: { provider: input.provider, keyVersion: version },
     },
   });
+  const account =
+    input.provider === 'seam'
+      ? seamAccount(input.value)
+      : input.provider === 'ttlock'
+        ? ttlockAccountOf(input.value)
+        : null;
+  if (account)
+    await tx.$queryRaw`select app_rekey_lock_account(${tenantId}::uuid, ${input.provider}::lock_provider, ${account})`;
   return { keyVersion: version };
+}
+
+function ttlockAccountOf(value: string): string | null {
+  const credentials = readTtlockCredentials(value);
+  return credentials ? ttlockAccount(credentials) : null;
 }
 
 /**

@@ -17,26 +17,49 @@ alter table locks add constraint locks_account_form check (
   case when provider = 'simulator' then account = 'install'
        else account ~ '^(acct:[0-9a-f]{64}|legacy:[0-9a-f-]{36})$' end);
 
--- 2. A device two tenants hold already (the hole this closes): the first to have it keeps it; each
---    other tenant's lock is released — taken off its rooms, its device id replaced by one no provider
---    knows (so no code of that tenant reaches the device any more), audited `lock.released`.
-with ranked as (
-  select tenant_id, id, provider, device_id,
-         row_number() over (partition by provider, account, device_id order by created_at, id) as n
-    from locks),
-released as (
-  update locks l set device_id = 'released:' || l.id::text, updated_at = now()
-    from ranked r
-   where r.n > 1 and l.tenant_id = r.tenant_id and l.id = r.id
-  returning l.tenant_id, l.id, r.provider, r.device_id as old_device_id),
-unhung as (
-  delete from room_locks rl using released r where rl.tenant_id = r.tenant_id and rl.lock_id = r.id
-  returning rl.tenant_id)
-insert into audit_events (tenant_id, actor_type, actor_label, action, subject_type, subject_id, metadata)
-select tenant_id, 'system', 'migration', 'lock.released', 'lock', id,
-       jsonb_build_object('provider', provider, 'deviceId', old_device_id, 'reason', 'held_by_another_tenant',
-                          'doorsRemoved', (select count(*) from unhung u where u.tenant_id = released.tenant_id))
-  from released;
+-- 2. Releasing a lock: the tenant keeps its row and history, but the lock is taken off its rooms
+--    and its device id replaced by one no provider knows, so no code of this tenant reaches that
+--    device any more; audited `lock.released` with the device it had. Used when another tenant holds
+--    the device: below for devices two tenants hold already (the hole this closes: the first to have
+--    it keeps it), and by app_rekey_lock_account when new credentials reach a device held elsewhere.
+create function app_release_lock(p_tenant_id uuid, p_lock_id uuid, p_reason text) returns void
+  language plpgsql
+  set search_path = pg_catalog, public
+as $$
+declare
+  v_lock locks;
+  v_doors integer;
+begin
+  select * into v_lock from locks
+   where tenant_id = p_tenant_id and id = p_lock_id and device_id not like 'released:%' for update;
+  if not found then
+    return;
+  end if;
+  update locks set device_id = 'released:' || id::text, updated_at = now()
+   where tenant_id = p_tenant_id and id = p_lock_id;
+  delete from room_locks where tenant_id = p_tenant_id and lock_id = p_lock_id;
+  get diagnostics v_doors = row_count;
+  insert into audit_events (tenant_id, actor_type, actor_label, action, subject_type, subject_id, metadata)
+  values (p_tenant_id, 'system', 'lock devices', 'lock.released', 'lock', p_lock_id,
+          jsonb_build_object('provider', v_lock.provider, 'deviceId', v_lock.device_id, 'reason', p_reason,
+                             'doorsRemoved', v_doors));
+end $$;
+revoke all on function app_release_lock(uuid, uuid, text) from public;
+grant execute on function app_release_lock(uuid, uuid, text) to app_service;
+
+do $$
+declare
+  v_lock record;
+begin
+  for v_lock in
+    select tenant_id, id from (
+      select tenant_id, id, row_number() over (partition by provider, account, device_id order by created_at, id) as n
+        from locks) ranked
+     where n > 1
+  loop
+    perform app_release_lock(v_lock.tenant_id, v_lock.id, 'held_by_another_tenant');
+  end loop;
+end $$;
 
 -- 3. The global lookup (a Citus reference table, like guest_link_tokens and api_key_secrets): one
 --    row per (provider, account, device), naming the one tenant and lock that hold it. Its primary
@@ -147,3 +170,34 @@ begin
 end $$;
 revoke all on function app_import_lock_devices(uuid, lock_provider, text, jsonb, boolean) from public;
 grant execute on function app_import_lock_devices(uuid, lock_provider, text, jsonb, boolean) to app_service;
+
+-- 5. New credentials for a tenant's own provider: its locks of that provider are reached through the
+--    new account from now on, so they move to it (`locks.account`). One whose device another tenant
+--    holds under that account is released (step 2): the new credentials never drive a device held
+--    elsewhere. Answers how many were released.
+create function app_rekey_lock_account(p_tenant_id uuid, p_provider lock_provider, p_account text)
+  returns integer
+  language plpgsql
+  set search_path = pg_catalog, public
+as $$
+declare
+  v_lock record;
+  v_released integer := 0;
+begin
+  for v_lock in
+    select id from locks
+     where tenant_id = p_tenant_id and provider = p_provider and account <> p_account
+       and device_id not like 'released:%'
+     order by id
+  loop
+    begin
+      update locks set account = p_account, updated_at = now() where tenant_id = p_tenant_id and id = v_lock.id;
+    exception when sqlstate 'UL001' then
+      perform app_release_lock(p_tenant_id, v_lock.id, 'held_by_another_tenant');
+      v_released := v_released + 1;
+    end;
+  end loop;
+  return v_released;
+end $$;
+revoke all on function app_rekey_lock_account(uuid, lock_provider, text) from public;
+grant execute on function app_rekey_lock_account(uuid, lock_provider, text) to app_service;
