@@ -5,12 +5,7 @@ import { getVendor } from './get-vendor';
 import type { LockProvider, LockProviderName, LockResult } from './provider';
 import { createTtlockProvider } from './ttlock';
 import { INSTALL_ACCOUNT, seamAccount } from './lock-account';
-import {
-  readTtlockCredentials,
-  ttlockAccount,
-  ttlockBaseUrl,
-  type TTtlockCredentials,
-} from './ttlock-credentials';
+import { readTtlockCredentials, ttlockAccount, ttlockBaseUrl, type TTtlockCredentials } from './ttlock-credentials';
 
 /** The provider of a tenant that chose none: `LOCK_VENDOR` (the simulator by default). */
 export function defaultProviderName(): LockProviderName {
