@@ -55,13 +55,47 @@ test('a manager sees a lock with its door and the guest’s code — never its P
 test.describe('a tenant without locks', () => {
   test.use({ rooms: 0 });
 
-  test('is told to import them, and the import says what it found', async ({ managerPage: page }) => {
+  test('is told to import them, and the import brings in none of the install’s other tenants’ locks', async ({
+    managerPage: page,
+  }) => {
     await page.goto('/manage/locks');
     await expect(page.getByTestId('locks-empty')).toContainText('No locks yet — import them from your lock provider.');
     await page.getByRole('button', { name: 'Import locks from provider' }).click();
     const result = page.getByTestId('locks-import-result');
-    await expect(result).toHaveText(/^(No new locks|1 new lock imported|\d+ new locks imported); the provider lists /);
+    // The install's simulator lists every tenant's doors; this tenant was assigned none of them.
+    await expect(result).toHaveText('No new locks; the provider lists no locks.');
     await expect(result).toBeFocused();
+    await expect(page.getByTestId('lock-card')).toHaveCount(0);
+  });
+
+  test('connects its own TTLock account: a private address is refused in plain words, no secret is shown back', async ({
+    managerPage: page,
+  }) => {
+    await page.goto('/manage/locks');
+    const panel = page.getByTestId('lock-provider');
+    await expect(panel.getByTestId('lock-provider-current')).toHaveText('Now: the install’s locks');
+    await panel.getByLabel('My own TTLock account').check();
+    await panel.getByLabel('TTLock client id').fill('my-app');
+    await panel.getByLabel('TTLock client secret').fill('client-secret-typed');
+    await panel.getByLabel('TTLock account (username)').fill('front-office');
+    await panel.getByLabel('TTLock account password').fill('password-typed');
+    await panel.getByLabel('TTLock API address (optional)').fill('https://169.254.169.254');
+    await panel.getByRole('button', { name: 'Save provider' }).click();
+    const result = panel.getByTestId('lock-provider-result');
+    await expect(result).toHaveText(
+      'The API address must be a public https address (not a private, local or link-local one).',
+    );
+    // The non-secret fields come back; the secrets do not, anywhere on the page.
+    await expect(panel.getByLabel('TTLock client id')).toHaveValue('my-app');
+    await expect(panel.getByLabel('TTLock client secret')).toHaveValue('');
+    await expect(panel.getByLabel('TTLock account password')).toHaveValue('');
+    const html = await page.content();
+    expect(html).not.toContain('client-secret-typed');
+    expect(html).not.toContain('password-typed');
+
+    await panel.getByRole('radio', { name: /^The install’s locks/ }).check();
+    await panel.getByRole('button', { name: 'Save provider' }).click();
+    await expect(result).toHaveText('Saved: the install’s locks. Import your locks below.');
   });
 });
 

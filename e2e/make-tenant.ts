@@ -5,7 +5,6 @@
  * with UNLOCKOS_DATA_DIR=.data/e2e, the way the CLI reaches that database; the database is the
  * server's, already migrated, so this neither migrates nor seeds.
  */
-import { createHash } from 'node:crypto';
 import { openDatabase } from '../lib/db/database';
 
 /** `facility: false`: a brand-new tenant with no facility and no rooms (the manager sets it up). */
@@ -24,7 +23,8 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as TenantInput;
   const database = await openDatabase();
   process.env.APP_DATABASE_URL = database.appUrl;
-  const { createFacility, createRoom, createStaffUser, createTenant } = await import('../lib/tenants/create-tenant');
+  const { createFacility, createStaffUser, createTenant } = await import('../lib/tenants/create-tenant');
+  const { createRoomWithDevice } = await import('../lib/testing/fixtures');
   const { disconnectDb } = await import('../lib/db/client');
   try {
     const name = `${input.name} ${input.tag}`;
@@ -34,14 +34,13 @@ async function main(): Promise<void> {
         ? { id: '' }
         : await createFacility({ tenantId: id, name: 'Main', timeZone: input.timeZone ?? 'UTC' });
     const rooms = [];
-    // Device ids are TTLock lock ids (Ints), one series per tenant so tenants never share a lock.
-    const lockBase =
-      (parseInt(createHash('sha256').update(input.tag).digest('hex').slice(0, 8), 16) % 2_000_000) * 1000;
+    // Each room's own door is a device of the simulator, assigned to the tenant as the operator's
+    // `room-create --lock-device` does (the same domain function): a random TTLock lock id (an Int),
+    // drawn again in the rare case another tenant holds it already.
     for (let i = 0; i < (input.facility === false ? 0 : input.rooms); i++) {
       const label = String(101 + i);
-      const lockDevice = String(lockBase + 101 + i);
-      const room = await createRoom({ tenantId: id, facilityId: facility.id, label, lockDeviceRef: lockDevice });
-      rooms.push({ id: room.id, label, lockDevice });
+      const room = await createRoomWithDevice({ tenantId: id, facilityId: facility.id, label });
+      rooms.push({ id: room.id, label, lockDevice: room.lockDevice! });
     }
     const staff = async (role: 'front_desk' | 'manager', who: string): Promise<StaffMember> => {
       const email = `${who}-${input.tag}@example.com`;

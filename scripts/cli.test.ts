@@ -131,6 +131,74 @@ describe('the CLI', () => {
   }, 90_000);
 });
 
+describe('cli lock-assign', () => {
+  it('gives a device of the install’s lock account to one tenant, and refuses it to any other', async () => {
+    const device = String(400_000_000 + Math.floor(Math.random() * 100_000_000));
+    const [mine, theirs] = await Promise.all([
+      createTenant({ name: 'Assign Inn' }),
+      createTenant({ name: 'Other Inn' }),
+    ]);
+    const assigned = await cli('lock-assign', '--tenant', mine.id, '--device', device);
+    expect(assigned.stderr).toBe('');
+    expect(assigned.code).toBe(0);
+    const { lockId } = JSON.parse(assigned.stdout) as { lockId: string };
+    expect(lockId).toMatch(/^[0-9a-f-]{36}$/);
+    // Again for the same tenant: the same lock.
+    expect(JSON.parse((await cli('lock-assign', '--tenant', mine.id, '--device', device)).stdout)).toEqual({ lockId });
+
+    const refused = await cli('lock-assign', '--tenant', theirs.id, '--device', device);
+    expect({ failed: refused.code !== 0, stdout: refused.stdout }).toEqual({ failed: true, stdout: '' });
+    expect(refused.stderr).toMatch(/error: conflict: .*assigned to another tenant/);
+    // room-create --lock-device goes the same way: refused, and no room is made.
+    const facility = JSON.parse((await cli('facility-create', '--tenant', theirs.id, '--name', 'Main')).stdout) as {
+      id: string;
+    };
+    const room = await cli(
+      'room-create',
+      '--tenant',
+      theirs.id,
+      '--facility',
+      facility.id,
+      '--label',
+      '1',
+      '--lock-device',
+      device,
+    );
+    expect({ failed: room.code !== 0, stdout: room.stdout }).toEqual({ failed: true, stdout: '' });
+    expect(room.stderr).toMatch(/assigned to another tenant/);
+
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select tenant_id, (select count(*)::int from rooms where tenant_id = $2) as rooms
+         from locks where device_id = $1`,
+      [device, theirs.id],
+    );
+    await admin.end();
+    expect(rows).toEqual([{ tenant_id: mine.id, rooms: 0 }]);
+  }, 60_000);
+
+  it('secret-set refuses TTLock credentials whose endpoint is not a public https address, storing nothing', async () => {
+    const tenant = await createTenant({ name: 'Endpoint Inn' });
+    const value = (endpoint: string) =>
+      JSON.stringify({ clientId: 'c', clientSecret: 's', username: 'u', password: 'p', endpoint });
+    const results = await Promise.all(
+      ['http://api.example.com', 'https://169.254.169.254', 'https://[::ffff:127.0.0.1]'].map((endpoint) =>
+        cli('secret-set', '--tenant', tenant.id, '--provider', 'ttlock', '--value', value(endpoint)),
+      ),
+    );
+    for (const result of results) {
+      expect({ failed: result.code !== 0, stdout: result.stdout }).toEqual({ failed: true, stdout: '' });
+      expect(result.stderr).toMatch(/error: invalid_request: The endpoint must/);
+    }
+    const admin = await adminClient();
+    const { rows } = await admin.query(`select count(*)::int as n from provider_secrets where tenant_id = $1`, [
+      tenant.id,
+    ]);
+    await admin.end();
+    expect(rows[0].n).toBe(0);
+  }, 60_000);
+});
+
 describe('cli user-unlock', () => {
   it('clears the account’s sign-in limits for every address, and refuses an unknown email', async () => {
     const tenant = await createTenant({ name: 'Unlock Inn' });

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'locks.synced',
   'room.lock_added',
   'lock.resynced',
+  'lock.assigned',
+  'lock.released',
   'user.sign_in_throttled',
   'user.sign_in_failed',
 ] as const;

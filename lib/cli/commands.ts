@@ -6,7 +6,7 @@ import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../s
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../api/schemas';
 import { addBookingSource } from '../bookings/booking-sources';
-import { addRoomLock, setLockProvider, syncLocks } from '../locks/locks';
+import { addRoomLock, assignLockDevice, setLockProvider, syncLocks } from '../locks/locks';
 import { replayWebhookEvents } from '../webhooks/replay';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
 import { isTimeZone } from '../facilities/time-zones';
@@ -112,6 +112,9 @@ export const COMMANDS: Record<string, CliCommand> = {
   ),
   'locks-sync': command(z.object({ tenant: uuid }).strict(), (f) =>
     syncLocks({ tenantId: f.tenant, actor: CLI_ACTOR }),
+  ),
+  'lock-assign': command(z.object({ tenant: uuid, device: z.string().trim().min(1).max(200) }).strict(), (f) =>
+    assignLockDevice({ tenantId: f.tenant, deviceId: f.device, actor: CLI_ACTOR }),
   ),
   'room-lock-add': command(
     z.object({ tenant: uuid, room: uuid, lock: uuid, role: z.enum(['room', 'entrance', 'other']).optional() }).strict(),

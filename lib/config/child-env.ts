@@ -45,10 +45,11 @@ export function isCredentialVariable(name: string, value = ''): boolean {
 
 /** Credentials from the operator's environment that a child may receive as they are, when set. */
 const PASSED_ON: Record<ChildKind, readonly string[]> = {
-  // Decrypting rows on an older data key; guest links; Stripe (payment intents, webhook signatures).
-  web: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+  // Decrypting rows on an older data key; guest links; Stripe (payment intents, webhook signatures);
+  // the operator's leave for tenant-given addresses to be private (not a credential, but named like one).
+  web: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'ALLOW_PRIVATE_FETCH'],
   // Decrypting rows on an older data key; guest links in the messages it sends; sending them.
-  worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL'],
+  worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL', 'ALLOW_PRIVATE_FETCH'],
   simulator: [],
   mailcatcher: [],
 };

@@ -39,6 +39,7 @@ export const SQLSTATE = {
   secretInvalid: 'US002',
   dataKeyMismatch: 'US003',
   dataKeyUnknownVersion: 'US004',
+  lockDeviceHeld: 'UL001',
 } as const;
 
 function jsonList(text: string | undefined): string[] {
@@ -178,6 +179,9 @@ export function toDomainError(error: unknown): unknown {
         { cause: error },
       );
     case SQLSTATE.notFound:
+      return new AppError('not_found', 'Not found.', {}, { cause: error });
+    // A lock device another tenant holds: to a tenant it does not exist (the operator's commands say more).
+    case SQLSTATE.lockDeviceHeld:
       return new AppError('not_found', 'Not found.', {}, { cause: error });
     // app_api_key_live: the key was revoked after this process cached it.
     case SQLSTATE.apiKeyNotLive:

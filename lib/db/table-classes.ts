@@ -45,6 +45,8 @@ export const REFERENCE_TABLES: Record<string, string> = {
   api_key_secrets: 'lookup: an API key’s secret hash → (tenant_id, api_key_id), kept in step by triggers',
   stripe_payment_intents:
     'lookup: a Stripe payment intent id → (tenant_id, booking_group_id), kept in step by triggers',
+  lock_devices:
+    'lookup: a lock device (provider, account, device id) → the one (tenant_id, lock_id) holding it, kept in step by a trigger',
 };
 
 /** Coordinator tables, each with the reason it stays local. */

@@ -104,9 +104,13 @@ export function classifyResponse(status: number, body: unknown, isSuccess: Succe
   return isSuccess(record) ? { ok: true, data: record } : MALFORMED;
 }
 
+/** A tenant-given endpoint that could not be reached, however (lib/http/outbound-fetch.ts), or a redirect. */
+export const UNREACHABLE = { ok: false, code: 'provider_unreachable', retryable: true } as const;
+
 /** A network failure or timeout: nothing was answered, so trying again may work. */
 export function classifyNetworkError(error: unknown): Classified {
   const name = (error as { name?: string })?.name;
+  if (name === 'UnreachableError') return UNREACHABLE;
   return {
     ok: false,
     code: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network_error',

@@ -30,6 +30,7 @@ export function getVendor(): LockProvider {
     clientSecret,
     username,
     password,
+    cacheScope: 'install',
     timeoutMs: Number(process.env.LOCK_VENDOR_TIMEOUT_MS ?? 10_000),
   });
   return vendor;

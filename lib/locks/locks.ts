@@ -1,11 +1,12 @@
 import { actorColumns, type Actor } from '../audit/actor';
+import { hasSqlstate, SQLSTATE } from '../db/errors';
 import { asService, withTenant, type Tx } from '../db/tx';
 import type { DoorRole, LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { enqueueProgram } from './lock-events';
-import type { ProviderDevice } from './provider';
-import { lockProviderFor, tenantProviderName } from './tenant-provider';
+import { lockConnectionFor, tenantProviderName } from './tenant-provider';
+import { INSTALL_ACCOUNT } from './lock-account';
 
 /** `lock` in API.md: a provider's device and the rooms whose door it is. */
 export type LockView = {
@@ -68,41 +69,102 @@ export async function setLockProvider(input: {
   provider: LockProviderName;
   actor: Actor;
 }): Promise<{ provider: LockProviderName }> {
+  return asService({ tenantId: input.tenantId }, (tx) => writeLockProvider(tx, input));
+}
+
+/** `setLockProvider` inside the caller's transaction (with its credentials, lib/locks/connect-lock-provider.ts). */
+export async function writeLockProvider(
+  tx: Tx,
+  input: { tenantId: string; provider: LockProviderName; actor: Actor; metadata?: Record<string, unknown> },
+): Promise<{ provider: LockProviderName }> {
   const { tenantId, provider, actor } = input;
+  const updated = await tx.tenant.updateMany({ where: { id: tenantId }, data: { lockProvider: provider } });
+  if (updated.count === 0) throw new AppError('not_found', 'Unknown tenant.');
+  await tx.auditEvent.create({
+    data: {
+      tenantId,
+      ...actorColumns(actor),
+      action: 'lock_provider.set',
+      subjectType: 'tenant',
+      metadata: { provider, ...input.metadata },
+    },
+  });
+  return { provider };
+}
+
+/**
+ * The tenant's lock for a device of an account, made on first sight: the device becomes the
+ * tenant's alone (the lookup `lock_devices`, migration 20261204100000). A device another tenant
+ * holds is refused with `conflict`, saying so — for the operator's commands only (`lock-assign`,
+ * `room-create --lock-device`); nothing a tenant's staff or API key can call reaches here.
+ */
+export async function holdLockDevice(
+  tx: Tx,
+  input: { tenantId: string; provider: LockProviderName; account: string; deviceId: string; name?: string },
+): Promise<{ id: string; created: boolean }> {
+  const { tenantId, provider, account, deviceId } = input;
+  try {
+    const created = await tx.$queryRaw<{ id: string }[]>`
+      insert into locks (tenant_id, provider, account, device_id, name)
+      values (${tenantId}::uuid, ${provider}::lock_provider, ${account}, ${deviceId}, ${input.name ?? deviceId})
+      on conflict (tenant_id, provider, device_id) do nothing
+      returning id`;
+    if (created[0]) return { id: created[0].id, created: true };
+  } catch (error) {
+    if (hasSqlstate(error, SQLSTATE.lockDeviceHeld))
+      throw new AppError(
+        'conflict',
+        `Lock device ${deviceId} (${provider}) is assigned to another tenant; it stays theirs.`,
+        { deviceId },
+        { cause: error },
+      );
+    throw error;
+  }
+  const [lock] = await tx.lock.findMany({
+    where: { tenantId, provider, deviceId },
+    select: { id: true },
+  });
+  return { id: lock!.id, created: false };
+}
+
+/**
+ * Gives a device of the install's own lock account (the simulator, or the account at
+ * LOCK_VENDOR_URL) to one tenant — the operator's `lock-assign`: the tenant's lock for it, made
+ * once (again → the same lock), audited `lock.assigned`. A device another tenant holds → `conflict`.
+ */
+export async function assignLockDevice(input: {
+  tenantId: string;
+  deviceId: string;
+  actor: Actor;
+}): Promise<{ lockId: string }> {
+  const { tenantId, deviceId, actor } = input;
   return asService({ tenantId }, async (tx) => {
-    const updated = await tx.tenant.updateMany({ where: { id: tenantId }, data: { lockProvider: provider } });
-    if (updated.count === 0) throw new AppError('not_found', 'Unknown tenant.');
+    const tenants = await tx.tenant.count({ where: { id: tenantId } });
+    if (tenants !== 1) throw new AppError('not_found', 'Unknown tenant.');
+    const lock = await assignInstallDevice(tx, { tenantId, deviceId, actor });
+    return { lockId: lock.id };
+  });
+}
+
+/** `assignLockDevice` inside the caller's transaction (a room's device, the demo's seed). */
+export async function assignInstallDevice(
+  tx: Tx,
+  input: { tenantId: string; deviceId: string; actor: Actor },
+): Promise<{ id: string }> {
+  const { tenantId, deviceId, actor } = input;
+  const lock = await holdLockDevice(tx, { tenantId, provider: 'simulator', account: INSTALL_ACCOUNT, deviceId });
+  if (lock.created)
     await tx.auditEvent.create({
       data: {
         tenantId,
         ...actorColumns(actor),
-        action: 'lock_provider.set',
-        subjectType: 'tenant',
-        metadata: { provider },
+        action: 'lock.assigned',
+        subjectType: 'lock',
+        subjectId: lock.id,
+        metadata: { provider: 'simulator', deviceId },
       },
     });
-    return { provider };
-  });
-}
-
-/** The lock for a device of a provider, created on first sight (a device id is unique per tenant and provider). */
-export async function ensureLock(
-  tx: Tx,
-  input: { tenantId: string; provider: LockProviderName; deviceId: string; name?: string },
-): Promise<{ id: string }> {
-  return tx.lock.upsert({
-    where: {
-      tenantId_provider_deviceId: { tenantId: input.tenantId, provider: input.provider, deviceId: input.deviceId },
-    },
-    create: {
-      tenantId: input.tenantId,
-      provider: input.provider,
-      deviceId: input.deviceId,
-      name: input.name ?? input.deviceId,
-    },
-    update: {},
-    select: { id: true },
-  });
+  return lock;
 }
 
 /**
@@ -156,7 +218,10 @@ export async function addRoomLock(input: {
 }
 
 /**
- * Reads the provider's devices into the tenant's locks: new devices are added, known ones get their
+ * Reads the provider's devices into the tenant's locks. On the tenant's own account new devices
+ * are added; on the install's account (the simulator) only the devices the operator assigned to
+ * the tenant are refreshed — the others are never imported, never counted, never shown. A device
+ * another tenant holds is skipped on any account (`app_import_lock_devices`). Known locks get their
  * name, state and capabilities refreshed. Repeatable: a device is one lock however often it is read.
  */
 export async function syncLocks(input: {
@@ -166,56 +231,46 @@ export async function syncLocks(input: {
 }): Promise<{ imported: number; locks: LockView[] }> {
   const { tenantId, actor } = input;
   const name = await tenantProviderName(tenantId);
-  const provider = await lockProviderFor(tenantId, name);
-  if (!provider.ok)
-    throw new AppError('unavailable', `The lock provider is not set up (${provider.code}).`, {
-      providerCode: provider.code,
+  const connection = await lockConnectionFor(tenantId, name);
+  if (!connection.ok)
+    throw new AppError('unavailable', `The lock provider is not set up (${connection.code}).`, {
+      providerCode: connection.code,
     });
-  const devices = await provider.data.listDevices({ correlationId: input.correlationId ?? `locks-sync:${tenantId}` });
+  const { provider, account } = connection.data;
+  const devices = await provider.listDevices({ correlationId: input.correlationId ?? `locks-sync:${tenantId}` });
   if (!devices.ok) {
     logger.warn({ tenantId, provider: name, vendorCode: devices.code }, 'locks-sync could not list devices');
     throw new AppError('unavailable', `The lock provider did not list its devices (${devices.code}).`, {
       providerCode: devices.code,
     });
   }
+  const own = account !== INSTALL_ACCOUNT;
   return asService({ tenantId }, async (tx) => {
-    let imported = 0;
-    for (const device of devices.data) {
-      if (await upsertDevice(tx, tenantId, name, device)) imported += 1;
-    }
+    const rows = await tx.$queryRaw<{ lockId: string; inserted: boolean }[]>`
+      select lock_id as "lockId", inserted from app_import_lock_devices(${tenantId}::uuid, ${name}::lock_provider,
+        ${account}, ${JSON.stringify(devices.data)}::jsonb, ${own})`;
+    const imported = rows.filter((r) => r.inserted).length;
+    if (own && rows.length < devices.data.length)
+      logger.info(
+        { tenantId, provider: name, skipped: devices.data.length - rows.length },
+        'locks-sync skipped devices another tenant holds',
+      );
     await tx.auditEvent.create({
       data: {
         tenantId,
         ...actorColumns(actor),
         action: 'locks.synced',
         subjectType: 'tenant',
-        metadata: { provider: name, devices: devices.data.length, imported },
+        metadata: { provider: name, devices: rows.length, imported },
       },
     });
-    const rows = await tx.lock.findMany({
-      where: { tenantId, provider: name, deviceId: { in: devices.data.map((d) => d.deviceId) } },
+    const locks = await tx.lock.findMany({
+      where: { tenantId, id: { in: rows.map((r) => r.lockId) } },
       select: lockSelect,
       orderBy: [{ name: 'asc' }, { id: 'asc' }],
     });
-    return { imported, locks: rows.map(toLockView) };
+    return { imported, locks: locks.map(toLockView) };
   });
-}
-
-/** Inserts or refreshes one device; true when it was new. */
-async function upsertDevice(tx: Tx, tenantId: string, provider: LockProviderName, device: ProviderDevice) {
-  const rows = await tx.$queryRaw<{ inserted: boolean }[]>`
-    insert into locks (tenant_id, provider, device_id, name, online, battery_level, can_program_online,
-                       can_program_offline, supports_backup_codes, last_seen_at, synced_at)
-    values (${tenantId}::uuid, ${provider}::lock_provider, ${device.deviceId}, ${device.name}, ${device.online},
-            ${device.batteryLevel}, ${device.canProgramOnline}, ${device.canProgramOffline}, ${device.supportsBackupCodes},
-            case when ${device.online} then now() end, now())
-    on conflict (tenant_id, provider, device_id) do update set
-      name = excluded.name, online = excluded.online, battery_level = excluded.battery_level,
-      can_program_online = excluded.can_program_online, can_program_offline = excluded.can_program_offline,
-      supports_backup_codes = excluded.supports_backup_codes,
-      last_seen_at = coalesce(excluded.last_seen_at, locks.last_seen_at), synced_at = now(), updated_at = now()
-    returning (xmax = 0) as inserted`;
-  return rows[0]?.inserted ?? false;
 }
 
 /** One door code as we hold it: whose key, its state on this lock. Never a PIN. */

@@ -1,9 +1,11 @@
-import { z } from 'zod';
 import { asService } from '../db/tx';
+import { outboundFetch } from '../http/outbound-fetch';
 import { getProviderSecret } from '../secrets/provider-secrets';
 import { getVendor } from './get-vendor';
 import type { LockProvider, LockProviderName, LockResult } from './provider';
 import { createTtlockProvider } from './ttlock';
+import { INSTALL_ACCOUNT, seamAccount } from './lock-account';
+import { readTtlockCredentials, ttlockAccount, ttlockBaseUrl, type TTtlockCredentials } from './ttlock-credentials';
 
 /** The provider of a tenant that chose none: `LOCK_VENDOR` (the simulator by default). */
 export function defaultProviderName(): LockProviderName {
@@ -25,25 +27,20 @@ const notConfigured = (name: LockProviderName): LockResult<never> => ({
   retryable: false,
 });
 
-/** What a tenant's `ttlock` secret holds: its open-platform app and account (JSON). */
-export const ZTtlockCredentialsSchema = z
-  .object({
-    clientId: z.string().min(1),
-    clientSecret: z.string().min(1),
-    username: z.string().min(1),
-    password: z.string().min(1),
-    endpoint: z.url().optional(),
-  })
-  .strict();
-
 type Factories = {
   seam?: (options: { apiKey: string; endpoint?: string }) => LockProvider;
-  ttlock?: (options: z.infer<typeof ZTtlockCredentialsSchema> & { baseUrl: string }) => LockProvider;
+  ttlock?: (options: TTtlockCredentials & { baseUrl: string; cacheScope: string }) => LockProvider;
 };
 const factories: Factories = {
   // Seam's SDK loads only when a tenant on Seam needs it (the CLI and most web requests never do).
   seam: undefined,
-  ttlock: ({ endpoint: _endpoint, ...options }) => createTtlockProvider({ name: 'ttlock', ...options }),
+  // The endpoint may be the tenant's own: public https only, no redirects (lib/http/outbound-fetch.ts).
+  ttlock: ({ endpoint: _endpoint, ...options }) =>
+    createTtlockProvider({
+      name: 'ttlock',
+      ...options,
+      fetch: outboundFetch(),
+    }),
 };
 
 /** For tests: drive a provider's tenants through this client instead of the real adapter. */
@@ -52,29 +49,58 @@ export function registerLockProvider<K extends keyof Factories>(name: K, factory
 }
 
 /**
- * The client for one tenant's locks of one provider, with that tenant's credentials (provider
- * secrets, decrypted by the service role). The simulator is the install's own (env credentials).
- * A provider without credentials is a final failure (`seam_not_configured`), never a guess.
+ * A client for one tenant's locks of one provider and the account it reaches (`locks.account`):
+ * the install's own (`install`, the simulator at LOCK_VENDOR_URL) or the tenant's own credentials
+ * (provider secrets, decrypted by the service role). A provider without credentials is a final
+ * failure (`seam_not_configured`), never a guess.
  */
-export async function lockProviderFor(tenantId: string, name: LockProviderName): Promise<LockResult<LockProvider>> {
-  if (name === 'simulator') return { ok: true, data: getVendor() };
+export async function lockConnectionFor(
+  tenantId: string,
+  name: LockProviderName,
+): Promise<LockResult<{ provider: LockProvider; account: string }>> {
+  if (name === 'simulator') return { ok: true, data: { provider: getVendor(), account: INSTALL_ACCOUNT } };
   if (name === 'seam') {
     const apiKey = await getProviderSecret({ tenantId, provider: 'seam' });
     if (!apiKey) return notConfigured(name);
-    const seam = factories.seam ?? (await import('./seam')).createSeamProvider;
-    return { ok: true, data: seam({ apiKey, endpoint: process.env.SEAM_ENDPOINT || undefined }) };
+    return { ok: true, data: await seamConnection(apiKey) };
   }
-  const secret = await getProviderSecret({ tenantId, provider: 'ttlock' });
-  const parsed = ZTtlockCredentialsSchema.safeParse(secret ? safeJson(secret) : null);
-  if (!parsed.success || !factories.ttlock) return notConfigured(name);
-  const baseUrl = parsed.data.endpoint ?? process.env.TTLOCK_ENDPOINT ?? 'https://euapi.ttlock.com';
-  return { ok: true, data: factories.ttlock({ ...parsed.data, baseUrl }) };
+  const credentials = readTtlockCredentials(await getProviderSecret({ tenantId, provider: 'ttlock' }));
+  if (!credentials || !factories.ttlock) return notConfigured(name);
+  return { ok: true, data: ttlockConnection(tenantId, credentials) };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
+/**
+ * The account a tenant's devices of one provider are reached through (`locks.account`), without
+ * making a client: `install`, or the identity of the tenant's own credentials; null without them.
+ */
+export async function lockAccountFor(tenantId: string, name: LockProviderName): Promise<string | null> {
+  if (name === 'simulator') return INSTALL_ACCOUNT;
+  if (name === 'seam') {
+    const apiKey = await getProviderSecret({ tenantId, provider: 'seam' });
+    return apiKey ? seamAccount(apiKey) : null;
   }
+  const credentials = readTtlockCredentials(await getProviderSecret({ tenantId, provider: 'ttlock' }));
+  return credentials ? ttlockAccount(credentials) : null;
+}
+
+/** A Seam client on this API key (Seam's API at SEAM_ENDPOINT, an install-wide setting). */
+export async function seamConnection(apiKey: string) {
+  const seam = factories.seam ?? (await import('./seam')).createSeamProvider;
+  return { provider: seam({ apiKey, endpoint: process.env.SEAM_ENDPOINT || undefined }), account: seamAccount(apiKey) };
+}
+
+/** A TTLock client on these credentials for one tenant (its tokens are the tenant's alone). */
+export function ttlockConnection(tenantId: string, credentials: TTtlockCredentials) {
+  const provider = factories.ttlock!({
+    ...credentials,
+    baseUrl: ttlockBaseUrl(credentials),
+    cacheScope: `tenant:${tenantId}`,
+  });
+  return { provider, account: ttlockAccount(credentials) };
+}
+
+/** The client for one tenant's locks of one provider, with that tenant's credentials (see lockConnectionFor). */
+export async function lockProviderFor(tenantId: string, name: LockProviderName): Promise<LockResult<LockProvider>> {
+  const connection = await lockConnectionFor(tenantId, name);
+  return connection.ok ? { ok: true, data: connection.data.provider } : connection;
 }

@@ -5,6 +5,7 @@ import {
   classifyNetworkError,
   classifyResponse,
   MALFORMED,
+  UNREACHABLE,
   SUCCESS_SHAPES,
   type Body,
   type Classified,
@@ -33,9 +34,26 @@ export type TtlockProviderOptions = {
   username: string;
   password: string;
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** How requests go out: the global fetch, or lib/http/outbound-fetch.ts for a tenant-given endpoint. */
+  fetch?: TtlockFetch;
   tokenCache?: TokenCache;
+  /**
+   * Whose token this client holds (`tenant:<id>`, or `install` for the install's own account): a
+   * cached token is never shared between scopes, whatever the credentials.
+   */
+  cacheScope?: string;
 };
+
+export type TtlockFetch = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: URLSearchParams;
+    signal: AbortSignal;
+    redirect: 'manual';
+  },
+) => Promise<Response>;
 
 const sharedCache = new TokenCache();
 const HOUR_MS = 3_600_000;
@@ -147,10 +165,23 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
   const name = options.name ?? 'ttlock';
   const doFetch = options.fetch ?? fetch;
   const cache = options.tokenCache ?? sharedCache;
-  const cacheKey = `${options.baseUrl}|${options.clientId}|${options.username}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   // TTLock takes the account password as its lowercase hex MD5; the clear one never leaves this process.
   const passwordHash = md5(options.password);
+  // Everything that earns a token, and whose it is: a token is reused only by the same scope with
+  // the same secret and password, never by someone who typed only the client id and username.
+  const cacheKey = createHash('sha256')
+    .update(
+      JSON.stringify([
+        options.cacheScope ?? '',
+        options.baseUrl,
+        options.clientId,
+        options.username,
+        options.clientSecret,
+        passwordHash,
+      ]),
+    )
+    .digest('hex');
   let signingIn: Promise<LockResult<string>> | null = null;
 
   function log(endpoint: string, correlationId: string, result: Classified): void {
@@ -186,8 +217,13 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-correlation-id': correlationId },
         body: new URLSearchParams(Object.entries(fields).map(([field, value]) => [field, String(value)])),
         signal: AbortSignal.timeout(timeoutMs),
+        // A redirect is never followed (it would carry the form, credentials included, elsewhere).
+        redirect: 'manual',
       });
-      result = classifyResponse(response.status, parseJson(await response.text()), isSuccess);
+      result =
+        response.status === 0 || (response.status >= 300 && response.status < 400)
+          ? UNREACHABLE
+          : classifyResponse(response.status, parseJson(await response.text()), isSuccess);
     } catch (error) {
       result = classifyNetworkError(error);
     }

@@ -1,5 +1,7 @@
 import { actorColumns, type Actor } from '../audit/actor';
-import { asService, withTenant } from '../db/tx';
+import { asService, withTenant, type Tx } from '../db/tx';
+import { seamAccount } from '../locks/lock-account';
+import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from '../locks/ttlock-credentials';
 import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
 import { currentDataKey, currentKeyring } from './data-key';
@@ -13,31 +15,60 @@ export const SECRET_PROVIDERS = [
   'lock_vendor',
 ] as const satisfies readonly SecretProvider[];
 
-/** Stores a tenant's provider secret encrypted with the current data key (pgcrypto), audited `secret.set`. */
+/**
+ * Stores a tenant's provider secret encrypted with the current data key (pgcrypto), audited
+ * `secret.set`. TTLock credentials are checked first (lib/locks/ttlock-credentials.ts: their shape,
+ * and an endpoint that is a public https address); a refused value writes nothing.
+ */
 export async function setProviderSecret(input: {
   tenantId: string;
   provider: SecretProvider;
   value: string;
   actor: Actor;
 }): Promise<{ keyVersion: number }> {
+  if (input.provider === 'ttlock') await checkTtlockCredentials(input.value);
+  const done = await asService({ tenantId: input.tenantId }, (tx) => storeProviderSecret(tx, input));
+  invalidateTenant(input.tenantId);
+  return done;
+}
+
+/**
+ * Writes a checked secret inside the caller's transaction (scoped to the tenant), audited
+ * `secret.set`; the caller calls `invalidateTenant` once it committed. New Seam or TTLock
+ * credentials move the tenant's locks of that provider to the account they reach
+ * (`app_rekey_lock_account`): a lock whose device another tenant holds there is released.
+ */
+export async function storeProviderSecret(
+  tx: Tx,
+  input: { tenantId: string; provider: SecretProvider; value: string; actor: Actor },
+): Promise<{ keyVersion: number }> {
   const { key, version } = currentDataKey();
   const { tenantId, actor } = input;
   // Every process drops its cached copy on the database's notice; this one at once, too.
-  const done = await asService({ tenantId }, async (tx) => {
-    await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'secret.set',
-        subjectType: 'provider_secret',
-        metadata: { provider: input.provider, keyVersion: version },
-      },
-    });
-    return { keyVersion: version };
+  await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
+  await tx.auditEvent.create({
+    data: {
+      tenantId,
+      ...actorColumns(actor),
+      action: 'secret.set',
+      subjectType: 'provider_secret',
+      metadata: { provider: input.provider, keyVersion: version },
+    },
   });
-  invalidateTenant(tenantId);
-  return done;
+  const account =
+    input.provider === 'seam'
+      ? seamAccount(input.value)
+      : input.provider === 'ttlock'
+        ? ttlockAccountOf(input.value)
+        : null;
+  if (account)
+    await tx.$queryRaw`select app_rekey_lock_account(${tenantId}::uuid, ${input.provider}::lock_provider, ${account})`;
+  return { keyVersion: version };
+}
+
+function ttlockAccountOf(value: string): string | null {
+  const credentials = readTtlockCredentials(value);
+  return credentials ? ttlockAccount(credentials) : null;
 }
 
 /**

@@ -1,10 +1,11 @@
-import { ensureLock } from '../locks/locks';
+import { assignInstallDevice } from '../locks/locks';
 import { asService } from '../db/tx';
 import { guestTokenFor, guestUrl, hashGuestToken } from '../auth/guest-links';
 import { hashPassword } from '../auth/password';
 import { guestRef } from '../bookings/create-booking-group';
 
 export const DEMO_PASSWORD = 'unlockos-demo';
+const SEED_ACTOR = { type: 'system' as const, id: null, label: 'demo seed' };
 
 export const DEMO_SIGN_INS = [
   { email: 'manager@sakura.example', role: 'manager', tenants: ['Sakura Inn Kyoto'] },
@@ -144,9 +145,10 @@ export async function seedDemo(
       })),
       skipDuplicates: true,
     });
-    // Each room's own door, a device of the simulator (the demo tenants chose no provider).
+    // Each room's own door, a device of the simulator (the demo tenants chose no provider), assigned to
+    // its tenant as the operator's `lock-assign` does: on the install's account a tenant sees only those.
     for (const r of ROOMS.filter((room) => room.lock)) {
-      const lock = await ensureLock(tx, { tenantId: r.tenantId, provider: 'simulator', deviceId: r.lock! });
+      const lock = await assignInstallDevice(tx, { tenantId: r.tenantId, deviceId: r.lock!, actor: SEED_ACTOR });
       await tx.roomLock.createMany({
         data: [{ tenantId: r.tenantId, roomId: r.id, lockId: lock.id }],
         skipDuplicates: true,

@@ -1,5 +1,5 @@
-import { ensureLock } from '../locks/locks';
-import { tenantProviderName } from '../locks/tenant-provider';
+import { assignInstallDevice, holdLockDevice } from '../locks/locks';
+import { lockAccountFor, tenantProviderName } from '../locks/tenant-provider';
 import { asService } from '../db/tx';
 import { hashPassword } from '../auth/password';
 import type { Role } from '../auth/permissions';
@@ -8,6 +8,8 @@ import type { FacilitySettings } from '../facilities/facility-input';
 import { facilityColumns } from '../facilities/save-facility';
 import type { RoomSettings } from '../rooms/room-input';
 import { AppError } from '../errors';
+
+const SYSTEM = { type: 'system' as const, id: null, label: 'system' };
 
 /** Creates a tenant (optionally bound to a Stripe Connect account). */
 export async function createTenant(input: { name: string; stripeAccountId?: string | null }): Promise<{ id: string }> {
@@ -58,9 +60,10 @@ function withoutUndefined<T extends object>(value: T): T {
 
 /**
  * Creates a room in one of the tenant's facilities (the composite foreign key refuses another
- * tenant's facility). `lockDeviceRef` names a device of the tenant's lock provider: it becomes a
- * lock (once per device) and the room's own door. The manager's form gives its rate too; with an
- * `actor` the creation is audited (`room.created`).
+ * tenant's facility). `lockDeviceRef` names a device of the tenant's lock provider: it becomes the
+ * tenant's lock (once per device; on the install's account an assignment, as `lock-assign`) and the
+ * room's own door; a device another tenant holds is refused (`conflict`) and nothing is made. The
+ * manager's form gives its rate too; with an `actor` the creation is audited (`room.created`).
  */
 export async function createRoom(
   input: {
@@ -73,6 +76,11 @@ export async function createRoom(
 ): Promise<{ id: string }> {
   const { tenantId, facilityId, label, lockDeviceRef, actor, ...rate } = input;
   const provider = lockDeviceRef ? await tenantProviderName(tenantId) : null;
+  const account = provider ? await lockAccountFor(tenantId, provider) : null;
+  if (provider && !account)
+    throw new AppError('unavailable', `The lock provider is not set up (${provider}_not_configured).`, {
+      providerCode: `${provider}_not_configured`,
+    });
   return asService({ tenantId }, async (tx) => {
     const facilities = await tx.facility.count({ where: { tenantId, id: facilityId } });
     if (facilities !== 1) throw new AppError('not_found', 'No such facility.');
@@ -80,8 +88,12 @@ export async function createRoom(
       data: { tenantId, facilityId, label, ...withoutUndefined(rate) },
       select: { id: true, rateCents: true, currency: true, rateUnit: true, rateName: true },
     });
-    if (lockDeviceRef && provider) {
-      const lock = await ensureLock(tx, { tenantId, provider, deviceId: lockDeviceRef });
+    if (lockDeviceRef && provider && account) {
+      // The operator's word: the device becomes this tenant's (refused when another tenant holds it).
+      const lock =
+        provider === 'simulator'
+          ? await assignInstallDevice(tx, { tenantId, deviceId: lockDeviceRef, actor: actor ?? SYSTEM })
+          : await holdLockDevice(tx, { tenantId, provider, account, deviceId: lockDeviceRef });
       await tx.roomLock.create({ data: { tenantId, roomId: room.id, lockId: lock.id } });
     }
     if (actor)

@@ -171,10 +171,11 @@ export async function tenantOnProvider(options: { provider: 'seam' | 'ttlock'; r
   const tenant = await createBookableTenant({ rooms: options.rooms ?? 1, lockDevices: false });
   const { tenantId } = tenant;
   await setLockProvider({ tenantId, provider: options.provider, actor: TEST_ACTOR });
+  // Each tenant its own account (a device belongs to one tenant): the same fake devices in every test.
   const value =
     options.provider === 'seam'
-      ? 'seam_test_key'
-      : JSON.stringify({ clientId: 'c', clientSecret: 's', username: 'u', password: 'p' });
+      ? `seam_test_key_${tenantId}`
+      : JSON.stringify({ clientId: 'c', clientSecret: 's', username: `u-${tenantId}`, password: 'p' });
   await setProviderSecret({ tenantId, provider: options.provider, value, actor: TEST_ACTOR });
   const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
   const lock = (deviceId: string) => locks.find((l) => l.deviceId === deviceId)!.id;

@@ -173,7 +173,7 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
 export async function createBookableTenant(
   options: { rooms?: number; lockDevices?: boolean; name?: string; earlyCheckInMinutes?: number } = {},
 ) {
-  const { createFacility, createRoom, createTenant } = await import('../tenants/create-tenant');
+  const { createFacility, createTenant } = await import('../tenants/create-tenant');
   const tag = randomBytes(3).toString('hex');
   const tenant = await createTenant({ name: `${options.name ?? 'Bookable'} ${tag}` });
   const facility = await createFacility({
@@ -183,14 +183,12 @@ export async function createBookableTenant(
     earlyCheckInMinutes: options.earlyCheckInMinutes ?? 120,
   });
   const roomIds: string[] = [];
-  // Device ids are TTLock lock ids (Ints), one series per tenant so tenants sharing a simulator never share a lock.
-  const lockBase = (parseInt(tag, 16) % 2_000_000) * 1000;
   for (let i = 0; i < (options.rooms ?? 2); i++) {
-    const room = await createRoom({
+    const room = await createRoomWithDevice({
       tenantId: tenant.id,
       facilityId: facility.id,
       label: `${101 + i}`,
-      lockDeviceRef: options.lockDevices === false ? null : String(lockBase + 101 + i),
+      lockDevices: options.lockDevices !== false,
     });
     roomIds.push(room.id);
   }
@@ -198,6 +196,32 @@ export async function createBookableTenant(
 }
 
 export const TEST_ACTOR = { type: 'system' as const, id: null, label: 'test' };
+
+/**
+ * A room whose own door is a device of the install's simulator, assigned to the tenant the way the
+ * operator's `room-create --lock-device` does. Device ids are TTLock lock ids (Ints), drawn at
+ * random; one another tenant holds already (a device belongs to one tenant) is drawn again.
+ */
+export async function createRoomWithDevice(input: {
+  tenantId: string;
+  facilityId: string;
+  label: string;
+  lockDevices?: boolean;
+}): Promise<{ id: string; lockDevice: string | null }> {
+  const { createRoom } = await import('../tenants/create-tenant');
+  const { tenantId, facilityId, label } = input;
+  if (input.lockDevices === false) return { ...(await createRoom({ tenantId, facilityId, label })), lockDevice: null };
+  for (let attempt = 1; ; attempt++) {
+    // Ends in the room's label where it is a number (room 101's lock is …101): easier to read in a failure.
+    const suffix = /^\d{1,3}$/.test(label) ? Number(label) : Math.floor(Math.random() * 1000);
+    const lockDevice = String((100 + Math.floor(Math.random() * 2_140_000)) * 1000 + suffix);
+    try {
+      return { ...(await createRoom({ tenantId, facilityId, label, lockDeviceRef: lockDevice })), lockDevice };
+    } catch (error) {
+      if (attempt >= 5 || (error as { code?: string }).code !== 'conflict') throw error;
+    }
+  }
+}
 
 /** A confirmed reservation (with guest link and pre-issued key) in `roomId`, from `startsInHours` for `hours`. */
 export async function bookRoom(input: {

@@ -3,6 +3,9 @@ export type ProviderProblem = 'notConfigured' | 'credentials' | 'unreachable' | 
 
 // The codes the adapters answer with (lib/locks/classify.ts, the Seam and TTLock adapters).
 const CREDENTIALS = new Set([
+  'invalid_client',
+  'invalid_credentials',
+  'token_invalid',
   'unauthorized',
   'account_disconnected',
   'malformed_token',
@@ -14,6 +17,7 @@ const CREDENTIALS = new Set([
 ]);
 const DEVICE = new Set(['device_offline', 'device_not_found', 'vendor_-3002', 'vendor_-3036']);
 const UNREACHABLE = new Set([
+  'provider_unreachable',
   'timeout',
   'network_error',
   'malformed_response',

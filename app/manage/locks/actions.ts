@@ -1,9 +1,11 @@
 'use server';
 
 import { z } from 'zod';
+import { connectLockProvider, type TLockProviderChoice } from '@/lib/locks/connect-lock-provider';
 import { addRoomLock, syncLocks } from '@/lib/locks/locks';
 import { reconcileLock } from '@/lib/locks/reconcile';
-import { staffAction } from '@/app/_server/action';
+import { isAppError } from '@/lib/errors';
+import { refuse, staffAction } from '@/app/_server/action';
 
 const LOCKS = { path: '/manage/locks' } as const;
 
@@ -46,5 +48,53 @@ export const addRoomLockAction = staffAction(
   async ({ input: { lockId, roomId, role }, tenantId, actor }) => {
     await addRoomLock({ tenantId, lockId, roomId, role, actor });
     return { lockId, roomId };
+  },
+);
+
+// A form's empty field is "not given"; surrounding spaces are paste accidents.
+const text = (max: number) => z.string('locks.connect.required').trim().min(1, 'locks.connect.required').max(max);
+const optionalText = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), text(max).optional());
+
+/**
+ * "Lock provider": the install's locks (those the operator assigns), or the tenant's own Seam or
+ * TTLock account with its credentials — checked at the provider before they are stored, never
+ * shown back (only the provider, client id, username and endpoint return to the form on a refusal).
+ */
+export const connectLockProviderAction = staffAction(
+  {
+    name: 'connectLockProvider',
+    permission: 'locks.manage',
+    input: z.discriminatedUnion(
+      'provider',
+      [
+        z.object({ provider: z.literal('simulator') }),
+        z.object({ provider: z.literal('seam'), apiKey: text(4096) }),
+        z.object({
+          provider: z.literal('ttlock'),
+          clientId: text(200),
+          clientSecret: text(500),
+          username: text(200),
+          password: text(500),
+          endpoint: optionalText(500),
+        }),
+      ],
+      'locks.connect.invalidProvider',
+    ),
+    echo: { provider: 'text', clientId: 'text', username: 'text', endpoint: 'text' },
+    revalidate: LOCKS,
+  },
+  async ({ input, tenantId, actor }) => {
+    try {
+      return await connectLockProvider({ tenantId, choice: input as TLockProviderChoice, actor });
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'invalid_request') throw error;
+      if (error.details.problem === 'refused')
+        return refuse('locks.connect.refused', { field: input.provider === 'seam' ? 'apiKey' : 'clientSecret' });
+      if (error.details.problem === 'unreachable') return refuse('locks.connect.unreachable', { field: 'endpoint' });
+      return refuse(error.details.problem === 'not_https' ? 'locks.connect.endpointHttps' : 'locks.connect.endpoint', {
+        field: 'endpoint',
+      });
+    }
   },
 );

@@ -1,0 +1,131 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { useActionState, useId, useState } from 'react';
+import { connectLockProviderAction } from '@/app/manage/locks/actions';
+import { Button } from '@/components/ui/button';
+import { Field, Input } from '@/components/ui/field';
+import { ActionResult } from './action-result';
+import styles from './locks.module.css';
+
+const PROVIDERS = ['simulator', 'seam', 'ttlock'] as const;
+type Provider = (typeof PROVIDERS)[number];
+
+type Props = {
+  tenant: string;
+  current: Provider;
+};
+
+/**
+ * "Lock provider": the install's locks (those the operator assigned), or the tenant's own Seam or
+ * TTLock account. Secrets are password fields, cleared after every answer and never sent back; the
+ * server checks them with the provider before it keeps them.
+ */
+export function LockProviderForm({ tenant, current }: Props) {
+  const t = useTranslations('locks.connect');
+  const tp = useTranslations('locks.provider');
+  const [state, action, pending] = useActionState(connectLockProviderAction, null);
+  const echoed = state && !state.ok ? state.values : null;
+  const [chosen, setChosen] = useState<Provider>(
+    (PROVIDERS as readonly string[]).includes(echoed?.provider ?? '') ? (echoed!.provider as Provider) : current,
+  );
+  const id = useId();
+  const error = state && !state.ok ? state.error : null;
+  const fieldError = (name: string) => (error?.field === name ? error.message : error?.fieldErrors?.[name]);
+  const text = (name: 'clientId' | 'username' | 'endpoint', optional = false) => (
+    <Field id={`${id}-${name}`} label={t(`field.${name}`)} hint={t(`hint.${name}`)} error={fieldError(name)}>
+      {(control) => (
+        <Input
+          {...control}
+          mono
+          name={name}
+          required={!optional}
+          defaultValue={echoed?.[name] ?? ''}
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="off"
+          data-testid={`lock-provider-${name}`}
+        />
+      )}
+    </Field>
+  );
+  const secret = (name: 'apiKey' | 'clientSecret' | 'password') => (
+    <Field
+      id={`${id}-${name}`}
+      label={t(`field.${name}`)}
+      hint={name === 'apiKey' ? t('hint.apiKey') : undefined}
+      error={fieldError(name)}
+    >
+      {(control) => (
+        <Input
+          {...control}
+          mono
+          name={name}
+          type="password"
+          required
+          autoComplete="new-password"
+          spellCheck={false}
+          autoCapitalize="off"
+          data-testid={`lock-provider-${name}`}
+        />
+      )}
+    </Field>
+  );
+  return (
+    <section className={`card ${styles.provider}`} aria-labelledby={`${id}-title`} data-testid="lock-provider">
+      <h2 id={`${id}-title`}>{t('title')}</h2>
+      <p className="muted">{t('lead')}</p>
+      <p data-testid="lock-provider-current" data-provider={current}>
+        {t('current', { provider: current === 'simulator' ? t('currentInstall') : tp(current) })}
+      </p>
+      {/* Keyed by the answer: a new answer starts the fields afresh (the secrets empty). */}
+      <form action={action} noValidate className="form" key={state?.attempt ?? 0} data-testid="lock-provider-form">
+        <fieldset className={styles.providerChoice}>
+          <legend>{t('choose')}</legend>
+          {PROVIDERS.map((provider) => (
+            <label key={provider} className={styles.providerOption}>
+              <input
+                type="radio"
+                name="provider"
+                value={provider}
+                checked={chosen === provider}
+                onChange={() => setChosen(provider)}
+                data-testid={`lock-provider-choice-${provider}`}
+              />{' '}
+              {t(`option.${provider}`, { tenant })}
+            </label>
+          ))}
+        </fieldset>
+        {chosen === 'simulator' && <p className="muted">{t('installNote')}</p>}
+        {chosen === 'seam' && secret('apiKey')}
+        {chosen === 'ttlock' && (
+          <>
+            {text('clientId')}
+            {secret('clientSecret')}
+            {text('username')}
+            {secret('password')}
+            {text('endpoint', true)}
+          </>
+        )}
+        <div className="form__submit-row">
+          <Button
+            type="submit"
+            variant="primary"
+            loading={pending}
+            loadingLabel={t('pending')}
+            data-testid="lock-provider-save"
+          >
+            {t('submit')}
+          </Button>
+        </div>
+      </form>
+      <ActionResult attempt={state?.attempt} tone={state?.ok ? 'success' : 'error'} testId="lock-provider-result">
+        {state?.ok
+          ? t('saved', {
+              provider: state.data.provider === 'simulator' ? t('currentInstall') : tp(state.data.provider),
+            })
+          : error?.message}
+      </ActionResult>
+    </section>
+  );
+}
