@@ -52,6 +52,9 @@ export async function reservationDetail({
                 error: true,
                 setAt: true,
                 removedAt: true,
+                // A stay's new dates on their way to this door's code, or refused by the lock (issue 28, 11 b).
+                rewindow: true,
+                rewindowError: true,
                 lock: { select: { id: true, name: true } },
               },
               orderBy: { lockId: 'asc' },

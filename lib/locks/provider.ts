@@ -66,6 +66,15 @@ export type LockProvider = {
   programCode(input: ProgramCodeInput): Promise<LockResult<{ codeId: string; state: CodeState }>>;
   /** Asks for a code's removal: `absent` when confirmed gone, `removing` when the provider confirms later. */
   removeCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<{ state: CodeState }>>;
+  /**
+   * Changes the window of a code already on the device, in place: the same code and PIN stay on the
+   * lock meanwhile, so a guest using it is never locked out by the change. `set` once the provider
+   * says the lock has the new window, `setting` while it has not confirmed it yet (ask again); a
+   * code the provider no longer has is `code_not_found`. Only where the provider can.
+   */
+  updateCodeWindow?(
+    input: CallContext & { deviceId: string; codeId: string; validFrom: Date; expiresAt: Date },
+  ): Promise<LockResult<{ state: CodeState }>>;
   /** One code by id; null when the provider no longer has it. */
   getCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<ProviderCode | null>>;
   /** Every code the provider holds for a device: ours (clientRef set) and any others (drift). */

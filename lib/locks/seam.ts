@@ -420,6 +420,31 @@ export function createSeamProvider(options: SeamProviderOptions): LockProvider {
       return { ok: true, data: { state: 'removing' } };
     },
 
+    async updateCodeWindow(input) {
+      const updated = await call(
+        'access_codes.update',
+        input,
+        // POST, as Seam documents the route (the client's own `update` sends PUT, which Seam's fake refuses).
+        () =>
+          seam.client.post('/access_codes/update', {
+            access_code_id: input.codeId,
+            starts_at: input.validFrom.toISOString(),
+            ends_at: input.expiresAt.toISOString(),
+          }),
+        () => 'requested' as const,
+      );
+      if (!updated.ok) return updated;
+      // Seam puts the new window on the lock after answering: only its own read says it is there.
+      const after = await provider.getCode(input);
+      if (!after.ok) return after.retryable ? { ok: true, data: { state: 'setting' } } : after;
+      if (!after.data) return failure('code_not_found', false);
+      const windowHeld =
+        after.data.validFrom?.getTime() === input.validFrom.getTime() &&
+        after.data.expiresAt?.getTime() === input.expiresAt.getTime();
+      if (after.data.state === 'failed') return { ok: true, data: { state: 'failed' } };
+      return { ok: true, data: { state: windowHeld && after.data.state === 'set' ? 'set' : 'setting' } };
+    },
+
     async getCode(input) {
       const result = await call(
         'access_codes.get',

@@ -256,6 +256,48 @@ describe('passcodes', () => {
     expect(await provider.getCode({ deviceId: LOCK, codeId, ...ctx })).toEqual({ ok: true, data: null });
   });
 
+  it('change their window in place through the gateway (/v3/keyboardPwd/change): same code, same PIN', async () => {
+    const provider = sim.provider();
+    const clientRef = randomUUID();
+    const input = program('561234', clientRef);
+    const added = await provider.programCode(input);
+    const codeId = added.ok ? added.data.codeId : '';
+    const later = { validFrom: input.validFrom, expiresAt: new Date(input.expiresAt.getTime() + 24 * HOUR) };
+    expect(await provider.updateCodeWindow!({ deviceId: LOCK, codeId, ...later, ...ctx })).toEqual({
+      ok: true,
+      data: { state: 'set' },
+    });
+    expect((await sim.codes())[LOCK]).toEqual([
+      expect.objectContaining({
+        keyboardPwdId: codeId,
+        clientRef,
+        pinHash: pinHash('561234'),
+        startDate: later.validFrom.getTime(),
+        endDate: later.expiresAt.getTime(),
+      }),
+    ]);
+    expect((await sim.calls()).filter((c) => c.endpoint.startsWith('/v3/keyboardPwd/')).map((c) => c.endpoint)).toEqual(
+      ['/v3/keyboardPwd/add', '/v3/keyboardPwd/change'],
+    );
+    // Through a gateway that is offline: retryable, and the lock keeps the window it had.
+    await sim.control('/_control/faults', { locks: { [LOCK]: { offline: 'gateway' } } });
+    const sooner = { validFrom: input.validFrom, expiresAt: new Date(input.expiresAt.getTime() - 12 * HOUR) };
+    expect(await provider.updateCodeWindow!({ deviceId: LOCK, codeId, ...sooner, ...ctx })).toEqual({
+      ok: false,
+      code: 'gateway_offline',
+      retryable: true,
+    });
+    expect((await sim.codes())[LOCK]![0]!.endDate).toBe(later.expiresAt.getTime());
+    await sim.control('/_control/faults', {});
+    // A code the lock no longer has is not found, for good.
+    await provider.removeCode({ deviceId: LOCK, codeId, ...ctx });
+    expect(await provider.updateCodeWindow!({ deviceId: LOCK, codeId, ...sooner, ...ctx })).toEqual({
+      ok: false,
+      code: 'code_not_found',
+      retryable: false,
+    });
+  });
+
   it('lists codes we did not make as such (clientRef null), across pages', async () => {
     const provider = sim.provider();
     for (let i = 0; i < 205; i++)

@@ -388,6 +388,30 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
       return signedIn.ok ? { ok: true, data: null } : signedIn;
     },
 
+    async updateCodeWindow(input) {
+      const lockId = idOf(input.deviceId);
+      if (!lockId) return refuse('/v3/keyboardPwd/change', input, 'invalid_device_id');
+      const keyboardPwdId = idOf(input.codeId);
+      if (!keyboardPwdId) return refuse('/v3/keyboardPwd/change', input, 'invalid_code_id');
+      // changeType 2: through the gateway, which writes the new period into the lock before TTLock answers.
+      const result = await call(
+        '/v3/keyboardPwd/change',
+        {
+          lockId,
+          keyboardPwdId,
+          startDate: input.validFrom.getTime(),
+          endDate: input.expiresAt.getTime(),
+          changeType: 2,
+        },
+        SUCCESS_SHAPES.done,
+        input,
+      );
+      if (result.ok) return { ok: true, data: { state: 'set' } };
+      // -2009: the lock no longer has that passcode; nothing to change in place.
+      if (result.errcode === -2009) return { ok: false, code: 'code_not_found', retryable: false };
+      return asFailure(result);
+    },
+
     async offlineCode(input) {
       const lockId = idOf(input.deviceId);
       if (!lockId) return refuse('/v3/keyboardPwd/get', input, 'invalid_device_id');

@@ -63,6 +63,15 @@ export function fakeLockProvider(options: { name?: LockProvider['name']; devices
       codes.delete(input.codeId);
       return { ok: true, data: { state: 'absent' } };
     },
+    async updateCodeWindow(input) {
+      calls.push({ method: 'updateCodeWindow', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const code = codes.get(input.codeId);
+      if (!code) return { ok: false, code: 'code_not_found', retryable: false };
+      Object.assign(code, { validFrom: input.validFrom, expiresAt: input.expiresAt });
+      return { ok: true, data: { state: code.state } };
+    },
     async getCode(input) {
       calls.push({ method: 'getCode', deviceId: input.deviceId });
       const failure = fail(input.deviceId);
