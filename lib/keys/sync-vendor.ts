@@ -166,6 +166,22 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
   if (door.codeId) {
     const read = await provider.getCode({ deviceId: door.deviceId, codeId: door.codeId, correlationId });
     result = read.ok ? { ok: true, data: read.data && { codeId: read.data.codeId, state: read.data.state } } : read;
+    if (read.ok && read.data?.state === 'failed' && door.attempts === 0) {
+      // A fresh round for a door that had failed (sent again by itself, or by Re-sync): the code the
+      // lock refused goes first, then the PIN is sent anew (the same code would only fail again).
+      const removed = await provider.removeCode({ deviceId: door.deviceId, codeId: door.codeId, correlationId });
+      if (!removed.ok) {
+        await record(job, key, door, { from: ['pending', 'setting'], error: removed.code });
+        return removed.retryable ? { kind: 'retry', code: removed.code } : failDoor(job, key, door, removed.code);
+      }
+      await asService({ tenantId: job.tenantId }, async (tx) => {
+        await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+        await tx.$executeRaw`update key_lock_codes set code_id = null, updated_at = now()
+          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid
+            and state in ('pending', 'setting')`;
+      });
+      return programDoor(job, key, { ...door, codeId: null }, provider);
+    }
     if (read.ok && read.data?.state === 'failed') {
       await record(job, key, door, { from: ['pending', 'setting'], to: 'failed', error: read.data.error ?? 'failed' });
       return { kind: 'final', code: read.data.error ?? 'failed' };

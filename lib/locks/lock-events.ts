@@ -3,6 +3,7 @@ import { asService, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import type { WebhookOutcome } from '../webhooks/types';
 import { lockKeysBeforeDoors } from '../keys/lock-order';
+import { retryDoorsOfLock } from '../keys/retry-failed-doors';
 import { countOnLockFailure } from '../keys/sync-vendor';
 import type { LockEvent } from './provider';
 
@@ -38,7 +39,10 @@ export async function enqueueRemove(tx: Tx, tenantId: string, keyId: string): Pr
     queue_name => ${`key:${keyId}`}, max_attempts => 8)`;
 }
 
-/** Opens or resolves a lock's device conditions from what the provider says of it now. */
+/**
+ * Opens or resolves a lock's device conditions from what the provider says of it now; a lock that is
+ * online gets its failed doors (and refused re-windows) sent again at once.
+ */
 export async function recordDeviceState(
   tx: Tx,
   tenantId: string,
@@ -56,6 +60,8 @@ export async function recordDeviceState(
     });
   } else if (state.online === true) {
     await resolveIncident(tx, { tenantId, conditionKey: lockCondition.offline(lock.id) });
+    // Back online (or still): the doors that failed on it, and the re-windows it refused, go again now.
+    await retryDoorsOfLock(tx, tenantId, lock.id);
   }
   if (state.batteryLevel !== null && state.batteryLevel < LOW_BATTERY_PERCENT) {
     await openIncident(tx, {

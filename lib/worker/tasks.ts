@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { checkLockProviderHealth } from '../health/check-health';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
+import { retryFailedDoors } from '../keys/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../keys/sync-vendor';
 import { checkAllLocks } from '../locks/reconcile';
 import { sendMessage } from '../messages/send-message';
@@ -40,6 +41,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const outcome = await checkBackupNeeded(ZKeyJobSchema.parse(payload));
       if (outcome.kind !== 'not_needed') helpers.logger.info(`backup check: ${outcome.kind}`);
     },
+    // Failed doors whose next try is due (backing off, the last one before the stay starts) go again.
+    retry_failed_doors: async (_payload, helpers) => {
+      const { doors } = await retryFailedDoors();
+      if (doors > 0) helpers.logger.info(`sent ${doors} failed door(s) again`);
+    },
     process_webhook_event: async (payload, helpers) => {
       const { eventId } = ZWebhookJobSchema.parse(payload);
       await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
@@ -73,6 +79,7 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
 export const crontab = [
   '* * * * * heartbeat ?max=1',
   '* * * * * expire_keys ?max=1',
+  '* * * * * retry_failed_doors ?max=1',
   '* * * * * health_check ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',
