@@ -1,38 +1,21 @@
-import type pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reservationDetail } from '../bookings/reservation-detail';
 import { getGuestStatus } from '../guests/get-guest-key';
-import { setVendorForTests } from '../locks/get-vendor';
 import { changeReservationDates } from '../stays/change-dates';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
+import { bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { withSimulatorVendor } from '../testing/lock-simulator';
 import { programKeyOnLock, RetryableVendorError, rewindowKeyOnLock } from './sync-vendor';
 
 // A stay's new dates reach the lock (issue 28, item 11 b): the job vendor_rewindow_key changes the
 // code's window in place (TTLock /v3/keyboardPwd/change; the simulator speaks TTLock), so the guest's
 // PIN never leaves the door; a re-window the lock cannot take is said on the desk and the guest page,
 // and counted on an incident. The jobs are run here one attempt at a time (no worker: no timing).
-let sim: LockSimulator;
-let admin: pg.Client;
-
-beforeAll(async () => {
-  sim = await startLockSimulator();
-  setVendorForTests(sim.provider({ timeoutMs: 2_000 }));
-  admin = await adminClient();
-});
-afterAll(async () => {
-  setVendorForTests(null);
-  await admin.end();
-  await sim.close();
-});
-beforeEach(async () => {
-  await sim.control('/_control/faults', {});
-});
+const env = withSimulatorVendor();
 
 const doorOf = async (keyId: string) =>
   (
-    await admin.query(
+    await env.admin.query(
       `select c.state::text, c.rewindow, c.rewindow_error, c.code_id, k.vendor_sync::text, l.device_id
          from key_lock_codes c join access_keys k on k.id = c.key_id join locks l on l.id = c.lock_id where c.key_id = $1`,
       [keyId],
@@ -75,12 +58,12 @@ describe('a window change on the lock', () => {
       code_id: door.code_id,
       vendor_sync: 'synced',
     });
-    const calls = (await sim.calls()).filter((c) => c.clientRef === keyId && c.outcome === 'ok');
+    const calls = (await env.sim.calls()).filter((c) => c.clientRef === keyId && c.outcome === 'ok');
     expect(calls.map((c) => c.endpoint).filter((e) => e.startsWith('/v3/keyboardPwd/'))).toEqual([
       '/v3/keyboardPwd/add',
       '/v3/keyboardPwd/change',
     ]);
-    const onLock = (await sim.codes())[door.device_id]!.filter((c) => c.clientRef === keyId);
+    const onLock = (await env.sim.codes())[door.device_id]!.filter((c) => c.clientRef === keyId);
     expect(onLock).toHaveLength(1);
     expect(onLock[0]).toMatchObject({ keyboardPwdId: door.code_id, endDate: endsAt.getTime() });
     expect((await getGuestStatus(token))?.lockWindow).toBeNull();
@@ -88,7 +71,7 @@ describe('a window change on the lock', () => {
 
   it('that the lock cannot take keeps the code and its old window, opens an incident, and says so to desk and guest', async () => {
     const { tenantId, reservationId, token, keyId, expiresAt, door } = await stayInTheRoom();
-    await sim.control('/_control/faults', { locks: { [door.device_id]: { offline: 'gateway' } } });
+    await env.sim.control('/_control/faults', { locks: { [door.device_id]: { offline: 'gateway' } } });
     const endsAt = new Date(expiresAt.getTime() - 6 * 3_600_000);
     await changeReservationDates({ tenantId, reservationId, endsAt, actor: TEST_ACTOR });
     await expect(rewindowKeyOnLock(job(tenantId, keyId, 1))).rejects.toBeInstanceOf(RetryableVendorError);
@@ -101,11 +84,11 @@ describe('a window change on the lock', () => {
       rewindow_error: 'gateway_offline',
       code_id: door.code_id,
     });
-    const onLock = (await sim.codes())[door.device_id]!.filter((c) => c.clientRef === keyId);
+    const onLock = (await env.sim.codes())[door.device_id]!.filter((c) => c.clientRef === keyId);
     expect(onLock.map((c) => c.endDate)).toEqual([expiresAt.getTime()]);
-    expect((await sim.calls()).filter((c) => c.endpoint === '/v3/keyboardPwd/delete')).toEqual([]);
+    expect((await env.sim.calls()).filter((c) => c.endpoint === '/v3/keyboardPwd/delete')).toEqual([]);
 
-    const { rows: incidents } = await admin.query(
+    const { rows: incidents } = await env.admin.query(
       `select kind, severity, detail from incidents where tenant_id = $1 and resolved_at is null`,
       [tenantId],
     );
@@ -119,12 +102,12 @@ describe('a window change on the lock', () => {
     ]);
 
     // A later attempt that reaches the lock ends it: the incident resolves, the notices go.
-    await sim.control('/_control/faults', {});
-    await admin.query(`update key_lock_codes set rewindow = true where key_id = $1`, [keyId]);
+    await env.sim.control('/_control/faults', {});
+    await env.admin.query(`update key_lock_codes set rewindow = true where key_id = $1`, [keyId]);
     await rewindowKeyOnLock(job(tenantId, keyId, 1));
     expect(await doorOf(keyId)).toMatchObject({ state: 'set', rewindow: false, rewindow_error: null });
-    expect((await sim.codes())[door.device_id]!.find((c) => c.clientRef === keyId)!.endDate).toBe(endsAt.getTime());
-    const { rows: open } = await admin.query(
+    expect((await env.sim.codes())[door.device_id]!.find((c) => c.clientRef === keyId)!.endDate).toBe(endsAt.getTime());
+    const { rows: open } = await env.admin.query(
       `select kind from incidents where tenant_id = $1 and resolved_at is null`,
       [tenantId],
     );

@@ -21,6 +21,12 @@ export type ProviderDevice = {
   name: string;
   /** Whether the device (or its bridge) is reachable now; null when the provider does not say. */
   online: boolean | null;
+  /**
+   * Why it is not online, where the provider says: the lock itself, the gateway or bridge it is
+   * reached through (TTLock keeps saying a lock "has a gateway" for a while after that gateway went),
+   * or no gateway at all. Null while online or unknown; absent from adapters that never say.
+   */
+  offlineReason?: DeviceOfflineReason | null;
   /** Battery as a percentage 0–100; null when the provider does not say. */
   batteryLevel: number | null;
   /** Codes can be set and removed remotely. */
@@ -30,6 +36,8 @@ export type ProviderDevice = {
   /** The provider keeps a pool of pre-programmed backup codes for this device. */
   supportsBackupCodes: boolean;
 };
+
+export type DeviceOfflineReason = 'device_offline' | 'gateway_offline' | 'no_gateway';
 
 /** A code on a device, as the provider reports it. */
 export type ProviderCode = {

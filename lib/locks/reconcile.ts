@@ -1,12 +1,12 @@
-import { openIncident, resolveIncident } from '../alerts/incidents';
+import { openIncident, openIncidentOnce, resolveIncident } from '../alerts/incidents';
 import { actorColumns, type Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, type Tx } from '../db/tx';
 import { lockKeysBeforeDoors } from '../keys/lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { enqueueProgram, enqueueRemove, lockCondition, recordDeviceState } from './lock-events';
-import type { ProviderCode } from './provider';
+import type { DeviceOfflineReason, ProviderCode, ProviderDevice } from './provider';
 import { lockProviderFor } from './tenant-provider';
 
 /** What a reconciliation found on one lock. */
@@ -20,6 +20,35 @@ export type DriftReport = {
   lingeringKeyIds: string[];
   /** Doors that had failed for good and were sent again (a manager's re-sync only). */
   retriedKeyIds: string[];
+  /**
+   * Whether the provider could reach the lock itself just now. The codes compared are the provider's
+   * records (TTLock's cloud, Seam's workspace): while the lock is offline they may not be what the
+   * lock holds, so an unreached lock never "matches our records".
+   */
+  reached: boolean;
+  /** Why it was not reached: the provider's reason, `missing` (no longer listed), `unknown` (not said). */
+  offlineReason: LockUnreachable | null;
+};
+
+export type LockUnreachable = DeviceOfflineReason | 'missing' | 'unknown';
+
+/** Whether a device as its provider listed it (or not at all) is reached now, and if not, why. */
+function reachOf(device: ProviderDevice | null): { reached: boolean; offlineReason: LockUnreachable | null } {
+  if (!device) return { reached: false, offlineReason: 'missing' };
+  if (device.online === true) return { reached: true, offlineReason: null };
+  if (device.online === null) return { reached: false, offlineReason: 'unknown' };
+  return { reached: false, offlineReason: device.offlineReason ?? 'device_offline' };
+}
+
+/** A device the provider could not be asked about (its listing failed): reach unknown. */
+const UNKNOWN_DEVICE: ProviderDevice = {
+  deviceId: '',
+  name: '',
+  online: null,
+  batteryLevel: null,
+  canProgramOnline: false,
+  canProgramOffline: false,
+  supportsBackupCodes: false,
 };
 
 type OurDoor = { key_id: string; state: string; code_id: string | null; key_live: boolean };
@@ -36,6 +65,8 @@ export async function reconcileLock(input: {
   lockId: string;
   retryFailed?: boolean;
   actor?: Actor;
+  /** The device as the provider listed it a moment ago (the periodic check has it); else it is asked. */
+  device?: ProviderDevice | null;
 }): Promise<DriftReport> {
   const { tenantId, lockId } = input;
   const lock = await asService({ tenantId }, (tx) =>
@@ -62,6 +93,12 @@ export async function reconcileLock(input: {
     });
   }
   const theirs = listed.data;
+  let device = input.device;
+  if (device === undefined && provider.ok) {
+    const devices = await provider.data.listDevices({ correlationId: `reconcile:${lockId}` });
+    device = devices.ok ? (devices.data.find((d) => d.deviceId === lock.deviceId) ?? null) : { ...UNKNOWN_DEVICE };
+  }
+  const reach = reachOf(device ?? null);
   return asService({ tenantId }, async (tx) => {
     const keys = await tx.$queryRaw<{ key_id: string }[]>`
       select key_id from key_lock_codes where tenant_id = ${tenantId}::uuid and lock_id = ${lockId}::uuid`;
@@ -87,6 +124,7 @@ export async function reconcileLock(input: {
       missingKeyIds: [],
       lingeringKeyIds: [],
       retriedKeyIds: [],
+      ...reach,
     };
     for (const door of ours) {
       const code = onLock.get(door.key_id);
@@ -163,6 +201,8 @@ export async function checkTenantLocks(tenantId: string): Promise<{ locks: numbe
     tx.lock.findMany({ where: { tenantId }, select: { id: true, name: true, provider: true, deviceId: true } }),
   );
   let failures = 0;
+  // Each lock's device as its provider just listed it (null: not listed); absent when not asked.
+  const listed = new Map<string, ProviderDevice | null>();
   const providers = [...new Set(locks.map((l) => l.provider))] as LockProviderName[];
   for (const name of providers) {
     const provider = await lockProviderFor(tenantId, name);
@@ -177,27 +217,59 @@ export async function checkTenantLocks(tenantId: string): Promise<{ locks: numbe
     const byDevice = new Map(devices.data.map((d) => [d.deviceId, d]));
     await asService({ tenantId }, async (tx) => {
       for (const lock of locks.filter((l) => l.provider === name)) {
-        const device = byDevice.get(lock.deviceId);
-        if (!device) continue;
+        const device = byDevice.get(lock.deviceId) ?? null;
+        listed.set(lock.id, device);
+        if (!device) {
+          await recordDeviceMissing(tx, tenantId, lock);
+          continue;
+        }
         await tx.lock.update({
           where: { tenantId_id: { tenantId, id: lock.id } },
           data: {
             online: device.online,
+            offlineReason: device.online === false ? (device.offlineReason ?? 'device_offline') : null,
             batteryLevel: device.batteryLevel === null ? null : Math.round(device.batteryLevel),
             lastSeenAt: device.online ? new Date() : undefined,
             syncedAt: new Date(),
           },
         });
+        await resolveIncident(tx, { tenantId, conditionKey: lockCondition.missing(lock.id) });
         await recordDeviceState(tx, tenantId, lock, device);
       }
     });
   }
   for (const lock of locks) {
-    await reconcileLock({ tenantId, lockId: lock.id }).catch(() => {
+    await reconcileLock({ tenantId, lockId: lock.id, device: listed.get(lock.id) }).catch(() => {
       failures += 1;
     });
   }
   return { locks: locks.length, failures };
+}
+
+/**
+ * A lock whose device the provider no longer lists (removed from the account, re-paired under another
+ * id, or another account's): nothing can be set on it or removed from it, and the codes on it are out
+ * of our reach. One incident per lock, naming its live keys, resolved when the device is listed again.
+ */
+async function recordDeviceMissing(tx: Tx, tenantId: string, lock: { id: string; name: string }): Promise<void> {
+  await tx.lock.update({
+    where: { tenantId_id: { tenantId, id: lock.id } },
+    data: { online: null, offlineReason: 'missing', syncedAt: new Date() },
+  });
+  const keys = await tx.$queryRaw<{ id: string }[]>`
+    select k.id from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
+     where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lock.id}::uuid and k.status in ('pre_issued', 'active')
+     order by k.valid_from`;
+  await openIncidentOnce(tx, {
+    tenantId,
+    conditionKey: lockCondition.missing(lock.id),
+    kind: 'lock_missing',
+    severity: keys.length > 0 ? 'critical' : 'warning',
+    summary: `Lock ${lock.name} is no longer in the provider's list of devices: codes cannot be set on it or removed from it.`,
+    detail: { lockId: lock.id, keyIds: keys.map((k) => k.id) },
+    // One occurrence per day it stays missing, not one per check.
+    occurrenceId: new Date().toISOString().slice(0, 10),
+  });
 }
 
 /** Every tenant that has locks, checked in turn (the `check_locks` job). */

@@ -67,6 +67,7 @@ describe('Seam adapter against Seam’s fake', () => {
       deviceId: 'august_device_1',
       name: 'Smart Device', // the fake's display name for every device it seeds
       online: true,
+      offlineReason: null,
       batteryLevel: 100,
       canProgramOnline: true,
       canProgramOffline: false,
@@ -76,6 +77,7 @@ describe('Seam adapter against Seam’s fake', () => {
     expect(back).toMatchObject({
       name: 'Back Door',
       online: false,
+      offlineReason: 'device_offline',
       batteryLevel: 42,
       supportsBackupCodes: true,
     });
