@@ -37,6 +37,8 @@ export const ACTION_NAMES = [
   'issueNewKey',
   'createStaffCode',
   'resendLink',
+  // Locks that recover (issue 28, item 11).
+  'acknowledgeDrift',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -73,6 +75,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     moveStay: 'stay.error.invalid',
     changeStayDates: 'stay.error.invalid',
     createStaffCode: 'staffCodes.error.invalid',
+    acknowledgeDrift: 'incidents.acknowledge.notFound',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -101,6 +104,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     reissueKey: 'stay.error.notFound',
     issueNewKey: 'stay.error.notFound',
     createStaffCode: 'staffCodes.error.notFound',
+    acknowledgeDrift: 'incidents.acknowledge.notFound',
   },
   conflict: {
     saveRoom: 'rooms.error.labelTaken',
@@ -168,6 +172,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     issueNewKey: 'stay.error.generic',
     createStaffCode: 'staffCodes.error.generic',
     resendLink: 'messages.error',
+    acknowledgeDrift: 'incidents.acknowledge.error',
   },
 };
 

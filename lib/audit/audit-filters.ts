@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'locks.synced',
   'room.lock_added',
   'lock.resynced',
+  'lock.drift_acknowledged',
   'user.sign_in_throttled',
   'user.sign_in_failed',
 ] as const;

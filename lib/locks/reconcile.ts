@@ -1,4 +1,5 @@
-import { openIncident, openIncidentOnce, resolveIncident } from '../alerts/incidents';
+import { createHash } from 'node:crypto';
+import { openIncidentOnce, resolveIncident } from '../alerts/incidents';
 import { actorColumns, type Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
 import { lockKeysBeforeDoors } from '../keys/lock-order';
@@ -14,6 +15,8 @@ export type DriftReport = {
   lockId: string;
   /** Codes on the lock that UnlockOS did not make (a master code, or someone else's): shown, never touched. */
   foreignCodes: number;
+  /** Of those, the ones no manager acknowledged: only these are drift. */
+  unacknowledgedForeignCodes: number;
   /** Live keys whose code the provider no longer has: sent again. */
   missingKeyIds: string[];
   /** Ended keys whose code is still on the lock: removed again. */
@@ -72,7 +75,7 @@ export async function reconcileLock(input: {
   const lock = await asService({ tenantId }, (tx) =>
     tx.lock.findFirst({
       where: { tenantId, id: lockId },
-      select: { id: true, name: true, provider: true, deviceId: true },
+      select: { id: true, name: true, provider: true, deviceId: true, acknowledgedForeignCodes: true },
     }),
   );
   if (!lock) throw new AppError('not_found', 'Unknown lock.');
@@ -118,9 +121,12 @@ export async function reconcileLock(input: {
     const onLock = new Map<string, ProviderCode>();
     for (const code of theirs) if (code.clientRef && code.state !== 'absent') onLock.set(code.clientRef, code);
 
+    const foreignCodeIds = theirs.filter((code) => !code.clientRef || !byKey.has(code.clientRef)).map((c) => c.codeId);
+    const acknowledged = new Set(lock.acknowledgedForeignCodes);
     const report: DriftReport = {
       lockId,
-      foreignCodes: theirs.filter((code) => !code.clientRef || !byKey.has(code.clientRef)).length,
+      foreignCodes: foreignCodeIds.length,
+      unacknowledgedForeignCodes: foreignCodeIds.filter((id) => !acknowledged.has(id)).length,
       missingKeyIds: [],
       lingeringKeyIds: [],
       retriedKeyIds: [],
@@ -153,15 +159,25 @@ export async function reconcileLock(input: {
       where: { tenantId_id: { tenantId, id: lockId } },
       data: { providerCodes: snapshot, reconciledAt: new Date(), reconcileError: null },
     });
-    const drift = report.foreignCodes + report.missingKeyIds.length + report.lingeringKeyIds.length;
+    const drift = report.unacknowledgedForeignCodes + report.missingKeyIds.length + report.lingeringKeyIds.length;
     if (drift > 0) {
-      await openIncident(tx, {
+      // The same drift found again is the same occurrence: counted (and mailed) only when it changes.
+      const unacknowledged = foreignCodeIds.filter((id) => !acknowledged.has(id));
+      const fingerprint = createHash('sha256')
+        .update(
+          JSON.stringify([unacknowledged, report.missingKeyIds, report.lingeringKeyIds].map((ids) => [...ids].sort())),
+        )
+        .digest('hex')
+        .slice(0, 16);
+      await openIncidentOnce(tx, {
         tenantId,
         conditionKey: lockCondition.drift(lockId),
         kind: 'lock_drift',
         severity: report.lingeringKeyIds.length > 0 ? 'critical' : 'warning',
         summary: driftSummary(lock.name, report),
-        detail: { ...report },
+        // The provider's ids of the codes we did not make: what a manager acknowledges (never a PIN).
+        detail: { ...report, foreignCodeIds },
+        occurrenceId: `drift:${fingerprint}`,
       });
     } else {
       await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
@@ -184,7 +200,8 @@ export async function reconcileLock(input: {
 
 function driftSummary(name: string, report: DriftReport): string {
   const parts: string[] = [];
-  if (report.foreignCodes > 0) parts.push(`${report.foreignCodes} code(s) UnlockOS did not make`);
+  if (report.unacknowledgedForeignCodes > 0)
+    parts.push(`${report.unacknowledgedForeignCodes} code(s) UnlockOS did not make`);
   if (report.missingKeyIds.length > 0) parts.push(`${report.missingKeyIds.length} guest code(s) missing, sent again`);
   if (report.lingeringKeyIds.length > 0)
     parts.push(`${report.lingeringKeyIds.length} ended code(s) still on the lock, being removed`);

@@ -3,7 +3,7 @@
 import { Notice } from '@/components/ui/notice';
 import { useTranslations } from 'next-intl';
 import { useActionState } from 'react';
-import { resolveIncidentAction } from '@/app/manage/incidents/actions';
+import { acknowledgeDriftAction, resolveIncidentAction } from '@/app/manage/incidents/actions';
 import { Button } from '@/components/ui/button';
 
 /** "Mark resolved" for one open incident; the row moves to the resolved list when the page revalidates. */
@@ -19,6 +19,35 @@ export function ResolveIncidentButton({ incidentId, summary }: { incidentId: str
         disabled={pending}
         aria-label={t('label', { summary })}
         data-testid="incident-resolve"
+      >
+        {pending ? t('pending') : t('submit')}
+      </Button>
+      {state && !state.ok && (
+        <Notice tone="error" variant="inline">
+          {state.error.message}
+        </Notice>
+      )}
+    </form>
+  );
+}
+
+/**
+ * "Acknowledge these codes" for a lock's drift incident about codes UnlockOS did not make (managers):
+ * they stay on the lock, and the incident does not come back until a different code appears.
+ */
+export function AcknowledgeDriftButton({ incidentId, summary }: { incidentId: string; summary: string }) {
+  const t = useTranslations('incidents.acknowledge');
+  const [state, action, pending] = useActionState(acknowledgeDriftAction, null);
+  return (
+    <form action={action} className="inline-form" data-testid="incident-acknowledge-form">
+      <input type="hidden" name="incidentId" value={incidentId} />
+      <Button
+        size="compact"
+        type="submit"
+        disabled={pending}
+        aria-label={t('label', { summary })}
+        title={t('hint')}
+        data-testid="incident-acknowledge"
       >
         {pending ? t('pending') : t('submit')}
       </Button>
