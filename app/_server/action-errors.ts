@@ -39,6 +39,7 @@ export const ACTION_NAMES = [
   'resendLink',
   // Locks that recover (issue 28, item 11).
   'acknowledgeDrift',
+  'issueBackupCode',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -76,6 +77,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     changeStayDates: 'stay.error.invalid',
     createStaffCode: 'staffCodes.error.invalid',
     acknowledgeDrift: 'incidents.acknowledge.notFound',
+    issueBackupCode: 'key.backup.notFound',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -105,8 +107,11 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     issueNewKey: 'stay.error.notFound',
     createStaffCode: 'staffCodes.error.notFound',
     acknowledgeDrift: 'incidents.acknowledge.notFound',
+    issueBackupCode: 'key.backup.notFound',
   },
   conflict: {
+    checkIn: 'checkIn.lockProblem',
+    issueBackupCode: 'key.backup.notNeeded',
     saveRoom: 'rooms.error.labelTaken',
     archiveRoom: 'rooms.archive.hasStays',
     createMember: 'staff.create.alreadyMember',
@@ -139,6 +144,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
   },
   data_key_mismatch: { setProviderSecret: 'secrets.dataKeyMissing' },
   unavailable: { resyncLock: 'locks.resync.unavailable', importLocks: 'locks.import.unavailable' },
+  not_available: { issueBackupCode: 'key.backup.notPossible' },
   internal: {
     checkIn: 'checkIn.error',
     revealPin: 'key.reveal.error',
@@ -173,6 +179,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     createStaffCode: 'staffCodes.error.generic',
     resendLink: 'messages.error',
     acknowledgeDrift: 'incidents.acknowledge.error',
+    issueBackupCode: 'key.backup.error',
   },
 };
 

@@ -55,7 +55,10 @@ export async function reservationDetail({
                 // A stay's new dates on their way to this door's code, or refused by the lock (issue 28, 11 b).
                 rewindow: true,
                 rewindowError: true,
-                lock: { select: { id: true, name: true } },
+                // The lock's own state, for the desk's lock problem in words (issue 28, 11 f).
+                lock: {
+                  select: { id: true, name: true, online: true, offlineReason: true, supportsBackupCodes: true },
+                },
               },
               orderBy: { lockId: 'asc' },
             },
