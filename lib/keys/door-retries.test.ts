@@ -77,8 +77,11 @@ describe('a failed door', () => {
     });
   });
 
-  it('is sent again when a status read sees its lock online', async () => {
+  it('is sent again when a status read sees its lock back online', async () => {
     const { tenantId, keyId } = await failedDoor();
+    env.fake.state.devices = [fakeDevice('door-1', { online: false })];
+    await checkTenantLocks(tenantId);
+    expect(await door(keyId)).toMatchObject({ state: 'failed', auto_retries: 0 });
     env.fake.state.devices = [fakeDevice('door-1', { online: true })];
     await checkTenantLocks(tenantId);
     expect(await door(keyId)).toMatchObject({ state: 'pending', auto_retries: 1 });

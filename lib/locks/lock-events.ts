@@ -60,14 +60,20 @@ export async function enqueueRemove(tx: Tx, tenantId: string, keyId: string): Pr
 }
 
 /**
- * Opens or resolves a lock's device conditions from what the provider says of it now; a lock that is
- * online gets its failed doors (and refused re-windows) sent again at once.
+ * Opens or resolves a lock's device conditions from what the provider says of it now; a lock back
+ * online (it was not, or not known to be) gets its failed doors and refused re-windows sent again at once.
  */
 export async function recordDeviceState(
   tx: Tx,
   tenantId: string,
   lock: { id: string; name: string },
-  state: { online: boolean | null; batteryLevel: number | null; offlineReason?: DeviceOfflineReason | null },
+  state: {
+    online: boolean | null;
+    batteryLevel: number | null;
+    offlineReason?: DeviceOfflineReason | null;
+    /** What we knew before this reading: a lock online already has nothing to send again because of it. */
+    wasOnline?: boolean | null;
+  },
 ): Promise<void> {
   if (state.online === false) {
     const reason = state.offlineReason ?? 'device_offline';
@@ -84,8 +90,8 @@ export async function recordDeviceState(
     });
   } else if (state.online === true) {
     await resolveIncident(tx, { tenantId, conditionKey: lockCondition.offline(lock.id) });
-    // Back online (or still): the doors that failed on it, and the re-windows it refused, go again now.
-    await retryDoorsOfLock(tx, tenantId, lock.id);
+    // Back online: the doors that failed on it, and the re-windows it refused, go again now.
+    if (state.wasOnline !== true) await retryDoorsOfLock(tx, tenantId, lock.id);
   }
   if (state.batteryLevel !== null && state.batteryLevel < LOW_BATTERY_PERCENT) {
     await openIncident(tx, {

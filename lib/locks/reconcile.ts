@@ -215,7 +215,10 @@ function driftSummary(name: string, report: DriftReport): string {
  */
 export async function checkTenantLocks(tenantId: string): Promise<{ locks: number; failures: number }> {
   const locks = await asService({ tenantId }, (tx) =>
-    tx.lock.findMany({ where: { tenantId }, select: { id: true, name: true, provider: true, deviceId: true } }),
+    tx.lock.findMany({
+      where: { tenantId },
+      select: { id: true, name: true, provider: true, deviceId: true, online: true },
+    }),
   );
   let failures = 0;
   // Each lock's device as its provider just listed it (null: not listed); absent when not asked.
@@ -251,7 +254,7 @@ export async function checkTenantLocks(tenantId: string): Promise<{ locks: numbe
           },
         });
         await resolveIncident(tx, { tenantId, conditionKey: lockCondition.missing(lock.id) });
-        await recordDeviceState(tx, tenantId, lock, device);
+        await recordDeviceState(tx, tenantId, lock, { ...device, wasOnline: lock.online });
       }
     });
   }
