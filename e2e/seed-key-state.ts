@@ -8,13 +8,16 @@
  *   Revoking the key then leaves them `valid_until_end`.
  * - `backup`: a backup code stands in for the key (kind `backup`, same state and window, its one door
  *   set), with the `key.backup_issued` audit row lib/keys/backup-codes.ts writes, `reason` as its why.
+ * - `lock-offline`: the tenant's lock with this device id is offline behind its gateway, as the status
+ *   read (every 15 minutes) would record it, and the key's doors failed on it (the worker's last attempt).
  */
 import { randomInt } from 'node:crypto';
 import { openDatabase } from '../lib/db/database';
 
 export type SeedKeyStateInput =
   | { op: 'offline-door'; tenantId: string; keyId: string }
-  | { op: 'backup'; tenantId: string; keyId: string; reason: string };
+  | { op: 'backup'; tenantId: string; keyId: string; reason: string }
+  | { op: 'lock-offline'; tenantId: string; keyId: string; deviceId: string };
 
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as SeedKeyStateInput;
@@ -25,6 +28,14 @@ async function main(): Promise<void> {
   const { tenantId, keyId } = input;
   try {
     const result = await asService({ tenantId }, async (tx) => {
+      if (input.op === 'lock-offline') {
+        const locks = await tx.$executeRaw`update locks set online = false, offline_reason = 'gateway_offline'
+          where tenant_id = ${tenantId}::uuid and device_id = ${input.deviceId}`;
+        await tx.$queryRaw`select id from access_keys where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid for no key update`;
+        const doors = await tx.$executeRaw`update key_lock_codes set state = 'failed', error = 'gateway_offline'
+          where tenant_id = ${tenantId}::uuid and key_id = ${keyId}::uuid`;
+        return { locks, doors };
+      }
       if (input.op === 'offline-door') {
         const doors =
           await tx.$executeRaw`update key_lock_codes set offline = true, code_id = coalesce(code_id, 'e2e-offline')

@@ -40,6 +40,9 @@ export const ACTION_NAMES = [
   'resendLink',
   'cancelStay',
   'correctGuest',
+  // Locks that recover (issue 28, item 11).
+  'acknowledgeDrift',
+  'issueBackupCode',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -78,6 +81,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     changeStayDates: 'stay.error.invalid',
     createStaffCode: 'staffCodes.error.invalid',
     correctGuest: 'stay.guestDetails.invalid',
+    acknowledgeDrift: 'incidents.acknowledge.notFound',
+    issueBackupCode: 'key.backup.notFound',
   },
   forbidden: { default: 'forbidden.body' },
   not_found: {
@@ -108,8 +113,12 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     reissueKey: 'stay.error.notFound',
     issueNewKey: 'stay.error.notFound',
     createStaffCode: 'staffCodes.error.notFound',
+    acknowledgeDrift: 'incidents.acknowledge.notFound',
+    issueBackupCode: 'key.backup.notFound',
   },
   conflict: {
+    checkIn: 'checkIn.lockProblem',
+    issueBackupCode: 'key.backup.notNeeded',
     saveRoom: 'rooms.error.labelTaken',
     archiveRoom: 'rooms.archive.hasStays',
     createMember: 'staff.create.alreadyMember',
@@ -148,6 +157,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     importLocks: 'locks.import.unavailable',
     connectLockProvider: 'locks.connect.unreachable',
   },
+  not_available: { issueBackupCode: 'key.backup.notPossible' },
   internal: {
     checkIn: 'checkIn.error',
     revealPin: 'key.reveal.error',
@@ -184,6 +194,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     resendLink: 'messages.error',
     cancelStay: 'stay.error.generic',
     correctGuest: 'stay.error.generic',
+    acknowledgeDrift: 'incidents.acknowledge.error',
+    issueBackupCode: 'key.backup.error',
   },
 };
 

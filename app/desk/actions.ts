@@ -2,10 +2,14 @@
 
 import { z } from 'zod';
 import { completeCheckIn } from '@/lib/stays/complete-check-in';
+import { issueBackupCode } from '@/lib/keys/backup-codes';
+import { checkInLockProblems, type CheckInLockProblem } from '@/lib/locks/check-in-lock-problems';
+import type { Translate } from '@/lib/i18n/locale';
+import { getT } from '@/app/_server/i18n';
 import { revealPin } from '@/lib/keys/reveal-pin';
 import { revokeKey } from '@/lib/keys/revoke-key';
 import { rotateGuestLink } from '@/lib/guests/rotate-guest-link';
-import { staffAction, type ActionState } from '@/app/_server/action';
+import { refuse, staffAction, type ActionState } from '@/app/_server/action';
 
 // Each action declares its permission and input; staffAction does the rest (session, tenant from
 // the session, actor, messages, the log line). The arrivals list and every reservation page under
@@ -22,11 +26,26 @@ export const completeCheckInAction = staffAction(
   {
     name: 'checkIn',
     permission: 'checkin.complete',
-    input: z.object({ reservationId: z.uuid(), early: z.enum(['1']).optional() }),
+    input: z.object({
+      reservationId: z.uuid(),
+      early: z.enum(['1']).optional(),
+      lockProblemConfirmed: z.enum(['1']).optional(),
+    }),
     echo: { reservationId: 'text' },
     revalidate: DESK,
   },
-  async ({ input: { reservationId, early }, tenantId, actor }) => {
+  async ({ input: { reservationId, early, lockProblemConfirmed }, tenantId, actor }) => {
+    // A PIN that cannot reach the door: the desk is told first and checks in only once it confirms.
+    if (!lockProblemConfirmed) {
+      const problems = await checkInLockProblems({ tenantId, userId: actor.id, reservationId });
+      if (problems.length > 0) {
+        const t = await getT();
+        return refuse('checkIn.lockProblem', {
+          field: 'lockProblemConfirmed',
+          vars: { problems: lockProblemWords(t, problems) },
+        });
+      }
+    }
     const result = await completeCheckIn({ tenantId, reservationId, actor, early: early === '1' });
     return {
       reservationId,
@@ -49,6 +68,22 @@ export type CheckInState = ActionState<
   },
   { reservationId: 'text' }
 >;
+
+/** The problems of a check-in's doors in words: "Gateway offline (Room 101 door), …". */
+function lockProblemWords(t: Translate, problems: CheckInLockProblem[]): string {
+  return problems
+    .map(({ lockName, problem }) => t(`lockProblem.kind.${problem}`) + (lockName ? ` (${lockName})` : ''))
+    .join('; ');
+}
+
+/**
+ * "Issue a backup code" for a key whose code is not on its door, where its lock's provider keeps a
+ * pool: a pooled code stands in at once (audited `key.backup_issued` as the staff member).
+ */
+export const issueBackupCodeAction = staffAction(
+  { name: 'issueBackupCode', permission: 'keys.revoke', input: z.object({ keyId: z.uuid() }), revalidate: DESK },
+  async ({ input: { keyId }, tenantId, actor }) => issueBackupCode({ tenantId, keyId, actor }),
+);
 
 /** Shows one key's PIN to staff with `keys.reveal_pin`; revealPin audits it. */
 export const revealPinAction = staffAction(

@@ -55,26 +55,41 @@ export function resolveIncidentSql(input: { tenantId: string; conditionKey: stri
 export const FAILURE_MILESTONES = [1, 5, 20] as const;
 
 /**
- * Counts one more consecutive processing failure of a source (provider + tenant) on its single open
- * incident: opened at the first failure, raised (severity, summary, updated_at) at 5 and at 20.
+ * Counts one more consecutive failing delivery of a source (provider + tenant) on its single open
+ * incident: opened at the first failing event, raised (severity, summary, updated_at) at the 5th and
+ * the 20th. Counted once per event (`eventId`): the queue's retries and a replay of an event that
+ * failed already are the same delivery, not one more in the run (the incident remembers the last
+ * 100 event ids it counted).
  */
 export async function recordSourceFailure(
   tx: Tx,
-  input: { tenantId: string; source: string; label: string; reason: string },
+  input: { tenantId: string; source: string; label: string; reason: string; eventId: string },
 ): Promise<number> {
+  const detail = JSON.stringify({ lastReason: input.reason, eventIds: [input.eventId] });
   const rows = await tx.$queryRaw<{ occurrences: number }[]>`
-    insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
-    values (${input.tenantId}::uuid, ${`webhook_processing:${input.source}`}, 'webhook_processing_failed', 'warning',
-            ${`Processing ${input.label} webhooks failed (${input.reason}).`}, ${JSON.stringify({ lastReason: input.reason })}::jsonb)
-    on conflict (tenant_id, condition_key) where resolved_at is null do update set
-      occurrences = incidents.occurrences + 1,
-      severity = case when incidents.occurrences + 1 >= 5 then 'critical' else incidents.severity end,
-      summary = case when incidents.occurrences + 1 in (5, 20)
-                     then ${`${input.label} webhooks have failed `} || (incidents.occurrences + 1) || ' times in a row (last: ' || ${input.reason} || ').'
-                     else incidents.summary end,
-      detail = excluded.detail,
-      updated_at = case when incidents.occurrences + 1 in (5, 20) then now() else incidents.updated_at end
-    returning occurrences`;
+    with counted as (
+      insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
+      values (${input.tenantId}::uuid, ${`webhook_processing:${input.source}`}, 'webhook_processing_failed', 'warning',
+              ${`Processing ${input.label} webhooks failed (${input.reason}).`}, ${detail}::jsonb)
+      on conflict (tenant_id, condition_key) where resolved_at is null do update set
+        occurrences = i.occurrences + 1,
+        severity = case when i.occurrences + 1 >= 5 then 'critical' else i.severity end,
+        summary = case when i.occurrences + 1 in (5, 20)
+                       then ${`${input.label} webhooks have failed `} || (i.occurrences + 1) || ' times in a row (last: ' || ${input.reason} || ').'
+                       else i.summary end,
+        detail = i.detail || jsonb_build_object('lastReason', ${input.reason}::text, 'eventIds',
+          (select coalesce(jsonb_agg(o), '[]') from (select o from jsonb_array_elements(coalesce(i.detail->'eventIds', '[]')) o
+                                      offset greatest(jsonb_array_length(coalesce(i.detail->'eventIds', '[]')) - ${REMEMBERED_OCCURRENCES - 1}, 0)) kept)
+            || jsonb_build_array(${input.eventId}::text)),
+        updated_at = case when i.occurrences + 1 in (5, 20) then now() else i.updated_at end
+      where not coalesce(i.detail->'eventIds', '[]') ? ${input.eventId}::text
+      returning occurrences
+    )
+    select occurrences from counted
+    union all
+    select occurrences from incidents
+     where tenant_id = ${input.tenantId}::uuid and condition_key = ${`webhook_processing:${input.source}`}
+       and resolved_at is null and not exists (select 1 from counted)`;
   return rows[0]?.occurrences ?? 0;
 }
 

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'lock.resynced',
   'lock.assigned',
   'lock.released',
+  'lock.drift_acknowledged',
   'user.sign_in_throttled',
   'user.sign_in_failed',
 ] as const;

@@ -1,5 +1,6 @@
 import { runStatements } from '../db/tx';
 import { liveKeysStatement, type LiveKey } from '../keys/live-keys-of';
+import { checkInLockProblemsStatement, type CheckInLockProblem } from '../locks/check-in-lock-problems';
 import { offlineCodesStatement, type OfflineCodeStillValid } from '../keys/offline-codes-still-valid';
 import { tenantTimeZoneStatement } from '../rooms/list-facilities';
 import { checkInWindowsStatement, type CheckInWindow } from '../stays/check-in-windows';
@@ -16,13 +17,15 @@ export type DeskToday = {
   windows: Map<string, CheckInWindow>;
   offlineCodes: OfflineCodeStillValid[];
   sync: DeskSyncState;
+  /** Arrivals whose new PIN may not reach the door (the desk is warned before checking them in). */
+  lockProblems: Map<string, CheckInLockProblem[]>;
 };
 
 /**
  * What the desk's arrivals page shows, as the tenant's staff, in TWO round trips (two read
  * transactions): the zone and the day's stays, then for those stays their live keys, the arrivals'
- * check-in windows, the in-house stays' offline codes still valid, and the sync state the open page
- * polls from. Through the models it took 37 round trips in seven transactions.
+ * check-in windows, the in-house stays' offline codes still valid, the sync state the open page
+ * polls from, and the arrivals' lock problems. Through the models it took 37 round trips in seven transactions.
  */
 export async function readDeskToday({ tenantId, userId, now = new Date() }: DeskScope): Promise<DeskToday> {
   const scope = { role: 'app_authenticated', tenantId, userId } as const;
@@ -31,12 +34,14 @@ export async function readDeskToday({ tenantId, userId, now = new Date() }: Desk
     deskDayStatement({ tenantId, now }),
   ]);
   const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
-  const [keys, windows, offlineCodes, sync] = await runStatements(scope, [
+  const arrivals = day.arrivals.map((r) => r.id);
+  const [keys, windows, offlineCodes, sync, lockProblems] = await runStatements(scope, [
     liveKeysStatement({ tenantId, reservationIds: ids }),
-    checkInWindowsStatement({ tenantId, reservationIds: day.arrivals.map((r) => r.id) }),
+    checkInWindowsStatement({ tenantId, reservationIds: arrivals }),
     // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
     offlineCodesStatement({ tenantId, reservationIds: day.inHouse.map((r) => r.id), now }),
     deskSyncStatement({ tenantId, reservationIds: ids, window: deskDayWindow(now) }),
+    checkInLockProblemsStatement({ tenantId, reservationIds: arrivals }),
   ]);
-  return { zone, day, ids, keys, windows, offlineCodes, sync };
+  return { zone, day, ids, keys, windows, offlineCodes, sync, lockProblems };
 }

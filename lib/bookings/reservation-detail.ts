@@ -52,7 +52,13 @@ export async function reservationDetail({
                 error: true,
                 setAt: true,
                 removedAt: true,
-                lock: { select: { id: true, name: true } },
+                // A stay's new dates on their way to this door's code, or refused by the lock (issue 28, 11 b).
+                rewindow: true,
+                rewindowError: true,
+                // The lock's own state, for the desk's lock problem in words (issue 28, 11 f).
+                lock: {
+                  select: { id: true, name: true, online: true, offlineReason: true, supportsBackupCodes: true },
+                },
               },
               orderBy: { lockId: 'asc' },
             },

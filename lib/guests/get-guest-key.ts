@@ -5,7 +5,7 @@ import type { KeyState } from '../keys/lifecycle';
 import { AppError } from '../errors';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
 import { forGuest, toGuestKeyView, type KeyView } from '../keys/key-view';
-import type { GuestStatus, GuestStayStatus } from './guest-view';
+import type { GuestLockWindow, GuestStatus, GuestStayStatus } from './guest-view';
 
 export type GuestStay = {
   tenantId: string;
@@ -88,7 +88,9 @@ const STAY_SQL = `select gl.tenant_id, gl.reservation_id, r.starts_at, r.ends_at
 /** The link's stay's keys, newest first (what `pickGuestKey` picks from), named by the link itself as well as by RLS. */
 const KEYS_SQL = `select k.id, k.status::text as status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
          k.vendor_sync::text as "vendorSync", k.revoked_reason as "revokedReason", k.check_in_id as "checkInId",
-         k.created_at as "createdAt", k.kind::text as kind, k.backup_for as "backupFor"
+         k.created_at as "createdAt", k.kind::text as kind, k.backup_for as "backupFor",
+         (select case when bool_or(c.rewindow) then 'updating' when bool_or(c.rewindow_error is not null) then 'failed' end
+            from key_lock_codes c where c.tenant_id = k.tenant_id and c.key_id = k.id) as "lockWindow"
     from access_keys k
    where (k.tenant_id, k.reservation_id) in (select gl.tenant_id, gl.reservation_id from guest_links gl)
    order by k.created_at desc, k.id asc`;
@@ -110,7 +112,14 @@ type KeyRow = {
   createdAt: Date;
   kind: KeyKind;
   backupFor: string | null;
+  /** Whether its doors' codes hold its current window (`GuestStatus.lockWindow`). */
+  lockWindow: GuestLockWindow;
 };
+
+/** The shown key's `lockWindow`: a backup code shown for a key stands on the lock by itself. */
+export function lockWindowOf(keys: Pick<KeyRow, 'id' | 'lockWindow'>[], key: { id: string } | null): GuestLockWindow {
+  return (key && keys.find((k) => k.id === key.id)?.lockWindow) ?? null;
+}
 
 const LINK_READS = { stay: STAY_SQL, keys: KEYS_SQL, ended: ENDED_SQL } as const;
 
@@ -222,8 +231,11 @@ export async function getGuestStatus(
   if (!isGuestTokenShape(token)) return null;
   const { stay, keys, ended, refused } = await readLink(token, ['stay', 'keys', 'ended'], options.limit);
   if (refused) throw refused;
-  if (stay) return { stay: statusStayOf(stay), key: pickGuestKey(keys, stay, options.now ?? new Date()).key };
-  return ended ? { stay: statusStayOf(ended), key: null } : null;
+  if (stay) {
+    const { key } = pickGuestKey(keys, stay, options.now ?? new Date());
+    return { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(keys, key) };
+  }
+  return ended ? { stay: statusStayOf(ended), key: null, lockWindow: null } : null;
 }
 
 /** A live stay as its link reads it, with the stay's keys: what `guestKeyOf` picks from. */

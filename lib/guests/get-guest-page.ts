@@ -1,6 +1,13 @@
 import { isGuestTokenShape } from '../auth/guest-links';
 import { isAppError } from '../errors';
-import { getEndedGuestStay, guestKeyOf, readGuestStay, statusStayOf, type GuestStay } from './get-guest-key';
+import {
+  getEndedGuestStay,
+  guestKeyOf,
+  lockWindowOf,
+  readGuestStay,
+  statusStayOf,
+  type GuestStay,
+} from './get-guest-key';
 import { guestKeyLimit } from './guest-rate-limits';
 import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
 
@@ -38,7 +45,8 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
     (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),
   );
   const readAt = Date.now();
-  const initial: GuestStatus | null = key === undefined ? null : { stay: statusStayOf(stay), key };
+  const initial: GuestStatus | null =
+    key === undefined ? null : { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(read.keys, key) };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
     const { phone, address } = stay.facility;
     return { kind: 'thanks', facilityName: stay.facilityName, phone, address };

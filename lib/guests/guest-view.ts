@@ -13,7 +13,15 @@ export type GuestStatus = {
   stay: { status: GuestStayStatus; startsAt: string; endsAt: string; roomLabel: string };
   /** `pin` is null once the key has ended, is past its end, or the lock refused it (`toGuestKeyView`). */
   key: KeyView | null;
+  /**
+   * Whether the key's code on its lock holds the stay's current window: `updating` while new dates are
+   * being put on the lock, `failed` when the lock could not take them (the code keeps its old window:
+   * see the desk), null when it does (or there is no key). Absent in answers from before it existed.
+   */
+  lockWindow?: GuestLockWindow;
 };
+
+export type GuestLockWindow = 'updating' | 'failed' | null;
 
 export type GuestView =
   /** The booking was cancelled: no key, the desk's contact. */

@@ -1,7 +1,15 @@
-import { openPlatformIncident, recordPastPlatformIncident, resolvePlatformIncident } from '../alerts/incidents';
-import { asService } from '../db/tx';
+import {
+  openIncidentOnce,
+  openPlatformIncident,
+  recordPastPlatformIncident,
+  resolveIncident,
+  resolvePlatformIncident,
+} from '../alerts/incidents';
+import { asService, serviceStatement, type Tx } from '../db/tx';
 import { logger } from '../log/logger';
 import { getVendor } from '../locks/get-vendor';
+import type { LockProviderName } from '../locks/provider';
+import { lockProviderFor } from '../locks/tenant-provider';
 
 export const WORKER_STALE_AFTER_SECONDS = 60;
 
@@ -44,7 +52,8 @@ export async function checkHealth(): Promise<Health> {
       const rows = await tx.$queryRaw<{ fresh: boolean }[]>`select exists (
         select 1 from worker_heartbeats where beat_at > now() - make_interval(secs => ${WORKER_STALE_AFTER_SECONDS})) as fresh`;
       const fresh = rows[0]?.fresh === true;
-      if (fresh) await resolvePlatformIncident(tx, INCIDENT.worker);
+      // A worker that died while others live (the reaper's incident) stays told for a while.
+      if (fresh) await resolveWorkerIncident(tx);
       else await openPlatformIncident(tx, INCIDENT.worker);
       if (databaseDownSince) await recordPastPlatformIncident(tx, { ...INCIDENT.database, since: databaseDownSince });
       return fresh ? 'ok' : 'failing';
@@ -67,4 +76,78 @@ export async function checkLockProviderHealth(): Promise<'ok' | 'failing'> {
       : openPlatformIncident(tx, { ...INCIDENT.lockProvider, detail: { lastCode: result.code } }),
   );
   return result.ok ? 'ok' : 'failing';
+}
+
+/** How long the incident of a worker that died (while others live) stays open once workers beat again. */
+export const WORKER_DEATH_TOLD_MINUTES = 10;
+
+/**
+ * Resolves the install's worker incident now that a worker beats — unless it tells of a worker that
+ * died (opened by a live worker's reaper) less than ten minutes ago: the install carries on, but
+ * someone should see that a process died.
+ */
+async function resolveWorkerIncident(tx: Tx): Promise<void> {
+  await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
+    where tenant_id is null and condition_key = ${INCIDENT.worker.conditionKey} and resolved_at is null
+      and coalesce((detail->>'reapedAt')::timestamptz, '-infinity') < now() - make_interval(mins => ${WORKER_DEATH_TOLD_MINUTES})`;
+}
+
+/**
+ * A live worker forgot worker processes whose heartbeat stopped (and released their jobs): the
+ * install's worker incident is opened — or, open already, told of these too — naming them, in the
+ * reaper's transaction. Install-wide incidents are mailed to nobody; every tenant's staff see it.
+ */
+export async function recordDeadWorkers(tx: Tx, dead: { workerId: string; beatAt: Date }[]): Promise<void> {
+  if (dead.length === 0) return;
+  const ids = JSON.stringify(dead.map((d) => d.workerId));
+  const lastBeat = new Date(Math.max(...dead.map((d) => d.beatAt.getTime())));
+  await tx.$executeRaw`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
+    values (null, ${INCIDENT.worker.conditionKey}, ${INCIDENT.worker.kind}, 'critical',
+            ${'A job worker process stopped reporting in; the live workers took over its jobs. Until it is replaced, keys are programmed and webhooks processed by fewer workers.'},
+            jsonb_build_object('deadWorkers', ${ids}::jsonb, 'lastBeatAt', ${lastBeat}::timestamptz, 'reapedAt', now()))
+    on conflict (condition_key) where tenant_id is null and resolved_at is null do update set
+      occurrences = i.occurrences + 1, updated_at = now(),
+      detail = i.detail || jsonb_build_object('deadWorkers', coalesce(i.detail->'deadWorkers', '[]') || ${ids}::jsonb,
+                                              'lastBeatAt', ${lastBeat}::timestamptz, 'reapedAt', now())`;
+}
+
+const PROVIDER_LABEL: Record<LockProviderName, string> = { seam: 'Seam', ttlock: 'TTLock', simulator: 'simulator' };
+
+/**
+ * Every tenant whose locks are on a provider of its own (Seam, TTLock: not the install's simulator)
+ * gets that provider asked with its own credentials (the worker's `check_tenant_providers`): one
+ * incident per tenant and provider while it does not answer or refuses them (`health:lock_provider:<name>`,
+ * an occurrence per hour), resolved when it answers. The install's own provider is `checkLockProviderHealth`.
+ */
+export async function checkTenantLockProviders(): Promise<{ tenants: number; failing: number }> {
+  const pairs = await serviceStatement<{ tenant_id: string; provider: LockProviderName }>(
+    `select distinct tenant_id, provider::text as provider from locks where provider <> 'simulator' order by 1, 2`,
+    [],
+  );
+  let failing = 0;
+  for (const { tenant_id: tenantId, provider: name } of pairs) {
+    const provider = await lockProviderFor(tenantId, name);
+    const result = provider.ok
+      ? await provider.data.checkHealth({ correlationId: `health:${tenantId}:${name}` })
+      : provider;
+    const conditionKey = `health:lock_provider:${name}`;
+    if (!result.ok) {
+      failing += 1;
+      logger.warn({ tenantId, provider: name, vendorCode: result.code }, 'tenant lock provider health check failed');
+    }
+    await asService({ tenantId }, (tx) =>
+      result.ok
+        ? resolveIncident(tx, { tenantId, conditionKey })
+        : openIncidentOnce(tx, {
+            tenantId,
+            conditionKey,
+            kind: 'health_lock_provider',
+            severity: 'critical',
+            summary: `Your lock provider (${PROVIDER_LABEL[name]}) cannot be reached or refuses your credentials (${result.code}): new codes wait, removals are retried.`,
+            detail: { provider: name, lastCode: result.code },
+            occurrenceId: new Date().toISOString().slice(0, 13),
+          }),
+    );
+  }
+  return { tenants: new Set(pairs.map((p) => p.tenant_id)).size, failing };
 }

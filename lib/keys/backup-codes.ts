@@ -1,6 +1,11 @@
+import type { Actor } from '../audit/actor';
 import { asService } from '../db/tx';
+import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { lockProviderFor } from '../locks/tenant-provider';
+
+/** Who issues a backup code the job decided on. */
+const BACKUP_JOB: Actor = { type: 'system', id: null, label: 'backup codes' };
 
 export type BackupOutcome =
   { kind: 'not_needed' } | { kind: 'issued'; backupKeyId: string } | { kind: 'not_possible'; reason: string };
@@ -14,7 +19,10 @@ export type BackupOutcome =
  *
  * A backup code opens one lock: it stands in only for a key whose room has that one door.
  */
-export async function checkBackupNeeded(job: { tenantId: string; keyId: string }): Promise<BackupOutcome> {
+export async function checkBackupNeeded(
+  job: { tenantId: string; keyId: string },
+  actor: Actor = BACKUP_JOB,
+): Promise<BackupOutcome> {
   const { tenantId, keyId } = job;
   const key = await asService({ tenantId }, (tx) =>
     tx.accessKey.findFirst({
@@ -65,7 +73,7 @@ export async function checkBackupNeeded(job: { tenantId: string; keyId: string }
     // The pool's code is on the lock already; a PIN clash with a live key there refuses the backup.
     await tx.$executeRaw`insert into key_lock_codes (tenant_id, key_id, lock_id, state, code_id, set_at)
       values (${tenantId}::uuid, ${backupKeyId}::uuid, ${door.lockId}::uuid, 'set', ${pulled.data.codeId}, now())`;
-    await tx.$executeRaw`select app_audit(${tenantId}::uuid, 'system', null, 'backup codes', 'key.backup_issued', 'access_key',
+    await tx.$executeRaw`select app_audit(${tenantId}::uuid, ${actor.type}::actor_type, ${actor.id}, ${actor.label}, 'key.backup_issued', 'access_key',
       ${backupKeyId}::uuid, ${key.roomId}::uuid, ${door.error ?? `code_${door.state}`},
       ${JSON.stringify({ reservationId: key.reservationId, standsInFor: keyId, lockId: door.lockId, lockName: door.lock.name })}::jsonb)`;
     logger.info({ keyId, backupKeyId, lockId: door.lockId }, 'backup code issued');
@@ -76,4 +84,22 @@ export async function checkBackupNeeded(job: { tenantId: string; keyId: string }
 function notPossible(keyId: string, reason: string): BackupOutcome {
   logger.warn({ keyId, reason }, 'key not on its lock in time, and no backup code can stand in');
   return { kind: 'not_possible', reason };
+}
+
+/**
+ * The desk's "Issue a backup code" for a key whose code is not on its door (a lock problem it can
+ * act on): the same stand-in the job makes shortly before the stay, now, audited as the staff member.
+ * A key whose code is on its door needs none (`conflict`); a lock without a pool, a key with several
+ * doors or a code the lock never accepted cannot have one (`not_available`, with the reason).
+ */
+export async function issueBackupCode(input: {
+  tenantId: string;
+  keyId: string;
+  actor: Actor;
+}): Promise<{ backupKeyId: string }> {
+  const outcome = await checkBackupNeeded(input, input.actor);
+  if (outcome.kind === 'issued') return { backupKeyId: outcome.backupKeyId };
+  if (outcome.kind === 'not_needed')
+    throw new AppError('conflict', 'This key needs no backup code: its code is on its door, or a backup stands in.');
+  throw new AppError('not_available', 'No backup code can stand in for this key.', { reason: outcome.reason });
 }

@@ -26,7 +26,7 @@ export const NO_LOCK_DEVICE = 'no_lock_device';
 /** The provider took the code but never confirmed it on the lock within the job's attempts. */
 export const NOT_CONFIRMED = 'not_confirmed';
 
-type Kind = 'program' | 'remove';
+type Kind = 'program' | 'remove' | 'rewindow';
 
 /** The incidents a key can count against: one per lock and kind (and per room without a lock). */
 export const conditionKey = {
@@ -47,6 +47,8 @@ type Door = {
   attempts: number;
   /** The code on the lock carries an old window (the stay's dates changed): redo it. */
   rewindow: boolean;
+  /** The last re-window that did not reach the lock, if any (the code keeps its old window). */
+  rewindowError: string | null;
 };
 
 /** A key as the worker programs it: what the job needs of the key, its room's label and its doors. */
@@ -79,7 +81,7 @@ async function loadKey(tenantId: string, keyId: string) {
         coalesce((select json_agg(json_build_object('lockId', d.lock_id, 'provider', l.provider, 'deviceId', l.device_id,
                     'lockName', l.name, 'canProgramOnline', l.can_program_online, 'canProgramOffline', l.can_program_offline,
                     'state', d.state, 'codeId', d.code_id, 'offline', d.offline, 'attempts', d.attempts,
-                    'rewindow', d.rewindow))
+                    'rewindow', d.rewindow, 'rewindowError', d.rewindow_error))
                     from key_lock_codes d join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
                    where d.tenant_id = k.tenant_id and d.key_id = k.id), '[]') as doors
        from access_keys k join rooms rm on rm.tenant_id = k.tenant_id and rm.id = k.room_id
@@ -164,6 +166,22 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
   if (door.codeId) {
     const read = await provider.getCode({ deviceId: door.deviceId, codeId: door.codeId, correlationId });
     result = read.ok ? { ok: true, data: read.data && { codeId: read.data.codeId, state: read.data.state } } : read;
+    if (read.ok && read.data?.state === 'failed' && door.attempts === 0) {
+      // A fresh round for a door that had failed (sent again by itself, or by Re-sync): the code the
+      // lock refused goes first, then the PIN is sent anew (the same code would only fail again).
+      const removed = await provider.removeCode({ deviceId: door.deviceId, codeId: door.codeId, correlationId });
+      if (!removed.ok) {
+        await record(job, key, door, { from: ['pending', 'setting'], error: removed.code });
+        return removed.retryable ? { kind: 'retry', code: removed.code } : failDoor(job, key, door, removed.code);
+      }
+      await asService({ tenantId: job.tenantId }, async (tx) => {
+        await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+        await tx.$executeRaw`update key_lock_codes set code_id = null, updated_at = now()
+          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid
+            and state in ('pending', 'setting')`;
+      });
+      return programDoor(job, key, { ...door, codeId: null }, provider);
+    }
     if (read.ok && read.data?.state === 'failed') {
       await record(job, key, door, { from: ['pending', 'setting'], to: 'failed', error: read.data.error ?? 'failed' });
       return { kind: 'final', code: read.data.error ?? 'failed' };
@@ -333,11 +351,12 @@ export async function countOnLockFailure(
     keyId: input.keyId,
     conditionKey: conditionKey.failed(kind, lock.id),
     kind: `lock_${kind}_failed`,
-    severity: kind === 'remove' ? 'critical' : 'warning',
-    summary:
-      kind === 'remove'
-        ? `Revoked codes could not be removed from lock ${lock.name} (${code}); the lock may still accept them.`
-        : `Codes could not be set on lock ${lock.name} (${code}); those guests' PINs will not open that door.`,
+    severity: kind === 'program' ? 'warning' : 'critical',
+    summary: {
+      remove: `Revoked codes could not be removed from lock ${lock.name} (${code}); the lock may still accept them.`,
+      program: `Codes could not be set on lock ${lock.name} (${code}); those guests' PINs will not open that door.`,
+      rewindow: `New stay dates could not be set on lock ${lock.name} (${code}); those codes keep their old window there.`,
+    }[kind],
     detail: { lockId: lock.id, deviceId: lock.deviceId, lastCode: code },
   });
 }
@@ -472,13 +491,80 @@ async function clearRewindow(job: JobAttempt, lockIds: string[]): Promise<void> 
   );
 }
 
+/** Whether the key's code may be opening the door right now: a checked-in stay, or a window already begun. */
+const mayBeInUse = (key: LoadedKey, now = new Date()) => key.status === 'active' || key.validFrom <= now;
+
 /**
- * Takes a code with an old window off one door; once the provider confirms it gone, the door is
- * `pending` again and the key's program job (queued in the same transaction) sets it with the new window.
+ * The door's code holds the key's new window: the door says so (no re-window flag, no error), and
+ * the key comes off its lock's re-window incident.
+ */
+async function rewindowDone(job: JobAttempt, key: LoadedKey, door: Door): Promise<Step> {
+  const { tenantId } = job;
+  await scopedQuery({ role: 'app_service', tenantId }, [
+    ...lockKeysBeforeDoorsSql(tenantId, [key.id]),
+    `update key_lock_codes set rewindow = false, rewindow_error = null, error = null, attempts = attempts + 1, updated_at = now()
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(key.id, 'uuid')}
+        and lock_id = ${sqlLiteral(door.lockId, 'uuid')}`,
+    clearKeyFromIncidentsSql({
+      tenantId,
+      conditionKeys: [conditionKey.failed('rewindow', door.lockId)],
+      keyId: key.id,
+    }),
+  ]);
+  return { kind: 'done' };
+}
+
+/**
+ * A re-window that did not reach the lock, for good: the code stays on the door with its old window
+ * (it is never taken off to be set again while the guest may be using it), the door says why
+ * (`rewindow_error`, shown to the desk and the guest), and the key counts on its lock's re-window
+ * incident. The next window change, or the lock coming back online, tries again.
+ */
+async function failRewindow(job: JobAttempt, key: LoadedKey, door: Door, code: string): Promise<Step> {
+  logger.warn({ keyId: key.id, lockId: door.lockId, vendorCode: code }, 'window change not applied on lock');
+  await asService({ tenantId: job.tenantId }, async (tx) => {
+    await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+    await tx.$executeRaw`update key_lock_codes set rewindow = false, rewindow_error = ${code}, updated_at = now()
+      where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid`;
+    await countOnLockFailure(tx, {
+      tenantId: job.tenantId,
+      keyId: key.id,
+      kind: 'rewindow',
+      lock: { id: door.lockId, name: door.lockName, deviceId: door.deviceId },
+      code,
+    });
+  });
+  return { kind: 'final', code };
+}
+
+/**
+ * Puts the key's new window on one door's code. Where the provider can, in place (Seam
+ * `access_codes.update`, TTLock `/v3/keyboardPwd/change`): the code and PIN never leave the lock.
+ * Where it cannot, the code is taken off and set again — but only while nobody can be using it (a
+ * stay not begun); for a guest in the room that is refused (`rewindow_unsupported`), never done.
  */
 async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provider: LockProvider): Promise<Step> {
   const correlationId = `${key.id}:rewindow:${door.lockId.slice(0, 8)}:${job.attempt}`;
   const codeId = door.codeId!;
+  if (provider.updateCodeWindow) {
+    const updated = await provider.updateCodeWindow({
+      deviceId: door.deviceId,
+      codeId,
+      validFrom: key.validFrom,
+      expiresAt: key.expiresAt,
+      correlationId,
+    });
+    if (updated.ok && updated.data.state === 'set') return rewindowDone(job, key, door);
+    if (updated.ok && updated.data.state === 'setting') return { kind: 'retry', code: 'awaiting_confirmation' };
+    if (!updated.ok && updated.code === 'code_not_found') return programAgain(job, key, door);
+    const code = updated.ok ? 'failed_to_set_on_device' : updated.code;
+    if (!updated.ok && updated.retryable) {
+      await record(job, key, door, { from: [door.state], error: code });
+      return { kind: 'retry', code };
+    }
+    return failRewindow(job, key, door, code);
+  }
+  if (mayBeInUse(key)) return failRewindow(job, key, door, 'rewindow_unsupported');
   const read = await provider.getCode({ deviceId: door.deviceId, codeId, correlationId });
   let gone = read.ok && (!read.data || read.data.state === 'absent');
   if (!gone) {
@@ -486,22 +572,29 @@ async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provide
     if (!removed.ok) {
       await record(job, key, door, { from: [door.state], error: removed.code });
       if (removed.retryable) return { kind: 'retry', code: removed.code };
-      // The old window stays on the lock: said on the door, and the next window change tries again.
-      logger.warn(
-        { keyId: key.id, lockId: door.lockId, vendorCode: removed.code },
-        'window change not applied on lock',
-      );
-      await clearRewindow(job, [door.lockId]);
-      return { kind: 'final', code: removed.code };
+      return failRewindow(job, key, door, removed.code);
     }
     gone = removed.data.state === 'absent';
   }
   if (!gone) return { kind: 'retry', code: 'awaiting_removal' };
+  return programAgain(job, key, door);
+}
+
+/**
+ * The door's code is off the lock (removed for a stay not begun, or gone by itself): the door is
+ * `pending` again and the key's program job (queued in the same transaction) sets it with the new window.
+ */
+async function programAgain(job: JobAttempt, key: LoadedKey, door: Door): Promise<Step> {
   await asService({ tenantId: job.tenantId }, async (tx) => {
     await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
-    await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, attempts = 0,
-        error = null, set_at = null, updated_at = now()
+    await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, rewindow_error = null,
+        attempts = 0, error = null, set_at = null, updated_at = now()
       where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and rewindow`;
+    await clearKeyFromIncidents(tx, {
+      tenantId: job.tenantId,
+      conditionKeys: [conditionKey.failed('rewindow', door.lockId)],
+      keyId: key.id,
+    });
     await tx.$executeRaw`select app_enqueue_job('vendor_program_key',
         ${JSON.stringify({ tenantId: job.tenantId, keyId: key.id })}::jsonb,
         queue_name => ${`key:${key.id}`}::text, max_attempts => 8)`;
@@ -510,11 +603,11 @@ async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provide
 }
 
 /**
- * Re-programs a key's code with its new window on every door that holds the old one (the outbox job
- * `vendor_rewindow_key`, queued by a stay's date change on the key's own queue). A provider takes a
- * window only with a code, and refuses one PIN twice on a lock: the old code is removed, then set
- * again. A door the code never reached needs nothing (its program job reads the new window); an
- * offline code cannot change on its lock and keeps its window; an ended key's codes are being removed.
+ * Puts a key's new window on every door whose code holds the old one (the outbox job
+ * `vendor_rewindow_key`, queued by a stay's date change on the key's own queue), in place where the
+ * provider can. A door the code never reached needs nothing (its program job reads the new window);
+ * an offline code cannot change on its lock and keeps its window; an ended key's codes are being
+ * removed. A door still waiting on the last attempt fails its re-window for good (`failRewindow`).
  */
 export async function rewindowKeyOnLock(job: JobAttempt): Promise<void> {
   const key = await loadKey(job.tenantId, job.keyId);
@@ -525,24 +618,18 @@ export async function rewindowKeyOnLock(job: JobAttempt): Promise<void> {
   const nothingToDo = flagged.filter((d) => !redo.includes(d)).map((d) => d.lockId);
   if (nothingToDo.length > 0) await clearRewindow(job, nothingToDo);
   if (redo.length === 0) return;
-  const waiting: string[] = [];
+  const waiting: { door: Door; code: string }[] = [];
   for (const door of redo) {
     const provider = await lockProviderFor(job.tenantId, door.provider);
-    if (!provider.ok) {
-      waiting.push(provider.code);
-      continue;
-    }
-    const outcome = await rewindowDoor(job, key, door, provider.data);
-    if (outcome.kind === 'retry') waiting.push(outcome.code);
+    const outcome = provider.ok
+      ? await rewindowDoor(job, key, door, provider.data)
+      : await failRewindow(job, key, door, provider.code);
+    if (outcome.kind === 'retry') waiting.push({ door, code: outcome.code });
   }
   if (waiting.length === 0) return;
   if (job.attempt >= job.maxAttempts) {
-    logger.warn({ keyId: key.id, vendorCode: waiting[0] }, 'window change not applied on every lock');
-    await clearRewindow(
-      job,
-      redo.map((d) => d.lockId),
-    );
+    for (const { door, code } of waiting) await failRewindow(job, key, door, code);
     return;
   }
-  throw new RetryableVendorError(waiting.join(','));
+  throw new RetryableVendorError(waiting.map((w) => w.code).join(','));
 }

@@ -68,6 +68,8 @@ export const SUCCESS_SHAPES = {
   /** The paged lists answer `{list, pageNo, pageSize, pages, total}`. */
   page: (body: Body) =>
     Array.isArray(body.list) && typeof body.pages === 'number' && Number.isSafeInteger(body.pages) && body.pages >= 0,
+  /** `/v3/gateway/listLock` answers `{list}`, unpaged. */
+  list: (body: Body) => Array.isArray(body.list),
   /** `/v3/keyboardPwd/get` answers `{keyboardPwd, keyboardPwdId}`. */
   passcode: (body: Body) =>
     isId(body.keyboardPwdId) && typeof body.keyboardPwd === 'string' && /^\d{4,12}$/.test(body.keyboardPwd),

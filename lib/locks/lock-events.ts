@@ -3,8 +3,9 @@ import { asService, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import type { WebhookOutcome } from '../webhooks/types';
 import { lockKeysBeforeDoors } from '../keys/lock-order';
+import { retryDoorsOfLock } from '../keys/retry-failed-doors';
 import { countOnLockFailure } from '../keys/sync-vendor';
-import type { LockEvent } from './provider';
+import type { DeviceOfflineReason, LockEvent } from './provider';
 
 /** Below this battery percentage a lock has a low-battery incident. */
 export const LOW_BATTERY_PERCENT = 20;
@@ -12,6 +13,7 @@ export const LOW_BATTERY_PERCENT = 20;
 /** One open incident per condition per lock. */
 export const lockCondition = {
   offline: (lockId: string) => `lock_offline:${lockId}`,
+  missing: (lockId: string) => `lock_missing:${lockId}`,
   lowBattery: (lockId: string) => `lock_low_battery:${lockId}`,
   tampered: (lockId: string) => `lock_tampered:${lockId}`,
   drift: (lockId: string) => `lock_drift:${lockId}`,
@@ -28,6 +30,25 @@ async function liveKeysOn(tx: Tx, tenantId: string, lockId: string): Promise<str
   return rows.map((r) => r.id);
 }
 
+/**
+ * The live keys on this lock that need it soon: a door whose code is not on it yet, or a window that
+ * is open or opens within a day. An offline lock with any of these is critical: guests are waiting.
+ */
+async function keysDueOn(tx: Tx, tenantId: string, lockId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    select k.id from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
+     where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lockId}::uuid and k.status in ('pre_issued', 'active')
+       and (c.state <> 'set' or k.valid_from <= now() + interval '24 hours')
+     order by k.valid_from`;
+  return rows.map((r) => r.id);
+}
+
+const OFFLINE_WORDS: Record<DeviceOfflineReason, string> = {
+  device_offline: 'the lock itself does not answer',
+  gateway_offline: 'its gateway is offline',
+  no_gateway: 'it has no gateway',
+};
+
 export async function enqueueProgram(tx: Tx, tenantId: string, keyId: string): Promise<void> {
   await tx.$executeRaw`select app_enqueue_job('vendor_program_key', ${JSON.stringify({ tenantId, keyId })}::jsonb,
     queue_name => ${`key:${keyId}`}, max_attempts => 8)`;
@@ -38,24 +59,39 @@ export async function enqueueRemove(tx: Tx, tenantId: string, keyId: string): Pr
     queue_name => ${`key:${keyId}`}, max_attempts => 8)`;
 }
 
-/** Opens or resolves a lock's device conditions from what the provider says of it now. */
+/**
+ * Opens or resolves a lock's device conditions from what the provider says of it now; a lock back
+ * online (it was not, or not known to be) gets its failed doors and refused re-windows sent again at once.
+ */
 export async function recordDeviceState(
   tx: Tx,
   tenantId: string,
   lock: { id: string; name: string },
-  state: { online: boolean | null; batteryLevel: number | null },
+  state: {
+    online: boolean | null;
+    batteryLevel: number | null;
+    offlineReason?: DeviceOfflineReason | null;
+    /** What we knew before this reading: a lock online already has nothing to send again because of it. */
+    wasOnline?: boolean | null;
+  },
 ): Promise<void> {
   if (state.online === false) {
+    const reason = state.offlineReason ?? 'device_offline';
+    const due = await keysDueOn(tx, tenantId, lock.id);
     await openIncident(tx, {
       tenantId,
       conditionKey: lockCondition.offline(lock.id),
       kind: 'lock_offline',
-      severity: 'warning',
-      summary: `Lock ${lock.name} is offline: codes cannot be set on it or removed from it until it is back.`,
-      detail: { lockId: lock.id, keyIds: await liveKeysOn(tx, tenantId, lock.id) },
+      severity: due.length > 0 ? 'critical' : 'warning',
+      summary:
+        `Lock ${lock.name} is offline (${OFFLINE_WORDS[reason]}): codes cannot be set on it or removed from it until it is back` +
+        (due.length > 0 ? `; ${due.length} guest or staff code(s) are due on it.` : '.'),
+      detail: { lockId: lock.id, reason, keyIds: await liveKeysOn(tx, tenantId, lock.id), dueKeyIds: due },
     });
   } else if (state.online === true) {
     await resolveIncident(tx, { tenantId, conditionKey: lockCondition.offline(lock.id) });
+    // Back online: the doors that failed on it, and the re-windows it refused, go again now.
+    if (state.wasOnline !== true) await retryDoorsOfLock(tx, tenantId, lock.id);
   }
   if (state.batteryLevel !== null && state.batteryLevel < LOW_BATTERY_PERCENT) {
     await openIncident(tx, {
@@ -107,11 +143,15 @@ export async function applyLockEvent(input: {
         if (!newer) return { status: 'ignored', reason: 'older_than_last_event' };
         await tx.lock.update({
           where: { tenantId_id: { tenantId, id: lock.id } },
-          data: { online: event.kind === 'device_connected' },
+          data: {
+            online: event.kind === 'device_connected',
+            offlineReason: event.kind === 'device_connected' ? null : 'device_offline',
+          },
         });
         await recordDeviceState(tx, tenantId, lock, {
           online: event.kind === 'device_connected',
           batteryLevel: null,
+          offlineReason: 'device_offline',
         });
         return { status: 'processed' };
       case 'low_battery':

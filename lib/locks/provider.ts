@@ -21,6 +21,12 @@ export type ProviderDevice = {
   name: string;
   /** Whether the device (or its bridge) is reachable now; null when the provider does not say. */
   online: boolean | null;
+  /**
+   * Why it is not online, where the provider says: the lock itself, the gateway or bridge it is
+   * reached through (TTLock keeps saying a lock "has a gateway" for a while after that gateway went),
+   * or no gateway at all. Null while online or unknown; absent from adapters that never say.
+   */
+  offlineReason?: DeviceOfflineReason | null;
   /** Battery as a percentage 0–100; null when the provider does not say. */
   batteryLevel: number | null;
   /** Codes can be set and removed remotely. */
@@ -30,6 +36,8 @@ export type ProviderDevice = {
   /** The provider keeps a pool of pre-programmed backup codes for this device. */
   supportsBackupCodes: boolean;
 };
+
+export type DeviceOfflineReason = 'device_offline' | 'gateway_offline' | 'no_gateway';
 
 /** A code on a device, as the provider reports it. */
 export type ProviderCode = {
@@ -66,6 +74,15 @@ export type LockProvider = {
   programCode(input: ProgramCodeInput): Promise<LockResult<{ codeId: string; state: CodeState }>>;
   /** Asks for a code's removal: `absent` when confirmed gone, `removing` when the provider confirms later. */
   removeCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<{ state: CodeState }>>;
+  /**
+   * Changes the window of a code already on the device, in place: the same code and PIN stay on the
+   * lock meanwhile, so a guest using it is never locked out by the change. `set` once the provider
+   * says the lock has the new window, `setting` while it has not confirmed it yet (ask again); a
+   * code the provider no longer has is `code_not_found`. Only where the provider can.
+   */
+  updateCodeWindow?(
+    input: CallContext & { deviceId: string; codeId: string; validFrom: Date; expiresAt: Date },
+  ): Promise<LockResult<{ state: CodeState }>>;
   /** One code by id; null when the provider no longer has it. */
   getCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<ProviderCode | null>>;
   /** Every code the provider holds for a device: ours (clientRef set) and any others (drift). */

@@ -1,12 +1,13 @@
-import { openIncident, resolveIncident } from '../alerts/incidents';
+import { createHash } from 'node:crypto';
+import { openIncidentOnce, resolveIncident } from '../alerts/incidents';
 import { actorColumns, type Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, type Tx } from '../db/tx';
 import { lockKeysBeforeDoors } from '../keys/lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { enqueueProgram, enqueueRemove, lockCondition, recordDeviceState } from './lock-events';
-import type { ProviderCode } from './provider';
+import type { DeviceOfflineReason, ProviderCode, ProviderDevice } from './provider';
 import { lockProviderFor } from './tenant-provider';
 
 /** What a reconciliation found on one lock. */
@@ -14,12 +15,43 @@ export type DriftReport = {
   lockId: string;
   /** Codes on the lock that UnlockOS did not make (a master code, or someone else's): shown, never touched. */
   foreignCodes: number;
+  /** Of those, the ones no manager acknowledged: only these are drift. */
+  unacknowledgedForeignCodes: number;
   /** Live keys whose code the provider no longer has: sent again. */
   missingKeyIds: string[];
   /** Ended keys whose code is still on the lock: removed again. */
   lingeringKeyIds: string[];
   /** Doors that had failed for good and were sent again (a manager's re-sync only). */
   retriedKeyIds: string[];
+  /**
+   * Whether the provider could reach the lock itself just now. The codes compared are the provider's
+   * records (TTLock's cloud, Seam's workspace): while the lock is offline they may not be what the
+   * lock holds, so an unreached lock never "matches our records".
+   */
+  reached: boolean;
+  /** Why it was not reached: the provider's reason, `missing` (no longer listed), `unknown` (not said). */
+  offlineReason: LockUnreachable | null;
+};
+
+export type LockUnreachable = DeviceOfflineReason | 'missing' | 'unknown';
+
+/** Whether a device as its provider listed it (or not at all) is reached now, and if not, why. */
+function reachOf(device: ProviderDevice | null): { reached: boolean; offlineReason: LockUnreachable | null } {
+  if (!device) return { reached: false, offlineReason: 'missing' };
+  if (device.online === true) return { reached: true, offlineReason: null };
+  if (device.online === null) return { reached: false, offlineReason: 'unknown' };
+  return { reached: false, offlineReason: device.offlineReason ?? 'device_offline' };
+}
+
+/** A device the provider could not be asked about (its listing failed): reach unknown. */
+const UNKNOWN_DEVICE: ProviderDevice = {
+  deviceId: '',
+  name: '',
+  online: null,
+  batteryLevel: null,
+  canProgramOnline: false,
+  canProgramOffline: false,
+  supportsBackupCodes: false,
 };
 
 type OurDoor = { key_id: string; state: string; code_id: string | null; key_live: boolean };
@@ -36,12 +68,14 @@ export async function reconcileLock(input: {
   lockId: string;
   retryFailed?: boolean;
   actor?: Actor;
+  /** The device as the provider listed it a moment ago (the periodic check has it); else it is asked. */
+  device?: ProviderDevice | null;
 }): Promise<DriftReport> {
   const { tenantId, lockId } = input;
   const lock = await asService({ tenantId }, (tx) =>
     tx.lock.findFirst({
       where: { tenantId, id: lockId },
-      select: { id: true, name: true, provider: true, deviceId: true },
+      select: { id: true, name: true, provider: true, deviceId: true, acknowledgedForeignCodes: true },
     }),
   );
   if (!lock) throw new AppError('not_found', 'Unknown lock.');
@@ -62,6 +96,12 @@ export async function reconcileLock(input: {
     });
   }
   const theirs = listed.data;
+  let device = input.device;
+  if (device === undefined && provider.ok) {
+    const devices = await provider.data.listDevices({ correlationId: `reconcile:${lockId}` });
+    device = devices.ok ? (devices.data.find((d) => d.deviceId === lock.deviceId) ?? null) : { ...UNKNOWN_DEVICE };
+  }
+  const reach = reachOf(device ?? null);
   return asService({ tenantId }, async (tx) => {
     const keys = await tx.$queryRaw<{ key_id: string }[]>`
       select key_id from key_lock_codes where tenant_id = ${tenantId}::uuid and lock_id = ${lockId}::uuid`;
@@ -81,12 +121,16 @@ export async function reconcileLock(input: {
     const onLock = new Map<string, ProviderCode>();
     for (const code of theirs) if (code.clientRef && code.state !== 'absent') onLock.set(code.clientRef, code);
 
+    const foreignCodeIds = theirs.filter((code) => !code.clientRef || !byKey.has(code.clientRef)).map((c) => c.codeId);
+    const acknowledged = new Set(lock.acknowledgedForeignCodes);
     const report: DriftReport = {
       lockId,
-      foreignCodes: theirs.filter((code) => !code.clientRef || !byKey.has(code.clientRef)).length,
+      foreignCodes: foreignCodeIds.length,
+      unacknowledgedForeignCodes: foreignCodeIds.filter((id) => !acknowledged.has(id)).length,
       missingKeyIds: [],
       lingeringKeyIds: [],
       retriedKeyIds: [],
+      ...reach,
     };
     for (const door of ours) {
       const code = onLock.get(door.key_id);
@@ -115,15 +159,25 @@ export async function reconcileLock(input: {
       where: { tenantId_id: { tenantId, id: lockId } },
       data: { providerCodes: snapshot, reconciledAt: new Date(), reconcileError: null },
     });
-    const drift = report.foreignCodes + report.missingKeyIds.length + report.lingeringKeyIds.length;
+    const drift = report.unacknowledgedForeignCodes + report.missingKeyIds.length + report.lingeringKeyIds.length;
     if (drift > 0) {
-      await openIncident(tx, {
+      // The same drift found again is the same occurrence: counted (and mailed) only when it changes.
+      const unacknowledged = foreignCodeIds.filter((id) => !acknowledged.has(id));
+      const fingerprint = createHash('sha256')
+        .update(
+          JSON.stringify([unacknowledged, report.missingKeyIds, report.lingeringKeyIds].map((ids) => [...ids].sort())),
+        )
+        .digest('hex')
+        .slice(0, 16);
+      await openIncidentOnce(tx, {
         tenantId,
         conditionKey: lockCondition.drift(lockId),
         kind: 'lock_drift',
         severity: report.lingeringKeyIds.length > 0 ? 'critical' : 'warning',
         summary: driftSummary(lock.name, report),
-        detail: { ...report },
+        // The provider's ids of the codes we did not make: what a manager acknowledges (never a PIN).
+        detail: { ...report, foreignCodeIds },
+        occurrenceId: `drift:${fingerprint}`,
       });
     } else {
       await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
@@ -146,7 +200,8 @@ export async function reconcileLock(input: {
 
 function driftSummary(name: string, report: DriftReport): string {
   const parts: string[] = [];
-  if (report.foreignCodes > 0) parts.push(`${report.foreignCodes} code(s) UnlockOS did not make`);
+  if (report.unacknowledgedForeignCodes > 0)
+    parts.push(`${report.unacknowledgedForeignCodes} code(s) UnlockOS did not make`);
   if (report.missingKeyIds.length > 0) parts.push(`${report.missingKeyIds.length} guest code(s) missing, sent again`);
   if (report.lingeringKeyIds.length > 0)
     parts.push(`${report.lingeringKeyIds.length} ended code(s) still on the lock, being removed`);
@@ -160,9 +215,14 @@ function driftSummary(name: string, report: DriftReport): string {
  */
 export async function checkTenantLocks(tenantId: string): Promise<{ locks: number; failures: number }> {
   const locks = await asService({ tenantId }, (tx) =>
-    tx.lock.findMany({ where: { tenantId }, select: { id: true, name: true, provider: true, deviceId: true } }),
+    tx.lock.findMany({
+      where: { tenantId },
+      select: { id: true, name: true, provider: true, deviceId: true, online: true },
+    }),
   );
   let failures = 0;
+  // Each lock's device as its provider just listed it (null: not listed); absent when not asked.
+  const listed = new Map<string, ProviderDevice | null>();
   const providers = [...new Set(locks.map((l) => l.provider))] as LockProviderName[];
   for (const name of providers) {
     const provider = await lockProviderFor(tenantId, name);
@@ -177,27 +237,59 @@ export async function checkTenantLocks(tenantId: string): Promise<{ locks: numbe
     const byDevice = new Map(devices.data.map((d) => [d.deviceId, d]));
     await asService({ tenantId }, async (tx) => {
       for (const lock of locks.filter((l) => l.provider === name)) {
-        const device = byDevice.get(lock.deviceId);
-        if (!device) continue;
+        const device = byDevice.get(lock.deviceId) ?? null;
+        listed.set(lock.id, device);
+        if (!device) {
+          await recordDeviceMissing(tx, tenantId, lock);
+          continue;
+        }
         await tx.lock.update({
           where: { tenantId_id: { tenantId, id: lock.id } },
           data: {
             online: device.online,
+            offlineReason: device.online === false ? (device.offlineReason ?? 'device_offline') : null,
             batteryLevel: device.batteryLevel === null ? null : Math.round(device.batteryLevel),
             lastSeenAt: device.online ? new Date() : undefined,
             syncedAt: new Date(),
           },
         });
-        await recordDeviceState(tx, tenantId, lock, device);
+        await resolveIncident(tx, { tenantId, conditionKey: lockCondition.missing(lock.id) });
+        await recordDeviceState(tx, tenantId, lock, { ...device, wasOnline: lock.online });
       }
     });
   }
   for (const lock of locks) {
-    await reconcileLock({ tenantId, lockId: lock.id }).catch(() => {
+    await reconcileLock({ tenantId, lockId: lock.id, device: listed.get(lock.id) }).catch(() => {
       failures += 1;
     });
   }
   return { locks: locks.length, failures };
+}
+
+/**
+ * A lock whose device the provider no longer lists (removed from the account, re-paired under another
+ * id, or another account's): nothing can be set on it or removed from it, and the codes on it are out
+ * of our reach. One incident per lock, naming its live keys, resolved when the device is listed again.
+ */
+async function recordDeviceMissing(tx: Tx, tenantId: string, lock: { id: string; name: string }): Promise<void> {
+  await tx.lock.update({
+    where: { tenantId_id: { tenantId, id: lock.id } },
+    data: { online: null, offlineReason: 'missing', syncedAt: new Date() },
+  });
+  const keys = await tx.$queryRaw<{ id: string }[]>`
+    select k.id from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
+     where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lock.id}::uuid and k.status in ('pre_issued', 'active')
+     order by k.valid_from`;
+  await openIncidentOnce(tx, {
+    tenantId,
+    conditionKey: lockCondition.missing(lock.id),
+    kind: 'lock_missing',
+    severity: keys.length > 0 ? 'critical' : 'warning',
+    summary: `Lock ${lock.name} is no longer in the provider's list of devices: codes cannot be set on it or removed from it.`,
+    detail: { lockId: lock.id, keyIds: keys.map((k) => k.id) },
+    // One occurrence per day it stays missing, not one per check.
+    occurrenceId: new Date().toISOString().slice(0, 10),
+  });
 }
 
 /** Every tenant that has locks, checked in turn (the `check_locks` job). */

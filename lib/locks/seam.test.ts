@@ -67,6 +67,7 @@ describe('Seam adapter against Seam’s fake', () => {
       deviceId: 'august_device_1',
       name: 'Smart Device', // the fake's display name for every device it seeds
       online: true,
+      offlineReason: null,
       batteryLevel: 100,
       canProgramOnline: true,
       canProgramOffline: false,
@@ -76,6 +77,7 @@ describe('Seam adapter against Seam’s fake', () => {
     expect(back).toMatchObject({
       name: 'Back Door',
       online: false,
+      offlineReason: 'device_offline',
       batteryLevel: 42,
       supportsBackupCodes: true,
     });
@@ -232,6 +234,32 @@ describe('Seam adapter against Seam’s fake', () => {
     expect(backup.data.codeId).not.toBe(result.data.codeId);
     const again = await seam().pullBackupCode!({ ...ctx, deviceId: LOCK, codeId: result.data.codeId });
     expect(again).toEqual(backup);
+  });
+
+  it('changes a code’s window in place (access_codes.update): same code, same PIN, confirmed by a read', async () => {
+    const { result } = await program('7731');
+    if (!result.ok) throw new Error('not programmed');
+    const { codeId } = result.data;
+    fakeDb().updateAccessCode({ access_code_id: codeId, status: 'set' });
+    const later = windowFromNow(30);
+    expect(await seam().updateCodeWindow!({ ...ctx, deviceId: LOCK, codeId, ...later })).toEqual({
+      ok: true,
+      data: { state: 'set' },
+    });
+    const stored = fakeDb().access_codes.find((c) => c.access_code_id === codeId)!;
+    expect(stored).toMatchObject({ code: '7731', status: 'set', ends_at: later.expiresAt.toISOString() });
+    expect(fakeDb().access_codes.filter((c) => c.device_id === LOCK && c.code === '7731')).toHaveLength(1);
+    // Seam has not put the new window on the lock yet: not confirmed.
+    fakeDb().updateAccessCode({ access_code_id: codeId, status: 'setting' });
+    expect(await seam().updateCodeWindow!({ ...ctx, deviceId: LOCK, codeId, ...windowFromNow(20) })).toEqual({
+      ok: true,
+      data: { state: 'setting' },
+    });
+    expect(await seam().updateCodeWindow!({ ...ctx, deviceId: LOCK, codeId: 'no_such_code', ...later })).toEqual({
+      ok: false,
+      code: 'code_not_found',
+      retryable: false,
+    });
   });
 
   it('has no offline codes (the fake cannot make them)', () => {

@@ -6,6 +6,7 @@ import {
   codeName,
   type CallContext,
   type CodeState,
+  type DeviceOfflineReason,
   type LockProvider,
   type LockResult,
   type ProviderCode,
@@ -130,6 +131,7 @@ const ZSeamDeviceSchema = z.looseObject({
   display_name: z.string().nullish(),
   can_program_online_access_codes: z.boolean().nullish(),
   can_program_offline_access_codes: z.boolean().nullish(),
+  errors: z.array(z.looseObject({ error_code: z.string() })).nullish(),
   properties: z
     .looseObject({
       name: z.string().nullish(),
@@ -198,12 +200,22 @@ function batteryPercent(device: TSeamDevice): number | null {
   return Math.round(level * 100);
 }
 
+/** Seam's device errors that say the bridge or hub the lock is reached through is down, not the lock. */
+const BRIDGE_DOWN: ReadonlySet<string> = new Set(['hub_disconnected', 'bridge_disconnected']);
+
+function offlineReasonOf(device: TSeamDevice, online: boolean | null): DeviceOfflineReason | null {
+  if (online !== false) return null;
+  return (device.errors ?? []).some((e) => BRIDGE_DOWN.has(e.error_code)) ? 'gateway_offline' : 'device_offline';
+}
+
 function toDevice(device: TSeamDevice): ProviderDevice {
+  const online = typeof device.properties?.online === 'boolean' ? device.properties.online : null;
   return {
     deviceId: device.device_id,
     // Seam's display name is the nickname, else the vendor's name for the device.
     name: device.display_name || device.properties?.appearance?.name || device.properties?.name || device.device_id,
-    online: typeof device.properties?.online === 'boolean' ? device.properties.online : null,
+    online,
+    offlineReason: offlineReasonOf(device, online),
     batteryLevel: batteryPercent(device),
     canProgramOnline: device.can_program_online_access_codes === true,
     canProgramOffline: device.can_program_offline_access_codes === true,
@@ -418,6 +430,31 @@ export function createSeamProvider(options: SeamProviderOptions): LockProvider {
       const after = await provider.getCode(input);
       if (after.ok && after.data === null) return { ok: true, data: { state: 'absent' } };
       return { ok: true, data: { state: 'removing' } };
+    },
+
+    async updateCodeWindow(input) {
+      const updated = await call(
+        'access_codes.update',
+        input,
+        // POST, as Seam documents the route (the client's own `update` sends PUT, which Seam's fake refuses).
+        () =>
+          seam.client.post('/access_codes/update', {
+            access_code_id: input.codeId,
+            starts_at: input.validFrom.toISOString(),
+            ends_at: input.expiresAt.toISOString(),
+          }),
+        () => 'requested' as const,
+      );
+      if (!updated.ok) return updated;
+      // Seam puts the new window on the lock after answering: only its own read says it is there.
+      const after = await provider.getCode(input);
+      if (!after.ok) return after.retryable ? { ok: true, data: { state: 'setting' } } : after;
+      if (!after.data) return failure('code_not_found', false);
+      const windowHeld =
+        after.data.validFrom?.getTime() === input.validFrom.getTime() &&
+        after.data.expiresAt?.getTime() === input.expiresAt.getTime();
+      if (after.data.state === 'failed') return { ok: true, data: { state: 'failed' } };
+      return { ok: true, data: { state: windowHeld && after.data.state === 'set' ? 'set' : 'setting' } };
     },
 
     async getCode(input) {

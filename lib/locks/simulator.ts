@@ -14,7 +14,7 @@ import { clientRefOf } from './provider';
  * with `errcode` ≠ 0 and `errmsg`; successes carry their fields (`/v3/keyboardPwd/add` answers only
  * `{keyboardPwdId}`, `/v3/keyboardPwd/delete` `{errcode: 0}`). Endpoints: /v3/lock/list,
  * /v3/lock/detail, /v3/lock/listKeyboardPwd, /v3/keyboardPwd/add, /delete, /change and /get (an
- * algorithmic passcode for a period, no gateway needed).
+ * algorithmic passcode for a period, no gateway needed), /v3/gateway/list and /v3/gateway/listLock.
  *
  * Where it departs from TTLock: every user it knows sees the same locks (one account's), and a lock
  * id it has never seen is created on first use (`autoCreateLocks`, on by default) instead of
@@ -26,12 +26,17 @@ import { clientRefOf } from './provider';
  *                          next?: {count, endpoint?, lockId?, errcode?, httpStatus?, malformed?, latencyMs?},
  *                          tokenExpiresIn?, clockSkewMs?, quotaExhausted?, offline?, busy?,
  *                          locks?: {[lockId]: {offline?, busy?, electricQuantity?, hasGateway?,
- *                                              latencyMs?, httpStatus?, malformed?}}}
+ *                                              latencyMs?, httpStatus?, malformed?}},
+ *                          gateways?: {[gatewayId]: {offline?: true}}}
  *   (replaces every fault; `{}` clears them. `next` with only `latencyMs`: the next calls succeed,
  *   slowly — an answer the client may never see; with `lockId`, only calls about that lock take a
  *   failure from it, so another caller's call cannot use it up. `offline`/`busy`: 'gateway' (-3002/-3003) or
  *   'lock' (-3036/-3037), for calls through the gateway. `malformed`: 'html' | 'empty' | 'truncated'
- *   | 'empty-object' | 'string-errcode' | 'bare-success'. An injected failure never executes the call.)
+ *   | 'empty-object' | 'string-errcode' | 'bare-success'. An injected failure never executes the call.
+ *   Gateways: every lock with one is served by the gateway of its hundred (lock id ÷ 100: 7100101 and
+ *   7100102 share one). A gateway `offline` answers -3002 for its locks' calls and `isOnline: 0` in
+ *   /v3/gateway/list; a lock's `offline: 'gateway'` is that lock out of its gateway's reach (-3002, and
+ *   missing from /v3/gateway/listLock). Like TTLock, /v3/lock/list keeps saying `hasGateway: 1`.)
  *   POST /_control/expire-tokens {refresh?} — every access token expires now (10004); with
  *                                    `refresh: true` every refresh token is revoked too (10011)
  *   POST /_control/reset            — forget codes, calls, tokens, faults and auto-created locks
@@ -110,6 +115,7 @@ type Faults = {
   offline?: Where;
   busy?: Where;
   locks: Record<string, LockFaults>;
+  gateways: Record<string, { offline?: boolean }>;
 };
 
 type Passcode = {
@@ -153,6 +159,7 @@ const DEFAULT_FAULTS: Faults = {
   clockSkewMs: 0,
   quotaExhausted: false,
   locks: {},
+  gateways: {},
 };
 const CLOCK_TOLERANCE_MS = 5 * 60_000;
 const HOUR_MS = 3_600_000;
@@ -311,11 +318,16 @@ export function createSimulator(options: {
   }
 
   const hasGateway = (lock: Lock) => lockFaults(lock.lockId).hasGateway ?? lock.hasGateway;
+  /** The gateway of a lock's hundred, for a lock that has one. */
+  const gatewayIdOf = (lock: Lock): number | null => (hasGateway(lock) ? Math.floor(lock.lockId / 100) : null);
+  const gatewayOnline = (gatewayId: number) =>
+    faults.offline !== 'gateway' && faults.gateways[String(gatewayId)]?.offline !== true;
   const battery = (lock: Lock) => lockFaults(lock.lockId).electricQuantity ?? lock.electricQuantity;
 
   /** Why the gateway cannot reach the lock now, if it cannot. */
   function gatewayFailure(lock: Lock): Answer | null {
     if (!hasGateway(lock)) return fail(-2012);
+    if (!gatewayOnline(gatewayIdOf(lock)!)) return fail(-3002);
     const offline = lockFaults(lock.lockId).offline ?? faults.offline;
     if (offline) return fail(offline === 'gateway' ? -3002 : -3036);
     const busy = lockFaults(lock.lockId).busy ?? faults.busy;
@@ -521,7 +533,57 @@ export function createSimulator(options: {
     return ok({ keyboardPwd: pin, keyboardPwdId: code.keyboardPwdId });
   }
 
+  /** The gateways, as /v3/gateway/list answers them (a G2 on Wi-Fi each). */
+  function gatewayViews() {
+    const byId = new Map<number, Lock[]>();
+    for (const lock of locks.values()) {
+      const id = gatewayIdOf(lock);
+      if (id !== null) byId.set(id, [...(byId.get(id) ?? []), lock]);
+    }
+    return [...byId.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([gatewayId, served]) => ({
+        gatewayId,
+        gatewayMac: createHash('sha1')
+          .update(`gateway:${gatewayId}`)
+          .digest('hex')
+          .slice(0, 12)
+          .toUpperCase()
+          .match(/../g)!
+          .join(':'),
+        gatewayName: `G2_${gatewayId}`,
+        gatewayVersion: 2,
+        networkName: 'UnlockOS-Sim',
+        networkMac: '00:00:00:00:00:00',
+        lockNum: served.length,
+        isOnline: gatewayOnline(gatewayId) ? 1 : 0,
+        served,
+      }));
+  }
+
+  /** The locks a gateway reaches now (TTLock keeps them for 30 minutes; the simulator drops them at once). */
+  function gatewayLocks(params: URLSearchParams): Answer {
+    const gatewayId = intParam(params, 'gatewayId');
+    if (gatewayId === undefined || gatewayId <= 0) return fail(-3);
+    const gateway = gatewayViews().find((g) => g.gatewayId === gatewayId);
+    if (!gateway) return fail(-3);
+    const reached =
+      gateway.isOnline === 1 ? gateway.served.filter((l) => lockFaults(l.lockId).offline !== 'gateway') : [];
+    return ok({
+      list: reached.map((l) => ({
+        lockId: l.lockId,
+        lockMac: l.lockMac,
+        lockName: l.lockName,
+        lockAlias: l.lockAlias,
+        rssi: -62,
+        updateDate: now(),
+      })),
+    });
+  }
+
   const ENDPOINTS = new Set([
+    '/v3/gateway/list',
+    '/v3/gateway/listLock',
     '/v3/lock/list',
     '/v3/lock/detail',
     '/v3/lock/listKeyboardPwd',
@@ -532,6 +594,13 @@ export function createSimulator(options: {
   ]);
 
   function api(endpoint: string, params: URLSearchParams): Answer {
+    if (endpoint === '/v3/gateway/list')
+      return page(
+        gatewayViews().map(({ served: _locks, ...g }) => g),
+        params,
+        200,
+      );
+    if (endpoint === '/v3/gateway/listLock') return gatewayLocks(params);
     if (endpoint === '/v3/lock/list') {
       const alias = params.get('lockAlias');
       const all = [...locks.values()].filter((lock) => !alias || lock.lockAlias.includes(alias));
@@ -698,7 +767,12 @@ export function createSimulator(options: {
           ),
         });
       case '/_control/locks':
-        return ok({ locks: [...locks.values()].map(lockView).map(({ lockData: _opaque, ...lock }) => lock) });
+        return ok({
+          locks: [...locks.values()].map((lock) => {
+            const { lockData: _opaque, ...view } = lockView(lock);
+            return { ...view, gatewayId: gatewayIdOf(lock) };
+          }),
+        });
       case '/_control/reset':
         faults = { ...DEFAULT_FAULTS };
         calls = [];
@@ -709,6 +783,7 @@ export function createSimulator(options: {
       case '/_control/faults':
         faults = { ...DEFAULT_FAULTS, ...(body as Partial<Faults>) };
         faults.locks ??= {};
+        faults.gateways ??= {};
         return ok({ faults });
       case '/_control/expire-tokens':
         for (const entry of accessTokens.values()) entry.expiresAt = now() - 1;

@@ -27,7 +27,12 @@ const program = (pin: string, clientRef: string = randomUUID(), deviceId = LOCK)
   clientRef,
   correlationId: `c-${pin}`,
 });
-const endpoints = async () => (await sim.calls()).map((c) => c.endpoint);
+// Listing devices also reads the gateways (a lock is online only through one that is): not counted here.
+const isGatewayRead = (endpoint: string) => endpoint.startsWith('/v3/gateway/');
+// A call that is one request (listing devices also reads the gateways), to count tokens by.
+const ONE_CALL = '/v3/lock/listKeyboardPwd';
+const oneCall = (provider: ReturnType<LockSimulator['provider']>) => provider.listCodes({ deviceId: LOCK, ...ctx });
+const endpoints = async () => (await sim.calls()).map((c) => c.endpoint).filter((e) => !isGatewayRead(e));
 
 /** A call by another app on the same account (TTLock's own app, say), straight over the protocol. */
 async function asAnotherApp(endpoint: string, fields: Record<string, string | number>): Promise<unknown> {
@@ -47,7 +52,9 @@ describe('signing in to TTLock', () => {
     const provider = sim.provider();
     expect(await provider.listDevices(ctx)).toMatchObject({ ok: true });
     const calls = await sim.calls();
-    expect(calls.map((c) => [c.endpoint, c.grantType, c.passwordForm, c.outcome])).toEqual([
+    expect(
+      calls.filter((c) => !isGatewayRead(c.endpoint)).map((c) => [c.endpoint, c.grantType, c.passwordForm, c.outcome]),
+    ).toEqual([
       ['/oauth2/token', 'password', 'md5', 'ok'],
       ['/v3/lock/list', null, null, 'ok'],
     ]);
@@ -90,46 +97,46 @@ describe('signing in to TTLock', () => {
 
   it('reuses one token while it is valid, and never caches one that lives less than the safety margin', async () => {
     const provider = sim.provider();
-    for (let i = 0; i < 3; i++) await provider.listDevices(ctx);
-    expect(await endpoints()).toEqual(['/oauth2/token', '/v3/lock/list', '/v3/lock/list', '/v3/lock/list']);
+    for (let i = 0; i < 3; i++) await oneCall(provider);
+    expect(await endpoints()).toEqual(['/oauth2/token', ONE_CALL, ONE_CALL, ONE_CALL]);
 
     await sim.control('/_control/reset', {});
     await sim.control('/_control/faults', { tokenExpiresIn: 30 });
     const shortLived = sim.provider();
-    for (let i = 0; i < 2; i++) expect(await shortLived.listDevices(ctx)).toMatchObject({ ok: true });
+    for (let i = 0; i < 2; i++) expect(await oneCall(shortLived)).toMatchObject({ ok: true });
     // Not cached: a new token each time — the second from the refresh token, not the password.
     expect((await sim.calls()).map((c) => c.grantType ?? c.endpoint)).toEqual([
       'password',
-      '/v3/lock/list',
+      ONE_CALL,
       'refresh_token',
-      '/v3/lock/list',
+      ONE_CALL,
     ]);
   });
 
   it('renews an expired token once (refresh token first) and goes on', async () => {
     const provider = sim.provider();
-    await provider.listDevices(ctx);
+    await oneCall(provider);
     await sim.control('/_control/expire-tokens', {});
-    expect(await provider.listDevices(ctx)).toMatchObject({ ok: true });
+    expect(await oneCall(provider)).toMatchObject({ ok: true });
     const calls = (await sim.calls()).slice(2);
     expect(calls.map((c) => [c.endpoint, c.grantType, c.errcode])).toEqual([
-      ['/v3/lock/list', null, 10004],
+      [ONE_CALL, null, 10004],
       ['/oauth2/token', 'refresh_token', 0],
-      ['/v3/lock/list', null, 0],
+      [ONE_CALL, null, 0],
     ]);
   });
 
   it('signs in with the password when the refresh token is refused too', async () => {
     const provider = sim.provider();
-    await provider.listDevices(ctx);
+    await oneCall(provider);
     await sim.control('/_control/expire-tokens', { refresh: true });
-    expect(await provider.listDevices(ctx)).toMatchObject({ ok: true });
+    expect(await oneCall(provider)).toMatchObject({ ok: true });
     const calls = (await sim.calls()).slice(2);
     expect(calls.map((c) => [c.endpoint, c.grantType, c.errcode])).toEqual([
-      ['/v3/lock/list', null, 10004],
+      [ONE_CALL, null, 10004],
       ['/oauth2/token', 'refresh_token', 10011],
       ['/oauth2/token', 'password', 0],
-      ['/v3/lock/list', null, 0],
+      [ONE_CALL, null, 0],
     ]);
   });
 
@@ -174,6 +181,7 @@ describe('devices', () => {
       deviceId: '7200002',
       name: 'Harbor Meeting Room B',
       online: true,
+      offlineReason: null,
       batteryLevel: 18,
       canProgramOnline: true,
       canProgramOffline: true,
@@ -183,6 +191,36 @@ describe('devices', () => {
       batteryLevel: 7,
       online: false,
       canProgramOnline: false,
+    });
+  });
+
+  it('are online only through a gateway that is: TTLock keeps hasGateway for a while after its gateway went', async () => {
+    // 7100101 and 7100102 share one gateway; 7100201 has its own, which is offline; 7200002 is out of
+    // its gateway's reach while that gateway serves 7200001.
+    const gatewayOf = async (lockId: string) =>
+      ((await sim.control('/_control/locks')) as { locks: { lockId: number; gatewayId: number | null }[] }).locks.find(
+        (l) => String(l.lockId) === lockId,
+      )!.gatewayId;
+    await sim.control('/_control/faults', {
+      gateways: { [String(await gatewayOf('7100201'))]: { offline: true } },
+      locks: { '7200002': { offline: 'gateway' } },
+    });
+    const result = await sim.provider().listDevices(ctx);
+    const devices = result.ok ? result.data : [];
+    const lock = (id: string) => devices.find((d) => d.deviceId === id);
+    expect(lock('7100101')).toMatchObject({ online: true, offlineReason: null });
+    expect(lock('7100201')).toMatchObject({ online: false, offlineReason: 'gateway_offline', canProgramOnline: true });
+    expect(lock('7200001')).toMatchObject({ online: true });
+    expect(lock('7200002')).toMatchObject({ online: false, offlineReason: 'gateway_offline' });
+    // What the lock list alone says about them: still a gateway.
+    const listed = (await asAnotherApp('/v3/lock/list', { pageNo: 1, pageSize: 100 })) as {
+      list: { lockId: number; hasGateway: number }[];
+    };
+    expect(listed.list.find((l) => l.lockId === 7100201)!.hasGateway).toBe(1);
+    // And calls through that gateway fail as offline.
+    expect(await sim.provider().programCode(program('731905', randomUUID(), '7100201'))).toMatchObject({
+      ok: false,
+      code: 'gateway_offline',
     });
   });
 
@@ -254,6 +292,48 @@ describe('passcodes', () => {
     });
     expect((await sim.calls()).at(-1)).toMatchObject({ endpoint: '/v3/keyboardPwd/delete', errcode: -2009 });
     expect(await provider.getCode({ deviceId: LOCK, codeId, ...ctx })).toEqual({ ok: true, data: null });
+  });
+
+  it('change their window in place through the gateway (/v3/keyboardPwd/change): same code, same PIN', async () => {
+    const provider = sim.provider();
+    const clientRef = randomUUID();
+    const input = program('561234', clientRef);
+    const added = await provider.programCode(input);
+    const codeId = added.ok ? added.data.codeId : '';
+    const later = { validFrom: input.validFrom, expiresAt: new Date(input.expiresAt.getTime() + 24 * HOUR) };
+    expect(await provider.updateCodeWindow!({ deviceId: LOCK, codeId, ...later, ...ctx })).toEqual({
+      ok: true,
+      data: { state: 'set' },
+    });
+    expect((await sim.codes())[LOCK]).toEqual([
+      expect.objectContaining({
+        keyboardPwdId: codeId,
+        clientRef,
+        pinHash: pinHash('561234'),
+        startDate: later.validFrom.getTime(),
+        endDate: later.expiresAt.getTime(),
+      }),
+    ]);
+    expect((await sim.calls()).filter((c) => c.endpoint.startsWith('/v3/keyboardPwd/')).map((c) => c.endpoint)).toEqual(
+      ['/v3/keyboardPwd/add', '/v3/keyboardPwd/change'],
+    );
+    // Through a gateway that is offline: retryable, and the lock keeps the window it had.
+    await sim.control('/_control/faults', { locks: { [LOCK]: { offline: 'gateway' } } });
+    const sooner = { validFrom: input.validFrom, expiresAt: new Date(input.expiresAt.getTime() - 12 * HOUR) };
+    expect(await provider.updateCodeWindow!({ deviceId: LOCK, codeId, ...sooner, ...ctx })).toEqual({
+      ok: false,
+      code: 'gateway_offline',
+      retryable: true,
+    });
+    expect((await sim.codes())[LOCK]![0]!.endDate).toBe(later.expiresAt.getTime());
+    await sim.control('/_control/faults', {});
+    // A code the lock no longer has is not found, for good.
+    await provider.removeCode({ deviceId: LOCK, codeId, ...ctx });
+    expect(await provider.updateCodeWindow!({ deviceId: LOCK, codeId, ...sooner, ...ctx })).toEqual({
+      ok: false,
+      code: 'code_not_found',
+      retryable: false,
+    });
   });
 
   it('lists codes we did not make as such (clientRef null), across pages', async () => {

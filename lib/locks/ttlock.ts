@@ -58,6 +58,7 @@ export type TtlockFetch = (
 const sharedCache = new TokenCache();
 const HOUR_MS = 3_600_000;
 const LOCK_PAGE_SIZE = 100;
+const GATEWAY_PAGE_SIZE = 200; // the most /v3/gateway/list gives at once
 const CODE_PAGE_SIZE = 200; // the most /v3/lock/listKeyboardPwd gives at once
 const MAX_PAGES = 100;
 const MAX_LOCK_ID = 2_147_483_647;
@@ -149,6 +150,17 @@ function toProviderDevice(entry: unknown): ProviderDevice | null {
     canProgramOffline: true,
     supportsBackupCodes: false,
   };
+}
+
+/**
+ * A lock's online state from its gateways: online only when an online gateway reaches it now;
+ * unknown (null) when the gateways could not be read.
+ */
+function withGatewayState(device: ProviderDevice, reached: Set<string> | null): ProviderDevice {
+  if (!device.canProgramOnline) return { ...device, online: false, offlineReason: 'no_gateway' };
+  if (!reached) return { ...device, online: null, offlineReason: null };
+  const online = reached.has(device.deviceId);
+  return { ...device, online, offlineReason: online ? null : 'gateway_offline' };
 }
 
 /**
@@ -319,6 +331,28 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
     return { ok: false, code: 'too_many_pages', retryable: false };
   }
 
+  /**
+   * The lock ids an online gateway reaches now (`/v3/gateway/list`, then `/v3/gateway/listLock` of each
+   * online gateway), or null when TTLock did not say: a lock's `hasGateway` alone outlives its
+   * gateway by half an hour, so it never makes a lock "online" by itself.
+   */
+  async function locksReachedByGateways(ctx: CallContext): Promise<Set<string> | null> {
+    const gateways = await allPages('/v3/gateway/list', { orderBy: 1 }, GATEWAY_PAGE_SIZE, ctx);
+    if (!gateways.ok) return null;
+    const reached = new Set<string>();
+    for (const gateway of gateways.data as Body[]) {
+      if (!isId(gateway?.gatewayId) || (gateway.isOnline !== 0 && gateway.isOnline !== 1)) return null;
+      if (gateway.isOnline !== 1) continue;
+      const locks = await call('/v3/gateway/listLock', { gatewayId: gateway.gatewayId }, SUCCESS_SHAPES.list, ctx);
+      if (!locks.ok) return null;
+      for (const lock of locks.data.list as Body[]) {
+        if (!isId(lock?.lockId)) return null;
+        reached.add(String(lock.lockId));
+      }
+    }
+    return reached;
+  }
+
   /** A failure decided here, before any call: logged like one TTLock gave. */
   function refuse(endpoint: string, ctx: CallContext, code: string): LockResult<never> {
     log(endpoint, ctx.correlationId, { ok: false, code, retryable: false });
@@ -367,7 +401,8 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
       if (!listed.ok) return listed;
       const devices = listed.data.map(toProviderDevice);
       if (devices.some((device) => device === null)) return asFailure(MALFORMED);
-      return { ok: true, data: devices as ProviderDevice[] };
+      const reached = await locksReachedByGateways(ctx);
+      return { ok: true, data: (devices as ProviderDevice[]).map((device) => withGatewayState(device, reached)) };
     },
 
     async programCode(input) {
@@ -422,6 +457,30 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
     async checkHealth(ctx) {
       const signedIn = await signIn(ctx.correlationId, false);
       return signedIn.ok ? { ok: true, data: null } : signedIn;
+    },
+
+    async updateCodeWindow(input) {
+      const lockId = idOf(input.deviceId);
+      if (!lockId) return refuse('/v3/keyboardPwd/change', input, 'invalid_device_id');
+      const keyboardPwdId = idOf(input.codeId);
+      if (!keyboardPwdId) return refuse('/v3/keyboardPwd/change', input, 'invalid_code_id');
+      // changeType 2: through the gateway, which writes the new period into the lock before TTLock answers.
+      const result = await call(
+        '/v3/keyboardPwd/change',
+        {
+          lockId,
+          keyboardPwdId,
+          startDate: input.validFrom.getTime(),
+          endDate: input.expiresAt.getTime(),
+          changeType: 2,
+        },
+        SUCCESS_SHAPES.done,
+        input,
+      );
+      if (result.ok) return { ok: true, data: { state: 'set' } };
+      // -2009: the lock no longer has that passcode; nothing to change in place.
+      if (result.errcode === -2009) return { ok: false, code: 'code_not_found', retryable: false };
+      return asFailure(result);
     },
 
     async offlineCode(input) {

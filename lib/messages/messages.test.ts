@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as listRoute, POST as resendRoute } from '@/app/api/v1/reservations/[id]/messages/route';
@@ -367,7 +368,13 @@ describe('incidents', () => {
     const { asService } = await import('../db/tx');
     for (let i = 0; i < 21; i++) {
       await asService({ tenantId: t.tenantId }, (tx) =>
-        recordSourceFailure(tx, { tenantId: t.tenantId, source: 'calendly', label: 'Calendly', reason: 'boom' }),
+        recordSourceFailure(tx, {
+          tenantId: t.tenantId,
+          source: 'calendly',
+          label: 'Calendly',
+          reason: 'boom',
+          eventId: randomUUID(),
+        }),
       );
     }
     await drain(t.tenantId);

@@ -100,4 +100,20 @@ describe('webhook verification secrets', () => {
     resetVerificationSecretsForTests({ keepBudget: false });
     expect((await sendCalendly(t.tenantId, body())).status).toBe(200);
   });
+
+  it('never refuse a known tenant because of deliveries for unknown ones, even in a fresh process cache', async () => {
+    const t = await tenantWithSources();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // An outsider floods random tenant ids until the budget for unknown tenants is spent.
+    const flood: number[] = [];
+    for (let i = 0; i < 400; i++) flood.push((await sendCalendly(randomUUID(), body())).status);
+    expect(flood).toContain(503);
+    // A process that has not seen the real tenant yet (a fresh web process, a cache dropped by a
+    // notice): its correctly signed delivery is accepted, the spent budget notwithstanding.
+    resetVerificationSecretsForTests({ keepBudget: true });
+    expect((await sendCalendly(t.tenantId, body())).status).toBe(200);
+    // And the rest of the flood keeps costing unknown tenants only their own budget.
+    expect((await sendCalendly(randomUUID(), body())).status).toBeOneOf([404, 503]);
+    expect((await sendCalendly(t.tenantId, body(), { key: 'not-the-key' })).status).toBe(400);
+  });
 });

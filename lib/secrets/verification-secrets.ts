@@ -15,7 +15,11 @@ import { currentKeyring } from './data-key';
  *   provider_secrets: `secret-set`, rotation, a deleted tenant), and every process drops its copy
  *   at once; while the listener is down, copies live 10 seconds at most;
  * - a tenant id that does not exist is remembered for a minute, and reading tenants this process
- *   has not seen draws on a budget (a token bucket): past it, 503 with retry-after, not a query.
+ *   has not seen draws on a budget (a token bucket): past it, 503 with retry-after, not a query;
+ * - except tenants that exist: every process keeps the ids of the install's tenants (one statement,
+ *   again every minute, and a tenant whose secrets change is added by its notice), and reads a
+ *   tenant in that list without drawing on the budget — so deliveries for random ids never make a
+ *   real tenant's delivery wait (issue 28, item 9).
  * Correctness never depends on the cache: a mismatch re-reads the secret (at most every 10 s).
  */
 
@@ -28,11 +32,18 @@ const TTL_UNKNOWN_TENANT_MS = 60_000;
 const REREAD_AFTER_MISMATCH_MS = 10_000;
 const CHANNEL = 'unlockos_provider_secrets';
 const BUDGET = { capacity: 100, perSecond: 20 } as const;
+const TENANT_IDS_TTL_LISTENING_MS = 60_000;
 
 const entries = new Map<string, Entry>();
 const inflight = new Map<string, Promise<Entry>>();
 const lastReread = new Map<string, number>();
 let lookups = 0;
+let tenantIdLoads = 0;
+// The ids of the install's tenants (`tenants` is a reference table: global by nature), or null before
+// the first read. Over-approximate on purpose: a deleted tenant only costs one unbudgeted lookup.
+let tenantIds: { ids: Set<string>; at: number } | null = null;
+let tenantIdsLoading: Promise<Set<string>> | null = null;
+const noticedWhileLoading = new Set<string>();
 let budget: { tokens: number; at: number } = { tokens: BUDGET.capacity, at: Date.now() };
 
 const keyOf = (tenantId: string, provider: SecretProvider) => `${tenantId}:${provider}`;
@@ -75,7 +86,11 @@ function startListener(): Promise<void> {
     client.on('error', retry);
     client.on('end', retry);
     client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) invalidateTenant(message.payload);
+      if (message.channel === CHANNEL && message.payload) {
+        invalidateTenant(message.payload);
+        tenantIds?.ids.add(message.payload);
+        if (tenantIdsLoading) noticedWhileLoading.add(message.payload);
+      }
     });
     try {
       await client.connect();
@@ -118,6 +133,32 @@ function takeBudget(now: number): boolean {
   return true;
 }
 
+function loadTenantIds(): Promise<Set<string>> {
+  if (tenantIdsLoading) return tenantIdsLoading;
+  tenantIdsLoading = (async () => {
+    tenantIdLoads += 1;
+    const at = Date.now();
+    const rows = await serviceStatement<{ id: string }>(`select id::text as id from tenants`, []);
+    const ids = new Set(rows.map((row) => row.id));
+    // Notices that arrived while reading name tenants the read may have missed.
+    for (const id of noticedWhileLoading) ids.add(id);
+    noticedWhileLoading.clear();
+    tenantIds = { ids, at };
+    return ids;
+  })().finally(() => {
+    tenantIdsLoading = null;
+  });
+  return tenantIdsLoading;
+}
+
+/** Whether the tenant is one of the install's (as of a minute ago, or 10 s without the listener). */
+async function isKnownTenant(tenantId: string, now: number): Promise<boolean> {
+  const ttl = listener.listening ? TENANT_IDS_TTL_LISTENING_MS : TTL_UNLISTENED_MS;
+  // A tenant created since the last read and not yet noticed draws on the budget until the next one.
+  if (tenantIds && now - tenantIds.at < ttl) return tenantIds.ids.has(tenantId);
+  return (await loadTenantIds()).has(tenantId);
+}
+
 async function lookup(tenantId: string, provider: SecretProvider): Promise<Entry> {
   lookups += 1;
   const { keys } = currentKeyring();
@@ -139,14 +180,17 @@ async function load(tenantId: string, provider: SecretProvider): Promise<Entry> 
   const key = keyOf(tenantId, provider);
   const running = inflight.get(key);
   if (running) return running;
-  if (!takeBudget(Date.now())) {
-    throw new AppError(
-      'unavailable',
-      'Too many webhook deliveries for tenants this server has not seen; try again shortly.',
-      { retryAfter: 1 },
-    );
-  }
-  const promise = lookup(tenantId, provider)
+  const promise = (async () => {
+    const now = Date.now();
+    if (!(await isKnownTenant(tenantId, now)) && !takeBudget(now)) {
+      throw new AppError(
+        'unavailable',
+        'Too many webhook deliveries for tenants this server has not seen; try again shortly.',
+        { retryAfter: 1 },
+      );
+    }
+    return lookup(tenantId, provider);
+  })()
     .then((entry) => {
       remember(key, entry);
       return entry;
@@ -189,14 +233,17 @@ export function invalidateTenant(tenantId: string): void {
 
 /** For tests and benchmarks: lookups so far, and the budget for unknown tenants. */
 export function verificationSecretStats() {
-  return { lookups, cached: entries.size, listening: listener.listening, budget: BUDGET };
+  return { lookups, tenantIdLoads, cached: entries.size, listening: listener.listening, budget: BUDGET };
 }
 
 /** For tests: forget the cache and counters (and, unless told otherwise, refill the budget). */
 export function resetVerificationSecretsForTests(options: { keepBudget?: boolean } = {}): void {
   entries.clear();
   lastReread.clear();
+  tenantIds = null;
+  noticedWhileLoading.clear();
   lookups = 0;
+  tenantIdLoads = 0;
   if (!options.keepBudget) budget = { tokens: BUDGET.capacity, at: Date.now() };
 }
 

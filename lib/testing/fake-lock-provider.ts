@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { CodeState, LockProvider, LockResult, ProviderCode, ProviderDevice } from '../locks/provider';
 
 type FakeCode = ProviderCode & { deviceId: string; pin: string };
@@ -62,6 +64,15 @@ export function fakeLockProvider(options: { name?: LockProvider['name']; devices
       }
       codes.delete(input.codeId);
       return { ok: true, data: { state: 'absent' } };
+    },
+    async updateCodeWindow(input) {
+      calls.push({ method: 'updateCodeWindow', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      const code = codes.get(input.codeId);
+      if (!code) return { ok: false, code: 'code_not_found', retryable: false };
+      Object.assign(code, { validFrom: input.validFrom, expiresAt: input.expiresAt });
+      return { ok: true, data: { state: code.state } };
     },
     async getCode(input) {
       calls.push({ method: 'getCode', deviceId: input.deviceId });
@@ -180,4 +191,26 @@ export async function tenantOnProvider(options: { provider: 'seam' | 'ttlock'; r
   const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
   const lock = (deviceId: string) => locks.find((l) => l.deviceId === deviceId)!.id;
   return { ...tenant, locks, lock };
+}
+
+/**
+ * For a test file about the domain around the port: an admin connection for the file, and before
+ * each test a fresh fake provider (with `devices()`) standing in for Seam. Read `admin` and `fake`
+ * from the returned object inside the tests.
+ */
+export function withFakeSeam(devices: () => ProviderDevice[] = () => [fakeDevice('door-1')]) {
+  const env = {} as { admin: pg.Client; fake: ReturnType<typeof fakeLockProvider> };
+  beforeAll(async () => {
+    const { adminClient } = await import('./fixtures');
+    env.admin = await adminClient();
+  });
+  afterAll(async () => {
+    await env.admin.end();
+  });
+  beforeEach(async () => {
+    const { registerLockProvider } = await import('../locks/tenant-provider');
+    env.fake = fakeLockProvider({ devices: devices() });
+    registerLockProvider('seam', () => env.fake.provider);
+  });
+  return env;
 }

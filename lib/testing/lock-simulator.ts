@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSimulator, type SimulatorCall, type SimulatorCode, type SimulatorLockInput } from '../locks/simulator';
 import { TokenCache } from '../locks/token-cache';
 import { createTtlockProvider, type TtlockProviderOptions } from '../locks/ttlock';
@@ -42,3 +44,29 @@ export async function startLockSimulator(options: { locks?: SimulatorLockInput[]
 }
 
 export type LockSimulator = Awaited<ReturnType<typeof startLockSimulator>>;
+
+/**
+ * For a test file driving the install's own provider (tenants on `simulator`): a simulator for the
+ * file as the install's vendor, an admin connection, and faults cleared before each test. Read `sim`
+ * and `admin` from the returned object inside the tests.
+ */
+export function withSimulatorVendor(options: { timeoutMs?: number } = {}) {
+  const env = {} as { sim: LockSimulator; admin: pg.Client };
+  beforeAll(async () => {
+    const { setVendorForTests } = await import('../locks/get-vendor');
+    const { adminClient } = await import('./fixtures');
+    env.sim = await startLockSimulator();
+    setVendorForTests(env.sim.provider({ timeoutMs: options.timeoutMs ?? 2_000 }));
+    env.admin = await adminClient();
+  });
+  afterAll(async () => {
+    const { setVendorForTests } = await import('../locks/get-vendor');
+    setVendorForTests(null);
+    await env.admin.end();
+    await env.sim.close();
+  });
+  beforeEach(async () => {
+    await env.sim.control('/_control/faults', {});
+  });
+  return env;
+}

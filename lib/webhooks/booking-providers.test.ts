@@ -235,12 +235,42 @@ describe('Cal.com bookings', () => {
 });
 
 describe('processing failures per source', () => {
-  it('open one incident at the first failure, raise it at 5 and 20, and resolve it on the next success', async () => {
+  const brokenEvent = async (tenantId: string, dedupeKey: string): Promise<string> =>
+    (
+      await admin.query(
+        `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'calendly', $2, 'invitee.created', '{"broken": true}') returning id`,
+        [tenantId, dedupeKey],
+      )
+    ).rows[0].id;
+
+  it('count a failing delivery once, however often the queue retries it', async () => {
     const t = await tenantWithSources();
-    const { rows } = await admin.query(
-      `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'calendly', $2, 'invitee.created', '{"broken": true}') returning id`,
-      [t.tenantId, `broken-${++n}`],
-    );
+    const eventId = await brokenEvent(t.tenantId, `retried-${++n}`);
+    for (let attempt = 1; attempt <= 6; attempt++)
+      await expect(processWebhookEvent({ eventId, attempt, maxAttempts: 10 })).rejects.toThrow();
+    const occurrences = async () =>
+      (
+        await admin.query(
+          `select occurrences, severity from incidents where tenant_id = $1 and kind = 'webhook_processing_failed' and resolved_at is null`,
+          [t.tenantId],
+        )
+      ).rows;
+    // Six attempts of one event are one failing delivery: not raised to "5 in a row".
+    expect(await occurrences()).toEqual([{ occurrences: 1, severity: 'warning' }]);
+    // A second failing delivery is the second in a row, retried or not.
+    const second = await brokenEvent(t.tenantId, `retried-${n}-b`);
+    for (let attempt = 1; attempt <= 3; attempt++)
+      await expect(processWebhookEvent({ eventId: second, attempt, maxAttempts: 10 })).rejects.toThrow();
+    expect(await occurrences()).toEqual([{ occurrences: 2, severity: 'warning' }]);
+    // A replay of the first failing again is still the same delivery.
+    await expect(processWebhookEvent({ eventId, attempt: 1, maxAttempts: 10 })).rejects.toThrow();
+    expect(await occurrences()).toEqual([{ occurrences: 2, severity: 'warning' }]);
+  });
+
+  it('open one incident at the first failing delivery, raise it at 5 and 20, and resolve it on the next success', async () => {
+    const t = await tenantWithSources();
+    const first = ++n;
+    const rows = [{ id: await brokenEvent(t.tenantId, `broken-${first}`) }];
     const incident = async () =>
       (
         await admin.query(
@@ -249,8 +279,9 @@ describe('processing failures per source', () => {
         )
       ).rows;
     const seen: { occurrences: number; severity: string; updated_at: Date }[] = [];
-    for (let attempt = 1; attempt <= 21; attempt++) {
-      await expect(processWebhookEvent({ eventId: rows[0].id, attempt, maxAttempts: 100 })).rejects.toThrow();
+    for (let delivery = 1; delivery <= 21; delivery++) {
+      const eventId = delivery === 1 ? rows[0]!.id : await brokenEvent(t.tenantId, `broken-${first}-${delivery}`);
+      await expect(processWebhookEvent({ eventId, attempt: 1, maxAttempts: 100 })).rejects.toThrow();
       const open = await incident();
       expect(open).toHaveLength(1);
       seen.push(open[0]);
@@ -271,9 +302,9 @@ describe('processing failures per source', () => {
     const after = await incident();
     expect(after).toHaveLength(1);
     expect(after[0].resolved_at).not.toBeNull();
-    expect(await eventStatus(t.tenantId, `broken-${n}`)).toMatchObject({ status: 'failed' });
-    await processWebhookEvent({ eventId: rows[0].id, attempt: 10, maxAttempts: 10 }).catch(() => {});
-    expect(await eventStatus(t.tenantId, `broken-${n}`)).toMatchObject({ status: 'dead' });
+    expect(await eventStatus(t.tenantId, `broken-${first}`)).toMatchObject({ status: 'failed' });
+    await processWebhookEvent({ eventId: rows[0]!.id, attempt: 10, maxAttempts: 10 }).catch(() => {});
+    expect(await eventStatus(t.tenantId, `broken-${first}`)).toMatchObject({ status: 'dead' });
   });
 });
 

@@ -41,6 +41,7 @@ export async function processWebhookEvent({
           source: event.provider,
           label: PROVIDER_LABEL[event.provider],
           reason: String(reason),
+          eventId,
         }),
       );
     }

@@ -1,8 +1,9 @@
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient } from '../testing/fixtures';
-import { beat, reapDeadWorkers } from './heartbeat';
+import { checkHealth } from '../health/check-health';
+import { beat, forgetWorker, reapDeadWorkers } from './heartbeat';
 import { taskList } from './tasks';
 
 // A worker killed mid-job leaves its jobs locked for four hours unless a live worker releases them
@@ -12,6 +13,13 @@ import { taskList } from './tasks';
 let admin: pg.Client;
 beforeAll(async () => {
   admin = await adminClient();
+});
+// Reaping a dead worker opens the install's worker incident, which stays a while: other test files
+// sharing this database expect none open.
+afterEach(async () => {
+  await admin.query(
+    `update incidents set resolved_at = now() where tenant_id is null and condition_key = 'health:worker' and resolved_at is null`,
+  );
 });
 afterAll(async () => {
   await admin.end();
@@ -98,5 +106,50 @@ describe('the worker heartbeat', () => {
     // The dead worker is still known, so the next reap (in any live worker) releases its jobs.
     expect(await reapDeadWorkers()).toContain(pool);
     expect(await lockedByOf(job)).toBeNull();
+  });
+});
+
+describe('a dead worker', () => {
+  const workerIncident = async () =>
+    (
+      await admin.query(
+        `select id, severity, detail from incidents
+          where tenant_id is null and condition_key = 'health:worker' and resolved_at is null`,
+      )
+    ).rows as { id: string; severity: string; detail: { deadWorkers?: string[]; reapedAt?: string } }[];
+
+  it('is noticed by a live worker: releasing its jobs opens the install’s worker incident, naming it', async () => {
+    const dead = `dead-noticed-${Date.now()}`;
+    await admin.query(
+      `insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values ($1, now() - interval '2 minutes', $2)`,
+      [dead, [`${dead}-pool`]],
+    );
+    await reapDeadWorkers();
+    const [open] = await workerIncident();
+    expect(open).toMatchObject({ severity: 'critical' });
+    expect(open!.detail.deadWorkers).toContain(dead);
+
+    // The install carries on (a worker beats): the incident stays while the death is recent…
+    await beat(`live-${dead}`, []);
+    await checkHealth();
+    expect((await workerIncident()).map((i) => i.id)).toEqual([open!.id]);
+    // …and resolves once it is ten minutes old with workers beating.
+    await admin.query(
+      `update incidents set detail = detail || jsonb_build_object('reapedAt', now() - interval '11 minutes') where id = $1`,
+      [open!.id],
+    );
+    await checkHealth();
+    expect(await workerIncident()).toEqual([]);
+    await admin.query(`delete from worker_heartbeats where worker_id = $1`, [`live-${dead}`]);
+  });
+
+  it('is not what a worker that stops cleanly becomes: it forgets its own heartbeat', async () => {
+    const clean = `clean-stop-${Date.now()}`;
+    await beat(clean, ['clean-pool']);
+    await forgetWorker(clean);
+    const { rows } = await admin.query(`select count(*)::int as n from worker_heartbeats where worker_id = $1`, [
+      clean,
+    ]);
+    expect(rows[0].n).toBe(0);
   });
 });

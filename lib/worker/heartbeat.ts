@@ -1,4 +1,5 @@
 import { asService } from '../db/tx';
+import { recordDeadWorkers } from '../health/check-health';
 
 /**
  * Records that this worker process is alive, with the job-queue workers it runs (every beat names
@@ -17,11 +18,28 @@ export const DEAD_AFTER_SECONDS = 45;
 /**
  * Forgets worker processes whose heartbeat stopped (killed, crashed) and releases the jobs they
  * held, in one transaction (SQL `app_reap_dead_workers`): a reaper that dies half way forgets
- * nothing. Returns the released job-queue worker ids.
+ * nothing. The same transaction opens the install's worker incident naming them: a dead worker is
+ * noticed by the live ones, not only when someone asks /api/health. Returns the released job-queue worker ids.
  */
 export async function reapDeadWorkers(): Promise<string[]> {
-  const rows = await asService(
-    (tx) => tx.$queryRaw<{ ids: string[] }[]>`select app_reap_dead_workers(${DEAD_AFTER_SECONDS}::int) as ids`,
-  );
-  return rows[0]?.ids ?? [];
+  return asService(async (tx) => {
+    // Which processes this reap forgets (another reaper waiting here finds them gone), so the
+    // install's worker incident can name them in the same transaction.
+    const dead = await tx.$queryRaw<{ workerId: string; beatAt: Date }[]>`
+      select worker_id as "workerId", beat_at as "beatAt" from worker_heartbeats
+       where beat_at < now() - make_interval(secs => ${DEAD_AFTER_SECONDS}::int) order by worker_id for update`;
+    const rows = await tx.$queryRaw<
+      { ids: string[] }[]
+    >`select app_reap_dead_workers(${DEAD_AFTER_SECONDS}::int) as ids`;
+    await recordDeadWorkers(tx, dead);
+    return rows[0]?.ids ?? [];
+  });
+}
+
+/**
+ * A worker that stops cleanly (its jobs drained) removes its own heartbeat: it is not a process that
+ * died, and no live worker reports it as one.
+ */
+export async function forgetWorker(workerId: string): Promise<void> {
+  await asService((tx) => tx.$executeRaw`delete from worker_heartbeats where worker_id = ${workerId}`);
 }

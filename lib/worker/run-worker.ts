@@ -5,7 +5,7 @@ import pg from 'pg';
 import { onNewConnection } from '../db/client';
 import { logger } from '../log/logger';
 import { startWebhookRelay } from '../webhooks/relay';
-import { beat, reapDeadWorkers } from './heartbeat';
+import { beat, forgetWorker, reapDeadWorkers } from './heartbeat';
 import { backendNiceFromEnv, reniceEachConnection } from './renice-backends';
 import { crontab, taskList } from './tasks';
 
@@ -143,6 +143,10 @@ export async function runWorker(options: {
       await relay.stop();
       await runner.stop();
       await pgPool.end();
+      // A clean stop is not a death: no live worker should report this one as dead.
+      await forgetWorker(workerId).catch((error: unknown) =>
+        log.warn({ err: error }, 'could not forget own heartbeat'),
+      );
       log.info('worker stopped');
     },
   };

@@ -1,14 +1,15 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
-import { checkLockProviderHealth } from '../health/check-health';
+import { checkLockProviderHealth, checkTenantLockProviders } from '../health/check-health';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
+import { retryFailedDoors } from '../keys/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../keys/sync-vendor';
 import { checkAllLocks } from '../locks/reconcile';
 import { sendMessage } from '../messages/send-message';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
-import { beat } from './heartbeat';
+import { beat, reapDeadWorkers } from './heartbeat';
 
 const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
 const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
@@ -40,6 +41,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const outcome = await checkBackupNeeded(ZKeyJobSchema.parse(payload));
       if (outcome.kind !== 'not_needed') helpers.logger.info(`backup check: ${outcome.kind}`);
     },
+    // Failed doors whose next try is due (backing off, the last one before the stay starts) go again.
+    retry_failed_doors: async (_payload, helpers) => {
+      const { doors } = await retryFailedDoors();
+      if (doors > 0) helpers.logger.info(`sent ${doors} failed door(s) again`);
+    },
     process_webhook_event: async (payload, helpers) => {
       const { eventId } = ZWebhookJobSchema.parse(payload);
       await processWebhookEvent({ eventId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
@@ -56,6 +62,14 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     // A lock provider that cannot be reached opens an install-wide incident, resolved when it answers.
     health_check: async (_payload, helpers) => {
       if ((await checkLockProviderHealth()) !== 'ok') helpers.logger.warn('lock provider health check failed');
+      // Workers reap each other every 10 s; the cron does too, should a process's own timer have stopped.
+      const released = await reapDeadWorkers();
+      if (released.length > 0) helpers.logger.warn(`released the jobs of ${released.length} dead queue worker(s)`);
+    },
+    // Each tenant on its own Seam or TTLock account: its provider asked with its credentials.
+    check_tenant_providers: async (_payload, helpers) => {
+      const { failing } = await checkTenantLockProviders();
+      if (failing > 0) helpers.logger.warn(`${failing} tenant lock provider(s) failing`);
     },
     // Each lock's online state and battery from its provider, and its codes compared with ours (drift).
     check_locks: async (_payload, helpers) => {
@@ -73,7 +87,9 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
 export const crontab = [
   '* * * * * heartbeat ?max=1',
   '* * * * * expire_keys ?max=1',
+  '* * * * * retry_failed_doors ?max=1',
   '* * * * * health_check ?max=1',
+  '*/5 * * * * check_tenant_providers ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',
 ].join('\n');

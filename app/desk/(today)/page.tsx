@@ -11,6 +11,7 @@ import { can } from '@/lib/auth/permissions';
 import type { DayStay } from '@/lib/bookings/desk-day';
 import { readDeskToday } from '@/lib/bookings/desk-today';
 import type { CheckInWindow } from '@/lib/stays/check-in-windows';
+import type { CheckInLockProblem } from '@/lib/locks/check-in-lock-problems';
 import type { LiveKey } from '@/lib/keys/live-keys-of';
 import type { Translate } from '@/lib/i18n/locale';
 import { ClientMessages } from '@/components/client-messages';
@@ -30,6 +31,7 @@ type TableProps = {
   rows: DayStay[];
   keys: Map<string, LiveKey>;
   windows: Map<string, CheckInWindow>;
+  lockProblems: Map<string, CheckInLockProblem[]>;
   canCheckIn: boolean;
   t: Translate;
 };
@@ -40,7 +42,7 @@ function subjectOf(r: DayStay, t: Translate): string {
 }
 
 /** One section's stays: a table on a wide screen, a card per stay on a narrow one. */
-function StayTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
+function StayTable({ id, rows, keys, windows, lockProblems, canCheckIn, t }: TableProps) {
   const now = new Date();
   const arriving = (r: DayStay) => r.status === 'held' || r.status === 'confirmed';
   const showActions = canCheckIn && rows.some(arriving);
@@ -104,6 +106,7 @@ function StayTable({ id, rows, keys, windows, canCheckIn, t }: TableProps) {
                       reservationId={r.id}
                       describedBy={roomCellId}
                       window={windows.get(r.id)}
+                      lockProblems={lockProblems.get(r.id)}
                       now={now}
                       timeZone={timeZone}
                       subject={subjectOf(r, t)}
@@ -129,11 +132,11 @@ export default async function DeskPage() {
   const staff = await requireStaff('desk.view', '/desk');
   const { tenantId } = staff.current;
   const userId = staff.user.id;
-  const [t, { zone, day, ids, keys, windows, offlineCodes, sync }] = await Promise.all([
+  const [t, { zone, day, ids, keys, windows, offlineCodes, sync, lockProblems }] = await Promise.all([
     getT(),
     readDeskToday({ tenantId, userId }),
   ]);
-  const tableProps = { keys, windows, canCheckIn: can(staff.current.role, 'checkin.complete'), t };
+  const tableProps = { keys, windows, lockProblems, canCheckIn: can(staff.current.role, 'checkin.complete'), t };
   const sections: { id: string; section: Section; rows: DayStay[] }[] = [
     { id: 'arrivals', section: 'arrivals', rows: day.arrivals },
     { id: 'in-house', section: 'inHouse', rows: day.inHouse },

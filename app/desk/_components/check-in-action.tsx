@@ -1,6 +1,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { CheckInButton } from '@/app/desk/_components/check-in';
 import type { CheckInWindow } from '@/lib/stays/check-in-windows';
+import type { CheckInLockProblem } from '@/lib/locks/check-in-lock-problems';
 
 /**
  * The check-in action of one reservation, on the desk list and the reservation page: "Complete
@@ -14,8 +15,11 @@ export function CheckInAction({
   now = new Date(),
   timeZone,
   subject,
+  lockProblems = [],
 }: {
   reservationId: string;
+  /** Why the new PIN may not reach the door: the button warns and asks to confirm. */
+  lockProblems?: CheckInLockProblem[];
   describedBy?: string;
   /** Whose check-in it is ("Room 102 · Kenji Sato"), for the button's name in a list. */
   subject?: string;
@@ -25,10 +29,23 @@ export function CheckInAction({
   timeZone: string;
 }) {
   const t = useTranslations('checkIn');
+  const words = useTranslations('lockProblem');
   const format = useFormatter();
   if (!window) return null;
+  const warning =
+    lockProblems.length === 0
+      ? undefined
+      : t('lockWarning', {
+          problems: format.list(
+            lockProblems.map(({ lockName, problem }) =>
+              lockName ? `${words(`kind.${problem}`)} (${lockName})` : words(`kind.${problem}`),
+            ),
+          ),
+        });
   if (window.opensAt <= now)
-    return <CheckInButton reservationId={reservationId} describedBy={describedBy} subject={subject} />;
+    return (
+      <CheckInButton reservationId={reservationId} describedBy={describedBy} subject={subject} warning={warning} />
+    );
   const opensId = `opens-${reservationId}`;
   const opens = (
     <span id={opensId} className="muted small" data-testid="check-in-opens">
@@ -43,6 +60,7 @@ export function CheckInAction({
         reservationId={reservationId}
         describedBy={describedBy ? `${describedBy} ${opensId}` : opensId}
         subject={subject}
+        warning={warning}
         early
       />
       {opens}

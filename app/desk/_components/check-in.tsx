@@ -124,10 +124,12 @@ type ButtonProps = {
   early?: boolean;
   /** Whose check-in it is ("Room 102 · Kenji Sato"), added to the button's name where many buttons share a page. */
   subject?: string;
+  /** Why the new PIN may not reach the door: shown, and checking in asks to confirm ("Check in anyway"). */
+  warning?: string;
 };
 
 /** "Complete check-in" (or "Check in early") for one reservation; the outcome shows in the surrounding CheckInProvider. */
-export function CheckInButton({ reservationId, describedBy, early = false, subject }: ButtonProps) {
+export function CheckInButton({ reservationId, describedBy, early = false, subject, warning }: ButtonProps) {
   const t = useTranslations('checkIn');
   const context = use(CheckInContext);
   if (!context) throw new Error('CheckInButton must be rendered inside CheckInProvider');
@@ -137,6 +139,17 @@ export function CheckInButton({ reservationId, describedBy, early = false, subje
     <form action={action} onSubmit={() => setTarget(reservationId)} className="inline-action">
       <input type="hidden" name="reservationId" value={reservationId} />
       {early && <input type="hidden" name="early" value="1" />}
+      {warning && (
+        <span className="check-in-warning" data-testid="check-in-lock-warning">
+          <Notice tone="warning" variant="inline" announce={false}>
+            {warning}
+          </Notice>
+          <label className="check-in-warning__confirm">
+            <input type="checkbox" name="lockProblemConfirmed" value="1" required data-testid="check-in-confirm" />{' '}
+            {t('confirmAnyway')}
+          </label>
+        </span>
+      )}
       <Button
         type="submit"
         variant={early ? 'secondary' : 'primary'}

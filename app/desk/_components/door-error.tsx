@@ -12,6 +12,16 @@ const PLAIN_DOOR_ERRORS = [
   'timeout',
   'offline_lock_needs_single_door',
   'offline_codes_unsupported',
+  'device_offline',
+  'gateway_offline',
+  'no_gateway_near_device',
+  'device_busy',
+  'gateway_busy',
+  'quota_exceeded',
+  'rate_limited',
+  'clock_skew',
+  'unauthorized',
+  'rewindow_unsupported',
 ] as const;
 type PlainDoorError = (typeof PLAIN_DOOR_ERRORS)[number];
 

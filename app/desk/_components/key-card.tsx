@@ -6,6 +6,7 @@ import { DoorErrorText } from '@/app/desk/_components/door-error';
 import { KeyBadges } from '@/app/desk/_components/key-badges';
 import { KeyDoors, stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { KeyPin } from '@/app/desk/_components/key-pin';
+import { LockProblemPanel } from '@/app/desk/_components/lock-problem';
 import { RevokeKeyForm } from '@/app/desk/_components/revoke-key';
 import { ReissueKeyForm } from '@/app/desk/_components/reissue-key';
 import styles from './key-card.module.css';
@@ -140,6 +141,7 @@ export function KeyCard({
         )}
       </dl>
       <KeyDoors doors={key.doors} until={key.expiresAt} zone={zone} now={now} headingId={`key-${key.id}-doors`} />
+      <LockProblemPanel accessKey={key} canAct={canRevoke} />
       {canRevoke && reissueNames && key.kind !== 'backup' && (
         <ReissueKeyForm keyId={key.id} live={live} room={reissueNames.room} holder={reissueNames.holder} />
       )}

@@ -79,6 +79,16 @@ export function KeyDoors({ doors, until, zone, now, headingId }: Props) {
                   {t('validUntilEnd', { lock, end })}
                 </Notice>
               )}
+              {door.rewindow && (
+                <Notice tone="info" variant="inline" announce={false} data-testid="door-rewindow">
+                  {t('rewindowPending', { lock })}
+                </Notice>
+              )}
+              {!door.rewindow && door.rewindowError !== null && (
+                <Notice tone="error" variant="inline" announce={false} data-testid="door-rewindow-failed">
+                  {t('rewindowFailed', { lock })} <DoorErrorText code={door.rewindowError} zone={zone} />
+                </Notice>
+              )}
               {door.state === 'remove_failed' && (
                 <Notice tone="error" variant="inline" announce={false} data-testid="door-remove-failed">
                   {t('removeFailed', { lock })}

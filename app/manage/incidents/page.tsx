@@ -2,7 +2,8 @@ import { cell, Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { ReactNode } from 'react';
-import { ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
+import { AcknowledgeDriftButton, ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
+import { can } from '@/lib/auth/permissions';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { IncidentContextList } from '@/app/manage/_components/incident-context';
@@ -35,6 +36,12 @@ const KNOWN_KINDS = [
   'health_worker',
   'health_database',
   'health_lock_provider',
+  'lock_drift',
+  'lock_offline',
+  'lock_missing',
+  'lock_rewindow_failed',
+  'lock_low_battery',
+  'lock_tampered',
 ] as const;
 const KNOWN_BILLING_KINDS = ['invoice.payment_failed'] as const;
 
@@ -49,6 +56,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function IncidentsPage() {
   const staff = await requireStaff('incidents.view', '/manage/incidents');
   const { tenantId } = staff.current;
+  const acknowledgesDrift = can(staff.current.role, 'locks.manage');
   const [t, zone, incidents, billing] = await Promise.all([
     getT(),
     tenantTimeZone({ tenantId }),
@@ -75,6 +83,11 @@ export default async function IncidentsPage() {
           <tbody>
             {incidents.open.map((incident) => (
               <IncidentRow key={incident.id} incident={incident} t={t} zone={zone}>
+                {acknowledgesDrift &&
+                  incident.kind === 'lock_drift' &&
+                  Number(incident.detail.unacknowledgedForeignCodes) > 0 && (
+                    <AcknowledgeDriftButton incidentId={incident.id} summary={incident.summary} />
+                  )}
                 <ResolveIncidentButton incidentId={incident.id} summary={incident.summary} />
               </IncidentRow>
             ))}

@@ -138,7 +138,11 @@ describe('the Locks page’s actions', () => {
 
     const answer = await resyncLockAction(null, form({ lockId }));
 
-    expect(answer).toEqual({ attempt: 1, ok: true, data: { lockId, sentAgain: 1, removing: 0, foreign: 1 } });
+    expect(answer).toEqual({
+      attempt: 1,
+      ok: true,
+      data: { lockId, sentAgain: 1, removing: 0, foreign: 1, unreached: null },
+    });
     const audit = await admin.query(
       `select actor_type, actor_id, actor_label, metadata from audit_events
         where tenant_id = $1 and action = 'lock.resynced' and subject_id = $2`,

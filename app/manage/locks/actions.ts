@@ -23,6 +23,8 @@ export const resyncLockAction = staffAction(
       sentAgain: report.missingKeyIds.length + report.retriedKeyIds.length,
       removing: report.lingeringKeyIds.length,
       foreign: report.foreignCodes,
+      // Compared with the provider's records only, when the lock itself could not be reached.
+      unreached: report.reached ? null : report.offlineReason,
     };
   },
 );

@@ -11,6 +11,7 @@ import { KeyCard, type BackupIssued } from '@/app/desk/_components/key-card';
 import { stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
 import { checkInWindows } from '@/lib/stays/check-in-windows';
+import { checkInLockProblems } from '@/lib/locks/check-in-lock-problems';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
 import { GuestMessages } from '@/app/desk/_components/guest-messages';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
@@ -64,15 +65,16 @@ export default async function ReservationPage({ params }: Props) {
     !reservation.checkIn &&
     reservation.guest !== null &&
     (reservation.status === 'held' || reservation.status === 'confirmed');
-  const checkInWindow = canCheckIn
-    ? (
-        await checkInWindows({
+  const [checkInWindow, checkInProblems] = canCheckIn
+    ? await Promise.all([
+        checkInWindows({
           tenantId: staff.current.tenantId,
           userId: staff.user.id,
           reservationIds: [reservation.id],
-        })
-      ).get(reservation.id)
-    : undefined;
+        }).then((windows) => windows.get(reservation.id)),
+        checkInLockProblems({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: reservation.id }),
+      ])
+    : [undefined, []];
   const canRotateLink =
     can(role, 'guest_links.rotate') &&
     reservation.guest !== null &&
@@ -167,7 +169,14 @@ export default async function ReservationPage({ params }: Props) {
             </p>
             <TimesIn zone={timeZone} />
           </div>
-          {canCheckIn && <CheckInAction reservationId={reservation.id} window={checkInWindow} timeZone={timeZone} />}
+          {canCheckIn && (
+            <CheckInAction
+              reservationId={reservation.id}
+              window={checkInWindow}
+              timeZone={timeZone}
+              lockProblems={checkInProblems}
+            />
+          )}
         </header>
 
         {/* Rendered whatever the status, so an outcome (checked out…) stays shown once the page catches up. */}

@@ -27,6 +27,7 @@ export function guestKeyWords(t: Translate) {
     pinAria: leaveSlots((values) => t('guest.pinAria', values), 'digits'),
     howTo: t('guest.howTo'),
     backupNote: t('guest.backupNote'),
+    lockWindow: { updating: t('guest.lockWindowUpdating'), failed: t('guest.lockWindowFailed') },
     validFrom: t('guest.validFrom'),
     validUntil: t('guest.validUntil'),
     refresh: t('guest.refresh'),

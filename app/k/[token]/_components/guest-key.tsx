@@ -256,6 +256,8 @@ export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }
       ? fill(words.worksFromStatus, { time: formatDateTime(view.key.validFrom, 'stamp', { locale, timeZone }) })
       : words.status[view.kind];
   const key = view.kind === 'ready' || view.kind === 'scheduled' ? view.key : null;
+  // New stay dates on their way to the lock, or refused by it: the PIN is the same, its end may not be.
+  const lockWindow = key ? (poll.status?.lockWindow ?? null) : null;
 
   return (
     <div className="guest-key" aria-busy={busy || undefined}>
@@ -304,6 +306,16 @@ export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }
           </p>
           <CopyPin pin={pin} words={words} />
           <p className="guest-hint">{words.howTo}</p>
+          {lockWindow && (
+            <p
+              className={lockWindow === 'failed' ? 'guest-note' : 'guest-hint'}
+              role={lockWindow === 'failed' ? 'alert' : undefined}
+              data-testid="guest-lock-window"
+              data-state={lockWindow}
+            >
+              {words.lockWindow[lockWindow]}
+            </p>
+          )}
           {key.kind === 'backup' && (
             <p className="guest-hint" data-testid="guest-backup-note">
               {words.backupNote}

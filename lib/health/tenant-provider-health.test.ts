@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { setProviderSecret } from '../secrets/provider-secrets';
+import { registerLockProvider } from '../locks/tenant-provider';
+import { fakeLockProvider, tenantOnProvider, withFakeSeam } from '../testing/fake-lock-provider';
+import { TEST_ACTOR } from '../testing/fixtures';
+import { checkTenantLockProviders } from './check-health';
+
+// Health is checked per tenant provider (issue 28, item 11 d): a tenant on its own Seam or TTLock
+// account gets its provider asked with its own credentials, and an incident of its own when that
+// provider does not answer or refuses them — not only the install's default provider.
+const env = withFakeSeam();
+
+async function openProviderIncidents(tenantId: string) {
+  const { rows } = await env.admin.query(
+    `select condition_key, kind, severity, detail from incidents where tenant_id = $1 and resolved_at is null`,
+    [tenantId],
+  );
+  return rows as { condition_key: string; kind: string; severity: string; detail: Record<string, unknown> }[];
+}
+
+describe('each tenant’s own lock provider', () => {
+  it('is checked with its own credentials: one incident per tenant whose provider refuses them, resolved when it answers', async () => {
+    const refused = await tenantOnProvider({ provider: 'seam' });
+    const fine = await tenantOnProvider({ provider: 'seam' });
+    await setProviderSecret({ tenantId: refused.tenantId, provider: 'seam', value: 'revoked_key', actor: TEST_ACTOR });
+    const dead = fakeLockProvider();
+    dead.provider.checkHealth = async () => ({ ok: false, code: 'unauthorized', retryable: false });
+    registerLockProvider('seam', ({ apiKey }) => (apiKey === 'revoked_key' ? dead.provider : env.fake.provider));
+
+    await checkTenantLockProviders();
+    await checkTenantLockProviders();
+    expect(await openProviderIncidents(refused.tenantId)).toMatchObject([
+      {
+        condition_key: 'health:lock_provider:seam',
+        kind: 'health_lock_provider',
+        severity: 'critical',
+        detail: { provider: 'seam', lastCode: 'unauthorized' },
+      },
+    ]);
+    expect(await openProviderIncidents(fine.tenantId)).toEqual([]);
+    // Not the install's incident: the other tenants' staff do not see it.
+    const { rows } = await env.admin.query(
+      `select count(*)::int as n from incidents where tenant_id is null and condition_key like 'health:lock_provider%'
+          and resolved_at is null and opened_at > now() - interval '1 minute'`,
+    );
+    expect(rows[0].n).toBe(0);
+
+    await setProviderSecret({ tenantId: refused.tenantId, provider: 'seam', value: 'new_key', actor: TEST_ACTOR });
+    await checkTenantLockProviders();
+    expect(await openProviderIncidents(refused.tenantId)).toEqual([]);
+  });
+});

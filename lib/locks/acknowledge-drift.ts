@@ -1,0 +1,51 @@
+import { resolveIncident } from '../alerts/incidents';
+import { actorColumns, type Actor } from '../audit/actor';
+import { asService } from '../db/tx';
+import { AppError } from '../errors';
+import { lockCondition } from './lock-events';
+
+/**
+ * A manager acknowledges the codes a lock's open drift incident names as not made by UnlockOS (a
+ * master code, the owner's own): the lock keeps that set (`acknowledged_foreign_codes`, the provider's
+ * code ids), the incident resolves, and reconciliation no longer counts those codes as drift — so it
+ * neither reopens nor mails again until a code outside that set appears. Audited
+ * `lock.drift_acknowledged`. Anything but an open `lock_drift` incident of this tenant is `not_found`.
+ */
+export async function acknowledgeLockDrift({
+  tenantId,
+  incidentId,
+  actor,
+}: {
+  tenantId: string;
+  incidentId: string;
+  actor: Actor;
+}): Promise<{ lockId: string; acknowledged: number }> {
+  return asService({ tenantId }, async (tx) => {
+    const rows = await tx.$queryRaw<{ detail: { lockId?: unknown; foreignCodeIds?: unknown } }[]>`
+      select detail from incidents
+       where tenant_id = ${tenantId}::uuid and id = ${incidentId}::uuid and kind = 'lock_drift' and resolved_at is null
+       for update`;
+    const detail = rows[0]?.detail;
+    const lockId = typeof detail?.lockId === 'string' ? detail.lockId : null;
+    if (!lockId) throw new AppError('not_found', 'No open drift incident with this id.');
+    const codes = Array.isArray(detail?.foreignCodeIds)
+      ? detail.foreignCodeIds.filter((id): id is string => typeof id === 'string')
+      : [];
+    const updated = await tx.$executeRaw`update locks set acknowledged_foreign_codes = ${codes}::text[],
+        foreign_codes_acknowledged_at = now(), updated_at = now()
+      where tenant_id = ${tenantId}::uuid and id = ${lockId}::uuid`;
+    if (updated === 0) throw new AppError('not_found', 'The lock of this incident no longer exists.');
+    await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
+    await tx.auditEvent.create({
+      data: {
+        tenantId,
+        ...actorColumns(actor),
+        action: 'lock.drift_acknowledged',
+        subjectType: 'lock',
+        subjectId: lockId,
+        metadata: { incidentId, codes: codes.length },
+      },
+    });
+    return { lockId, acknowledged: codes.length };
+  });
+}
