@@ -67,7 +67,8 @@ describe('the token cache', () => {
     expect(await listAs(owner)).toMatchObject({ ok: true });
     expect(await listAs(intruder)).toEqual({ ok: false, code: 'invalid_client', retryable: false });
     // The intruder asked TTLock for a token of its own (and was refused); it never called the API.
-    const calls = await sim.calls();
+    // (Listing devices also reads the account's gateways, with the same token: left out here.)
+    const calls = (await sim.calls()).filter((c) => !c.endpoint.startsWith('/v3/gateway/'));
     expect(calls.map((c) => [c.endpoint, c.outcome])).toEqual([
       ['/oauth2/token', 'ok'],
       ['/v3/lock/list', 'ok'],
