@@ -7,7 +7,11 @@ import { verifyPassword } from './password';
 
 /** Failed sign-ins allowed to one account from one client address, refilled over `REFILL_SECONDS`. */
 export const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
-/** Failed sign-ins allowed from one client address across all accounts (credential stuffing). */
+/**
+ * Failed sign-ins allowed from one client address across all known accounts (credential stuffing),
+ * and, in a bucket of its own, for emails that have no account: guesses at unknown emails never
+ * spend what the desk behind the same address (a hotel's Wi-Fi) needs to sign in.
+ */
 export const FAILURES_PER_ADDRESS = 100;
 const REFILL_SECONDS = 15 * 60;
 
@@ -24,9 +28,9 @@ function pairRule(userId: string, address: string): BucketRule {
   };
 }
 
-function addressRule(address: string): BucketRule {
+function addressRule(address: string, accounts: 'known' | 'unknown'): BucketRule {
   return {
-    bucket: `sign-in:addr:${hash(address)}`,
+    bucket: accounts === 'known' ? `sign-in:addr:${hash(address)}` : `sign-in:addr:unknown:${hash(address)}`,
     capacity: FAILURES_PER_ADDRESS,
     perSecond: FAILURES_PER_ADDRESS / REFILL_SECONDS,
   };
@@ -60,13 +64,14 @@ export async function signInWithPassword(input: {
     }),
   );
   const user = users.length === 1 ? users[0]! : null;
-  // Unknown accounts count against the address only: no bucket per guessed email.
-  const rules = user ? [pairRule(user.id, address), addressRule(address)] : [addressRule(address)];
+  // Unknown accounts count against the address's own bucket for them only: no bucket per guessed
+  // email, and none of the known accounts' budget.
+  const rules = user ? [pairRule(user.id, address), addressRule(address, 'known')] : [addressRule(address, 'unknown')];
   const taken = await takeAllTokens(rules);
   if (!taken.allowed) {
     await verifyPassword(input.password, null);
     const pairEmpty = user !== null && taken.tokens[0]! < 1;
-    if (pairEmpty) await noteThrottled(user, address);
+    if (user) await noteThrottled(user, address, pairEmpty ? 'account_address' : 'address');
     logger.warn(
       { userId: user?.id ?? null, address, reason: pairEmpty ? 'account_address_throttled' : 'address_throttled' },
       'sign-in refused',
@@ -80,7 +85,7 @@ export async function signInWithPassword(input: {
     return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
   }
   // This failure spent the pair's last token: from now on the address is refused for this account.
-  if (user && taken.tokens[0]! < 1) await noteThrottled(user, address);
+  if (user && taken.tokens[0]! < 1) await noteThrottled(user, address, 'account_address');
   logger.warn(
     {
       userId: user?.id ?? null,
@@ -93,11 +98,16 @@ export async function signInWithPassword(input: {
 }
 
 /**
- * Audits that an (account, address) pair is throttled, in every tenant the account belongs to (each
- * operator sees attacks on its staff) — at most once per pair per refill window, whatever the
+ * Audits that an account is refused from an address — its own five failures there (`account_address`)
+ * or the address's failures across known accounts (`address`) — in every tenant the account belongs
+ * to (each operator sees attacks on its staff), at most once per pair per refill window, whatever the
  * number of attempts, so failures cannot flood the audit log.
  */
-async function noteThrottled(user: { id: string; email: string }, address: string): Promise<void> {
+async function noteThrottled(
+  user: { id: string; email: string },
+  address: string,
+  limit: 'account_address' | 'address',
+): Promise<void> {
   await asService(async (tx) => {
     const marker = `${accountPrefix(user.id)}throttled:${hash(address)}`;
     const rows = await tx.$queryRaw<
@@ -116,7 +126,12 @@ async function noteThrottled(user: { id: string; email: string }, address: strin
           subjectType: 'user',
           subjectId: user.id,
           reason: 'too_many_failed_sign_ins',
-          metadata: { address, failures: FAILURES_PER_ACCOUNT_AND_ADDRESS, refillMinutes: REFILL_SECONDS / 60 },
+          metadata: {
+            address,
+            limit,
+            failures: limit === 'address' ? FAILURES_PER_ADDRESS : FAILURES_PER_ACCOUNT_AND_ADDRESS,
+            refillMinutes: REFILL_SECONDS / 60,
+          },
         },
       });
     }
