@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_PROVIDERS } from '../webhooks/webhook-log-filters';
 
 /** A reason a person gives for revoking or cancelling: required, short, printable. */
 export const ZReasonSchema = z.string().trim().min(1, 'a reason is required').max(200);
@@ -136,7 +137,7 @@ export const ZListAuditEventsQuerySchema = z
 
 export const ZListWebhookEventsQuerySchema = z
   .object({
-    provider: z.enum(['stripe', 'calendly', 'cal']).optional(),
+    provider: z.enum(WEBHOOK_PROVIDERS).optional(),
     status: z.enum(['received', 'processed', 'ignored', 'rejected', 'failed', 'dead']).optional(),
     from: ZTimestampSchema.optional(),
     to: ZTimestampSchema.optional(),

@@ -10,6 +10,7 @@ import { addRoomLock, setLockProvider, syncLocks } from '../locks/locks';
 import { replayWebhookEvents } from '../webhooks/replay';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
 import { isTimeZone } from '../facilities/time-zones';
+import { WEBHOOK_PROVIDERS } from '../webhooks/webhook-log-filters';
 
 const uuid = z.uuid();
 const CLI_ACTOR = { type: 'system' as const, id: null, label: 'cli' };
@@ -139,7 +140,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   'webhooks-replay': command(
     z
       .object({
-        provider: z.enum(['stripe', 'calendly', 'cal']),
+        provider: z.enum(WEBHOOK_PROVIDERS),
         tenant: uuid.optional(),
         from: ZTimestampSchema,
         to: ZTimestampSchema,
