@@ -28,6 +28,7 @@ export const WEBHOOK_REASON_CODES = [
   'tenant_integrity',
   'unknown_account',
   'unhandled_event_type',
+  'too_deep',
 ] as const;
 export type WebhookReasonCode = (typeof WEBHOOK_REASON_CODES)[number];
 
