@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZGuestEmailSchema } from '../guests/guest-email';
 import { WEBHOOK_PROVIDERS } from '../webhooks/webhook-log-filters';
 
 /** A reason a person gives for revoking or cancelling: required, short, printable. */
@@ -45,7 +46,7 @@ export const ZCreateBookingGroupBodySchema = z
     guest: z
       .object({
         name: z.string().trim().min(1).max(200),
-        email: z.email().max(320).optional(),
+        email: ZGuestEmailSchema.optional(),
         phone: z
           .string()
           .trim()
