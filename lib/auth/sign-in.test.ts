@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type pg from 'pg';
 import { adminClient } from '../testing/fixtures';
 import { createStaffUser, createTenant } from '../tenants/create-tenant';
+import { joinTenant } from '../testing/accounts';
 import { verifyPassword } from './password';
 import { FAILURES_PER_ACCOUNT_AND_ADDRESS, signInWithPassword, unlockUser } from './sign-in';
 
@@ -28,9 +29,9 @@ beforeEach(() => {
 async function staffUser(tenantIds?: string[]): Promise<{ email: string; userId: string; tenantIds: string[] }> {
   const tenants = tenantIds ?? [(await createTenant({ name: 'Sign-in' })).id];
   const email = `desk-${randomUUID()}@example.com`;
-  let userId = '';
-  for (const tenantId of tenants)
-    userId = (await createStaffUser({ tenantId, email, password: RIGHT, role: 'front_desk' })).id;
+  const [first, ...others] = tenants;
+  const userId = (await createStaffUser({ tenantId: first!, email, password: RIGHT, role: 'front_desk' })).id;
+  for (const tenantId of others) await joinTenant({ userId, email, tenantId, role: 'front_desk' });
   return { email, userId, tenantIds: tenants };
 }
 
@@ -51,7 +52,10 @@ describe('signing in with a password', () => {
   it('accepts the right password (any case of the email) and answers every failure alike', async () => {
     const { email, userId } = await staffUser();
     const a = addr();
-    expect(await attempt(email.toUpperCase(), RIGHT, a)).toEqual({ ok: true, user: { id: userId, email, name: '' } });
+    expect(await attempt(email.toUpperCase(), RIGHT, a)).toEqual({
+      ok: true,
+      user: { id: userId, email, name: '', sessionGeneration: 0, mustChangePassword: false },
+    });
     expect(await attempt('nobody@example.com', RIGHT, a)).toEqual({ ok: false });
     expect(await attempt(email, 'wrong', a)).toEqual({ ok: false });
     expect(await signInWithPassword({ email, password: RIGHT })).toMatchObject({ ok: true });

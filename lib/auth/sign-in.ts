@@ -15,7 +15,33 @@ export const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
 export const FAILURES_PER_ADDRESS = 100;
 const REFILL_SECONDS = 15 * 60;
 
-export type SignInResult = { ok: true; user: { id: string; email: string; name: string } } | { ok: false };
+/**
+ * A signed-in account: `sessionGeneration` goes into the session (a later password change ends it);
+ * `mustChangePassword` sends the session to "choose your password" before anything else.
+ */
+export type SignedInUser = {
+  id: string;
+  email: string;
+  name: string;
+  sessionGeneration: number;
+  mustChangePassword: boolean;
+};
+export type SignInResult = { ok: true; user: SignedInUser } | { ok: false };
+
+type SignInAccount = {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  password_one_time: boolean;
+  session_generation: number;
+  may_enter: boolean;
+};
+
+/** The account of an email, as sign-in sees it (`app_sign_in_account`: an expired one-time password reads as none). */
+function signInAccount(email: string): Promise<SignInAccount[]> {
+  return asService((tx) => tx.$queryRaw<SignInAccount[]>`select * from app_sign_in_account(${email})`);
+}
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 const accountPrefix = (userId: string) => `sign-in:user:${userId}:`;
@@ -51,18 +77,7 @@ export async function signInWithPassword(input: {
 }): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const address = input.address || 'unknown';
-  const users = await asService((tx) =>
-    tx.user.findMany({
-      where: { email },
-      select: {
-        id: true,
-        email: true,
-        name: true,
-        passwordHash: true,
-        memberships: { where: { deactivatedAt: null }, select: { tenantId: true }, take: 1 },
-      },
-    }),
-  );
+  const users = await signInAccount(email);
   const user = users.length === 1 ? users[0]! : null;
   // Unknown accounts count against the address's own bucket for them only: no bucket per guessed
   // email, and none of the known accounts' budget.
@@ -78,11 +93,22 @@ export async function signInWithPassword(input: {
     );
     return { ok: false };
   }
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? null);
-  // A member deactivated in every tenant signs in nowhere: refused like a wrong password.
-  if (user && passwordOk && user.memberships.length > 0) {
+  // No hash: no password chosen yet, or a one-time password past its end — refused like a wrong one.
+  const passwordOk = await verifyPassword(input.password, user?.password_hash ?? null);
+  // A member deactivated in every tenant, with no invitation to accept, signs in nowhere: refused
+  // like a wrong password.
+  if (user && passwordOk && user.may_enter) {
     await giveTokens(rules);
-    return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
+    return {
+      ok: true,
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        sessionGeneration: user.session_generation,
+        mustChangePassword: user.password_one_time,
+      },
+    };
   }
   // This failure spent the pair's last token: from now on the address is refused for this account.
   if (user && taken.tokens[0]! < 1) await noteThrottled(user, address, 'account_address');
@@ -90,11 +116,40 @@ export async function signInWithPassword(input: {
     {
       userId: user?.id ?? null,
       address,
-      reason: !user ? 'unknown_account' : passwordOk ? 'deactivated' : 'wrong_password',
+      reason: !user
+        ? 'unknown_account'
+        : passwordOk
+          ? 'deactivated'
+          : user.password_hash === null
+            ? 'no_password'
+            : 'wrong_password',
     },
     'sign-in failed',
   );
   return { ok: false };
+}
+
+/**
+ * Checks a signed-in account's current password (before it is changed) under the same limit as
+ * sign-in: failures spend the (account, address) bucket — five per 15 minutes — and a success gives
+ * its token back, so a stolen session cannot try passwords faster than the sign-in form.
+ */
+export async function verifyOwnPassword(input: {
+  userId: string;
+  password: string;
+  address?: string;
+}): Promise<boolean> {
+  const rules = [pairRule(input.userId, input.address || 'unknown')];
+  const taken = await takeAllTokens(rules);
+  const rows = await asService(
+    (tx) =>
+      tx.$queryRaw<
+        { password_hash: string | null }[]
+      >`select password_hash from users where id = ${input.userId}::uuid`,
+  );
+  const ok = await verifyPassword(input.password, taken.allowed ? (rows[0]?.password_hash ?? null) : null);
+  if (ok) await giveTokens(rules);
+  return ok;
 }
 
 /**
