@@ -14,7 +14,7 @@ describe('GET /api/v1/webhook-events', () => {
     try {
       for (const provider of Object.values(WebhookProvider))
         await admin.query(
-          `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, $2::webhook_provider, $3, 'test.event', '{}')`,
+          `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload, queued_at) values ($1, $2::webhook_provider, $3, 'test.event', '{}', now())`,
           [tenantId, provider, randomUUID()],
         );
     } finally {
