@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaffUser, createTenant } from '../tenants/create-tenant';
@@ -76,6 +77,36 @@ describe('a one-time password (one a manager chose and saw)', () => {
       ok: true,
       user: { mustChangePassword: false },
     });
+  });
+});
+
+describe('the one-time passwords managers were shown before invitations', () => {
+  it('are flagged by the migration: replaced at the next sign-in, refused 72 h on; chosen passwords are not', async () => {
+    const sql = readFileSync('prisma/migrations/20261204220000_staff_accounts/migration.sql', 'utf8');
+    const flag = /update users u\s+set password_one_time = true[\s\S]*?;\n/.exec(sql)?.[0];
+    expect(flag).toBeDefined();
+    const byManager = await account();
+    const byCli = await account();
+    for (const [user, actor] of [
+      [byManager, 'user'],
+      [byCli, 'system'],
+    ] as const)
+      await admin.query(
+        `insert into audit_events (tenant_id, actor_type, actor_id, actor_label, action, subject_type, subject_id, metadata)
+         values ($1, $2::actor_type, null, 'x', 'member.created', 'user', $3, '{"newAccount": true}')`,
+        [user.tenantId, actor, user.id],
+      );
+    await admin.query(flag!);
+    const { rows } = await admin.query(
+      `select id, password_one_time, password_expires_at > now() + interval '71 hours' as expires_in_72h
+         from users where id = any($1) order by id = $2 desc`,
+      [[byManager.id, byCli.id], byManager.id],
+    );
+    expect(rows).toEqual([
+      { id: byManager.id, password_one_time: true, expires_in_72h: true },
+      { id: byCli.id, password_one_time: false, expires_in_72h: null },
+    ]);
+    expect(await signIn(byManager.email, PASSWORD)).toMatchObject({ ok: true, user: { mustChangePassword: true } });
   });
 });
 
