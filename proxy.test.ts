@@ -42,6 +42,72 @@ describe('the proxy below /api', () => {
   });
 });
 
+describe('OPTIONS and TRACE below /api', () => {
+  const call = (method: string, url: string, headers: Record<string, string> = {}) =>
+    proxy(new NextRequest(new URL(url, 'http://localhost:3000'), { method, headers }));
+  const allowOf = (response: Response) => (response.headers.get('allow') ?? '').split(', ').filter(Boolean).sort();
+
+  it('answers OPTIONS with 204 and only the methods the address serves', () => {
+    const id = '7f1c2a9e-0000-4000-8000-000000000001';
+    for (const [url, methods] of [
+      [`/api/v1/reservations/${id}`, ['GET', 'HEAD', 'OPTIONS', 'PATCH']],
+      [`/api/v1/keys/${id}/revoke`, ['OPTIONS', 'POST']],
+      ['/api/health', ['GET', 'HEAD', 'OPTIONS']],
+    ] as const) {
+      const response = call('OPTIONS', url, { 'x-request-id': 'options-request-01' });
+      expect({ url, status: response.status, allow: allowOf(response) }).toEqual({ url, status: 204, allow: methods });
+      expect(response.headers.get('x-request-id')).toBe('options-request-01');
+    }
+    expect(call('OPTIONS', '/api/v1/nowhere').status).toBe(404);
+  });
+
+  it('answers a TRACE (the web server hands it on as a marked OPTIONS) with 405 and the methods served', async () => {
+    const response = call('OPTIONS', '/api/v1/openapi.json', { 'x-unlockos-trace': '1' });
+    expect(response.status).toBe(405);
+    expect(allowOf(response)).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect((await response.json()).error.code).toBe('method_not_allowed');
+    const page = call('OPTIONS', '/desk', { 'x-unlockos-trace': '1' });
+    expect(page.status).toBe(405);
+    expect(page.headers.get('x-request-id')).toBeTruthy();
+  });
+});
+
+describe('server actions from another origin', () => {
+  const post = (headers: Record<string, string>) =>
+    proxy(
+      new NextRequest(new URL('/desk', 'http://localhost:3000'), {
+        method: 'POST',
+        headers: { host: 'localhost:3000', 'next-action': 'abc123', ...headers },
+      }),
+    );
+
+  it('are refused with 403 and a request id, as Next.js would refuse them (with a 500)', async () => {
+    for (const origin of ['https://evil.example', 'http://localhost:3001', 'null', 'not a url']) {
+      const response = post({ origin });
+      expect({ origin, status: response.status }).toEqual({ origin, status: 403 });
+      expect((await response.json()).error.code).toBe('forbidden');
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+    }
+    const form = proxy(
+      new NextRequest(new URL('/desk', 'http://localhost:3000'), {
+        method: 'POST',
+        headers: { host: 'localhost:3000', origin: 'https://evil.example', 'content-type': 'multipart/form-data; b=x' },
+      }),
+    );
+    expect(form.status).toBe(403);
+  });
+
+  it('pass from this origin (the host, or the first forwarded host), and without an Origin header', () => {
+    for (const headers of [
+      { origin: 'http://localhost:3000' } as Record<string, string>,
+      { origin: 'https://desk.example', 'x-forwarded-host': 'desk.example, proxy.internal' },
+      {},
+    ]) {
+      expect(post(headers).headers.get('x-middleware-next')).toBe('1');
+    }
+  });
+});
+
 const FAST_LANE_ID = '7f1c2a9e-0000-4000-8000-000000000001';
 
 describe('which addresses the proxy sees (its matcher)', () => {

@@ -1,7 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { apiRefusal } from './lib/api/api-addresses';
-import { errorResponse } from './lib/api/http';
+import { apiMethods, apiRefusal } from './lib/api/api-addresses';
+import { errorResponse, methodNotAllowed, optionsResponse } from './lib/api/http';
+import { AppError } from './lib/errors';
 import { withSecurityHeaders } from './lib/http/security-headers';
+import { TRACE_MARKER } from './lib/http/trace.mjs';
 import { requestLogger } from './lib/log/logger';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -17,9 +19,16 @@ export function proxy(request: NextRequest) {
   const given = request.headers.get('x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
   const { pathname } = request.nextUrl;
+  const refuse = (error: AppError) => withSecurityHeaders(errorResponse(error, requestId, requestLogger(requestId)));
   if (pathname === '/api' || pathname.startsWith('/api/')) {
+    const methods = request.method === 'OPTIONS' ? apiMethods(pathname) : null;
+    if (methods) return withSecurityHeaders(optionsResponse(request, methods, requestId, requestLogger(requestId)));
     const refusal = apiRefusal(request.method, pathname);
-    if (refusal) return withSecurityHeaders(errorResponse(refusal, requestId, requestLogger(requestId)));
+    if (refusal) return refuse(refusal);
+  } else if (request.headers.get(TRACE_MARKER) === '1') {
+    return refuse(methodNotAllowed(['GET', 'HEAD']));
+  } else if (isForeignServerAction(request)) {
+    return refuse(new AppError('forbidden', 'This form was sent from another site.'));
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const csp = [
@@ -44,6 +53,30 @@ export function proxy(request: NextRequest) {
   response.headers.set('x-request-id', requestId);
   response.headers.set('content-security-policy', csp);
   return withSecurityHeaders(response);
+}
+
+/**
+ * A server action (a POST naming one, or a form posted to a page) whose Origin is not this site: Next.js
+ * refuses it by throwing, which answers 500. The same test as Next.js's own (its action handler): the
+ * Origin's host against the first X-Forwarded-Host, else Host; a request without Origin passes (no
+ * browser sends credentials without one), as it does in Next.js.
+ */
+function isForeignServerAction(request: NextRequest): boolean {
+  if (request.method !== 'POST') return false;
+  const type = request.headers.get('content-type') ?? '';
+  if (!request.headers.has('next-action') && !type.startsWith('multipart/form-data')) return false;
+  const origin = request.headers.get('origin');
+  if (origin === null) return false;
+  let originHost = 'null';
+  if (origin !== 'null') {
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      return true;
+    }
+  }
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  return originHost !== host;
 }
 
 // The webhook routes, the API's three hottest addresses (GET /api/v1/rooms, GET /api/v1/reservations,

@@ -22,7 +22,8 @@ type Props = {
 };
 
 /**
- * The top bar's markup: product name, navigation, tenant and language switchers, sign-in/out.
+ * The top bar's markup: product name, navigation, tenant and language switchers, the account page,
+ * sign-in/out.
  * Pages use SiteHeader; the root 404 page uses this with plain links (decision 013), because every
  * page loads the root not-found boundary's client code, and next/link's is most of it.
  */
@@ -56,6 +57,11 @@ export async function HeaderBar({ staff, anchor: A, nav, tenantReturnTo = '/desk
             />
           )}
           <LanguageSwitcher current={locale} />
+          {staff && showAuthLink && (
+            <A href="/account" className={buttonClassName({ variant: 'ghost', size: 'compact' })}>
+              {t('nav.account')}
+            </A>
+          )}
           {showAuthLink && (
             <A
               href={staff ? '/sign-out' : '/sign-in'}

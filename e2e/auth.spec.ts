@@ -1,5 +1,5 @@
-import { cli, signIn } from './helpers';
-import { expect, makeTenant, signInAs, test } from './fixtures';
+import { signIn } from './helpers';
+import { expect, test } from './fixtures';
 
 // The one spec that signs in through the form, as a person would: every other spec sets the session
 // cookie (e2e/fixtures.ts). Each test still has a tenant and staff of its own.
@@ -80,29 +80,7 @@ test.describe('language', () => {
   });
 });
 
-test.describe('tenant switcher', () => {
-  test('staff of two tenants switch between them', async ({ page, baseURL, tenant }) => {
-    // The tenant's manager also works the front desk of a second tenant.
-    const other = await makeTenant('Second tenant');
-    cli(
-      'user-create',
-      '--tenant',
-      other.id,
-      '--email',
-      tenant.manager.email,
-      '--password',
-      'unused-password',
-      '--role',
-      'front_desk',
-    );
-    await signInAs(page.context(), tenant.manager, baseURL!);
-    await page.goto('/desk');
-    await expect(page.getByText(tenant.name).first()).toBeVisible();
-    await page.getByLabel('Switch tenant').selectOption({ label: `${other.name} (Front desk)` });
-    await page.getByRole('button', { name: 'Switch', exact: true }).click();
-    await expect(page.getByText(`guests in house and departures of ${other.name}`)).toBeVisible();
-  });
-});
+// Staff of two tenants switching between them: e2e/accounts.spec.ts (an invited account joins, then switches).
 
 test('every response carries a request id and the security headers', async ({ request }) => {
   const response = await request.get('/sign-in');

@@ -50,9 +50,15 @@ export async function signInAs(context: BrowserContext, user: StaffMember, baseU
 }
 
 /** Makes a tenant of its own in the e2e server's database (e2e/make-tenant.ts). */
-export async function makeTenant(name: string, rooms = 1, timeZone = 'UTC', facility = true): Promise<MadeTenant> {
+export async function makeTenant(
+  name: string,
+  rooms = 1,
+  timeZone = 'UTC',
+  facility = true,
+  oneTimeDesk = false,
+): Promise<MadeTenant> {
   const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36)}`;
-  const input: TenantInput = { name, rooms, tag, timeZone, facility };
+  const input: TenantInput = { name, rooms, tag, timeZone, facility, oneTimeDesk };
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'e2e/make-tenant.ts', JSON.stringify(input)], {
     env: { ...process.env, UNLOCKOS_DATA_DIR: DATA_DIR },
     timeout: 60_000,

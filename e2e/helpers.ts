@@ -78,6 +78,26 @@ export function cli(...args: string[]): unknown {
   return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
 }
 
+/**
+ * The path of the newest link the worker mailed to `email` (an invitation's or a reset's), as the
+ * local mail catcher caught it (`cli account-mail`), waiting for the mail to arrive.
+ */
+export async function mailedLink(email: string, kind: 'invitations' | 'password-reset', after = 0): Promise<string> {
+  let path: string | null = null;
+  await expect
+    .poll(
+      () => {
+        const { mails } = cli('account-mail', '--email', email) as { mails: { text: string; receivedAt: string }[] };
+        const fresh = mails.filter((m) => Date.parse(m.receivedAt) >= after);
+        path = fresh.map((m) => new RegExp(`/${kind}/[A-Za-z0-9_-]{43}`).exec(m.text)?.[0]).find(Boolean) ?? null;
+        return path;
+      },
+      { timeout: 30_000, message: `a ${kind} mail to ${email}` },
+    )
+    .not.toBeNull();
+  return path!;
+}
+
 /** Gives a tenant its Calendly signing key and maps a Calendly event type to one of its rooms. */
 export function addCalendlySource(input: { tenantId: string; roomId: string; signingKey: string; eventType: string }) {
   cli('secret-set', '--tenant', input.tenantId, '--provider', 'calendly', '--value', input.signingKey);

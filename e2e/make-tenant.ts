@@ -8,7 +8,15 @@
 import { openDatabase } from '../lib/db/database';
 
 /** `facility: false`: a brand-new tenant with no facility and no rooms (the manager sets it up). */
-export type TenantInput = { name: string; rooms: number; tag: string; timeZone?: string; facility?: boolean };
+export type TenantInput = {
+  name: string;
+  rooms: number;
+  tag: string;
+  timeZone?: string;
+  facility?: boolean;
+  /** The front desk's password is a one-time one (72 h), as a manager's were before invitations. */
+  oneTimeDesk?: boolean;
+};
 export type StaffMember = { id: string; email: string; password: string };
 export type MadeTenant = {
   id: string;
@@ -48,12 +56,22 @@ async function main(): Promise<void> {
       const user = await createStaffUser({ tenantId: id, email, password, role, name: `${who} ${input.tag}` });
       return { id: user.id, email, password };
     };
+    const desk = await staff('front_desk', 'desk');
+    if (input.oneTimeDesk) {
+      const { asService } = await import('../lib/db/tx');
+      await asService((tx) =>
+        tx.user.update({
+          where: { id: desk.id },
+          data: { passwordOneTime: true, passwordExpiresAt: new Date(Date.now() + 72 * 3_600_000) },
+        }),
+      );
+    }
     const made: MadeTenant = {
       id,
       name,
       facilityId: facility.id,
       rooms,
-      desk: await staff('front_desk', 'desk'),
+      desk,
       manager: await staff('manager', 'manager'),
     };
     process.stdout.write(`${JSON.stringify(made)}\n`);

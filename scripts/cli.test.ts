@@ -199,6 +199,61 @@ describe('cli lock-assign', () => {
   }, 60_000);
 });
 
+describe('cli user-create', () => {
+  it('refuses an email that already has an account, saying so, and keeps that account as it was', async () => {
+    const first = await createTenant({ name: 'First Inn' });
+    const second = await createTenant({ name: 'Second Inn' });
+    const email = `taken-${process.pid}-${Date.now()}@example.com`;
+    const created = await cli(
+      'user-create',
+      '--tenant',
+      first.id,
+      '--email',
+      email,
+      '--password',
+      'first password',
+      '--role',
+      'manager',
+    );
+    expect(created.code).toBe(0);
+    for (const tenant of [second.id, first.id]) {
+      const again = await cli(
+        'user-create',
+        '--tenant',
+        tenant,
+        '--email',
+        email.toUpperCase(),
+        '--password',
+        'another password',
+        '--role',
+        'front_desk',
+      );
+      expect({
+        failed: again.code !== 0,
+        stdout: again.stdout,
+        says: /already has an account/.test(again.stderr),
+      }).toEqual({
+        failed: true,
+        stdout: '',
+        says: true,
+      });
+    }
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select m.tenant_id, m.role from memberships m join users u on u.id = m.user_id where u.email = $1`,
+      [email],
+    );
+    await admin.end();
+    expect(rows).toEqual([{ tenant_id: first.id, role: 'manager' }]);
+    expect(await signInWithPassword({ email, password: 'first password', address: '192.0.2.30' })).toMatchObject({
+      ok: true,
+    });
+    expect(await signInWithPassword({ email, password: 'another password', address: '192.0.2.31' })).toEqual({
+      ok: false,
+    });
+  }, 60_000);
+});
+
 describe('cli user-unlock', () => {
   it('clears the account’s sign-in limits for every address, and refuses an unknown email', async () => {
     const tenant = await createTenant({ name: 'Unlock Inn' });

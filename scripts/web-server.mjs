@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { MAX_BODY_BYTES } from '../lib/api/body-limit.mjs';
 import { FAST_LANE_ROUTES, fastLaneRoute } from '../lib/http/fast-lane.mjs';
 import { STATIC_SECURITY_HEADERS } from '../lib/http/static-headers.mjs';
+import { markTrace } from '../lib/http/trace.mjs';
 
 process.env.NODE_ENV = 'production';
 const { values } = parseArgs({
@@ -121,6 +122,8 @@ function serveFast(req, res) {
 }
 
 const server = http.createServer((req, res) => {
+  // TRACE and TRACK reach Next.js as a marked OPTIONS: it cannot build a request for them (lib/http/trace.mjs).
+  markTrace(req);
   if (!serveFast(req, res)) void handle(req, res);
 });
 server.listen(port, hostname, () => {

@@ -5,14 +5,14 @@ import { redirect, unstable_rethrow } from 'next/navigation';
 import { z } from 'zod';
 import { staffActor, type StaffActor } from '@/lib/audit/actor';
 import { can, type Permission } from '@/lib/auth/permissions';
-import type { StaffContext } from '@/lib/auth/staff';
+import type { StaffContext, StaffIdentity } from '@/lib/auth/staff';
 import { isAppError, type AppErrorCode } from '@/lib/errors';
 import type { TranslationVars } from '@/lib/i18n/locale';
 import { isMessageKey, type MessageKey } from '@/lib/i18n/catalog';
 import { logger } from '@/lib/log/logger';
 import { actionErrorMessage, type ActionName } from './action-errors';
 import { getT } from './i18n';
-import { getStaff } from './staff';
+import { getAccount, getStaff, redirectWithoutStaff } from './staff';
 
 /** Form fields whose typed value comes back on failure so the form keeps it: one value or every value. */
 type EchoSpec = Record<string, 'text' | 'list'>;
@@ -99,47 +99,53 @@ function errorSummary(error: unknown): Record<string, unknown> {
   };
 }
 
-/**
- * Wraps one server action, declaring what it needs: a signed-in staff member (else the sign-in
- * page), `permission` in their current tenant (`null`: any staff member), input that `input`
- * accepts (from the form or an object). The body gets the parsed input, the staff member, their
- * tenant (from the session, never the form) and their audit actor. Every refusal and AppError
- * becomes `{ ok: false, error }` with the message of `ACTION_ERROR_MESSAGES`; one log line per
- * call carries the outcome, never the input. Next's redirect() and notFound() pass through.
- */
-export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<never, never>>(
-  options: {
-    name: ActionName;
-    permission: Permission | null;
-    input: S;
-    echo?: E;
-    /** Refreshed once the body has run (it may have changed what these pages show, even when it failed). */
-    revalidate?: { path: string; type?: 'layout' | 'page' };
-  },
-  body: (context: ActionContext<z.output<S>>) => Promise<T | Refusal>,
-): (
+type ActionOptions<S extends z.ZodType, E extends EchoSpec> = {
+  name: ActionName;
+  input: S;
+  echo?: E;
+  /** Refreshed once the body has run (it may have changed what these pages show, even when it failed). */
+  revalidate?: { path: string; type?: 'layout' | 'page' };
+};
+
+type Action<T, E extends EchoSpec> = (
   previous: ActionState<Exclude<T, Refusal>, E>,
   input: FormData | Record<string, unknown>,
-) => Promise<ActionResult<Exclude<T, Refusal>, E>> {
+) => Promise<ActionResult<Exclude<T, Refusal>, E>>;
+
+/** Who calls an action, as the wrapper found them: what the body gets, and what the log line names. */
+type Caller<C> = { context: C; tenantId?: string; userId?: string; allowed: boolean };
+
+/**
+ * The one body of every action wrapper: finds the caller (`identify`: null → `signedOut`, which
+ * redirects), refuses one without the right, parses the form with the schema, runs the body and maps
+ * refusals and AppErrors to `{ ok: false, error }` with the message of `ACTION_ERROR_MESSAGES`; one
+ * log line per call carries the outcome, never the input. Next's redirect() and notFound() pass through.
+ */
+function defineAction<S extends z.ZodType, T, E extends EchoSpec, C>(
+  options: ActionOptions<S, E>,
+  identify: () => Promise<Caller<C> | null>,
+  signedOut: () => Promise<never>,
+  body: (input: z.output<S>, context: C) => Promise<T | Refusal>,
+): Action<T, E> {
   return async (previous, input) => {
     const started = Date.now();
     const attempt = (previous?.attempt ?? 0) + 1;
-    const staff = await getStaff();
+    const caller = await identify();
     const log = (outcome: string, level: 'info' | 'error' = 'info', extra: Record<string, unknown> = {}) =>
       logger[level](
         {
           action: options.name,
           outcome,
-          tenantId: staff?.current.tenantId,
-          userId: staff?.user.id,
+          tenantId: caller?.tenantId,
+          userId: caller?.userId,
           ms: Date.now() - started,
           ...extra,
         },
         `action ${options.name}: ${outcome}`,
       );
-    if (!staff) {
+    if (!caller) {
       log('unauthorized');
-      redirect(`/sign-in?callbackUrl=${encodeURIComponent(await returnAddress())}`);
+      return signedOut();
     }
     const t = await getT();
     const raw = formObject(input);
@@ -147,7 +153,7 @@ export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<
     const fail = (error: Omit<ActionError, 'message'>, key: MessageKey, vars?: TranslationVars) =>
       ({ attempt, ok: false, error: { ...error, message: t(key, vars) }, values }) as const;
 
-    if (options.permission && !can(staff.current.role, options.permission)) {
+    if (!caller.allowed) {
       log('forbidden');
       return fail({ code: 'forbidden' }, actionErrorMessage(options.name, 'forbidden'));
     }
@@ -175,10 +181,9 @@ export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<
       };
     }
 
-    const { tenantId } = staff.current;
     const refresh = () => options.revalidate && revalidatePath(options.revalidate.path, options.revalidate.type);
     try {
-      const result = await body({ input: parsed.data, staff, tenantId, actor: staffActor(staff.user) });
+      const result = await body(parsed.data, caller.context);
       if (isRefusal(result)) {
         log('refused', 'info', { field: result.field });
         return fail({ code: 'invalid_request', field: result.field }, result.message, result.vars);
@@ -211,6 +216,72 @@ export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<
       return fail({ code: 'internal' }, actionErrorMessage(options.name, 'internal'));
     }
   };
+}
+
+/**
+ * Wraps one server action, declaring what it needs: a signed-in staff member (else the sign-in
+ * page, or "choose your password" first), `permission` in their current tenant (`null`: any staff
+ * member), input that `input` accepts (from the form or an object). The body gets the parsed input,
+ * the staff member, their tenant (from the session, never the form) and their audit actor.
+ */
+export function staffAction<S extends z.ZodType, T, E extends EchoSpec = Record<never, never>>(
+  options: ActionOptions<S, E> & { permission: Permission | null },
+  body: (context: ActionContext<z.output<S>>) => Promise<T | Refusal>,
+): Action<T, E> {
+  return defineAction(
+    options,
+    async () => {
+      const staff = await getStaff();
+      if (!staff) return null;
+      const { tenantId } = staff.current;
+      return {
+        context: { staff, tenantId, actor: staffActor(staff.user) },
+        tenantId,
+        userId: staff.user.id,
+        allowed: !options.permission || can(staff.current.role, options.permission),
+      };
+    },
+    async () => redirectWithoutStaff(await returnAddress()),
+    (input, context) => body({ input, ...context }),
+  );
+}
+
+export type AccountActionContext<I> = { input: I; account: StaffIdentity; actor: StaffActor };
+
+/**
+ * An action of the signed-in account itself (its password, its invitations): any account, a member
+ * of no tenant yet or one whose one-time password must be replaced; signed out → the sign-in page.
+ */
+export function accountAction<S extends z.ZodType, T, E extends EchoSpec = Record<never, never>>(
+  options: ActionOptions<S, E>,
+  body: (context: AccountActionContext<z.output<S>>) => Promise<T | Refusal>,
+): Action<T, E> {
+  return defineAction(
+    options,
+    async () => {
+      const account = await getAccount();
+      if (!account) return null;
+      return { context: { account, actor: staffActor(account.user) }, userId: account.user.id, allowed: true };
+    },
+    async () => redirect(`/sign-in?callbackUrl=${encodeURIComponent(await returnAddress())}`),
+    (input, context) => body({ input, ...context }),
+  );
+}
+
+/**
+ * An action anyone may send, signed in or not (asking for a reset link, setting a password from a
+ * mailed link): the link or the limits are what guard it.
+ */
+export function publicAction<S extends z.ZodType, T, E extends EchoSpec = Record<never, never>>(
+  options: ActionOptions<S, E>,
+  body: (context: { input: z.output<S> }) => Promise<T | Refusal>,
+): Action<T, E> {
+  return defineAction(
+    options,
+    async () => ({ context: null, allowed: true }),
+    async () => redirect('/'),
+    (input) => body({ input }),
+  );
 }
 
 /**

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signInWithPassword } from '@/lib/auth/sign-in';
 import { createStaffUser } from '@/lib/tenants/create-tenant';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '@/lib/testing/fixtures';
 import { createTenant } from '@/lib/tenants/create-tenant';
@@ -23,8 +22,13 @@ vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 const { saveFacilityAction } = await import('@/app/manage/facilities/actions');
 const { saveRoomAction, archiveRoomAction } = await import('@/app/manage/rooms/actions');
 const { addBookingSourceAction, removeBookingSourceAction } = await import('@/app/manage/booking-sources/actions');
-const { createMemberAction, changeMemberRoleAction, setMemberActiveAction, unlockMemberAction } =
-  await import('@/app/manage/staff/actions');
+const {
+  inviteMemberAction,
+  revokeInvitationAction,
+  changeMemberRoleAction,
+  setMemberActiveAction,
+  unlockMemberAction,
+} = await import('@/app/manage/staff/actions');
 
 function form(fields: Record<string, string>): FormData {
   const data = new FormData();
@@ -117,11 +121,14 @@ describe('the setup pages’ actions', () => {
       await addBookingSourceAction(null, form({ provider: 'cal', eventType: '42', roomId: roomIds[0]! })),
     ).toMatchObject(forbidden);
     expect(
-      await createMemberAction(null, form({ email: 'new@example.com', name: 'New', role: 'manager' })),
+      await inviteMemberAction(null, form({ email: 'new@example.com', name: 'New', role: 'manager' })),
     ).toMatchObject(forbidden);
     expect(await changeMemberRoleAction(null, form({ userId: desk.id, role: 'manager' }))).toMatchObject(forbidden);
     expect(await setMemberActiveAction(null, form({ userId: manager.id, active: 'false' }))).toMatchObject(forbidden);
     expect(await unlockMemberAction(null, form({ userId: desk.id }))).toMatchObject(forbidden);
+    expect(
+      await revokeInvitationAction(null, form({ invitationId: '00000000-0000-4000-8000-000000000000' })),
+    ).toMatchObject(forbidden);
     expect(await footprint()).toEqual(before);
   });
 
@@ -320,33 +327,48 @@ describe('the setup pages’ actions', () => {
     expect(await footprint(other.tenantId)).toEqual(theirs);
   });
 
-  it('add a member with a one-time password that signs in, refuse the same email twice, and refuse the last manager stepping down', async () => {
+  it('invite a member (the same answer for an address with an account elsewhere), refuse a member twice, revoke, and refuse the last manager stepping down', async () => {
     const { tenantId: fresh } = await createTenant({ name: `Fresh ${randomBytes(3).toString('hex')}` }).then((t) => ({
       tenantId: t.id,
     }));
     const boss = await staffMember(fresh, 'manager');
     request.userId = boss.id;
     const email = `clerk-${randomBytes(3).toString('hex')}@example.com`;
-    const answer = await createMemberAction(null, form({ email, name: 'Clerk Kana', role: 'front_desk' }));
-    expect(answer).toMatchObject({ ok: true, data: { password: expect.stringMatching(/^[A-Za-z2-9]{16}$/) } });
-    const password = answer.ok ? answer.data.password! : '';
-    expect(await signInWithPassword({ email, password, address: '10.1.1.1' })).toMatchObject({ ok: true });
+    const answer = await inviteMemberAction(null, form({ email, name: 'Clerk Kana', role: 'front_desk' }));
+    expect(answer).toMatchObject({ ok: true, data: { email, status: 'invited' } });
+    // An address that has an account in another tenant: the very same answer, nothing more.
+    const elsewhere = await staffMember(tenantId, 'front_desk');
+    const existing = await inviteMemberAction(null, form({ email: elsewhere.email, name: 'Desk', role: 'front_desk' }));
+    expect(existing).toMatchObject({ ok: true, data: { email: elsewhere.email, status: 'invited' } });
+    expect(Object.keys(existing.ok ? existing.data : {}).sort()).toEqual(
+      Object.keys(answer.ok ? answer.data : {}).sort(),
+    );
     const audit = await admin.query(
-      `select metadata from audit_events where tenant_id = $1 and action = 'member.created'`,
+      `select metadata from audit_events where tenant_id = $1 and action = 'member.invited' order by occurred_at`,
       [fresh],
     );
-    expect(audit.rows).toEqual([{ metadata: { email, name: 'Clerk Kana', role: 'front_desk', newAccount: true } }]);
-    expect(JSON.stringify(audit.rows)).not.toContain(password);
+    expect(audit.rows).toEqual([
+      { metadata: { email, name: 'Clerk Kana', role: 'front_desk' } },
+      { metadata: { email: elsewhere.email, name: 'Desk', role: 'front_desk' } },
+    ]);
 
-    const again = await createMemberAction(null, form({ email, name: 'Twice', role: 'manager' }));
+    const again = await inviteMemberAction(null, form({ email: boss.email, name: 'Twice', role: 'manager' }));
     expect(again).toMatchObject({
       ok: false,
-      error: { code: 'conflict', message: 'This email is already a member here.' },
+      error: { code: 'conflict', message: expect.stringContaining('already a member here') },
     });
-    const invalid = await createMemberAction(null, form({ email: 'not-an-email', name: '', role: 'owner' }));
+    const invalid = await inviteMemberAction(null, form({ email: 'not-an-email', name: '', role: 'owner' }));
     expect(invalid).toMatchObject({
       ok: false,
       error: { fieldErrors: { email: 'Enter a valid email address.', role: 'Choose a role.' } },
+    });
+    const { rows: open } = await admin.query(`select id from staff_invitations where tenant_id = $1 and email = $2`, [
+      fresh,
+      email,
+    ]);
+    expect(await revokeInvitationAction(null, form({ invitationId: open[0].id }))).toMatchObject({
+      ok: true,
+      data: { revoked: true },
     });
 
     const stepDown = await changeMemberRoleAction(null, form({ userId: boss.id, role: 'front_desk' }));
@@ -356,7 +378,7 @@ describe('the setup pages’ actions', () => {
     });
     const leave = await setMemberActiveAction(null, form({ userId: boss.id, active: 'false' }));
     expect(leave).toMatchObject({ ok: false, error: { code: 'last_manager' } });
-    expect(await footprint(fresh)).toMatchObject({ members: 2, managers: 1 });
+    expect(await footprint(fresh)).toMatchObject({ members: 1, managers: 1 });
   });
 
   it('send a deactivated member’s open session to sign in at its next action', async () => {

@@ -57,6 +57,18 @@ export function Field({ id, label, hint, error, describedBy, className, children
 
 type ControlLook = { mono?: boolean };
 
+/** What an account's email field is everywhere (sign-in, a reset request): the password manager's username. */
+export const EMAIL_INPUT = {
+  name: 'email',
+  type: 'email',
+  autoComplete: 'username',
+  inputMode: 'email',
+  autoCapitalize: 'none',
+  spellCheck: false,
+  required: true,
+  maxLength: 320,
+} as const satisfies InputHTMLAttributes<HTMLInputElement>;
+
 export function Input({
   className,
   mono,

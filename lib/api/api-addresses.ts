@@ -58,6 +58,11 @@ function routes() {
   return compiled;
 }
 
+/** The methods the route at `pathname` (below /api) exports; null when no route is there. */
+export function apiMethods(pathname: string): readonly string[] | null {
+  return routes().find((r) => r.pattern.test(pathname))?.methods ?? null;
+}
+
 /**
  * Why the API does not serve `method` at `pathname` (below /api): 404 `not_found` when no route
  * is there, 405 `method_not_allowed` with the route's methods when it does not export that one;

@@ -4,6 +4,7 @@ import { AppError, type AppErrorCode } from '../errors';
 import { toDomainError } from '../db/errors';
 import { withSecurityHeaders } from '../http/security-headers';
 import { requestLogger, type Logger } from '../log/logger';
+import { TRACE_MARKER } from '../http/trace.mjs';
 
 const STATUS: Record<AppErrorCode, number> = {
   invalid_request: 400,
@@ -119,6 +120,24 @@ export function methodNotAllowed(allow: readonly string[]): AppError {
   return new AppError('method_not_allowed', `This address accepts ${allow.join(', ')}.`, { allow: [...allow] });
 }
 
+/** The methods an address answers, as `Allow` lists them: its own, HEAD where GET is, and OPTIONS. */
+export function allowedMethods(methods: readonly string[]): string[] {
+  const all = new Set(methods);
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all];
+}
+
+/**
+ * The answer to OPTIONS at an address serving `methods`: 204 with `Allow` listing exactly what it
+ * serves, and a request id. A TRACE (an OPTIONS the web server marked) is 405 with the same `Allow`.
+ */
+export function optionsResponse(request: Request, methods: readonly string[], requestId: string, log: Logger) {
+  const allow = allowedMethods(methods);
+  if (request.headers.get(TRACE_MARKER) === '1') return errorResponse(methodNotAllowed(allow), requestId, log);
+  return new Response(null, { status: 204, headers: { allow: allow.join(', '), 'x-request-id': requestId } });
+}
+
 /** The refusal of an address nothing serves: 404 `not_found`. */
 export function addressNotFound(): AppError {
   return new AppError('not_found', 'There is nothing at this address.');
@@ -133,7 +152,12 @@ export function methodsNotAllowed(allow: readonly Method[]) {
   const refuse = withRequest(async () => {
     throw methodNotAllowed(allow);
   });
-  return forEveryMethod(Object.assign(refuse, { [NOT_SERVED]: true }));
+  // OPTIONS lists what the route serves (Next.js's own answer would list these refusers too).
+  const options = withRequest(async ({ request, requestId, log }) => optionsResponse(request, allow, requestId, log));
+  return {
+    ...forEveryMethod(Object.assign(refuse, { [NOT_SERVED]: true })),
+    OPTIONS: Object.assign(options, { [NOT_SERVED]: true }),
+  };
 }
 
 /** Marks a route export that only refuses its method (methodsNotAllowed): the route does not serve it. */

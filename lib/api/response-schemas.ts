@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_PROVIDERS } from '../webhooks/webhook-log-filters';
 
 // The shapes the API answers with (API.md). Used for the OpenAPI document; the domain's view
 // functions produce exactly these.
@@ -109,7 +110,7 @@ export const ZApiKeySchema = z
 export const ZWebhookEventSchema = z
   .object({
     id: z.uuid(),
-    provider: z.enum(['stripe', 'calendly', 'cal']),
+    provider: z.enum(WEBHOOK_PROVIDERS),
     type: z.string(),
     status: z.enum(['received', 'processed', 'ignored', 'rejected', 'failed', 'dead']),
     reason: z.string().nullable(),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../i18n/locales';
+import { ZGuestEmailSchema } from '../guests/guest-email';
+import { WEBHOOK_PROVIDERS } from '../webhooks/webhook-log-filters';
 
 /** A reason a person gives for revoking or cancelling: required, short, printable. */
 export const ZReasonSchema = z.string().trim().min(1, 'a reason is required').max(200);
@@ -45,7 +47,7 @@ export const ZCreateBookingGroupBodySchema = z
     guest: z
       .object({
         name: z.string().trim().min(1).max(200),
-        email: z.email().max(320).optional(),
+        email: ZGuestEmailSchema.optional(),
         phone: z
           .string()
           .trim()
@@ -133,7 +135,7 @@ export const ZListAuditEventsQuerySchema = z
 
 export const ZListWebhookEventsQuerySchema = z
   .object({
-    provider: z.enum(['stripe', 'calendly', 'cal']).optional(),
+    provider: z.enum(WEBHOOK_PROVIDERS).optional(),
     status: z.enum(['received', 'processed', 'ignored', 'rejected', 'failed', 'dead']).optional(),
     from: ZTimestampSchema.optional(),
     to: ZTimestampSchema.optional(),

@@ -42,6 +42,12 @@ export const AUDIT_ACTIONS = [
   'lock.drift_acknowledged',
   'user.sign_in_throttled',
   'user.sign_in_failed',
+  'user.password_changed',
+  'user.password_reset',
+  'member.invited',
+  'member.joined',
+  'member.invitation_revoked',
+  'member.invitation_declined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

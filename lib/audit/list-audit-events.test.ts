@@ -96,4 +96,23 @@ describe('the audit trail', () => {
     expect(csvField('plain')).toBe('"plain"');
     expect(csvField(null)).toBe('""');
   });
+
+  it('defuses full-width formula signs and formulas behind leading spaces, tabs and line breaks', () => {
+    for (const text of [
+      '＝1+1',
+      '＋1',
+      '－1',
+      '＠SUM(A1)',
+      ' =1+1',
+      '  +1',
+      '\t=1',
+      '\r=1',
+      '\n=1',
+      '\u3000=1',
+      '\u00a0@x',
+    ])
+      expect({ text, field: csvField(text) }).toEqual({ text, field: `"'${text}"` });
+    expect(csvField('a = b')).toBe('"a = b"');
+    expect(csvField('-')).toBe(`"'-"`);
+  });
 });

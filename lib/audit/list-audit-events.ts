@@ -103,10 +103,18 @@ const CSV_COLUMNS = [
   'metadata',
 ] as const;
 
-/** One CSV field: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
+// A spreadsheet reads a formula after leading white space (any: tabs, line breaks, ideographic and
+// no-break spaces), and Japanese input methods type the full-width signs ＝ ＋ － ＠, which
+// spreadsheets take as = + - @.
+const FORMULA_START = /^[\s=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/u;
+
+/**
+ * One CSV field: quoted, and a leading formula sign (= + - @, their full-width forms) or white space
+ * defused with an apostrophe, so a spreadsheet never runs it as a formula.
+ */
 export function csvField(value: unknown): string {
   let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
 

@@ -10,10 +10,20 @@ const ZCredentialsSchema = z.object({
   password: z.string().min(1).max(1024),
 });
 
-/** next-auth configuration: email + password, JWT sessions that carry only the user id. */
+/** How long a session lasts (a sign-in's, and one the server re-issues after a password change). */
+export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+/** What the session hands the application: the user id and the session generation it began with. */
+export type SessionClaims = { userId?: string; sessionGeneration?: number };
+
+/**
+ * next-auth configuration: email + password, JWT sessions that carry the user id and the account's
+ * session generation at sign-in (`gen`); a password change moves the generation, and every request
+ * compares it (lib/auth/staff.ts), so the change ends every other session.
+ */
 export const authOptions: NextAuthOptions = {
   secret: process.env.NEXTAUTH_SECRET,
-  session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+  session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: '/sign-in' },
   providers: [
     CredentialsProvider({
@@ -25,7 +35,9 @@ export const authOptions: NextAuthOptions = {
         // The preload's header only: X-Forwarded-For is whatever the client wants it to be.
         const address = clientAddress(request?.headers as Record<string, string | string[] | undefined> | undefined);
         const result = await signInWithPassword({ ...parsed.data, address });
-        return result.ok ? { id: result.user.id, email: result.user.email, name: result.user.name } : null;
+        if (!result.ok) return null;
+        const { id, email, name, sessionGeneration } = result.user;
+        return { id, email, name, sessionGeneration };
       },
     }),
   ],
@@ -35,11 +47,19 @@ export const authOptions: NextAuthOptions = {
       return safeRedirectUrl(url, baseUrl, '/desk');
     },
     jwt({ token, user }) {
-      if (user) token.uid = user.id;
+      if (user) {
+        token.uid = user.id;
+        token.gen = (user as { sessionGeneration?: number }).sessionGeneration ?? 0;
+      }
       return token;
     },
-    session({ session, token }) {
-      return { ...session, userId: typeof token.uid === 'string' ? token.uid : undefined };
+    session({ session, token }): typeof session & SessionClaims {
+      return {
+        ...session,
+        userId: typeof token.uid === 'string' ? token.uid : undefined,
+        // A session made before generations existed began with generation 0.
+        sessionGeneration: typeof token.gen === 'number' ? token.gen : 0,
+      };
     },
   },
 };

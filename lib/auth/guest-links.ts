@@ -9,11 +9,19 @@ function linkSecret(): string {
 }
 
 /**
+ * A token for a row the server can name again without storing it (decision 003): 256 bits,
+ * HMAC-SHA256 of `<purpose>:<the row's random id>` under the server's secret. Only its hash is stored.
+ */
+export function derivedToken(purpose: 'guest-link' | 'staff-invitation' | 'password-reset', id: string): string {
+  return createHmac('sha256', linkSecret()).update(`${purpose}:${id}`).digest('base64url');
+}
+
+/**
  * A guest link's token: 256 bits, HMAC-SHA256 of the link's random id under the server's secret.
  * Only its hash is stored; the server can show the link again (QR code, API) without storing it.
  */
 export function guestTokenFor(linkId: string): string {
-  return createHmac('sha256', linkSecret()).update(`guest-link:${linkId}`).digest('base64url');
+  return derivedToken('guest-link', linkId);
 }
 
 /** The stored form of a guest token (sha256). */

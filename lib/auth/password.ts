@@ -32,3 +32,22 @@ export async function verifyPassword(password: string, stored: string | null): P
   });
   return timingSafeEqual(actual, expected) && stored !== null;
 }
+
+/** The shortest and longest password anyone may choose (the CLI's `user-create` keeps to the same). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/**
+ * Why a password someone wants to choose is refused, or null: at least 8 characters after the
+ * normalisation hashing applies (NFKC, so "ｐａｓｓ" and "pass" count alike), at most 1024, and neither
+ * the account's email nor its local part. No composition rules (NIST SP 800-63B): length is what counts.
+ */
+export function passwordProblem(password: string, email: string): 'too_short' | 'too_long' | 'is_email' | null {
+  const normalised = password.normalize('NFKC');
+  if ([...normalised].length < PASSWORD_MIN_LENGTH) return 'too_short';
+  if (password.length > PASSWORD_MAX_LENGTH) return 'too_long';
+  const address = email.trim().toLowerCase();
+  const lowered = normalised.trim().toLowerCase();
+  if (lowered === address || lowered === address.split('@')[0]) return 'is_email';
+  return null;
+}

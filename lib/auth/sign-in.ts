@@ -7,11 +7,41 @@ import { verifyPassword } from './password';
 
 /** Failed sign-ins allowed to one account from one client address, refilled over `REFILL_SECONDS`. */
 export const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
-/** Failed sign-ins allowed from one client address across all accounts (credential stuffing). */
+/**
+ * Failed sign-ins allowed from one client address across all known accounts (credential stuffing),
+ * and, in a bucket of its own, for emails that have no account: guesses at unknown emails never
+ * spend what the desk behind the same address (a hotel's Wi-Fi) needs to sign in.
+ */
 export const FAILURES_PER_ADDRESS = 100;
 const REFILL_SECONDS = 15 * 60;
 
-export type SignInResult = { ok: true; user: { id: string; email: string; name: string } } | { ok: false };
+/**
+ * A signed-in account: `sessionGeneration` goes into the session (a later password change ends it);
+ * `mustChangePassword` sends the session to "choose your password" before anything else.
+ */
+export type SignedInUser = {
+  id: string;
+  email: string;
+  name: string;
+  sessionGeneration: number;
+  mustChangePassword: boolean;
+};
+export type SignInResult = { ok: true; user: SignedInUser } | { ok: false };
+
+type SignInAccount = {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  password_one_time: boolean;
+  session_generation: number;
+  may_enter: boolean;
+};
+
+/** The account of an email, as sign-in sees it (`app_sign_in_account`: an expired one-time password reads as none). */
+function signInAccount(email: string): Promise<SignInAccount[]> {
+  return asService((tx) => tx.$queryRaw<SignInAccount[]>`select * from app_sign_in_account(${email})`);
+}
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 const accountPrefix = (userId: string) => `sign-in:user:${userId}:`;
@@ -24,9 +54,9 @@ function pairRule(userId: string, address: string): BucketRule {
   };
 }
 
-function addressRule(address: string): BucketRule {
+function addressRule(address: string, accounts: 'known' | 'unknown'): BucketRule {
   return {
-    bucket: `sign-in:addr:${hash(address)}`,
+    bucket: accounts === 'known' ? `sign-in:addr:${hash(address)}` : `sign-in:addr:unknown:${hash(address)}`,
     capacity: FAILURES_PER_ADDRESS,
     perSecond: FAILURES_PER_ADDRESS / REFILL_SECONDS,
   };
@@ -47,45 +77,52 @@ export async function signInWithPassword(input: {
 }): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const address = input.address || 'unknown';
-  const users = await asService((tx) =>
-    tx.user.findMany({
-      where: { email },
-      select: {
-        id: true,
-        email: true,
-        name: true,
-        passwordHash: true,
-        memberships: { where: { deactivatedAt: null }, select: { tenantId: true }, take: 1 },
-      },
-    }),
-  );
+  const users = await signInAccount(email);
   const user = users.length === 1 ? users[0]! : null;
-  // Unknown accounts count against the address only: no bucket per guessed email.
-  const rules = user ? [pairRule(user.id, address), addressRule(address)] : [addressRule(address)];
+  // Unknown accounts count against the address's own bucket for them only: no bucket per guessed
+  // email, and none of the known accounts' budget.
+  const rules = user ? [pairRule(user.id, address), addressRule(address, 'known')] : [addressRule(address, 'unknown')];
   const taken = await takeAllTokens(rules);
   if (!taken.allowed) {
     await verifyPassword(input.password, null);
     const pairEmpty = user !== null && taken.tokens[0]! < 1;
-    if (pairEmpty) await noteThrottled(user, address);
+    if (user) await noteThrottled(user, address, pairEmpty ? 'account_address' : 'address');
     logger.warn(
       { userId: user?.id ?? null, address, reason: pairEmpty ? 'account_address_throttled' : 'address_throttled' },
       'sign-in refused',
     );
     return { ok: false };
   }
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? null);
-  // A member deactivated in every tenant signs in nowhere: refused like a wrong password.
-  if (user && passwordOk && user.memberships.length > 0) {
+  // No hash: no password chosen yet, or a one-time password past its end — refused like a wrong one.
+  const passwordOk = await verifyPassword(input.password, user?.password_hash ?? null);
+  // A member deactivated in every tenant, with no invitation to accept, signs in nowhere: refused
+  // like a wrong password.
+  if (user && passwordOk && user.may_enter) {
     await giveTokens(rules);
-    return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
+    return {
+      ok: true,
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        sessionGeneration: user.session_generation,
+        mustChangePassword: user.password_one_time,
+      },
+    };
   }
   // This failure spent the pair's last token: from now on the address is refused for this account.
-  if (user && taken.tokens[0]! < 1) await noteThrottled(user, address);
+  if (user && taken.tokens[0]! < 1) await noteThrottled(user, address, 'account_address');
   logger.warn(
     {
       userId: user?.id ?? null,
       address,
-      reason: !user ? 'unknown_account' : passwordOk ? 'deactivated' : 'wrong_password',
+      reason: !user
+        ? 'unknown_account'
+        : passwordOk
+          ? 'deactivated'
+          : user.password_hash === null
+            ? 'no_password'
+            : 'wrong_password',
     },
     'sign-in failed',
   );
@@ -93,11 +130,39 @@ export async function signInWithPassword(input: {
 }
 
 /**
- * Audits that an (account, address) pair is throttled, in every tenant the account belongs to (each
- * operator sees attacks on its staff) — at most once per pair per refill window, whatever the
+ * Checks a signed-in account's current password (before it is changed) under the same limit as
+ * sign-in: failures spend the (account, address) bucket — five per 15 minutes — and a success gives
+ * its token back, so a stolen session cannot try passwords faster than the sign-in form.
+ */
+export async function verifyOwnPassword(input: {
+  userId: string;
+  password: string;
+  address?: string;
+}): Promise<boolean> {
+  const rules = [pairRule(input.userId, input.address || 'unknown')];
+  const taken = await takeAllTokens(rules);
+  const rows = await asService(
+    (tx) =>
+      tx.$queryRaw<
+        { password_hash: string | null }[]
+      >`select password_hash from users where id = ${input.userId}::uuid`,
+  );
+  const ok = await verifyPassword(input.password, taken.allowed ? (rows[0]?.password_hash ?? null) : null);
+  if (ok) await giveTokens(rules);
+  return ok;
+}
+
+/**
+ * Audits that an account is refused from an address — its own five failures there (`account_address`)
+ * or the address's failures across known accounts (`address`) — in every tenant the account belongs
+ * to (each operator sees attacks on its staff), at most once per pair per refill window, whatever the
  * number of attempts, so failures cannot flood the audit log.
  */
-async function noteThrottled(user: { id: string; email: string }, address: string): Promise<void> {
+async function noteThrottled(
+  user: { id: string; email: string },
+  address: string,
+  limit: 'account_address' | 'address',
+): Promise<void> {
   await asService(async (tx) => {
     const marker = `${accountPrefix(user.id)}throttled:${hash(address)}`;
     const rows = await tx.$queryRaw<
@@ -116,7 +181,12 @@ async function noteThrottled(user: { id: string; email: string }, address: strin
           subjectType: 'user',
           subjectId: user.id,
           reason: 'too_many_failed_sign_ins',
-          metadata: { address, failures: FAILURES_PER_ACCOUNT_AND_ADDRESS, refillMinutes: REFILL_SECONDS / 60 },
+          metadata: {
+            address,
+            limit,
+            failures: limit === 'address' ? FAILURES_PER_ADDRESS : FAILURES_PER_ACCOUNT_AND_ADDRESS,
+            refillMinutes: REFILL_SECONDS / 60,
+          },
         },
       });
     }

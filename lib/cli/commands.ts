@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { createApiKey } from '../auth/api-keys';
 import { ROLES } from '../auth/permissions';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password';
 import { unlockUser } from '../auth/sign-in';
+import { listCaughtAccountMail } from '../messages/list-caught-mail';
 import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../secrets/provider-secrets';
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../api/schemas';
@@ -10,6 +12,7 @@ import { addRoomLock, assignLockDevice, setLockProvider, syncLocks } from '../lo
 import { replayWebhookEvents } from '../webhooks/replay';
 import { createFacility, createRoom, createStaffUser, createTenant } from '../tenants/create-tenant';
 import { isTimeZone } from '../facilities/time-zones';
+import { WEBHOOK_PROVIDERS } from '../webhooks/webhook-log-filters';
 
 const uuid = z.uuid();
 const CLI_ACTOR = { type: 'system' as const, id: null, label: 'cli' };
@@ -82,7 +85,10 @@ export const COMMANDS: Record<string, CliCommand> = {
       .object({
         tenant: uuid,
         email: z.email(),
-        password: z.string().min(8, 'must be at least 8 characters').max(1024),
+        password: z
+          .string()
+          .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+          .max(PASSWORD_MAX_LENGTH),
         role: z.enum(ROLES),
       })
       .strict(),
@@ -98,6 +104,10 @@ export const COMMANDS: Record<string, CliCommand> = {
     },
   ),
   'user-unlock': command(z.object({ email: z.email() }).strict(), (f) => unlockUser({ email: f.email })),
+  // Without SMTP_URL, invitations and reset links are caught locally, for no tenant to read: the operator reads them here.
+  'account-mail': command(z.object({ email: z.email() }).strict(), async (f) => ({
+    mails: await listCaughtAccountMail({ email: f.email }),
+  })),
   'api-key-create': command(z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(), async (f) => {
     const created = await createApiKey({ tenantId: f.tenant, name: f.name, actor: CLI_ACTOR });
     return { id: created.id, key: created.key };
@@ -142,7 +152,7 @@ export const COMMANDS: Record<string, CliCommand> = {
   'webhooks-replay': command(
     z
       .object({
-        provider: z.enum(['stripe', 'calendly', 'cal']),
+        provider: z.enum(WEBHOOK_PROVIDERS),
         tenant: uuid.optional(),
         from: ZTimestampSchema,
         to: ZTimestampSchema,

@@ -35,6 +35,12 @@ export const SQLSTATE = {
   unknownRooms: 'UB002',
   roomArchived: 'UR005',
   lastManager: 'UM001',
+  // Accounts (migration 20261204220000_staff_accounts).
+  alreadyMember: 'UU001',
+  noOpenAccountLink: 'UU002',
+  invitationForAnotherAccount: 'UU003',
+  accountHasPassword: 'UU004',
+  sessionEnded: 'UU005',
   dataKeyMissing: 'US001',
   secretInvalid: 'US002',
   dataKeyMismatch: 'US003',
@@ -261,6 +267,22 @@ export function toDomainError(error: unknown): unknown {
         {},
         { cause: error },
       );
+    case SQLSTATE.alreadyMember:
+      return new AppError('conflict', 'This email is already a member of this tenant.', {}, { cause: error });
+    // One answer for a link that is unknown, used, ended or past its end.
+    case SQLSTATE.noOpenAccountLink:
+      return new AppError('not_found', 'This link is not valid any more.', {}, { cause: error });
+    case SQLSTATE.invitationForAnotherAccount:
+      return new AppError('forbidden', 'This invitation is for another account.', {}, { cause: error });
+    case SQLSTATE.accountHasPassword:
+      return new AppError(
+        'conflict',
+        'This account has a password already: sign in to accept the invitation.',
+        {},
+        { cause: error },
+      );
+    case SQLSTATE.sessionEnded:
+      return new AppError('unauthorized', 'This session has ended: sign in again.', {}, { cause: error });
     case SQLSTATE.unknownRooms:
       return new AppError(
         'not_found',

@@ -41,6 +41,9 @@ export const REFERENCE_TABLES: Record<string, string> = {
     'one row per tenant, the target of every tenant table’s tenant_id foreign key (distributed → reference is allowed); holds the Stripe account id → tenant lookup (unique stripe_account_id)',
   users: 'a person signs in before any tenant is chosen (unique email); tenant tables refer to users for who did what',
   memberships: 'which tenants a user may enter, read at sign-in by user id before a tenant is known',
+  staff_invitations:
+    'a pending membership: found by its token hash (the link in the mail) and read at sign-in by user id, before a tenant is known',
+  password_resets: 'a reset link of a user account (no tenant): found by its token hash before anyone is signed in',
   guest_link_tokens: 'lookup: a guest link’s token hash → (tenant_id, guest_link_id), kept in step by triggers',
   api_key_secrets: 'lookup: an API key’s secret hash → (tenant_id, api_key_id), kept in step by triggers',
   stripe_payment_intents:
@@ -54,6 +57,9 @@ export const COORDINATOR_TABLES: Record<string, string> = {
   _prisma_migrations: 'the migrator’s own bookkeeping (lib/db/migrator.ts); one history for the whole cluster',
   rate_limits: 'rate-limit windows keyed by bucket (IP address, key, user), often before any tenant is known',
   rate_buckets: 'token buckets keyed like rate_limits; short-lived rows, written at every request',
+  account_messages:
+    'the outbox of a person’s mail (an invitation’s or a reset’s link), which belongs to no tenant; sent by the worker like the job queue it feeds',
+  caught_account_mail: 'what the local mail catcher caught of account mail: the operator’s to read, no tenant’s',
   worker_heartbeats: 'liveness of the install’s worker processes, which serve every tenant',
   webhook_events:
     'the webhook inbox: a Stripe delivery is acknowledged (stored, deduped on Stripe’s globally unique event id) before its tenant is known; rows of providers signed per tenant carry tenant_id',

@@ -109,7 +109,7 @@ describe("a guest request's rate limit, counted in the round trip of the link's 
   it('refuses an exhausted link with 429 before showing its key, and counts the refused request', async () => {
     const { tenantId, roomIds } = await createBookableTenant();
     const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
-    const bucket = `guest-key:token:${hash(token)}`;
+    const bucket = `guest-key:token:${hash(token)}:addr:${hash('unknown')}`;
     await exhaust(bucket, 60);
     const before = await hits(bucket);
     const response = await call(token, '198.51.100.200');
@@ -125,7 +125,7 @@ describe("a guest request's rate limit, counted in the round trip of the link's 
     const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
     const open = await getGuestPage(token, '198.51.100.201');
     expect(open).toMatchObject({ kind: 'live', initial: { key: { status: 'pre_issued' } } });
-    await exhaust(`guest-key:token:${hash(token)}`, 60);
+    await exhaust(`guest-key:token:${hash(token)}:addr:${hash('198.51.100.201')}`, 60);
     const refused = await getGuestPage(token, '198.51.100.201');
     expect(refused).toMatchObject({ kind: 'live', initial: null, stay: { roomLabel: '101' } });
   });
@@ -141,7 +141,7 @@ describe("a guest request's rate limit, counted in the round trip of the link's 
     } finally {
       query.mockRestore();
     }
-    const bucket = `guest-status:token:${hash(token)}`;
+    const bucket = `guest-status:token:${hash(token)}:addr:${hash('198.51.100.202')}`;
     expect((await hits(bucket)).reduce((a, b) => a + b)).toBe(1);
     await exhaust(bucket, 120);
     await expect(getGuestStatus(token, { limit: guestStatusLimit(token, '198.51.100.202') })).rejects.toMatchObject({

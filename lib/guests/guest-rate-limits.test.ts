@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
 import { guestTokenFor } from '../auth/guest-links';
-import { adminClient } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant } from '../testing/fixtures';
+import { getGuestStatus } from './get-guest-key';
+import { guestStatusLimit } from './guest-rate-limits';
 
 // This process stands in for a web process with scripts/client-address.cjs preloaded.
 const MARKER = Symbol.for('unlockos.client-address-preload');
@@ -52,5 +54,31 @@ describe('POST /api/guest/{token}/key limits', () => {
       [['192.0.2.81', '198.51.100.81', '198.51.100.82'].map((address) => `guest-key:addr:${hash(address)}`)],
     );
     expect(rows.map((r) => r.bucket)).toEqual([`guest-key:addr:${hash('192.0.2.81')}`]);
+  });
+});
+
+describe('a guest link held by someone else', () => {
+  it('never keeps the guest’s own page from its key or its status: the limits are per link and address', async () => {
+    const { tenantId, roomIds } = await createBookableTenant();
+    const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
+    const stranger = { 'x-unlockos-client-address': '192.0.2.90' };
+    let refused: number | null = null;
+    // Fixed 60 s windows: 125 tries reach the limit even when they straddle a window boundary.
+    for (let i = 0; i < 125 && refused === null; i++) if ((await call(token, stranger)).status === 429) refused = i;
+    expect(refused).not.toBeNull();
+    const guest = await call(token, { 'x-unlockos-client-address': '198.51.100.90' });
+    expect(guest.status).toBe(200);
+    expect((await guest.json()).data).toMatchObject({ status: 'pre_issued', pin: expect.stringMatching(/^\d{6}$/) });
+
+    let pollRefused = false;
+    for (let i = 0; i < 245 && !pollRefused; i++)
+      pollRefused = await getGuestStatus(token, { limit: guestStatusLimit(token, '192.0.2.90') }).then(
+        () => false,
+        (error: { code?: string }) => error.code === 'rate_limited',
+      );
+    expect(pollRefused).toBe(true);
+    await expect(getGuestStatus(token, { limit: guestStatusLimit(token, '198.51.100.90') })).resolves.toMatchObject({
+      key: { status: 'pre_issued' },
+    });
   });
 });

@@ -7,8 +7,11 @@ import { hitRateLimits, rateLimitHits, type RateLimitRule } from '../ratelimit/r
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 
 /**
- * A limit per guest link and per client address (hashed bucket names). A token that cannot be a guest
- * link is `not_found` before anything is counted, so made-up tokens create no rate-limit rows.
+ * A limit per guest link and client address together, and one per client address (hashed bucket
+ * names). Never one per link alone: anyone who holds a forwarded link could spend it and keep the
+ * guest's own page on "Loading"; one address spends only its own share of a link. A token that
+ * cannot be a guest link is `not_found` before anything is counted, so made-up tokens create no
+ * rate-limit rows.
  */
 function guestRequestRules(
   name: string,
@@ -18,7 +21,7 @@ function guestRequestRules(
 ): RateLimitRule[] {
   if (!isGuestTokenShape(token)) throw new AppError('not_found', 'This key link is unknown or has expired.');
   return [
-    { bucket: `${name}:token:${hash(token)}`, windowSeconds: 60, limit: perMinute.token },
+    { bucket: `${name}:token:${hash(token)}:addr:${hash(address)}`, windowSeconds: 60, limit: perMinute.token },
     { bucket: `${name}:addr:${hash(address)}`, windowSeconds: 60, limit: perMinute.address },
   ];
 }

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveRoom } from '../rooms/archive-room';
-import { createMember, setMemberActive } from '../staff/members';
+import { setMemberActive } from '../staff/members';
+import { createStaffUser } from '../tenants/create-tenant';
 import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { reissueKey } from './reissue-key';
 import { createStaffCode } from './staff-codes';
@@ -29,14 +30,13 @@ async function staffCount(tenantId: string): Promise<number> {
 }
 
 async function member(tenantId: string) {
-  const created = await createMember({
+  const created = await createStaffUser({
     tenantId,
     email: `cleaner-${Math.random().toString(36).slice(2)}@example.test`,
-    name: 'Cleaner',
+    password: 'a long enough password',
     role: 'front_desk',
-    actor: TEST_ACTOR,
   });
-  return created.userId;
+  return created.id;
 }
 
 describe('a staff code’s window', () => {

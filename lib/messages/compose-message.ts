@@ -4,7 +4,7 @@ import type { Tx } from '../db/tx';
 import { formatDateTime } from '../i18n/formats';
 import { intlLocale, isLocale, translator, type Locale } from '../i18n/locale';
 import { stayIcs } from '../stays/stay-ics';
-import { GuestLinkEmail, IncidentEmail, renderMail } from './mail-templates';
+import { GuestLinkEmail, LinkEmail, renderMail } from './mail-templates';
 
 /** The columns of a message that composing and sending read. */
 export type MessageRow = {
@@ -33,7 +33,7 @@ export type ComposedMail = {
 export type Composition = { skip: string } | { mail: ComposedMail };
 
 /** Why the same words load without next-intl's React runtime: the worker renders them. */
-function wordsOf(locale: string) {
+export function wordsOf(locale: string) {
   const lang: Locale = isLocale(locale) ? locale : 'en';
   return { lang, t: translator(lang) };
 }
@@ -141,7 +141,7 @@ async function composeIncidentMail(tx: Tx, message: MessageRow, to: string): Pro
   const opened = message.kind === 'incident_opened';
   const heading = opened ? t('mail.incident.opened', vars) : t('mail.incident.raised', vars);
   const { html, text } = await renderMail(
-    createElement(IncidentEmail, {
+    createElement(LinkEmail, {
       lang,
       heading,
       cta: t('mail.incident.cta'),

@@ -1,4 +1,4 @@
-import { withTenant } from '../db/tx';
+import { asService, withTenant } from '../db/tx';
 
 export type CaughtMailView = {
   id: string;
@@ -29,5 +29,28 @@ export async function listCaughtMail({
         attachments, received_at as "receivedAt"
       from caught_mail where tenant_id = ${tenantId}::uuid
       order by received_at desc, id limit ${Math.min(Math.max(limit, 1), 200)}::int`,
+  );
+}
+
+export type CaughtAccountMailView = { to: string; subject: string; text: string; receivedAt: Date };
+
+/**
+ * The account mail (invitations' and resets' links) the local catcher caught for an address, newest
+ * first: the operator's to read (`cli account-mail`), never a tenant's — a link in it opens an account.
+ */
+export async function listCaughtAccountMail({
+  email,
+  limit = 10,
+}: {
+  email: string;
+  limit?: number;
+}): Promise<CaughtAccountMailView[]> {
+  return asService(
+    (tx) =>
+      tx.$queryRaw<CaughtAccountMailView[]>`select c.rcpt_to as "to", c.subject, c.text_body as "text",
+        c.received_at as "receivedAt"
+      from caught_account_mail c join account_messages m on m.id = c.message_id
+      where m.to_address = ${email.trim().toLowerCase()}
+      order by c.received_at desc, c.id limit ${Math.min(Math.max(limit, 1), 50)}::int`,
   );
 }

@@ -70,17 +70,23 @@ export function GuestLinkEmail({ lang, words, url }: { lang: string; words: Gues
 }
 
 /** A manager's alert: an incident opened, or reached 5 or 20 occurrences. */
-export function IncidentEmail({
+/**
+ * A mail that says one thing and links to one page: a manager's incident alert, a staff invitation, a
+ * password reset. `notes` come under the link, before the footer.
+ */
+export function LinkEmail({
   lang,
   heading,
   cta,
   url,
+  notes = [],
   footer,
 }: {
   lang: string;
   heading: string;
   cta: string;
   url: string;
+  notes?: string[];
   footer: string;
 }) {
   return (
@@ -98,6 +104,11 @@ export function IncidentEmail({
           <Text style={muted}>
             <Link href={url}>{url}</Link>
           </Text>
+          {notes.map((note) => (
+            <Text key={note} style={text}>
+              {note}
+            </Text>
+          ))}
           <Hr />
           <Text style={muted}>{footer}</Text>
         </Container>

@@ -34,18 +34,8 @@ export async function sendMessage(input: {
         occasion, to_address, locale, status::text, claimed_at
       from messages where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid for update`;
     const message = rows[0];
-    if (!message || message.status === 'sent' || message.status === 'skipped' || message.status === 'failed') {
-      return { outcome: 'done' as const };
-    }
-    if (
-      message.status === 'sending' &&
-      message.claimed_at &&
-      Date.now() - message.claimed_at.getTime() < CLAIM_STALE_MS
-    ) {
-      // Another attempt is speaking to the server right now: try again after it.
-      throw new Error('message is being sent by another attempt');
-    }
-    const composed = await composeMessage(tx, message);
+    if (claimDecision(message) === 'done') return { outcome: 'done' as const };
+    const composed = await composeMessage(tx, message!);
     if ('skip' in composed) {
       await tx.$executeRaw`update messages set status = 'skipped', last_error = ${composed.skip}, claimed_at = null, updated_at = now()
         where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
@@ -53,31 +43,69 @@ export async function sendMessage(input: {
     }
     await tx.$executeRaw`update messages set status = 'sending', claimed_at = now(), attempts = attempts + 1, updated_at = now()
       where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
-    return { outcome: 'claimed' as const, message, mail: composed.mail };
+    return { outcome: 'claimed' as const, message: message!, mail: composed.mail };
   });
   if (claimed.outcome !== 'claimed') return claimed.outcome;
+  return deliverClaimed({
+    ...input,
+    mail: claimed.mail,
+    log: { tenantId, messageId },
+    sent: (providerId) =>
+      asService({ tenantId }, async (tx) => {
+        await tx.$executeRaw`update messages set status = 'sent', sent_at = now(), claimed_at = null, last_error = null,
+            provider_message_id = ${providerId}, updated_at = now()
+          where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
+        await tx.$executeRaw`select app_audit(${tenantId}::uuid, 'system'::actor_type, null, 'mailer', 'message.sent', 'message',
+            ${messageId}::uuid, null, null, ${JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id })}::jsonb)`;
+      }),
+    unsent: (status, reason) =>
+      asService(
+        { tenantId },
+        (tx) =>
+          tx.$executeRaw`update messages set status = ${status}::message_status, last_error = ${reason},
+            claimed_at = null, updated_at = now()
+          where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`,
+      ),
+  });
+}
 
+/**
+ * What a job does with the outbox row it found (locked): nothing when it is gone or settled; wait
+ * (throw, so graphile-worker retries later) while a fresh claim says another attempt is speaking to
+ * the server; else claim it.
+ */
+export function claimDecision(row: { status: string; claimed_at: Date | null } | undefined): 'done' | 'claim' {
+  if (!row || row.status === 'sent' || row.status === 'skipped' || row.status === 'failed') return 'done';
+  if (row.status === 'sending' && row.claimed_at && Date.now() - row.claimed_at.getTime() < CLAIM_STALE_MS) {
+    // Another attempt is speaking to the server right now: try again after it.
+    throw new Error('message is being sent by another attempt');
+  }
+  return 'claim';
+}
+
+/**
+ * Sends a claimed mail and records the outcome: `sent` after the server accepted it; on a failure,
+ * back to `queued` (rethrown: graphile-worker retries with backoff) or, after the last attempt,
+ * `failed` with the server's answer.
+ */
+export async function deliverClaimed(input: {
+  messageId: string;
+  attempt: number;
+  maxAttempts: number;
+  mail: ComposedMail;
+  log: Record<string, unknown>;
+  sent: (providerId: string) => Promise<unknown>;
+  unsent: (status: 'queued' | 'failed', reason: string) => Promise<unknown>;
+}): Promise<SendOutcome> {
   try {
-    const providerId = await deliver(messageId, claimed.mail);
-    await asService({ tenantId }, async (tx) => {
-      await tx.$executeRaw`update messages set status = 'sent', sent_at = now(), claimed_at = null, last_error = null,
-          provider_message_id = ${providerId}, updated_at = now()
-        where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
-      await tx.$executeRaw`select app_audit(${tenantId}::uuid, 'system'::actor_type, null, 'mailer', 'message.sent', 'message',
-          ${messageId}::uuid, null, null, ${JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id })}::jsonb)`;
-    });
+    const providerId = await deliver(input.messageId, input.mail);
+    await input.sent(providerId);
     return 'sent';
   } catch (error) {
     const last = input.attempt >= input.maxAttempts;
     const reason = describeSendError(error);
-    await asService(
-      { tenantId },
-      (tx) =>
-        tx.$executeRaw`update messages set status = ${last ? 'failed' : 'queued'}::message_status, last_error = ${reason},
-          claimed_at = null, updated_at = now()
-        where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`,
-    );
-    logger.warn({ tenantId, messageId, attempt: input.attempt, last, reason }, 'message not sent');
+    await input.unsent(last ? 'failed' : 'queued', reason);
+    logger.warn({ ...input.log, attempt: input.attempt, last, reason }, 'message not sent');
     if (last) return 'failed';
     throw error;
   }

@@ -6,8 +6,10 @@ const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /**
  * Files a caught mail under its message's tenant (by the X-UnlockOS-Message-Id header), so a
- * manager sees only their tenant's mail. A mail naming no known message is refused (550): the
- * catcher is shared by every tenant of the install and keeps nothing it cannot attribute.
+ * manager sees only their tenant's mail. Account mail (an invitation's or a reset's link: a person's,
+ * not a tenant's) goes to a mailbox no tenant can read, only the operator (`cli account-mail`). A
+ * mail naming no known message is refused (550): the catcher is shared by every tenant of the
+ * install and keeps nothing it cannot attribute.
  */
 export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   const header = mail.parsed.headers.get(MESSAGE_ID_HEADER.toLowerCase());
@@ -15,11 +17,21 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   const refuse = () => Object.assign(new Error('Unknown message'), { responseCode: 550 });
   if (!MESSAGE_ID.test(messageId)) throw refuse();
   const owners = await asService(
-    (tx) => tx.$queryRaw<{ tenant_id: string }[]>`select tenant_id from messages where id = ${messageId}::uuid`,
+    (tx) => tx.$queryRaw<{ tenant_id: string | null }[]>`select tenant_id from messages where id = ${messageId}::uuid
+      union all select null from account_messages where id = ${messageId}::uuid`,
   );
   if (owners.length !== 1) throw refuse();
   const tenantId = owners[0]!.tenant_id;
   const { parsed } = mail;
+  if (tenantId === null) {
+    await asService(
+      (tx) =>
+        tx.$executeRaw`insert into caught_account_mail (message_id, mail_from, rcpt_to, subject, text_body, html_body, size_bytes)
+        values (${messageId}::uuid, ${mail.envelope.from}, ${mail.envelope.to.join(', ')}, ${parsed.subject ?? ''},
+                ${parsed.text ?? ''}, ${typeof parsed.html === 'string' ? parsed.html : ''}, ${mail.size}::int)`,
+    );
+    return;
+  }
   const attachments = parsed.attachments.map((a) => ({
     filename: a.filename ?? '',
     contentType: a.contentType,

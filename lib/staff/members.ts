@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { actorColumns, type Actor } from '../audit/actor';
 import { clearSignInLimits } from '../auth/sign-in';
 import type { Role } from '../auth/permissions';
 import { asService, withTenant, type Tx } from '../db/tx';
 import { AppError } from '../errors';
-import { createStaffUser } from '../tenants/create-tenant';
 
 export type MemberView = {
   userId: string;
@@ -42,29 +40,6 @@ export async function listMembers({ tenantId }: { tenantId: string }): Promise<M
         Number(a.deactivatedAt !== null) - Number(b.deactivatedAt !== null) ||
         (a.name || a.email).localeCompare(b.name || b.email),
     );
-}
-
-/** A password to give a new member once, by hand: 16 characters from an unambiguous alphabet. */
-export function oneTimePassword(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  return Array.from(randomBytes(16), (byte) => alphabet[byte % alphabet.length]).join('');
-}
-
-/**
- * Adds a member to the tenant: a new account gets a one-time password, answered once and never
- * stored in clear (`password: null` when the email already had an account elsewhere, which keeps its
- * own). An email that is already a member is `conflict`. Audited `member.created`.
- */
-export async function createMember(input: {
-  tenantId: string;
-  email: string;
-  name: string;
-  role: Role;
-  actor: Actor;
-}): Promise<{ userId: string; password: string | null }> {
-  const password = oneTimePassword();
-  const { id, created } = await createStaffUser({ ...input, password, onlyNew: true });
-  return { userId: id, password: created ? password : null };
 }
 
 // The member's row, locked: changes to one membership wait for each other.

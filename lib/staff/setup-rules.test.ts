@@ -7,6 +7,7 @@ import { loadStaffIdentity } from '../auth/staff';
 import { signInWithPassword } from '../auth/sign-in';
 import { archiveRoom, restoreRoom } from '../rooms/archive-room';
 import { createStaffUser } from '../tenants/create-tenant';
+import { joinTenant } from '../testing/accounts';
 import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
 import { changeMemberRole, setMemberActive } from './members';
 
@@ -217,10 +218,10 @@ describe('a deactivated member', () => {
       ok: false,
     });
     // What getStaff loads for the session's user id on every request: no membership, so no tenant.
-    expect((await loadStaffIdentity(desk.id))?.memberships).toEqual([]);
+    expect((await loadStaffIdentity(desk.id, 0))?.memberships).toEqual([]);
 
     await setMemberActive({ tenantId, userId: desk.id, active: true, actor: TEST_ACTOR });
-    expect((await loadStaffIdentity(desk.id))?.memberships).toMatchObject([{ tenantId, role: 'front_desk' }]);
+    expect((await loadStaffIdentity(desk.id, 0))?.memberships).toMatchObject([{ tenantId, role: 'front_desk' }]);
     expect(await signInWithPassword({ email: desk.email, password: desk.password, address: '10.0.0.1' })).toMatchObject(
       {
         ok: true,
@@ -233,9 +234,9 @@ describe('a deactivated member', () => {
     const second = await createBookableTenant({ rooms: 1, lockDevices: false });
     await member(first.tenantId, 'manager');
     const desk = await member(first.tenantId, 'front_desk');
-    await createStaffUser({ tenantId: second.tenantId, email: desk.email, password: 'ignored', role: 'front_desk' });
+    await joinTenant({ userId: desk.id, email: desk.email, tenantId: second.tenantId, role: 'front_desk' });
     await setMemberActive({ tenantId: first.tenantId, userId: desk.id, active: false, actor: TEST_ACTOR });
-    expect((await loadStaffIdentity(desk.id))?.memberships.map((m) => m.tenantId)).toEqual([second.tenantId]);
+    expect((await loadStaffIdentity(desk.id, 0))?.memberships.map((m) => m.tenantId)).toEqual([second.tenantId]);
     expect(await signInWithPassword({ email: desk.email, password: desk.password, address: '10.0.0.2' })).toMatchObject(
       {
         ok: true,

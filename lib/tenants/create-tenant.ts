@@ -120,10 +120,10 @@ export async function createRoom(
 }
 
 /**
- * Creates a staff user with a membership in a tenant; an existing user (same email) gains the
- * membership instead, keeping their password (`created: false`). `onlyNew` refuses an email that is
- * already a member of the tenant (`conflict`) instead of changing its role. With an `actor`, audited
- * `member.created`.
+ * Creates an account with a password its owner chose (the operator's `cli user-create`, the demo
+ * seed, tests) and a membership in a tenant. An email that already has an account on the install is
+ * `conflict`, said as such: the account keeps its password and its tenants, and joins another tenant
+ * only by accepting an invitation (lib/staff/invitations.ts). With an `actor`, audited `member.created`.
  */
 export async function createStaffUser(input: {
   tenantId: string;
@@ -132,25 +132,19 @@ export async function createStaffUser(input: {
   role: Role;
   name?: string;
   actor?: Actor;
-  onlyNew?: boolean;
-}): Promise<{ id: string; created: boolean }> {
+}): Promise<{ id: string }> {
   const { tenantId, role, actor } = input;
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   return asService(async (tx) => {
-    const existing = await tx.user.findMany({ where: { email }, select: { id: true } });
-    const user =
-      existing[0] ??
-      (await tx.user.create({ data: { email, name: input.name ?? '', passwordHash }, select: { id: true } }));
-    if (input.onlyNew) {
-      const members = await tx.membership.count({ where: { tenantId, userId: user.id } });
-      if (members > 0) throw new AppError('conflict', 'This email is already a member of the tenant.');
-    }
-    await tx.membership.upsert({
-      where: { tenantId_userId: { tenantId, userId: user.id } },
-      create: { tenantId, userId: user.id, role },
-      update: { role },
-    });
+    const existing = await tx.user.count({ where: { email } });
+    if (existing > 0)
+      throw new AppError(
+        'conflict',
+        'This email already has an account: it keeps its password; invite it from the tenant’s staff page to add it to another tenant.',
+      );
+    const user = await tx.user.create({ data: { email, name: input.name ?? '', passwordHash }, select: { id: true } });
+    await tx.membership.create({ data: { tenantId, userId: user.id, role } });
     if (actor)
       await tx.auditEvent.create({
         data: {
@@ -159,9 +153,9 @@ export async function createStaffUser(input: {
           action: 'member.created',
           subjectType: 'user',
           subjectId: user.id,
-          metadata: { email, name: input.name ?? '', role, newAccount: !existing[0] },
+          metadata: { email, name: input.name ?? '', role },
         },
       });
-    return { id: user.id, created: !existing[0] };
+    return { id: user.id };
   });
 }

@@ -90,9 +90,9 @@ export function calBooking(trigger: string, uid: string, extra: Record<string, u
   };
 }
 
-/** Delivers a Calendly event to a tenant's route, signed with `key` (or the header given; null for none). */
+/** Delivers a Calendly event (or these bytes) to a tenant's route, signed with `key` (or the header given; null for none). */
 export function sendCalendly(tenantId: string, body: unknown, options: { key?: string; header?: string | null } = {}) {
-  const raw = JSON.stringify(body);
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
   const signature = options.header === undefined ? signCalendly(raw, options.key ?? CALENDLY_KEY) : options.header;
   return calendlyRoute(
     new Request(`http://t/api/webhooks/calendly/${tenantId}`, {
@@ -107,9 +107,9 @@ export function sendCalendly(tenantId: string, body: unknown, options: { key?: s
   );
 }
 
-/** Delivers a Cal.com event to a tenant's route, signed with `secret` (or the header given). */
+/** Delivers a Cal.com event (or these bytes) to a tenant's route, signed with `secret` (or the header given). */
 export function sendCal(tenantId: string, body: unknown, options: { secret?: string; header?: string } = {}) {
-  const raw = JSON.stringify(body);
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
   return calRoute(
     new Request(`http://t/api/webhooks/cal/${tenantId}`, {
       method: 'POST',

@@ -95,6 +95,14 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     'scrypt$x',
   ]);
   await q(`insert into memberships (tenant_id, user_id, role) values ($1, $2, 'manager')`, [ids.tenantId, ids.userId]);
+  // An invitation of the tenant to another account, still open.
+  const invitedId = randomUUID();
+  await q('insert into users (id, email) values ($1, $2)', [invitedId, `invited-${tag}@example.com`]);
+  await q(
+    `insert into staff_invitations (id, tenant_id, user_id, email, role, token_hash, invited_by_type, invited_by_label, expires_at)
+     values ($1, $2, $3, $4, 'front_desk', sha256(convert_to($4, 'utf8')), 'system', 'fixture', now() + interval '1 hour')`,
+    [randomUUID(), ids.tenantId, invitedId, `invited-${tag}@example.com`],
+  );
   await q('insert into guests (tenant_id, id, name) values ($1, $2, $3)', [ids.tenantId, ids.guestId, 'Guest']);
   const groupId = randomUUID();
   await q('insert into booking_groups (tenant_id, id, payment_intent_id) values ($1, $2, $3)', [

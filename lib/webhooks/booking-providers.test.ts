@@ -234,6 +234,76 @@ describe('Cal.com bookings', () => {
   });
 });
 
+describe('a guest email from a booking provider', () => {
+  const BAD = [
+    'yui@example.com, boss@example.com',
+    'yui@example.com\r\nBcc: everyone@example.com',
+    'yui@example.com\nCc: boss@example.com',
+    'Yui <yui@example.com>',
+    'yui@example.com;boss@example.com',
+    'not an email',
+  ];
+
+  async function guestsAndMail(tenantId: string) {
+    const { rows } = await admin.query(
+      `select g.email, r.external_ref,
+              (select count(*)::int from messages m where m.tenant_id = r.tenant_id and m.reservation_id = r.id) as mails
+         from reservations r join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
+        where r.tenant_id = $1 order by r.created_at`,
+      [tenantId],
+    );
+    return rows as { email: string | null; external_ref: string; mails: number }[];
+  }
+
+  it('is taken only as one plain address: a list or a header injection books the stay with no email, and mails no one', async () => {
+    const t = await tenantWithSources();
+    for (const [i, email] of BAD.entries()) {
+      const body = invitee('invitee.created', {
+        uri: `https://api.calendly.com/scheduled_events/E/invitees/BAD${++n}`,
+        start: 200 + i * 3,
+        end: 201 + i * 3,
+        createdAt: new Date().toISOString(),
+        email,
+      });
+      expect((await sendCalendly(t.tenantId, body)).status).toBe(200);
+    }
+    const good = invitee('invitee.created', {
+      uri: `https://api.calendly.com/scheduled_events/E/invitees/GOOD${++n}`,
+      start: 300,
+      end: 301,
+      createdAt: new Date().toISOString(),
+      email: '  Yui@Example.com ',
+    });
+    expect((await sendCalendly(t.tenantId, good)).status).toBe(200);
+    for (const [i, email] of BAD.entries()) {
+      const cal = calBooking('BOOKING_CREATED', `bad-email-${++n}`, {
+        startTime: hours(400 + i * 3),
+        endTime: hours(401 + i * 3),
+        attendees: [{ name: 'Leo', email }],
+      });
+      expect((await sendCal(t.tenantId, cal)).status).toBe(200);
+    }
+    await processAll(t.tenantId);
+    const rows = await guestsAndMail(t.tenantId);
+    expect(rows).toHaveLength(BAD.length * 2 + 1);
+    expect(rows.filter((r) => r.email !== null)).toEqual([
+      { email: 'Yui@Example.com', external_ref: good.payload.uri, mails: 1 },
+    ]);
+    expect(rows.filter((r) => r.email === null).every((r) => r.mails === 0)).toBe(true);
+  });
+
+  it('is one plain address in the database too, whoever writes it', async () => {
+    const t = await tenantWithSources();
+    for (const email of [...BAD.slice(0, 5), 'yui@@example.com', ' yui@example.com'])
+      await expect(
+        admin.query(`insert into guests (tenant_id, name, email) values ($1, 'Yui', $2)`, [t.tenantId, email]),
+      ).rejects.toMatchObject({ code: '23514', constraint: 'guests_email_one_address' });
+    await admin.query(`insert into guests (tenant_id, name, email) values ($1, 'Yui', 'yui+stay@example.co.jp')`, [
+      t.tenantId,
+    ]);
+  });
+});
+
 describe('processing failures per source', () => {
   const brokenEvent = async (tenantId: string, dedupeKey: string): Promise<string> =>
     (

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { serviceStatement } from '../db/tx';
 import type { WebhookProvider } from '../db/generated/enums';
 
@@ -29,6 +30,25 @@ export async function storeWebhookEvent(input: {
       input.tenantId,
       input.stripeAccount ?? null,
     ],
+  );
+  return rows[0] ?? { id: null, duplicate: true };
+}
+
+/**
+ * Keeps a verified delivery that cannot be parsed (`reason`: `too_deep`) as a `failed` event without
+ * its body, once per body (its sha256 is the dedupe key), so the webhook log shows it came; nothing
+ * processes it (`app_webhook_store_unparsed`).
+ */
+export async function storeUnparsedWebhookEvent(input: {
+  provider: WebhookProvider;
+  tenantId: string | null;
+  raw: Uint8Array;
+  reason: 'too_deep';
+}): Promise<{ id: string | null; duplicate: boolean }> {
+  const dedupeKey = `body:${createHash('sha256').update(input.raw).digest('hex')}`;
+  const rows = await serviceStatement<{ id: string | null; duplicate: boolean }>(
+    'select * from app_webhook_store_unparsed($1::webhook_provider, $2, $3::uuid, $4)',
+    [input.provider, dedupeKey, input.tenantId, input.reason],
   );
   return rows[0] ?? { id: null, duplicate: true };
 }

@@ -4,7 +4,7 @@ import { calDedupeKey, ZCalBodySchema } from './cal/handlers';
 import { parseCalendlySignature, verifyCalendlySignature } from './calendly/verify';
 import { calendlyDedupeKey, ZCalendlyBodySchema } from './calendly/handlers';
 import { storeWebhookEvent } from './inbox';
-import { invalidSignature, parseJsonBody, verifyForTenant, type TenantSignedProvider } from './verify-for-tenant';
+import { invalidSignature, parseVerifiedBody, verifyForTenant, type TenantSignedProvider } from './verify-for-tenant';
 
 const CALENDLY: TenantSignedProvider = {
   secret: 'calendly',
@@ -34,7 +34,7 @@ export async function receiveCalendlyWebhook(input: {
     CALENDLY,
     (signingKey) => verifyCalendlySignature({ rawBody: input.raw, header: input.signature, signingKey }) === 'ok',
   );
-  const parsed = ZCalendlyBodySchema.safeParse(parseJsonBody(input.raw));
+  const parsed = ZCalendlyBodySchema.safeParse(await parseVerifiedBody(input.raw, { provider: 'calendly', tenantId }));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Calendly invitee event.');
   const body = parsed.data;
   const createdAt = new Date(body.created_at);
@@ -64,7 +64,7 @@ export async function receiveCalWebhook(input: {
     CAL,
     (secret) => verifyCalSignature({ rawBody: input.raw, header: input.signature, secret }) === 'ok',
   );
-  const parsed = ZCalBodySchema.safeParse(parseJsonBody(input.raw));
+  const parsed = ZCalBodySchema.safeParse(await parseVerifiedBody(input.raw, { provider: 'cal', tenantId }));
   if (!parsed.success) throw new AppError('invalid_request', 'The body is not a Cal.com booking event.');
   const body = parsed.data;
   const createdAt = new Date(body.createdAt);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import type { SecretProvider } from '../db/generated/enums';
+import { isTooDeep, parseJsonBytes } from '../api/body';
+import type { SecretProvider, WebhookProvider } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { rereadAfterMismatch, verificationSecret } from '../secrets/verification-secrets';
+import { storeUnparsedWebhookEvent } from './inbox';
 
 export const invalidSignature = (message: string) => new AppError('invalid_signature', message);
 
@@ -31,11 +33,19 @@ export async function verifyForTenant(
   throw invalidSignature(`The ${provider.providerLabel} signature does not match.`);
 }
 
-/** A verified body as JSON: 400 `invalid_request` for anything that is not UTF-8 JSON. */
-export function parseJsonBody(raw: Uint8Array): unknown {
+/**
+ * A verified body as JSON: 400 `invalid_request` for anything that is not UTF-8 JSON. A body nesting
+ * deeper than the API allows (`MAX_JSON_DEPTH`) is refused the same way and kept in the inbox as a
+ * failed event (`too_deep`), never a 500 that loses it.
+ */
+export async function parseVerifiedBody(
+  raw: Uint8Array,
+  inbox: { provider: WebhookProvider; tenantId: string | null },
+): Promise<unknown> {
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
-  } catch {
-    throw new AppError('invalid_request', 'The body is not valid JSON.');
+    return parseJsonBytes(raw);
+  } catch (error) {
+    if (isTooDeep(error)) await storeUnparsedWebhookEvent({ ...inbox, raw, reason: 'too_deep' });
+    throw error;
   }
 }

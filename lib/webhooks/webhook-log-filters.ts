@@ -1,6 +1,10 @@
 import type { WebhookProvider, WebhookStatus } from '../db/generated/enums';
 
-export const WEBHOOK_PROVIDERS = ['stripe', 'calendly', 'cal'] as const satisfies readonly WebhookProvider[];
+/** Every provider the inbox stores: the database's enum (a provider missing here fails to compile). */
+export const WEBHOOK_PROVIDERS = ['stripe', 'calendly', 'cal', 'seam'] as const satisfies readonly WebhookProvider[];
+export const _everyProviderListed: [Exclude<WebhookProvider, (typeof WEBHOOK_PROVIDERS)[number]>] extends [never]
+  ? true
+  : never = true;
 export const WEBHOOK_STATUSES = [
   'received',
   'processed',
@@ -24,6 +28,7 @@ export const WEBHOOK_REASON_CODES = [
   'tenant_integrity',
   'unknown_account',
   'unhandled_event_type',
+  'too_deep',
 ] as const;
 export type WebhookReasonCode = (typeof WEBHOOK_REASON_CODES)[number];
 

@@ -6,6 +6,7 @@ import { expireDueKeys } from '../keys/expire-keys';
 import { retryFailedDoors } from '../keys/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../keys/sync-vendor';
 import { checkAllLocks } from '../locks/reconcile';
+import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { processWebhookEvent } from '../webhooks/process-event';
@@ -14,6 +15,7 @@ import { beat, reapDeadWorkers } from './heartbeat';
 const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
 const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
 const ZMessageJobSchema = z.object({ tenantId: z.uuid(), messageId: z.uuid() });
+const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -54,6 +56,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     send_message: async (payload, helpers) => {
       const { tenantId, messageId } = ZMessageJobSchema.parse(payload);
       await sendMessage({ tenantId, messageId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+    },
+    // One account mail (an invitation's or a reset's link; lib/messages/send-account-message.ts), the same way.
+    send_account_message: async (payload, helpers) => {
+      const { messageId } = ZAccountMessageJobSchema.parse(payload);
+      await sendAccountMessage({ messageId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
     },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();

@@ -298,7 +298,7 @@ const OPS: Op[] = [
     name: 'desk arrivals page',
     what: "/desk's data: the staff identity, then `readDeskToday` (the zone and day; keys, check-in windows, offline codes, sync state of its 24 stays)",
     run: async () => {
-      await loadStaffIdentity(deskUser);
+      await loadStaffIdentity(deskUser, 0);
       await readDeskToday({ tenantId: desk, userId: deskUser });
     },
   },

@@ -4,64 +4,48 @@ import { useTranslations } from 'next-intl';
 import { useActionState, useEffect, useId, useRef, useState } from 'react';
 import {
   changeMemberRoleAction,
-  createMemberAction,
+  inviteMemberAction,
+  revokeInvitationAction,
   setMemberActiveAction,
   unlockMemberAction,
 } from '@/app/manage/staff/actions';
 import { Button } from '@/components/ui/button';
 import { Field, Input, Select } from '@/components/ui/field';
-import { CopyButton } from './copy-button';
 import { ActionResult } from './action-result';
 import { fieldError, typedValue } from './form-state';
 import styles from './setup.module.css';
 
 /**
- * "Add a member": email, name and role. A new account's one-time password is shown once, above the
- * form, from the action's answer only (kept in memory), until dismissed; the manager hands it over.
- * An email that already has an account (in another tenant) keeps its own password.
+ * "Invite a member": email, name and role. The answer is the same for every address ("invitation
+ * sent"): whether it already has an account on the install is never shown to this tenant.
  */
 export function CreateMemberForm() {
   const t = useTranslations('staff.create');
   const roles = useTranslations('staff.role');
-  const [state, action, pending] = useActionState(createMemberAction, null);
+  const [state, action, pending] = useActionState(inviteMemberAction, null);
   const [dismissed, setDismissed] = useState<number | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const id = useId();
-  const created = state?.ok && state.attempt !== dismissed ? state.data : null;
+  const invited = state?.ok && state.attempt !== dismissed ? state.data : null;
   useEffect(() => {
     if (state?.ok) panel.current?.focus();
   }, [state]);
 
   return (
     <>
-      {created && (
+      {invited && (
         <div
           ref={panel}
           tabIndex={-1}
           role="region"
           aria-labelledby={`${id}-created`}
-          className="result-panel result-panel--success secret-panel"
+          className="result-panel result-panel--success"
           data-testid="member-created"
         >
-          <div className="result-panel__body secret-panel__body">
+          <div className="result-panel__body">
             <p id={`${id}-created`} className="result-panel__title">
-              {t('created', { email: created.email })}
+              {t('created', { email: invited.email })}
             </p>
-            {created.password ? (
-              <>
-                <p className="secret-panel__warning">
-                  <strong>{t('passwordOnce')}</strong>
-                </p>
-                <div className="secret-panel__value">
-                  <code id={`${id}-password`} className="secret-panel__code" data-testid="member-password">
-                    {created.password}
-                  </code>
-                  <CopyButton text={created.password} targetId={`${id}-password`} accessibleLabel={t('copy')} />
-                </div>
-              </>
-            ) : (
-              <p>{t('existingAccount')}</p>
-            )}
           </div>
           <Button onClick={() => setDismissed(state!.attempt)} data-testid="member-created-dismiss">
             {t('dismiss')}
@@ -185,6 +169,34 @@ export function MemberActions({ member }: { member: Member }) {
       {unlockState?.ok && (
         <ActionResult attempt={unlockState.attempt} tone="success" testId="member-unlocked">
           {t('unlocked')}
+        </ActionResult>
+      )}
+    </div>
+  );
+}
+
+/** An invitation's row action: revoke it (it can then never be accepted). */
+export function RevokeInvitation({ invitation }: { invitation: { id: string; email: string } }) {
+  const t = useTranslations('staff.invitations');
+  const [state, action, pending] = useActionState(revokeInvitationAction, null);
+  return (
+    <div className={styles.row}>
+      <form action={action}>
+        <input type="hidden" name="invitationId" value={invitation.id} />
+        <Button
+          type="submit"
+          size="compact"
+          variant="danger"
+          loading={pending}
+          aria-label={t('revokeLabel', { email: invitation.email })}
+          data-testid="invitation-revoke"
+        >
+          {t('revoke')}
+        </Button>
+      </form>
+      {state && (
+        <ActionResult attempt={state.attempt} tone={state.ok ? 'success' : 'error'} testId="invitation-revoke-result">
+          {state.ok ? t('revoked') : state.error.message}
         </ActionResult>
       )}
     </div>

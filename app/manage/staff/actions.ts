@@ -2,15 +2,19 @@
 
 import { z } from 'zod';
 import { ROLES } from '@/lib/auth/permissions';
-import { changeMemberRole, createMember, setMemberActive, unlockMember } from '@/lib/staff/members';
+import { inviteMember, revokeInvitation } from '@/lib/staff/invitations';
+import { changeMemberRole, setMemberActive, unlockMember } from '@/lib/staff/members';
 import { staffAction } from '@/app/_server/action';
 
 const STAFF = { path: '/manage/staff' } as const;
 
-/** Adds a member; a new account's one-time password is in the answer, once. Audited. */
-export const createMemberAction = staffAction(
+/**
+ * Invites an address with a role: the same answer whether or not it has an account on the install;
+ * nothing changes for that person until they accept the mailed link. Audited.
+ */
+export const inviteMemberAction = staffAction(
   {
-    name: 'createMember',
+    name: 'inviteMember',
     permission: 'staff.manage',
     input: z.object({
       email: z.email('staff.create.emailInvalid').max(320, 'staff.create.emailInvalid'),
@@ -20,10 +24,18 @@ export const createMemberAction = staffAction(
     echo: { email: 'text', name: 'text', role: 'text' },
     revalidate: STAFF,
   },
-  async ({ input, tenantId, actor }) => ({
-    ...(await createMember({ ...input, tenantId, actor })),
-    email: input.email,
-  }),
+  ({ input, tenantId, actor }) => inviteMember({ ...input, tenantId, actor }),
+);
+
+/** Ends an invitation still waiting for an answer. Audited. */
+export const revokeInvitationAction = staffAction(
+  {
+    name: 'revokeInvitation',
+    permission: 'staff.manage',
+    input: z.object({ invitationId: z.uuid() }),
+    revalidate: STAFF,
+  },
+  ({ input: { invitationId }, tenantId, actor }) => revokeInvitation({ tenantId, invitationId, actor }),
 );
 
 /** Changes a member's role; the last active manager stays one. Audited. */

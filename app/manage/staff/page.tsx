@@ -1,22 +1,35 @@
 import type { Metadata } from 'next';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
-import { CreateMemberForm, MemberActions } from '@/app/manage/_components/member-forms';
+import { CreateMemberForm, MemberActions, RevokeInvitation } from '@/app/manage/_components/member-forms';
 import { ClientMessages } from '@/components/client-messages';
 import { Badge } from '@/components/ui/badge';
 import { Table } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/i18n/formats';
+import { tenantTimeZone } from '@/lib/rooms/list-facilities';
+import { listInvitations } from '@/lib/staff/invitations';
 import { listMembers } from '@/lib/staff/members';
-import { getT } from '@/app/_server/i18n';
+import { TimesIn } from '@/components/time';
+import { getLocale, getT } from '@/app/_server/i18n';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('staff.title') };
 }
 
-/** The tenant's members with role and status: add one, change a role, deactivate or reactivate, unlock. */
+/**
+ * The tenant's members with role and status — invite one, change a role, deactivate or reactivate,
+ * unlock — and the invitations still waiting for an answer (revoke one).
+ */
 export default async function StaffPage() {
   const staff = await requireStaff('staff.manage', '/manage/staff');
   const { tenantId } = staff.current;
-  const [t, members] = await Promise.all([getT(), listMembers({ tenantId })]);
+  const [t, locale, zone, members, invitations] = await Promise.all([
+    getT(),
+    getLocale(),
+    tenantTimeZone({ tenantId }),
+    listMembers({ tenantId }),
+    listInvitations({ tenantId }),
+  ]);
 
   return (
     <>
@@ -25,10 +38,56 @@ export default async function StaffPage() {
         <h1>{t('staff.title')}</h1>
         <p className="page__lead">{t('staff.lead', { tenant: staff.current.tenantName })}</p>
       </header>
-      <ClientMessages only={['staff', 'copy']}>
+      <ClientMessages only={['staff']}>
         <section aria-labelledby="member-add-title" className="section card">
           <h2 id="member-add-title">{t('staff.create.title')}</h2>
+          <p className="muted">{t('staff.create.lead', { tenant: staff.current.tenantName })}</p>
           <CreateMemberForm />
+        </section>
+        <section aria-labelledby="invitations-title" className="section">
+          <h2 id="invitations-title">{t('staff.invitations.title')}</h2>
+          <TimesIn zone={zone} />
+          {invitations.length === 0 ? (
+            <p className="muted" data-testid="invitations-empty">
+              {t('staff.invitations.empty')}
+            </p>
+          ) : (
+            <Table region={{ labelledBy: 'invitations-title' }} data-testid="invitations-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('staff.invitations.col.invitee')}</th>
+                  <th scope="col">{t('staff.invitations.col.role')}</th>
+                  <th scope="col">{t('staff.invitations.col.status')}</th>
+                  <th scope="col">{t('staff.invitations.col.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {invitations.map((i) => (
+                  <tr key={i.id} data-testid="invitation-row" data-email={i.email}>
+                    <th scope="row">
+                      {i.name || <span className="muted">{t('staff.noName')}</span>}
+                      <span className="facts__sub">{i.email}</span>
+                    </th>
+                    <td>{t(`staff.role.${i.role}`)}</td>
+                    <td>
+                      {i.expired ? (
+                        <Badge tone="danger">{t('staff.invitations.expired')}</Badge>
+                      ) : (
+                        <Badge tone="warning">
+                          {t('staff.invitations.pending', {
+                            time: formatDateTime(i.expiresAt, 'stamp', { locale, timeZone: zone }),
+                          })}
+                        </Badge>
+                      )}
+                    </td>
+                    <td>
+                      <RevokeInvitation invitation={{ id: i.id, email: i.email }} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
         </section>
         <section aria-labelledby="members-title" className="section">
           <h2 id="members-title">{t('staff.list')}</h2>

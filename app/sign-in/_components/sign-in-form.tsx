@@ -1,7 +1,7 @@
 'use client';
 
 import { FormError } from '@/components/ui/notice';
-import { Field, Input } from '@/components/ui/field';
+import { EMAIL_INPUT, Field, Input } from '@/components/ui/field';
 import { safeReturnPath } from '@/lib/auth/safe-path';
 import { useTranslations } from 'next-intl';
 import { useState, type FormEvent } from 'react';
@@ -49,20 +49,7 @@ export function SignInForm({ callbackUrl }: Props) {
     // method="post" keeps credentials out of the URL should the form ever submit before hydration.
     <form method="post" onSubmit={onSubmit} className="form">
       <Field id="sign-in-email" label={t('email')} describedBy="sign-in-error">
-        {(control) => (
-          <Input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="username"
-            inputMode="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            maxLength={320}
-            aria-invalid={error === 'error' ? true : undefined}
-          />
-        )}
+        {(control) => <Input {...control} {...EMAIL_INPUT} aria-invalid={error === 'error' ? true : undefined} />}
       </Field>
       <Field id="sign-in-password" label={t('password')} describedBy="sign-in-error">
         {(control) => (

@@ -5,6 +5,7 @@ import { asService, scopedQuery, sqlLiteral, type Tx } from '../../db/tx';
 import { isAppError } from '../../errors';
 import { logger } from '../../log/logger';
 import type { WebhookOutcome } from '../types';
+import { providerGuestEmail } from '../../guests/guest-email';
 
 type Provider = 'calendly' | 'cal';
 
@@ -67,6 +68,7 @@ export async function createProviderBooking(input: {
   startsAt: Date;
   endsAt: Date;
   eventTime: Date;
+  /** The guest as the provider sent it; an email that is not one plain address is stored as none. */
   guest: { name: string; email?: string | null; locale?: GuestLocale | null };
 }): Promise<WebhookOutcome> {
   const { tenantId, provider } = input;
@@ -79,7 +81,7 @@ export async function createProviderBooking(input: {
       `select outcome from app_create_provider_booking(${sqlLiteral(tenantId, 'uuid')},
          ${sqlLiteral(provider, 'reservation_source')}, ${text(input.externalRef)}, ${text(input.cancelDedupeKey)},
          ${text(input.eventType)}, ${sqlLiteral(input.eventTime, 'timestamptz')}, ${sqlLiteral(randomUUID(), 'uuid')},
-         ${sqlLiteral(randomUUID(), 'uuid')}, ${text(input.guest.name)}, ${text(input.guest.email)},
+         ${sqlLiteral(randomUUID(), 'uuid')}, ${text(input.guest.name)}, ${text(providerGuestEmail(input.guest.email))},
          ${sqlLiteral(JSON.stringify(storedItem(item!)), 'jsonb')}, ${text(actor.id)}, ${text(actor.label)})`,
     ]);
     const { outcome } = rows![0]!;

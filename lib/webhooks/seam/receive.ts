@@ -1,5 +1,5 @@
 import { storeWebhookEvent } from '../inbox';
-import { invalidSignature, parseJsonBody, verifyForTenant, type TenantSignedProvider } from '../verify-for-tenant';
+import { invalidSignature, parseVerifiedBody, verifyForTenant, type TenantSignedProvider } from '../verify-for-tenant';
 import { isStaleSvixTimestamp, parseSvixHeaders, SEAM_TOLERANCE_SECONDS, verifySeamSignature } from './verify';
 
 const SEAM: TenantSignedProvider = {
@@ -36,7 +36,7 @@ export async function receiveSeamWebhook(input: {
     SEAM,
     (secret) => verifySeamSignature({ body, headers: svix, secret }) === 'ok',
   );
-  const payload = parseJsonBody(input.raw);
+  const payload = await parseVerifiedBody(input.raw, { provider: 'seam', tenantId });
   const record = payload && typeof payload === 'object' && !Array.isArray(payload) ? payload : {};
   const type = 'event_type' in record && typeof record.event_type === 'string' ? record.event_type : '';
   const createdAt =

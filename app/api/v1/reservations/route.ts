@@ -14,5 +14,5 @@ export const GET = withApiKey(
   { keyCheckedInTransaction: true },
 );
 
-// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+// This route skips the proxy (proxy.ts): other methods get their 405 here and OPTIONS its Allow, with a request id.
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

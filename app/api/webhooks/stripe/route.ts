@@ -8,5 +8,5 @@ export const POST = withRequest(async ({ request, requestId }) => {
   return json({ received: true, duplicate }, { requestId });
 });
 
-// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
+// This route skips the proxy (proxy.ts): other methods get their 405 here and OPTIONS its Allow, with a request id.
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

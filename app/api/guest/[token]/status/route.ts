@@ -19,4 +19,4 @@ export const GET = withRequest<{ token: string }>(async ({ request, requestId },
 
 // This route skips the proxy (proxy.ts) and is in the web server's fast lane: other methods get
 // their 405 here, with a request id.
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -17,5 +17,5 @@ export const POST = withApiKey<{ id: string }>(
   { keyCheckedInTransaction: true },
 );
 
-// This route skips the proxy (proxy.ts): other methods get their 405 here, with a request id.
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+// This route skips the proxy (proxy.ts): other methods get their 405 here and OPTIONS its Allow, with a request id.
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

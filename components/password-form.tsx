@@ -1,0 +1,93 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { useActionState, useId } from 'react';
+import type { ActionResult, ActionState } from '@/app/_server/action';
+import { Button } from '@/components/ui/button';
+import { Field, Input } from '@/components/ui/field';
+import { FormError, Notice } from '@/components/ui/notice';
+
+type Props<T> = {
+  /** The server action: fields `current` (with `withCurrent`), `next` and `confirm`, plus `hidden`. */
+  action: (previous: ActionState<T>, form: FormData) => Promise<ActionResult<T>>;
+  /** Ask for the current password first (a change, not a first password or a reset). */
+  withCurrent?: boolean;
+  /** Fields sent along unseen (a link's token, where to go next). */
+  hidden?: Record<string, string>;
+  /** The account's email, as the password manager should store it. */
+  username?: string;
+  submit: string;
+  /** Said once the action succeeded (actions that redirect instead never show it). */
+  done?: string;
+  testId: string;
+};
+
+/**
+ * Choosing a password, the one form for every place it happens (a change, the first password after a
+ * one-time one, a reset link, an invitation's link): the new one twice, the rules in a hint, and the
+ * answer's message at the field it is about. Passwords are never sent back to the form.
+ */
+export function PasswordForm<T>({
+  action,
+  withCurrent = false,
+  hidden = {},
+  username,
+  submit,
+  done,
+  testId,
+}: Props<T>) {
+  const t = useTranslations('account.password');
+  const [state, formAction, pending] = useActionState(action, null);
+  const id = useId();
+  const errorOf = (name: string) =>
+    state && !state.ok
+      ? (state.error.fieldErrors?.[name] ?? (state.error.field === name ? state.error.message : undefined))
+      : undefined;
+  const general = state && !state.ok && !state.error.field && !state.error.fieldErrors ? state.error.message : null;
+
+  return (
+    <form action={formAction} className="form" data-testid={testId} key={state?.attempt ?? 0}>
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {username && <input type="hidden" name="username" autoComplete="username" value={username} />}
+      {withCurrent && (
+        <Field id={`${id}-current`} label={t('current')} error={errorOf('current')}>
+          {(control) => (
+            <Input
+              {...control}
+              name="current"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+            />
+          )}
+        </Field>
+      )}
+      <Field id={`${id}-next`} label={t('new')} hint={t('hint')} error={errorOf('next')}>
+        {(control) => (
+          <Input {...control} name="next" type="password" autoComplete="new-password" required maxLength={1024} />
+        )}
+      </Field>
+      <Field id={`${id}-confirm`} label={t('confirm')} error={errorOf('confirm')}>
+        {(control) => (
+          <Input {...control} name="confirm" type="password" autoComplete="new-password" required maxLength={1024} />
+        )}
+      </Field>
+      <FormError as="div" id={`${id}-error`} data-testid={`${testId}-error`}>
+        {general}
+      </FormError>
+      {state?.ok && done && (
+        <Notice tone="success" data-testid={`${testId}-done`}>
+          {done}
+        </Notice>
+      )}
+      <div className="form__submit-row">
+        <Button variant="primary" type="submit" loading={pending} data-testid={`${testId}-submit`}>
+          {submit}
+        </Button>
+      </div>
+    </form>
+  );
+}
