@@ -48,7 +48,8 @@ beforeAll(async () => {
   registerLockProvider('seam', () => fake.provider);
   ({ tenantId, roomIds } = await createBookableTenant({ rooms: 2, lockDevices: false }));
   await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_test_key', actor: TEST_ACTOR });
+  // The tenant's own Seam account: a device belongs to one tenant, and other files use these device ids too.
+  await setProviderSecret({ tenantId, provider: 'seam', value: `seam_test_key_${tenantId}`, actor: TEST_ACTOR });
   const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
   for (const [i, deviceId] of ['door-1', 'door-2'].entries())
     await addRoomLock({
@@ -59,7 +60,13 @@ beforeAll(async () => {
     });
   const email = `desk-${randomBytes(3).toString('hex')}@example.com`;
   request.userId = (
-    await createStaffUser({ tenantId, email, password: 'pw', role: 'front_desk', name: 'Desk Daichi' })
+    await createStaffUser({
+      tenantId,
+      email,
+      password: 'a long enough password',
+      role: 'front_desk',
+      name: 'Desk Daichi',
+    })
   ).id;
 });
 afterAll(async () => {

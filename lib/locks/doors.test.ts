@@ -243,7 +243,7 @@ describe('room-lock-add', () => {
   it('sends a lock added to a room to the keys already live there', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 1, lockDevices: false });
     await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-    await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_test_key', actor: TEST_ACTOR });
+    await setProviderSecret({ tenantId, provider: 'seam', value: `seam_test_key_${tenantId}`, actor: TEST_ACTOR });
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
     const key = await keyOf(reservationId);
     expect(await doorsOf(key.id)).toEqual([]);

@@ -66,7 +66,7 @@ beforeAll(async () => {
   registerLockProvider('seam', () => fake.provider);
   ({ tenantId, roomIds } = await createBookableTenant({ rooms: 2, lockDevices: false }));
   await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_test_key', actor: TEST_ACTOR });
+  await setProviderSecret({ tenantId, provider: 'seam', value: `seam_test_key_${tenantId}`, actor: TEST_ACTOR });
   lockId = (await syncLocks({ tenantId, actor: TEST_ACTOR })).locks[0]!.id;
   await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId, actor: TEST_ACTOR });
   const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
