@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { programKeyOnLock, RetryableVendorError } from '../keys/sync-vendor';
 import { bookRoom, createBookableTenant } from '../testing/fixtures';
 import { withSimulatorVendor } from '../testing/lock-simulator';
+import { listLockDetails } from './locks';
 import { checkTenantLocks, reconcileLock } from './reconcile';
 
 // Lock health tells the truth (issue 28, item 11 c), against the simulator (TTLock's protocol): a lock
@@ -33,6 +34,11 @@ describe('lock health', () => {
     await checkTenantLocks(tenantId);
     const { rows: lock } = await env.admin.query(`select online, offline_reason from locks where id = $1`, [lockId]);
     expect(lock).toEqual([{ online: false, offline_reason: 'gateway_offline' }]);
+    // The Locks page says why, not only "Offline".
+    expect((await listLockDetails({ tenantId })).find((l) => l.id === lockId)).toMatchObject({
+      online: false,
+      offlineReason: 'gateway_offline',
+    });
     const { rows: incidents } = await env.admin.query(
       `select kind, severity, detail from incidents where tenant_id = $1 and resolved_at is null`,
       [tenantId],

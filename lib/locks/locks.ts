@@ -292,6 +292,8 @@ export type LockCodeView = {
 /** The Locks page's view of one lock: its doors, health, and its codes by our records and by the provider's. */
 export type LockDetailView = LockView & {
   rooms: { id: string; label: string; role: DoorRole }[];
+  /** Why an offline lock is offline, when the provider said (`device_offline`, `gateway_offline`, `no_gateway`, `missing`). */
+  offlineReason: string | null;
   lastEvent: string | null;
   lastEventAt: string | null;
   reconciledAt: string | null;
@@ -318,6 +320,7 @@ export async function listLockDetails({ tenantId }: { tenantId: string }): Promi
         reconciledAt: true,
         reconcileError: true,
         providerCodes: true,
+        offlineReason: true,
         rooms: { select: { roomId: true, role: true, room: { select: { label: true } } }, orderBy: { roomId: 'asc' } },
       },
       orderBy: [{ name: 'asc' }, { id: 'asc' }],
@@ -354,6 +357,7 @@ export async function listLockDetails({ tenantId }: { tenantId: string }): Promi
       return {
         ...toLockView(lock),
         rooms: lock.rooms.map((r) => ({ id: r.roomId, label: r.room.label, role: r.role })),
+        offlineReason: lock.online === false ? lock.offlineReason : null,
         lastEvent: lock.lastEvent,
         lastEventAt: lock.lastEventAt?.toISOString() ?? null,
         reconciledAt: lock.reconciledAt?.toISOString() ?? null,

@@ -64,6 +64,11 @@ export function LockCard({ lock, rooms, t, zone }: Props) {
         <h2 id={`${id}-name`}>{lock.name}</h2>
         <OnlineBadge online={lock.online} t={t} />
       </header>
+      {lock.offlineReason && (
+        <p className="muted small" data-testid="lock-offline-reason">
+          {t('locks.offlineBecause', { reason: offlineReasonText(lock.offlineReason, t) })}
+        </p>
+      )}
       <LockFacts lock={lock} t={t} zone={zone} />
       {lock.incidents.length > 0 && <LockIncidents lock={lock} t={t} zone={zone} headingId={`${id}-incidents`} />}
       <div className={styles.codes}>
@@ -76,6 +81,14 @@ export function LockCard({ lock, rooms, t, zone }: Props) {
       </footer>
     </article>
   );
+}
+
+const OFFLINE_REASONS = ['device_offline', 'gateway_offline', 'no_gateway', 'missing'] as const;
+
+/** Why the provider says the lock is offline, in words (a reason it did not name reads as "unknown"). */
+function offlineReasonText(reason: string, t: Translate): string {
+  const known = OFFLINE_REASONS.find((r) => r === reason);
+  return t(`locks.unreachable.${known ?? 'unknown'}`);
 }
 
 function OnlineBadge({ online, t }: { online: boolean | null; t: Translate }) {
