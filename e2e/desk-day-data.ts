@@ -4,8 +4,8 @@
  * today in the tenant's facility; `hourly` adds a facility rented by the hour with one room rated
  * per hour. Prints one JSON object.
  */
-import { localSecrets } from '../lib/config/local-state';
-import { openDatabase } from '../lib/db/database';
+import { localSecrets } from '../tooling/config/local-state';
+import { openDatabase } from '../tooling/database/database';
 
 export type DeskDayInput =
   | { op: 'stays'; tenantId: string; roomIds: string[]; timeZone: string; names: [string, string, string] }

@@ -5,7 +5,7 @@
  * with UNLOCKOS_DATA_DIR=.data/e2e, the way the CLI reaches that database; the database is the
  * server's, already migrated, so this neither migrates nor seeds.
  */
-import { openDatabase } from '../lib/db/database';
+import { openDatabase } from '../tooling/database/database';
 
 /** `facility: false`: a brand-new tenant with no facility and no rooms (the manager sets it up). */
 export type TenantInput = {
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const database = await openDatabase();
   process.env.APP_DATABASE_URL = database.appUrl;
   const { createFacility, createStaffUser, createTenant } = await import('../lib/tenants/create-tenant');
-  const { createRoomWithDevice } = await import('../lib/testing/fixtures');
+  const { createRoomWithDevice } = await import('../tooling/testing/fixtures');
   const { disconnectDb } = await import('../lib/db/client');
   try {
     const name = `${input.name} ${input.tag}`;

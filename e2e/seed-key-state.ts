@@ -12,7 +12,7 @@
  *   read (every 15 minutes) would record it, and the key's doors failed on it (the worker's last attempt).
  */
 import { randomInt } from 'node:crypto';
-import { openDatabase } from '../lib/db/database';
+import { openDatabase } from '../tooling/database/database';
 
 export type SeedKeyStateInput =
   | { op: 'offline-door'; tenantId: string; keyId: string }

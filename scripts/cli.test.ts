@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { adminClient } from '../lib/testing/fixtures';
-import { TEST_APP_DB_PASSWORD } from '../lib/testing/cluster';
+import { adminClient } from '../tooling/testing/fixtures';
+import { TEST_APP_DB_PASSWORD } from '../tooling/testing/cluster';
 import { FAILURES_PER_ACCOUNT_AND_ADDRESS, signInWithPassword } from '../lib/auth/sign-in';
 import { createStaffUser, createTenant } from '../lib/tenants/create-tenant';
 

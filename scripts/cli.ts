@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { COMMANDS } from '../lib/cli/commands';
-import { localSecrets } from '../lib/config/local-state';
-import { openDatabase, prepareDatabase } from '../lib/db/database';
+import { COMMANDS } from '../tooling/cli/commands';
+import { localSecrets } from '../tooling/config/local-state';
+import { openDatabase, prepareDatabase } from '../tooling/database/database';
 import { migrate } from '../lib/db/migrator';
 import { resolveMigrationTarget } from '../lib/db/migration-target';
 import { AppError } from '../lib/errors';

@@ -1,4 +1,4 @@
-// Preloaded into every web process (`node --require`, WEB_NODE_FLAGS in lib/config/web-process.ts).
+// Preloaded into every web process (`node --require`, WEB_NODE_FLAGS in tooling/config/web-process.ts).
 //
 // A route handler gets a Web Request without its socket, and Next.js keeps a client-supplied
 // X-Forwarded-For (it only fills it in when absent), so the application cannot tell the client's

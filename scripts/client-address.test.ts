@@ -3,7 +3,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLIENT_ADDRESS_PRELOAD, WEB_NODE_FLAGS } from '../lib/config/web-process';
+import { CLIENT_ADDRESS_PRELOAD, WEB_NODE_FLAGS } from '../tooling/config/web-process';
 
 type Preload = {
   HEADER: string;

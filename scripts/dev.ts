@@ -3,8 +3,8 @@
 // all of them, the embedded database last. The web port is PORT, else 3000 when it is free, else
 // any free one; the simulator's is always a free one.
 import net from 'node:net';
-import { CLIENT_ADDRESS_PRELOAD, WEB_NODE_FLAGS } from '../lib/config/web-process';
-import { freePort } from '../lib/db/embedded';
+import { CLIENT_ADDRESS_PRELOAD, WEB_NODE_FLAGS } from '../tooling/config/web-process';
+import { freePort } from '../tooling/database/embedded';
 import { announce, NEXT_BIN, prepareServices, supervise } from './launcher';
 
 function isFree(port: number, host: string): Promise<boolean> {

@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { childEnv, type ChildKind, type ChildSettings } from '../lib/config/child-env';
-import { dataDir, localSecrets, writePrivateFile } from '../lib/config/local-state';
-import { freePort } from '../lib/db/embedded';
-import { prepareInstall } from '../lib/seed/prepare-install';
+import { childEnv, type ChildKind, type ChildSettings } from '../tooling/config/child-env';
+import { dataDir, localSecrets, writePrivateFile } from '../tooling/config/local-state';
+import { freePort } from '../tooling/database/embedded';
+import { prepareInstall } from '../tooling/seed/prepare-install';
 import { launcherBackendNice } from '../lib/worker/renice-backends';
 
 export const NEXT_BIN = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -70,7 +70,7 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
     simulatorPassword,
     mailCatcher,
   };
-  // Each child gets only the credentials it needs (lib/config/child-env.ts).
+  // Each child gets only the credentials it needs (tooling/config/child-env.ts).
   const envOf = (kind: ChildKind): NodeJS.ProcessEnv => ({
     ...childEnv(kind, settings, inherited),
     NODE_ENV: options.nodeEnv,
@@ -157,7 +157,7 @@ export function supervise(services: Services) {
 export async function announce(services: Services, webUrls: string[]): Promise<void> {
   const { appUrl, demo, seeded, settings } = services;
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
-  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../lib/seed/seed-demo');
+  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../tooling/seed/seed-demo');
   const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
   writePrivateFile(
     path.join(dataDir(), 'services.json'),

@@ -1,7 +1,7 @@
 // The lock-vendor simulator (TTLock's open platform) as its own process; prints its URL once
 // listening. Its client credentials and account come from the launcher (SIMULATOR_CLIENT_ID,
 // SIMULATOR_CLIENT_SECRET, SIMULATOR_USERNAME, SIMULATOR_PASSWORD): none is built in.
-import { createSimulator } from '../lib/locks/simulator';
+import { createSimulator } from '../tooling/simulator/lock-simulator';
 
 const clientSecret = process.env.SIMULATOR_CLIENT_SECRET;
 const password = process.env.SIMULATOR_PASSWORD;

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../lib/db/embedded';
-import { WEB_NODE_FLAGS, WEB_SERVER } from '../lib/config/web-process';
+import { freePort } from '../tooling/database/embedded';
+import { WEB_NODE_FLAGS, WEB_SERVER } from '../tooling/config/web-process';
 import { announce, NEXT_BIN, prepareServices, say, supervise } from './launcher';
 
 const root = process.cwd();

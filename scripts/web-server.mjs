@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { MAX_BODY_BYTES } from '../lib/api/body-limit.mjs';
+import { MAX_BODY_BYTES } from '../lib/http/body-limit.mjs';
 import { FAST_LANE_ROUTES, fastLaneRoute } from '../lib/http/fast-lane.mjs';
 import { STATIC_SECURITY_HEADERS } from '../lib/http/static-headers.mjs';
 import { markTrace } from '../lib/http/trace.mjs';

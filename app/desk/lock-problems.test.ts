@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { programKeyOnLock } from '@/lib/keys/sync-vendor';
+import { programKeyOnLock } from '@/lib/locks/sync-provider';
 import { actionsFor, doorProblem } from '@/lib/locks/lock-problems';
 import { addRoomLock, setLockProvider, syncLocks } from '@/lib/locks/locks';
 import { checkTenantLocks } from '@/lib/locks/reconcile';
 import { registerLockProvider } from '@/lib/locks/tenant-provider';
 import { setProviderSecret } from '@/lib/secrets/provider-secrets';
 import { createStaffUser } from '@/lib/tenants/create-tenant';
-import { fakeDevice, fakeLockProvider } from '@/lib/testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '@/lib/testing/fixtures';
+import { fakeDevice, fakeLockProvider } from '@/tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '@/tooling/testing/fixtures';
 
 // The desk sees a lock problem in words with what it can do, and is warned before checking in a
 // guest whose PIN cannot reach the door (issue 28, item 11 f). As in app/_server/action.test.ts,

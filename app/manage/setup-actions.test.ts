@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStaffUser } from '@/lib/tenants/create-tenant';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '@/lib/testing/fixtures';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '@/tooling/testing/fixtures';
 import { createTenant } from '@/lib/tenants/create-tenant';
 import { setMemberActive } from '@/lib/staff/members';
 

@@ -4,7 +4,7 @@ import { GET as listReservations } from '@/app/api/v1/reservations/route';
 import { GET as getReservation } from '@/app/api/v1/reservations/[id]/route';
 import { POST as cancel } from '@/app/api/v1/reservations/[id]/cancel/route';
 import { createApiKey } from '../auth/api-keys';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 
 async function tenantWithKey(rooms = 3) {
   const tenant = await createBookableTenant({ rooms });

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../auth/api-keys';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { handlerOf } from '../testing/route-handlers';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { handlerOf } from '../../tooling/testing/route-handlers';
 import { API_ROUTES, type IdKind } from './routes';
 
 let admin: pg.Client;

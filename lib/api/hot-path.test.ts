@@ -8,7 +8,7 @@ import { createApiKey, revokeApiKey } from '../auth/api-keys';
 import { listReservations } from '../bookings/list-reservations';
 import { listRooms } from '../rooms/list-rooms';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { apiKeyBucket, apiKeyLimit } from './with-api-key';
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;

@@ -4,7 +4,7 @@ import { GET as reservationKeys } from '@/app/api/v1/reservations/[id]/keys/rout
 import { POST as checkInKey } from '@/app/api/v1/check-ins/[id]/key/route';
 import { POST as revoke } from '@/app/api/v1/keys/[id]/revoke/route';
 import { createApiKey } from '../auth/api-keys';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../auth/api-keys';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { handlerOf } from '../testing/route-handlers';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { handlerOf } from '../../tooling/testing/route-handlers';
 import { API_ROUTES } from './routes';
 
 type Handler = (request: Request, route: { params: Promise<Record<string, string>> }) => Promise<Response>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GET as openApiRoute } from '@/app/api/v1/openapi.json/route';
-import { routeFilesOnDisk } from '../testing/route-handlers';
+import { routeFilesOnDisk } from '../../tooling/testing/route-handlers';
 import { openApiDocument } from './openapi';
 import { API_EXAMPLES } from './openapi-examples';
 import { API_ROUTES } from './routes';

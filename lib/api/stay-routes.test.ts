@@ -7,7 +7,7 @@ import { POST as reissue } from '@/app/api/v1/keys/[id]/reissue/route';
 import { POST as revoke } from '@/app/api/v1/keys/[id]/revoke/route';
 import { GET as listStaffCodes, POST as createStaffCode } from '@/app/api/v1/rooms/[id]/staff-codes/route';
 import { createApiKey } from '../auth/api-keys';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;
 

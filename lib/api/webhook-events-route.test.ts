@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { GET as listEvents } from '@/app/api/v1/webhook-events/route';
 import { createApiKey } from '../auth/api-keys';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { WebhookProvider } from '../db/generated/enums';
 import { ZWebhookEventSchema } from './response-schemas';
 

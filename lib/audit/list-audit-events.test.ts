@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { auditCsv, csvField, listAuditEvents } from './list-audit-events';
 
 describe('the audit trail', () => {
@@ -56,7 +56,7 @@ describe('the audit trail', () => {
   });
 
   it('pages through rows sharing one instant exactly once each, newest first, by (occurred_at, id)', async () => {
-    const { adminClient } = await import('../testing/fixtures');
+    const { adminClient } = await import('../../tooling/testing/fixtures');
     const { tenantId } = await createBookableTenant();
     const admin = await adminClient();
     try {

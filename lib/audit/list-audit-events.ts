@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from '../api/cursor';
+import { decodeCursor, encodeCursor } from '../paging/cursor';
 import { withTenant, type Tx } from '../db/tx';
 import type { Prisma } from '../db/generated/client';
 import type { ActorType } from '../db/generated/enums';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addKeyToIncident } from '../alerts/incidents';
-import { listIncidents } from '../alerts/list-incidents';
+import { addKeyToIncident } from '../incidents/incidents';
+import { listIncidents } from '../incidents/list-incidents';
 import { asService } from '../db/tx';
 import { deleteGuest } from '../guests/delete-guest';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { listAuditEvents } from './list-audit-events';
 import { listReadableAuditEvents } from './readable-audit-events';
 import { reservationTimeline } from './reservation-timeline';

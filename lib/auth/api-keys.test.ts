@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GET as listRooms } from '@/app/api/v1/rooms/route';
-import { adminClient, createTenantGraph } from '../testing/fixtures';
+import { adminClient, createTenantGraph } from '../../tooling/testing/fixtures';
 import { authenticateApiKey, createApiKey, hashApiKey } from './api-keys';
 
 const SYSTEM = { type: 'system' as const, id: null, label: 'test' };

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
-import { adminClient } from '../testing/fixtures';
+import { adminClient } from '../../tooling/testing/fixtures';
 import { createStaffUser, createTenant } from '../tenants/create-tenant';
-import { joinTenant } from '../testing/accounts';
+import { joinTenant } from '../../tooling/testing/accounts';
 import { verifyPassword } from './password';
 import { FAILURES_PER_ACCOUNT_AND_ADDRESS, signInWithPassword, unlockUser } from './sign-in';
 

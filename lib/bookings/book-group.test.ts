@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetStripeClientForTests } from '../payments/stripe-client';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { startStripeStub } from '../testing/stripe-stub';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { startStripeStub } from '../../tooling/testing/stripe-stub';
 import { bookGroup } from './book-group';
 import { cancelReservation } from './cancel-reservation';
 

@@ -1,7 +1,9 @@
 import { sqlLiteral } from '../db/tx';
 import { AppError } from '../errors';
 import { hourlyRefusal, type HourlyRefusal } from './hourly-window';
-import type { BookingItem } from './create-booking-group';
+
+/** One room of a booking and its time. */
+export type BookingItem = { roomId: string; startsAt: Date; endsAt: Date };
 
 export type FacilityOfRoom = {
   room_id: string;

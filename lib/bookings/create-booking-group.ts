@@ -4,9 +4,9 @@ import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
 import { scopedQuery, sqlLiteral } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
 import { LOCALES, type Locale } from '../i18n/locales';
-import { assertBookingRules, facilitiesOfRoomsSql, type FacilityOfRoom } from './booking-rules';
+import { assertBookingRules, facilitiesOfRoomsSql, type BookingItem, type FacilityOfRoom } from './booking-rules';
 
-export type BookingItem = { roomId: string; startsAt: Date; endsAt: Date };
+export type { BookingItem };
 
 /** The language a guest's mails are written in (one of the app's locales). */
 export type GuestLocale = Locale;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { adminClient, TEST_ACTOR } from '../testing/fixtures';
-import { createDeskTenant } from '../testing/desk-fixtures';
+import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { createDeskTenant } from '../../tooling/testing/desk-fixtures';
 import { bookGroup } from './book-group';
 import { hourlyRefusal, hourlyWindow } from './hourly-window';
 import { zonedToday } from './stay-window';

@@ -1,5 +1,5 @@
 import { scopedQuery, sqlLiteral } from '../db/tx';
-import { decodeCursor, encodeCursor } from '../api/cursor';
+import { decodeCursor, encodeCursor } from '../paging/cursor';
 import { AppError } from '../errors';
 import type { ReservationStatus } from '../db/generated/enums';
 import {

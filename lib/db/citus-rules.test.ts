@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTenantGraph } from '../testing/fixtures';
+import { adminClient, createTenantGraph } from '../../tooling/testing/fixtures';
 import { citusViolations } from './citus-rules';
 import { COORDINATOR_TABLES, CROSS_TENANT_FUNCTIONS, REFERENCE_TABLES, TENANT_TABLES } from './table-classes';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { migrate, migrationsDir, readMigrations } from './migrator';
-import { withDatabase } from './database';
+import { withDatabase } from '../../tooling/database/database';
 
 const maintenanceUrl = process.env.TEST_MAINTENANCE_URL!;
 const created: string[] = [];

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { makeWorkerUtils, Logger } from 'graphile-worker';
 import { describe, expect, it } from 'vitest';
-import { localSecrets } from '../config/local-state';
-import { inOwnDatabase } from '../testing/own-database';
+import { localSecrets } from '../../tooling/config/local-state';
+import { inOwnDatabase } from '../../tooling/testing/own-database';
 import { runWorker } from '../worker/run-worker';
-import { QUEUE_ROLE, withCredentials } from './database';
+import { QUEUE_ROLE, withCredentials } from '../../tooling/database/database';
 import { asService } from './tx';
 
 // The worker's job queue connects as app_queue: graphile-worker's schema and nothing else. This

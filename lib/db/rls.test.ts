@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTenantGraph, loginClient, type TenantGraph } from '../testing/fixtures';
+import { adminClient, createTenantGraph, loginClient, type TenantGraph } from '../../tooling/testing/fixtures';
 
 let admin: pg.Client;
 let a: TenantGraph;

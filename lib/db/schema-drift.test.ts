@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient } from '../testing/fixtures';
+import { adminClient } from '../../tooling/testing/fixtures';
 import {
   catalogShape,
   modelShape,

@@ -1,9 +1,9 @@
-import { loginClient } from '../testing/fixtures';
+import { loginClient } from '../../tooling/testing/fixtures';
 import { describe, expect, it } from 'vitest';
 import { appPool } from './client';
 import { scopedQuery, sqlLiteral } from './tx';
 import { createApiKey, revokeApiKey } from '../auth/api-keys';
-import { adminClient, createTenantGraph, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, createTenantGraph, TEST_ACTOR } from '../../tooling/testing/fixtures';
 
 describe('scopedQuery: one transaction in one round trip', () => {
   it('keeps the role and tenant (SET LOCAL) across the statements of one block, and drops them after it', async () => {

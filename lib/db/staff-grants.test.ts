@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, asRole, createTenantGraph, type TenantGraph } from '../testing/fixtures';
+import { adminClient, asRole, createTenantGraph, type TenantGraph } from '../../tooling/testing/fixtures';
 
 // Staff (app_authenticated) read their tenant's rows; every write goes through the domain
 // functions as the service role, which audit the change and queue the lock commands. A staff

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { adminClient, createTenantGraph, type TenantGraph } from '../testing/fixtures';
+import { adminClient, createTenantGraph, type TenantGraph } from '../../tooling/testing/fixtures';
 import { db } from './client';
 import { asService, serviceStatement, withTenant, type Tx } from './tx';
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookingGroup } from '../bookings/create-booking-group';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { correctGuestOfReservation } from './correct-guest';
 import { deleteGuestOfReservation } from './delete-guest';
 

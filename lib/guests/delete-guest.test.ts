@@ -3,7 +3,7 @@ import { DELETE as deleteGuestRoute } from '@/app/api/v1/guests/[id]/route';
 import { GET as getReservationRoute } from '@/app/api/v1/reservations/[id]/route';
 import { createApiKey } from '../auth/api-keys';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 
 describe('deleting a guest', () => {
   it('removes the personal data, keeps every reservation and audit row, revokes live keys first, and shows "Deleted account"', async () => {

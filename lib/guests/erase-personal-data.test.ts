@@ -8,9 +8,9 @@ import {
   sendCal,
   sendCalendly,
   tenantWithSources,
-} from '../testing/booking-webhooks';
-import { adminClient, TEST_ACTOR } from '../testing/fixtures';
-import { deliverStripe } from '../testing/stripe-events';
+} from '../../tooling/testing/booking-webhooks';
+import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { deliverStripe } from '../../tooling/testing/stripe-events';
 import { replayWebhookEvents } from '../webhooks/replay';
 import { deleteGuest } from './delete-guest';
 

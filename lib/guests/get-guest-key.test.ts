@@ -7,7 +7,7 @@ import { guestStatusLimit } from './guest-rate-limits';
 import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { revokeKey } from '../keys/revoke-key';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { guestTokenFor } from '../auth/guest-links';
 
 const call = (token: string, address = '203.0.113.7') =>

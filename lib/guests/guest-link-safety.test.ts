@@ -8,10 +8,10 @@ import { hashGuestToken } from '../auth/guest-links';
 import { cancelReservation } from '../bookings/cancel-reservation';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { asGuest } from '../db/tx';
-import { deleteGuest } from '../guests/delete-guest';
+import { deleteGuest } from './delete-guest';
 import { expireDueKeys } from '../keys/expire-keys';
 import { revokeKey } from '../keys/revoke-key';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { getGuestKey, getGuestStay } from './get-guest-key';
 
 // An ended key's PIN is never sent again, to anyone; a guest link stops working with its stay.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
 import { guestTokenFor } from '../auth/guest-links';
-import { adminClient, bookRoom, createBookableTenant } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant } from '../../tooling/testing/fixtures';
 import { getGuestStatus } from './get-guest-key';
 import { guestStatusLimit } from './guest-rate-limits';
 

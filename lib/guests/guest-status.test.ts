@@ -8,7 +8,7 @@ import { cancelReservation } from '../bookings/cancel-reservation';
 import { asGuest } from '../db/tx';
 import { revokeKey } from '../keys/revoke-key';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { deleteGuest } from './delete-guest';
 import { getEndedGuestStay, getGuestStatus, getGuestStay } from './get-guest-key';
 import { getGuestPage } from './get-guest-page';

@@ -4,10 +4,10 @@ import {
   recordPastPlatformIncident,
   resolveIncident,
   resolvePlatformIncident,
-} from '../alerts/incidents';
+} from '../incidents/incidents';
 import { asService, serviceStatement, type Tx } from '../db/tx';
 import { logger } from '../log/logger';
-import { getVendor } from '../locks/get-vendor';
+import { installLockProvider } from '../locks/install-provider';
 import type { LockProviderName } from '../locks/provider';
 import { lockProviderFor } from '../locks/tenant-provider';
 
@@ -69,7 +69,7 @@ export async function checkHealth(): Promise<Health> {
 
 /** The lock provider answers and accepts our credentials (the worker runs this every minute). */
 export async function checkLockProviderHealth(): Promise<'ok' | 'failing'> {
-  const result = await getVendor().checkHealth({ correlationId: `health:${Date.now()}` });
+  const result = await installLockProvider().checkHealth({ correlationId: `health:${Date.now()}` });
   await asService((tx) =>
     result.ok
       ? resolvePlatformIncident(tx, INCIDENT.lockProvider)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { setProviderSecret } from '../secrets/provider-secrets';
 import { registerLockProvider } from '../locks/tenant-provider';
-import { fakeLockProvider, tenantOnProvider, withFakeSeam } from '../testing/fake-lock-provider';
-import { TEST_ACTOR } from '../testing/fixtures';
+import { fakeLockProvider, tenantOnProvider, withFakeSeam } from '../../tooling/testing/fake-lock-provider';
+import { TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { checkTenantLockProviders } from './check-health';
 
 // Health is checked per tenant provider (issue 28, item 11 d): a tenant on its own Seam or TTLock

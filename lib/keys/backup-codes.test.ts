@@ -3,11 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getGuestKey } from '../guests/get-guest-key';
 import { addRoomLock } from '../locks/locks';
 import { registerLockProvider } from '../locks/tenant-provider';
-import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../../tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { checkBackupNeeded } from './backup-codes';
 import { revokeKey } from './revoke-key';
-import { programKeyOnLock, removeKeyFromLock } from './sync-vendor';
+import { programKeyOnLock, removeKeyFromLock } from '../locks/sync-provider';
 
 let admin: pg.Client;
 let fake: ReturnType<typeof fakeLockProvider>;

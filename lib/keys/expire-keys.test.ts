@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { scopedQuery, sqlLiteral } from '../db/tx';
 import { expireDueKeys } from './expire-keys';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelReservation } from '../bookings/cancel-reservation';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { deleteGuest } from '../guests/delete-guest';
-import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
 
 // Two paths racing to end one key must leave one ending: one status, one reason, one audit row,

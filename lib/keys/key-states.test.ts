@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, bookRoom, createBookableTenant, createTenantGraph, type TenantGraph } from '../testing/fixtures';
+import {
+  adminClient,
+  bookRoom,
+  createBookableTenant,
+  createTenantGraph,
+  type TenantGraph,
+} from '../../tooling/testing/fixtures';
 import { KEY_STATES, KEY_TRANSITIONS, assertTransition, canTransition, isTerminal } from './lifecycle';
 
 let admin: pg.Client;

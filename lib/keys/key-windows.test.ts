@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeReservationDates } from '../stays/change-dates';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { moveReservation } from '../stays/move-reservation';
-import { adminClient, bookWindow, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookWindow, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 
 // Issue 28, item 4: no two live guest keys of different stays of one room overlap in time, on
 // every path that writes a key window or a stay, in either booking order — PostgreSQL refuses it.

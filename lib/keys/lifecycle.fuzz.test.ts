@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTenantGraph, loginClient, type TenantGraph } from '../testing/fixtures';
+import { adminClient, createTenantGraph, loginClient, type TenantGraph } from '../../tooling/testing/fixtures';
 import { canTransition, isTerminal, KEY_STATES, type KeyState } from './lifecycle';
 
 let admin: pg.Client;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { liveKeysOf } from './live-keys-of';
 
 describe('the live keys of reservations', () => {

@@ -1,16 +1,16 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cancelReservation } from '../bookings/cancel-reservation';
-import { reservationDetail } from '../bookings/reservation-detail';
+import { reservationDetail } from '../desk/reservation-detail';
 import { addRoomLock } from '../locks/locks';
 import { registerLockProvider } from '../locks/tenant-provider';
 import { changeReservationDates } from '../stays/change-dates';
 import { checkOutReservation } from '../stays/check-out';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookWindow, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../../tooling/testing/fake-lock-provider';
+import { adminClient, bookWindow, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { listReservationKeys } from './list-reservation-keys';
-import { programKeyOnLock } from './sync-vendor';
+import { programKeyOnLock } from '../locks/sync-provider';
 
 // Issue 28, item 5: an offline code cannot be taken off its lock, so the time it can still open the
 // door stays occupied — after a shorter stay, a check-out or a cancellation — and the desk and the

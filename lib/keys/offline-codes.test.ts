@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reservationDetail } from '../bookings/reservation-detail';
+import { reservationDetail } from '../desk/reservation-detail';
 import { getGuestKey } from '../guests/get-guest-key';
 import { addRoomLock } from '../locks/locks';
 import { registerLockProvider } from '../locks/tenant-provider';
-import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../../tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { revokeKey } from './revoke-key';
-import { programKeyOnLock, removeKeyFromLock } from './sync-vendor';
+import { programKeyOnLock, removeKeyFromLock } from '../locks/sync-provider';
 
 let admin: pg.Client;
 let fake: ReturnType<typeof fakeLockProvider>;

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { reservationDetail } from '../bookings/reservation-detail';
+import { reservationDetail } from '../desk/reservation-detail';
 import { getGuestStatus } from '../guests/get-guest-key';
 import { changeReservationDates } from '../stays/change-dates';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { withSimulatorVendor } from '../testing/lock-simulator';
-import { programKeyOnLock, RetryableVendorError, rewindowKeyOnLock } from './sync-vendor';
+import { bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { withSimulatorProvider } from '../../tooling/testing/lock-simulator';
+import { programKeyOnLock, RetryableProviderError, rewindowKeyOnLock } from '../locks/sync-provider';
 
 // A stay's new dates reach the lock (issue 28, item 11 b): the job vendor_rewindow_key changes the
 // code's window in place (TTLock /v3/keyboardPwd/change; the simulator speaks TTLock), so the guest's
 // PIN never leaves the door; a re-window the lock cannot take is said on the desk and the guest page,
 // and counted on an incident. The jobs are run here one attempt at a time (no worker: no timing).
-const env = withSimulatorVendor();
+const env = withSimulatorProvider();
 
 const doorOf = async (keyId: string) =>
   (
@@ -74,7 +74,7 @@ describe('a window change on the lock', () => {
     await env.sim.control('/_control/faults', { locks: { [door.device_id]: { offline: 'gateway' } } });
     const endsAt = new Date(expiresAt.getTime() - 6 * 3_600_000);
     await changeReservationDates({ tenantId, reservationId, endsAt, actor: TEST_ACTOR });
-    await expect(rewindowKeyOnLock(job(tenantId, keyId, 1))).rejects.toBeInstanceOf(RetryableVendorError);
+    await expect(rewindowKeyOnLock(job(tenantId, keyId, 1))).rejects.toBeInstanceOf(RetryableProviderError);
     expect(await doorOf(keyId)).toMatchObject({ state: 'set', rewindow: true });
     // The queue's last attempt: the door keeps its code (never taken off while the guest is in).
     await rewindowKeyOnLock(job(tenantId, keyId, 8));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveRoom } from '../rooms/archive-room';
 import { setMemberActive } from '../staff/members';
 import { createStaffUser } from '../tenants/create-tenant';
-import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { reissueKey } from './reissue-key';
 import { createStaffCode } from './staff-codes';
 

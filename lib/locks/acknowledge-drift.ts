@@ -1,4 +1,4 @@
-import { resolveIncident } from '../alerts/incidents';
+import { resolveIncident } from '../incidents/incidents';
 import { actorColumns, type Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';

@@ -6,7 +6,7 @@ import { invalidateTenant } from '../secrets/verification-secrets';
 import type { LockProviderName } from './provider';
 import { writeLockProvider } from './locks';
 import { seamConnection, ttlockConnection } from './tenant-provider';
-import { checkTtlockCredentials, type TTtlockCredentials } from './ttlock-credentials';
+import { checkTtlockCredentials, type TTtlockCredentials } from '../secrets/ttlock-credentials';
 
 /** What a manager chooses: the install's own locks (assigned by the operator), or their own account. */
 export type TLockProviderChoice =
@@ -33,7 +33,7 @@ export function credentialsProblem(code: string): 'refused' | 'unreachable' {
 
 /**
  * A manager's choice of lock provider, with its credentials: checked first — TTLock's shape and
- * endpoint (a public https address, lib/locks/ttlock-credentials.ts), then a fresh sign-in at the
+ * endpoint (a public https address, lib/secrets/ttlock-credentials.ts), then a fresh sign-in at the
  * provider with them — and only then stored (encrypted, `secret.set`) and made the tenant's
  * provider (`lock_provider.set`), in one transaction. Wrong credentials → `invalid_request` with
  * `problem: 'refused'`; a provider that cannot be reached → `unavailable` with

@@ -2,13 +2,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as listLocksRoute } from '@/app/api/v1/locks/route';
 import { createApiKey } from '../auth/api-keys';
-import { programKeyOnLock } from '../keys/sync-vendor';
+import { programKeyOnLock } from './sync-provider';
 import { setProviderSecret } from '../secrets/provider-secrets';
 import { createRoom } from '../tenants/create-tenant';
-import { fakeDevice, fakeLockProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
-import { setVendorForTests } from './get-vendor';
+import { fakeDevice, fakeLockProvider } from '../../tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { startLockSimulator, type LockSimulator } from '../../tooling/testing/lock-simulator';
+import { setInstallLockProviderForTests } from './install-provider';
 import { addRoomLock, setLockProvider, syncLocks } from './locks';
 import { reconcileLock } from './reconcile';
 import { registerLockProvider } from './tenant-provider';
@@ -35,12 +35,12 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  setVendorForTests(null);
+  setInstallLockProviderForTests(null);
   await sim.close();
   await admin.end();
 });
 beforeEach(() => {
-  setVendorForTests(sim.provider());
+  setInstallLockProviderForTests(sim.provider());
 });
 
 let seq = 0;

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as listLocksRoute } from '@/app/api/v1/locks/route';
 import { createApiKey } from '../auth/api-keys';
 import { revokeKey } from '../keys/revoke-key';
-import { programKeyOnLock, removeKeyFromLock, RetryableVendorError } from '../keys/sync-vendor';
+import { programKeyOnLock, removeKeyFromLock, RetryableProviderError } from './sync-provider';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../../tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { AppError } from '../errors';
 import { addRoomLock, listLockDetails, setLockProvider, syncLocks } from './locks';
 import { reconcileLock } from './reconcile';
@@ -98,13 +98,13 @@ describe('a stay’s code on every door', () => {
       ['room-101', 'pending'],
     ]);
 
-    await expect(programKeyOnLock(attempt(tenantId, key.id, 1))).rejects.toBeInstanceOf(RetryableVendorError);
+    await expect(programKeyOnLock(attempt(tenantId, key.id, 1))).rejects.toBeInstanceOf(RetryableProviderError);
     let doors = await doorsOf(key.id);
     expect(doors.map((d) => d.state)).toEqual(['setting', 'setting']);
     expect((await keyOf(reservationId)).vendor_sync).toBe('pending');
 
     fake.settle(doors[1]!.code_id!, 'set');
-    await expect(programKeyOnLock(attempt(tenantId, key.id, 2))).rejects.toBeInstanceOf(RetryableVendorError);
+    await expect(programKeyOnLock(attempt(tenantId, key.id, 2))).rejects.toBeInstanceOf(RetryableProviderError);
     expect((await doorsOf(key.id)).map((d) => d.state)).toEqual(['setting', 'set']);
     expect((await keyOf(reservationId)).vendor_sync).toBe('pending');
 
@@ -149,7 +149,7 @@ describe('a stay’s code on every door', () => {
     await programKeyOnLock(attempt(tenantId, key.id, 1));
     fake.state.removeLater = true;
     await revokeKey({ tenantId, keyId: key.id, reason: 'cancelled', actor: TEST_ACTOR });
-    await expect(removeKeyFromLock(attempt(tenantId, key.id, 1))).rejects.toBeInstanceOf(RetryableVendorError);
+    await expect(removeKeyFromLock(attempt(tenantId, key.id, 1))).rejects.toBeInstanceOf(RetryableProviderError);
     const doors = await doorsOf(key.id);
     expect(doors.map((d) => d.state)).toEqual(['removing', 'removing']);
     for (const door of doors) fake.settle(door.code_id!, 'absent');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { programKeyOnLock } from '../keys/sync-vendor';
-import { fakeDevice, tenantOnProvider, withFakeSeam } from '../testing/fake-lock-provider';
-import { bookRoom, TEST_ACTOR } from '../testing/fixtures';
+import { programKeyOnLock } from './sync-provider';
+import { fakeDevice, tenantOnProvider, withFakeSeam } from '../../tooling/testing/fake-lock-provider';
+import { bookRoom, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { acknowledgeLockDrift } from './acknowledge-drift';
 import { addRoomLock } from './locks';
 import { checkTenantLocks, reconcileLock } from './reconcile';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
+import { startLockSimulator, type LockSimulator } from '../../tooling/testing/lock-simulator';
 import { classifyResponse, SUCCESS_SHAPES } from './classify';
-import type { MalformedKind } from './simulator';
+import type { MalformedKind } from '../../tooling/simulator/lock-simulator';
 
 // A door code is never marked set or removed on a guess: anything TTLock answers that is not
 // recognisably a success — no errcode where one is needed, one of the wrong type, an empty or HTML

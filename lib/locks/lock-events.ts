@@ -1,11 +1,13 @@
-import { openIncident, resolveIncident } from '../alerts/incidents';
+import { openIncident, resolveIncident } from '../incidents/incidents';
 import { asService, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
-import type { WebhookOutcome } from '../webhooks/types';
-import { lockKeysBeforeDoors } from '../keys/lock-order';
-import { retryDoorsOfLock } from '../keys/retry-failed-doors';
-import { countOnLockFailure } from '../keys/sync-vendor';
+import { lockKeysBeforeDoors } from './lock-order';
+import { retryDoorsOfLock } from './retry-failed-doors';
+import { countOnLockFailure } from './sync-provider';
 import type { DeviceOfflineReason, LockEvent } from './provider';
+
+/** What handling a lock event came to; the webhook inbox records it (it matches lib/webhooks/types.ts's WebhookOutcome). */
+export type LockEventOutcome = { status: 'processed' } | { status: 'ignored'; reason: string };
 
 /** Below this battery percentage a lock has a low-battery incident. */
 export const LOW_BATTERY_PERCENT = 20;
@@ -116,7 +118,7 @@ export async function applyLockEvent(input: {
   tenantId: string;
   provider: LockProviderName;
   event: LockEvent;
-}): Promise<WebhookOutcome> {
+}): Promise<LockEventOutcome> {
   const { tenantId, provider, event } = input;
   return asService({ tenantId }, async (tx) => {
     const locks = await tx.$queryRaw<LockRow[]>`
@@ -184,7 +186,7 @@ async function applyCodeEvent(
   tenantId: string,
   lock: LockRow,
   event: Extract<LockEvent, { codeId: string }>,
-): Promise<WebhookOutcome> {
+): Promise<LockEventOutcome> {
   const keys = await tx.$queryRaw<{ key_id: string }[]>`
     select key_id from key_lock_codes
      where tenant_id = ${tenantId}::uuid and lock_id = ${lock.id}::uuid and code_id = ${event.codeId}`;

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { revokeKey } from '../keys/revoke-key';
-import { programKeyOnLock, removeKeyFromLock } from '../keys/sync-vendor';
-import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../testing/fake-lock-provider';
-import { adminClient, bookRoom, TEST_ACTOR } from '../testing/fixtures';
+import { programKeyOnLock, removeKeyFromLock } from './sync-provider';
+import { fakeDevice, fakeLockProvider, tenantOnProvider } from '../../tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { applyLockEvent } from './lock-events';
 import { addRoomLock } from './locks';
 import { checkTenantLocks, reconcileLock } from './reconcile';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { programKeyOnLock, RetryableVendorError } from '../keys/sync-vendor';
-import { bookRoom, createBookableTenant } from '../testing/fixtures';
-import { withSimulatorVendor } from '../testing/lock-simulator';
+import { programKeyOnLock, RetryableProviderError } from './sync-provider';
+import { bookRoom, createBookableTenant } from '../../tooling/testing/fixtures';
+import { withSimulatorProvider } from '../../tooling/testing/lock-simulator';
 import { listLockDetails } from './locks';
 import { checkTenantLocks, reconcileLock } from './reconcile';
 
@@ -9,21 +9,21 @@ import { checkTenantLocks, reconcileLock } from './reconcile';
 // whose gateway is offline is not "online" although TTLock's lock list still says it has a gateway; a
 // re-sync that could not reach the lock says so; an offline lock with keys due opens an incident at
 // its next status read.
-const env = withSimulatorVendor();
+const env = withSimulatorProvider();
 
 /** A room on a simulator lock, a stay booked whose key has not reached the lock, and that lock's gateway down. */
 async function keyDueOnAnOfflineGateway() {
   const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
   const { rows: locks } = await env.admin.query(`select id, device_id from locks where tenant_id = $1`, [tenantId]);
   const { id: lockId, device_id: deviceId } = locks[0] as { id: string; device_id: string };
-  // The simulator's gateways serve the locks of their hundred (lib/locks/simulator.ts).
+  // The simulator's gateways serve the locks of their hundred (tooling/simulator/lock-simulator.ts).
   const gatewayId = Math.floor(Number(deviceId) / 100);
   await env.sim.control('/_control/faults', { gateways: { [String(gatewayId)]: { offline: true } } });
   const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });
   const { rows } = await env.admin.query(`select id from access_keys where reservation_id = $1`, [reservationId]);
   const keyId: string = rows[0].id;
   await expect(programKeyOnLock({ tenantId, keyId, attempt: 1, maxAttempts: 8 })).rejects.toBeInstanceOf(
-    RetryableVendorError,
+    RetryableProviderError,
   );
   return { tenantId, lockId, keyId };
 }

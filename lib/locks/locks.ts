@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { enqueueProgram } from './lock-events';
 import { lockConnectionFor, tenantProviderName } from './tenant-provider';
-import { INSTALL_ACCOUNT } from './lock-account';
+import { INSTALL_ACCOUNT } from '../secrets/lock-account';
 
 /** `lock` in API.md: a provider's device and the rooms whose door it is. */
 export type LockView = {

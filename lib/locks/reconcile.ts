@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { openIncidentOnce, resolveIncident } from '../alerts/incidents';
+import { openIncidentOnce, resolveIncident } from '../incidents/incidents';
 import { actorColumns, type Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
-import { lockKeysBeforeDoors } from '../keys/lock-order';
+import { lockKeysBeforeDoors } from './lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import { createFake, type Fake } from '@seamapi/fake-seam-connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { programKeyOnLock } from '../keys/sync-vendor';
+import { programKeyOnLock } from './sync-provider';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { seamEvent, sendSeam } from '../testing/seam-webhooks';
-import { newSvixSecret } from '../testing/svix';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { seamEvent, sendSeam } from '../../tooling/testing/seam-webhooks';
+import { newSvixSecret } from '../../tooling/testing/svix';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { addRoomLock, setLockProvider, syncLocks } from './locks';
 import './seam';

@@ -1,11 +1,16 @@
 import { asService } from '../db/tx';
 import { outboundFetch } from '../http/outbound-fetch';
 import { getProviderSecret } from '../secrets/provider-secrets';
-import { getVendor } from './get-vendor';
+import { installLockProvider } from './install-provider';
 import type { LockProvider, LockProviderName, LockResult } from './provider';
 import { createTtlockProvider } from './ttlock';
-import { INSTALL_ACCOUNT, seamAccount } from './lock-account';
-import { readTtlockCredentials, ttlockAccount, ttlockBaseUrl, type TTtlockCredentials } from './ttlock-credentials';
+import { INSTALL_ACCOUNT, seamAccount } from '../secrets/lock-account';
+import {
+  readTtlockCredentials,
+  ttlockAccount,
+  ttlockBaseUrl,
+  type TTtlockCredentials,
+} from '../secrets/ttlock-credentials';
 
 /** The provider of a tenant that chose none: `LOCK_VENDOR` (the simulator by default). */
 export function defaultProviderName(): LockProviderName {
@@ -58,7 +63,7 @@ export async function lockConnectionFor(
   tenantId: string,
   name: LockProviderName,
 ): Promise<LockResult<{ provider: LockProvider; account: string }>> {
-  if (name === 'simulator') return { ok: true, data: { provider: getVendor(), account: INSTALL_ACCOUNT } };
+  if (name === 'simulator') return { ok: true, data: { provider: installLockProvider(), account: INSTALL_ACCOUNT } };
   if (name === 'seam') {
     const apiKey = await getProviderSecret({ tenantId, provider: 'seam' });
     if (!apiKey) return notConfigured(name);

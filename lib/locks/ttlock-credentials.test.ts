@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { startLockSimulator, type LockSimulator } from '../../tooling/testing/lock-simulator';
 import { setLockProvider } from './locks';
 import { lockProviderFor } from './tenant-provider';
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLockSimulator, type LockSimulator } from '../testing/lock-simulator';
+import { startLockSimulator, type LockSimulator } from '../../tooling/testing/lock-simulator';
 import { TokenCache } from './token-cache';
 
 // The adapter against the simulator over real HTTP: TTLock's protocol on both sides, no mocks.

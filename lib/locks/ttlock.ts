@@ -25,7 +25,7 @@ import {
 import { TokenCache } from './token-cache';
 
 export type TtlockProviderOptions = {
-  /** `simulator` when this talks to lib/locks/simulator.ts, which speaks the same protocol. */
+  /** `simulator` when this talks to tooling/simulator/lock-simulator.ts, which speaks the same protocol. */
   name?: 'ttlock' | 'simulator';
   baseUrl: string;
   clientId: string;

@@ -10,7 +10,7 @@ process.env.LOG_LEVEL = 'debug';
 
 describe('secrets never reach the logs or the database in clear', () => {
   it('PINs, guest tokens, provider secrets, API keys and passwords', async () => {
-    const { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } = await import('../testing/fixtures');
+    const { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } = await import('../../tooling/testing/fixtures');
     const { createApiKey } = await import('../auth/api-keys');
     const { createStaffUser } = await import('../tenants/create-tenant');
     const { signInWithPassword } = await import('../auth/sign-in');

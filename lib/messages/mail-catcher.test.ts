@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookingGroup } from '../bookings/create-booking-group';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { listCaughtMail } from './list-caught-mail';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { sendMessage } from './send-message';

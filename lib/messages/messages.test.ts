@@ -6,8 +6,14 @@ import { createApiKey } from '../auth/api-keys';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { deleteGuest } from '../guests/delete-guest';
 import { rotateGuestLink } from '../guests/rotate-guest-link';
-import { invitee, processAll, replayLastHour, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import {
+  invitee,
+  processAll,
+  replayLastHour,
+  sendCalendly,
+  tenantWithSources,
+} from '../../tooling/testing/booking-webhooks';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { startMailCatcher, type CaughtMessage, type MailCatcher } from './mail-catcher';
 import { sendMessage } from './send-message';
 
@@ -364,7 +370,7 @@ describe('incidents', () => {
         ($1, $2, 'manager', null), ($1, $3, 'manager', null), ($1, $4, 'front_desk', null), ($1, $5, 'manager', now())`,
       [t.tenantId, one, two, clerk, gone],
     );
-    const { recordSourceFailure } = await import('../alerts/incidents');
+    const { recordSourceFailure } = await import('../incidents/incidents');
     const { asService } = await import('../db/tx');
     for (let i = 0; i < 21; i++) {
       await asService({ tenantId: t.tenantId }, (tx) =>

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTenantGraph } from '../testing/fixtures';
+import { adminClient, createTenantGraph } from '../../tooling/testing/fixtures';
 import { overviewFigures } from './overview-figures';
 
 let admin: pg.Client;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as createGroupRoute } from '@/app/api/v1/booking-groups/route';
 import { createApiKey } from '../auth/api-keys';
 import { bookGroup } from '../bookings/book-group';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { startStripeStub } from '../testing/stripe-stub';
-import { deliverAndProcessStripe } from '../testing/stripe-events';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { startStripeStub } from '../../tooling/testing/stripe-stub';
+import { deliverAndProcessStripe } from '../../tooling/testing/stripe-events';
 import { resetStripeClientForTests } from './stripe-client';
 
 // A PaymentIntent a caller attaches, and the payment Stripe later reports, are checked with Stripe

@@ -1,6 +1,6 @@
 import { asService } from '../db/tx';
 import { logger } from '../log/logger';
-import { stayAmountCents } from '../bookings/stay-amount';
+import { stayAmountCents } from './stay-amount';
 import type { BookingUnit } from '../db/generated/enums';
 import { stripeClient } from './stripe-client';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseCrontab } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { adminClient, loginClient } from '../testing/fixtures';
+import { adminClient, loginClient } from '../../tooling/testing/fixtures';
 import { crontab, taskList } from '../worker/tasks';
 import { pruneRateLimits } from './prune-rate-limits';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminClient } from '../testing/fixtures';
+import { adminClient } from '../../tooling/testing/fixtures';
 import { LEASE_MS, TokenLeases } from './token-leases';
 
 async function tokensOf(bucket: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminClient, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
-import { inOwnDatabase } from '../testing/own-database';
+import { adminClient, createBookableTenant, loginClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { inOwnDatabase } from '../../tooling/testing/own-database';
 import { getProviderSecret, listProviderSecrets, rotateProviderSecrets, setProviderSecret } from './provider-secrets';
 
 const KEY_1 = 'first-data-key-0123456789abcdef';

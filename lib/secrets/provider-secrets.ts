@@ -1,7 +1,7 @@
 import { actorColumns, type Actor } from '../audit/actor';
 import { asService, withTenant, type Tx } from '../db/tx';
-import { seamAccount } from '../locks/lock-account';
-import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from '../locks/ttlock-credentials';
+import { seamAccount } from './lock-account';
+import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from './ttlock-credentials';
 import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
 import { currentDataKey, currentKeyring } from './data-key';
@@ -17,7 +17,7 @@ export const SECRET_PROVIDERS = [
 
 /**
  * Stores a tenant's provider secret encrypted with the current data key (pgcrypto), audited
- * `secret.set`. TTLock credentials are checked first (lib/locks/ttlock-credentials.ts: their shape,
+ * `secret.set`. TTLock credentials are checked first (lib/secrets/ttlock-credentials.ts: their shape,
  * and an endpoint that is a public https address); a refused value writes nothing.
  */
 export async function setProviderSecret(input: {

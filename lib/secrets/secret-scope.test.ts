@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asRole, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { asRole, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { setProviderSecret } from './provider-secrets';
 import { currentKeyring } from './data-key';
 

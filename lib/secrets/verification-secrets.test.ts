@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { currentDataKey } from './data-key';
 import { setProviderSecret } from './provider-secrets';
-import { CALENDLY_KEY, invitee, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
-import { adminClient, TEST_ACTOR } from '../testing/fixtures';
+import { CALENDLY_KEY, invitee, sendCalendly, tenantWithSources } from '../../tooling/testing/booking-webhooks';
+import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import {
   resetVerificationSecretsForTests,
   verificationSecretStats,

@@ -8,8 +8,8 @@ import { startMailCatcher, type MailCatcher } from '../messages/mail-catcher';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { storeCaughtMail } from '../messages/store-caught-mail';
 import { createStaffUser, createTenant } from '../tenants/create-tenant';
-import { invitationToken } from '../testing/accounts';
-import { adminClient, TEST_ACTOR } from '../testing/fixtures';
+import { invitationToken } from '../../tooling/testing/accounts';
+import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import {
   acceptInvitation,
   activateInvitedAccount,

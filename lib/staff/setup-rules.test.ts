@@ -7,8 +7,8 @@ import { loadStaffIdentity } from '../auth/staff';
 import { signInWithPassword } from '../auth/sign-in';
 import { archiveRoom, restoreRoom } from '../rooms/archive-room';
 import { createStaffUser } from '../tenants/create-tenant';
-import { joinTenant } from '../testing/accounts';
-import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
+import { joinTenant } from '../../tooling/testing/accounts';
+import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { changeMemberRole, setMemberActive } from './members';
 
 // The two rules the setup pages rely on, held by the database whoever writes: an archived room

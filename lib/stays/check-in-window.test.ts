@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as checkInRoute } from '@/app/api/v1/reservations/[id]/check-in/route';
 import { createApiKey } from '../auth/api-keys';
-import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { completeCheckIn } from './complete-check-in';
 
 // A PIN that works before its stay can open a room someone else is sleeping in: a check-in is

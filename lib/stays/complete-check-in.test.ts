@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { revokeKey } from '../keys/revoke-key';
 import { completeCheckIn } from './complete-check-in';
 

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { completeCheckIn } from '../stays/complete-check-in';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { completeCheckIn } from './complete-check-in';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { issueCheckInKey } from './issue-check-in-key';
 
 const run = promisify(execFile);
@@ -21,7 +21,7 @@ describe('issuing the key of a check-in', () => {
 
     const outputs = await Promise.all(
       [1, 2, 3].map(() =>
-        run(process.execPath, ['--import', 'tsx', 'lib/testing/issue-key-process.ts', tenantId, checkInId, '50'], {
+        run(process.execPath, ['--import', 'tsx', 'tooling/testing/issue-key-process.ts', tenantId, checkInId, '50'], {
           env: { ...process.env, DB_POOL_MAX: '10' },
         }),
       ),

@@ -6,7 +6,7 @@ import { POST as reissueRoute } from '@/app/api/v1/keys/[id]/reissue/route';
 import { createApiKey } from '../auth/api-keys';
 import { reissueKey } from '../keys/reissue-key';
 import { revokeKey } from '../keys/revoke-key';
-import { adminClient, bookRoom, bookWindow, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, bookWindow, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { checkOutReservation } from './check-out';
 import { completeCheckIn } from './complete-check-in';
 import { issueCheckInKey } from './issue-check-in-key';

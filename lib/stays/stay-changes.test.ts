@@ -5,7 +5,7 @@ import { bookGroup } from '../bookings/book-group';
 import { issueNewStayKey, reissueKey } from '../keys/reissue-key';
 import { revokeKey } from '../keys/revoke-key';
 import { createStaffCode, listStaffCodes } from '../keys/staff-codes';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { changeReservationDates } from './change-dates';
 import { checkOutReservation } from './check-out';
 import { completeCheckIn } from './complete-check-in';

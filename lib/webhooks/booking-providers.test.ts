@@ -11,8 +11,8 @@ import {
   sendCal as sendCalOf,
   sendCalendly as send,
   tenantWithSources,
-} from '../testing/booking-webhooks';
-import { adminClient, TEST_ACTOR } from '../testing/fixtures';
+} from '../../tooling/testing/booking-webhooks';
+import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { signCal } from './cal/verify';
 import { signCalendly } from './calendly/verify';
 import { processWebhookEvent } from './process-event';

@@ -2,11 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { calBooking, invitee, sendCal, sendCalendly, tenantWithSources } from '../testing/booking-webhooks';
-import { adminClient, TEST_ACTOR } from '../testing/fixtures';
-import { seamEvent, sendSeam } from '../testing/seam-webhooks';
-import { deliverStripe } from '../testing/stripe-events';
-import { newSvixSecret } from '../testing/svix';
+import { calBooking, invitee, sendCal, sendCalendly, tenantWithSources } from '../../tooling/testing/booking-webhooks';
+import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { seamEvent, sendSeam } from '../../tooling/testing/seam-webhooks';
+import { deliverStripe } from '../../tooling/testing/stripe-events';
+import { newSvixSecret } from '../../tooling/testing/svix';
 
 // A signed delivery whose JSON nests 10,000 deep: answered 400, kept in the inbox as failed (so the
 // webhook log shows it arrived), never a 500 that loses it.
@@ -99,7 +99,7 @@ describe('a signed webhook with JSON nested 10,000 deep', () => {
 
 describe('jsonNestsDeeperThan', () => {
   it('counts objects and arrays, never brackets inside strings or escaped quotes', async () => {
-    const { jsonNestsDeeperThan, MAX_JSON_DEPTH } = await import('../api/body');
+    const { jsonNestsDeeperThan, MAX_JSON_DEPTH } = await import('../http/body');
     const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
     expect(jsonNestsDeeperThan(nested(MAX_JSON_DEPTH))).toBe(false);
     expect(jsonNestsDeeperThan(nested(MAX_JSON_DEPTH + 1))).toBe(true);

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from '../api/cursor';
+import { decodeCursor, encodeCursor } from '../paging/cursor';
 import { withTenant } from '../db/tx';
 import type { WebhookProvider, WebhookStatus } from '../db/generated/enums';
 

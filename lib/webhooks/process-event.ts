@@ -1,4 +1,4 @@
-import { recordSourceFailure, sourceSuccessSql } from '../alerts/incidents';
+import { recordSourceFailure, sourceSuccessSql } from '../incidents/incidents';
 import { asService, scopedQuery, serviceStatement, sqlLiteral } from '../db/tx';
 import { logger } from '../log/logger';
 import { handlerFor } from './registry';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, loginClient } from '../testing/fixtures';
+import { adminClient, loginClient } from '../../tooling/testing/fixtures';
 import { storeWebhookEvent } from './inbox';
 import { relayWebhookEvents } from './relay';
 

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
-import { seamEvent, sendSeam } from '../testing/seam-webhooks';
-import { newSvixSecret } from '../testing/svix';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { seamEvent, sendSeam } from '../../tooling/testing/seam-webhooks';
+import { newSvixSecret } from '../../tooling/testing/svix';
 import { processWebhookEvent } from './process-event';
 import { seamLockEvent } from './seam/handlers';
 
 // Seam's webhooks (API.md, "Webhooks"): Svix-signed with the tenant's `seam_webhook` secret, stored
 // once per tenant and Svix message id, then processed into LockEvents. Seam's fake sends no
-// webhooks, so the deliveries here are signed by hand (lib/testing/svix.ts).
+// webhooks, so the deliveries here are signed by hand (tooling/testing/svix.ts).
 
 // What the handler hands on is checked here; applying it to keys and locks is lib/locks/lock-events.ts's.
 const { applyLockEvent } = vi.hoisted(() => ({ applyLockEvent: vi.fn() }));

@@ -8,8 +8,8 @@ import {
   sendCal,
   sendCalendly,
   tenantWithSources,
-} from '../testing/booking-webhooks';
-import { adminClient } from '../testing/fixtures';
+} from '../../tooling/testing/booking-webhooks';
+import { adminClient } from '../../tooling/testing/fixtures';
 
 // The attack: a manager of tenant A signs, with A's own Calendly or Cal.com secret, an event that
 // carries tenant B's booking id and posts it to A's own webhook URL. Deduplicated across tenants,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTooDeep, parseJsonBytes } from '../api/body';
+import { isTooDeep, parseJsonBytes } from '../http/body';
 import type { SecretProvider, WebhookProvider } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { rereadAfterMismatch, verificationSecret } from '../secrets/verification-secrets';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCalendlySignature, signCalendly, verifyCalendlySignature } from './calendly/verify';
 import { signCal, verifyCalSignature } from './cal/verify';
 import { isStaleSvixTimestamp, parseSvixHeaders, verifySeamSignature } from './seam/verify';
-import { newSvixSecret, signSvix } from '../testing/svix';
+import { newSvixSecret, signSvix } from '../../tooling/testing/svix';
 
 const body = (text: string) => new TextEncoder().encode(text);
 

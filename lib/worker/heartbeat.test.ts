@@ -1,7 +1,7 @@
 import type { JobHelpers } from 'graphile-worker';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient } from '../testing/fixtures';
+import { adminClient } from '../../tooling/testing/fixtures';
 import { checkHealth } from '../health/check-health';
 import { beat, forgetWorker, reapDeadWorkers } from './heartbeat';
 import { taskList } from './tasks';

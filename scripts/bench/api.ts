@@ -44,7 +44,7 @@ await system.start({ webs: 1, workers: 1 });
 const origin = system.webUrl(0);
 
 // One tenant of 30 rooms, a stay in each (one booking group), one of them checked in.
-const { createBookableTenant, TEST_ACTOR } = await import('../../lib/testing/fixtures');
+const { createBookableTenant, TEST_ACTOR } = await import('../../tooling/testing/fixtures');
 const { createApiKey } = await import('../../lib/auth/api-keys');
 const { createBookingGroup } = await import('../../lib/bookings/create-booking-group');
 const tenant = await createBookableTenant({ name: 'Bench API', rooms: ROOMS });

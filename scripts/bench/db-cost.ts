@@ -6,9 +6,9 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { dataDir, localSecrets } from '../../lib/config/local-state';
-import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, withCredentials } from '../../lib/db/database';
-import { ensureEmbeddedPostgres } from '../../lib/db/embedded';
+import { dataDir, localSecrets } from '../../tooling/config/local-state';
+import { createDatabaseIfMissing, LOGIN_ROLE, prepareDatabase, withCredentials } from '../../tooling/database/database';
+import { ensureEmbeddedPostgres } from '../../tooling/database/embedded';
 import { machine, writeSection } from './harness';
 
 /** Operations timed per measurement (after WARMUP untimed ones). */
@@ -95,7 +95,7 @@ const { getGuestPage } = await import('../../lib/guests/get-guest-page');
 const { getGuestStatus } = await import('../../lib/guests/get-guest-key');
 const { guestStatusLimit } = await import('../../lib/guests/guest-rate-limits');
 const { loadStaffIdentity } = await import('../../lib/auth/staff');
-const { readDeskToday } = await import('../../lib/bookings/desk-today');
+const { readDeskToday } = await import('../../lib/desk/desk-today');
 
 const actor = { type: 'system' as const, id: null, label: 'bench' };
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@
 // contended set of rooms, at 1, 8 and 32 clients, against a single-row insert transaction measured
 // in the same run through the same client. Every figure twice; writes docs/PERFORMANCE.md.
 import pg from 'pg';
-import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../lib/db/database';
+import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../tooling/database/database';
 import { machine, measure, table, writeSection, type Measurement } from './harness';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -10,7 +10,7 @@ const REQUESTS = 200;
 const system = new System('bench-guest');
 await system.start({ webs: 1, workers: 1 });
 process.env.TEST_ADMIN_URL = system.adminUrl;
-const { bookRoom, createBookableTenant } = await import('../../lib/testing/fixtures');
+const { bookRoom, createBookableTenant } = await import('../../tooling/testing/fixtures');
 const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
 const { token } = await bookRoom({ tenantId, roomId: roomIds[0]! });
 const base = system.webUrl(0);

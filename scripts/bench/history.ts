@@ -10,7 +10,7 @@
 // history down for a quick check; BENCH_SECONDS is the time per page measurement, BENCH_SWEEPS the
 // number of sweep runs; BENCH_HISTORY_DB names the databases (default unlockos_history).
 import pg from 'pg';
-import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../lib/db/database';
+import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../tooling/database/database';
 import { machine } from './harness';
 import { explainSummary, loadHistory, type LoadReport } from './history-load';
 
@@ -208,7 +208,7 @@ async function buildToday(dbName: string, m: Measured): Promise<Today> {
   const { checkOutReservation } = await import('../../lib/stays/check-out');
   const { cancelReservation } = await import('../../lib/bookings/cancel-reservation');
   const { zonedDayBounds } = await import('../../lib/time/zoned-day');
-  const { encodeCursor } = await import('../../lib/api/cursor');
+  const { encodeCursor } = await import('../../lib/paging/cursor');
   const midnight = zonedDayBounds(new Date(), TIME_ZONE).start.getTime();
   const at = (day: number, hour: number) => new Date(midnight + (day * 24 + hour) * 3_600_000);
   let n = 0;
@@ -312,8 +312,8 @@ type OpSet = {
 async function opsFor(dbName: string, m: Measured, today: Today): Promise<OpSet> {
   const { listReadableAuditEvents } = await import('../../lib/audit/readable-audit-events');
   const { listAuditEvents } = await import('../../lib/audit/list-audit-events');
-  const { deskDay } = await import('../../lib/bookings/desk-day');
-  const { readDeskToday } = await import('../../lib/bookings/desk-today');
+  const { deskDay } = await import('../../lib/desk/desk-day');
+  const { readDeskToday } = await import('../../lib/desk/desk-today');
   const { expireDueKeys } = await import('../../lib/keys/expire-keys');
   const { tenantId, userId } = m;
   const page = { tenantId, limit: 50 };

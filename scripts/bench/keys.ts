@@ -1,7 +1,7 @@
 // `npm run bench:keys`: key issuance throughput and latency, against a plain single-row insert
 // transaction measured in the same run through the same database client. Writes docs/PERFORMANCE.md.
 import pg from 'pg';
-import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../lib/db/database';
+import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../tooling/database/database';
 import { machine, measure, table, writeSection, type Measurement } from './harness';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -148,7 +148,7 @@ const phase = (p: Phase) =>
 
 // Booking groups whose intents the burst's events pay (or fail): each event does the real work
 // of marking a group paid or recording a failed payment (audit rows, a billing failure).
-const { createBookableTenant } = await import('../../lib/testing/fixtures');
+const { createBookableTenant } = await import('../../tooling/testing/fixtures');
 const { createBookingGroup } = await import('../../lib/bookings/create-booking-group');
 const GROUPS = BURST + RATE * SECONDS;
 const ROOMS = 20;

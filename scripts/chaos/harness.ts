@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { childEnv, type ChildKind, type ChildSettings } from '../../lib/config/child-env';
+import { childEnv, type ChildKind, type ChildSettings } from '../../tooling/config/child-env';
 import {
   createDatabaseIfMissing,
   LOGIN_ROLE,
@@ -10,9 +10,9 @@ import {
   QUEUE_ROLE,
   withCredentials,
   withDatabase,
-} from '../../lib/db/database';
-import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../lib/db/embedded';
-import { WEB_NODE_FLAGS, WEB_SERVER } from '../../lib/config/web-process';
+} from '../../tooling/database/database';
+import { ensureEmbeddedPostgres, freePort, type EmbeddedCluster } from '../../tooling/database/embedded';
+import { WEB_NODE_FLAGS, WEB_SERVER } from '../../tooling/config/web-process';
 
 const ROOT = process.cwd();
 const DIST = process.env.NEXT_DIST_DIR ?? '.next';
@@ -112,7 +112,7 @@ export class System {
     await this.cluster.stop();
   }
 
-  /** What the launcher would decide for this system (lib/config/child-env.ts), web URLs aside. */
+  /** What the launcher would decide for this system (tooling/config/child-env.ts), web URLs aside. */
   private settings(): ChildSettings {
     return {
       appDatabaseUrl: this.appUrl,

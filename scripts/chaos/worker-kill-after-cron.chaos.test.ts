@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe('chaos: a worker is SIGKILLed right after a cron heartbeat', () => {
   it('its jobs run on another worker within a minute', async () => {
-    const { adminClient, bookRoom, createBookableTenant } = await import('../../lib/testing/fixtures');
+    const { adminClient, bookRoom, createBookableTenant } = await import('../../tooling/testing/fixtures');
     process.env.TEST_ADMIN_URL = system.adminUrl;
     const admin = await adminClient();
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 10 });

@@ -12,7 +12,7 @@ afterAll(async () => {
 
 describe('chaos: a worker is SIGKILLed mid-job', () => {
   it('its jobs are released and finished by the others; every key ends synced, each code programmed once', async () => {
-    const { adminClient, bookRoom, createBookableTenant } = await import('../../lib/testing/fixtures');
+    const { adminClient, bookRoom, createBookableTenant } = await import('../../tooling/testing/fixtures');
     process.env.TEST_ADMIN_URL = system.adminUrl;
     const admin = await adminClient();
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 10 });

@@ -2,7 +2,7 @@ import { useFormatter, useTranslations } from 'next-intl';
 
 /**
  * Door errors the desk reads in plain words: the providers' classified codes and the ones
- * lib/keys/sync-vendor.ts writes itself. Any other code is shown as it is.
+ * lib/locks/sync-provider.ts writes itself. Any other code is shown as it is.
  */
 const PLAIN_DOOR_ERRORS = [
   'duplicate_code_on_device',

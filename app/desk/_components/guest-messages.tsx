@@ -3,7 +3,7 @@ import { ResendLinkForm } from '@/app/desk/_components/guest-messages-resend';
 import { MessageTable } from '@/components/message-table';
 import { can } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
-import type { ReservationDetail } from '@/lib/bookings/reservation-detail';
+import type { ReservationDetail } from '@/lib/desk/reservation-detail';
 import { listReservationMessages } from '@/lib/messages/list-messages';
 
 /**

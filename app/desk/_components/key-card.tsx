@@ -1,7 +1,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { When } from '@/components/time';
 import { isAuditReasonCode } from '@/lib/audit/audit-filters';
-import type { ReservationDetail } from '@/lib/bookings/reservation-detail';
+import type { ReservationDetail } from '@/lib/desk/reservation-detail';
 import { DoorErrorText } from '@/app/desk/_components/door-error';
 import { KeyBadges } from '@/app/desk/_components/key-badges';
 import { KeyDoors, stillOpensUntilEnd } from '@/app/desk/_components/key-doors';

@@ -1,7 +1,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Notice } from '@/components/ui/notice';
-import type { ReservationDetail } from '@/lib/bookings/reservation-detail';
+import type { ReservationDetail } from '@/lib/desk/reservation-detail';
 import { DoorErrorText } from '@/app/desk/_components/door-error';
 import styles from './key-doors.module.css';
 

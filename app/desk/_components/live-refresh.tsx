@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
 import { QueryProvider } from '@/components/query-provider';
-import type { DeskSyncState } from '@/lib/bookings/desk-sync-state';
+import type { DeskSyncState } from '@/lib/desk/desk-sync-state';
 
 /** How often a screen asks while a key waits for its lock, and otherwise. */
 export const POLL_PENDING_MS = 2_000;

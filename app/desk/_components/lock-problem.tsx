@@ -2,8 +2,10 @@ import { useTranslations } from 'next-intl';
 import { Notice } from '@/components/ui/notice';
 import { actionsFor, doorProblem, type LockProblem } from '@/lib/locks/lock-problems';
 import { IssueBackupCodeButton } from '@/app/desk/_components/backup-code';
-import type { ReservationKey } from '@/app/desk/_components/key-card';
+import type { ReservationDetail } from '@/lib/desk/reservation-detail';
 import styles from './lock-problem.module.css';
+
+type ReservationKey = ReservationDetail['accessKeys'][number];
 
 /** A live key's doors that have a problem, with what it is in the desk's words. */
 export function keyLockProblems(key: ReservationKey): { lock: string; problem: LockProblem }[] {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { invalidRequest, json, withRequest } from '@/lib/api/http';
 import { can } from '@/lib/auth/permissions';
-import { deskDayWindow } from '@/lib/bookings/desk-day';
-import { deskSyncState, MAX_WATCHED, MAX_WATCHED_RANGE_MS } from '@/lib/bookings/desk-sync-state';
+import { deskDayWindow } from '@/lib/desk/desk-day';
+import { deskSyncState, MAX_WATCHED, MAX_WATCHED_RANGE_MS } from '@/lib/desk/desk-sync-state';
 import { AppError } from '@/lib/errors';
 import { getStaff } from '@/app/_server/staff';
 

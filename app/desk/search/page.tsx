@@ -10,7 +10,7 @@ import { Span } from '@/components/time';
 import { Button } from '@/components/ui/button';
 import { Field, Input } from '@/components/ui/field';
 import { cell, Table } from '@/components/ui/table';
-import { MAX_SEARCH_LENGTH, searchReservations } from '@/lib/bookings/search-reservations';
+import { MAX_SEARCH_LENGTH, searchReservations } from '@/lib/desk/search-reservations';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('search.title') };

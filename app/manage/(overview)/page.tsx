@@ -4,7 +4,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { can } from '@/lib/auth/permissions';
-import { tenantOverview } from '@/lib/tenants/tenant-overview';
+import { tenantOverview } from '@/lib/overview/tenant-overview';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { TimesIn, When } from '@/components/time';
 import { getT } from '@/app/_server/i18n';

@@ -1,7 +1,7 @@
 import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { LockLink, RoomLabel, StayName, WebhookEventLink } from '@/components/record-name';
-import type { IncidentContext } from '@/lib/alerts/list-incidents';
+import type { IncidentContext } from '@/lib/incidents/list-incidents';
 import { recordHref } from '@/lib/records/name-records';
 import styles from './incident-context.module.css';
 

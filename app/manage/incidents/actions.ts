@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { resolveIncidentByHand } from '@/lib/alerts/resolve-incident-by-hand';
+import { resolveIncidentByHand } from '@/lib/incidents/resolve-incident-by-hand';
 import { acknowledgeLockDrift } from '@/lib/locks/acknowledge-drift';
 import { staffAction } from '@/app/_server/action';
 

@@ -8,7 +8,7 @@ import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { IncidentContextList } from '@/app/manage/_components/incident-context';
 import { TimesIn, When } from '@/components/time';
-import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/alerts/list-incidents';
+import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/incidents/list-incidents';
 import type { MessageKey } from '@/lib/i18n/catalog';
 import type { Translate } from '@/lib/i18n/locale';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { programKeyOnLock } from '@/lib/keys/sync-vendor';
+import { programKeyOnLock } from '@/lib/locks/sync-provider';
 import { addRoomLock, setLockProvider, syncLocks } from '@/lib/locks/locks';
 import { registerLockProvider } from '@/lib/locks/tenant-provider';
 import { setProviderSecret } from '@/lib/secrets/provider-secrets';
 import { createStaffUser } from '@/lib/tenants/create-tenant';
-import { fakeDevice, fakeLockProvider } from '@/lib/testing/fake-lock-provider';
-import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '@/lib/testing/fixtures';
+import { fakeDevice, fakeLockProvider } from '@/tooling/testing/fake-lock-provider';
+import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '@/tooling/testing/fixtures';
 
 // As in app/_server/action.test.ts: only the Next.js request is replaced (session, cookies,
 // headers, page cache). The actions, the domain, the database — and the provider port — are real;

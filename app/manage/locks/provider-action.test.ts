@@ -5,8 +5,8 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getProviderSecret } from '@/lib/secrets/provider-secrets';
 import { createStaffUser } from '@/lib/tenants/create-tenant';
-import { adminClient, createBookableTenant } from '@/lib/testing/fixtures';
-import { startLockSimulator, type LockSimulator } from '@/lib/testing/lock-simulator';
+import { adminClient, createBookableTenant } from '@/tooling/testing/fixtures';
+import { startLockSimulator, type LockSimulator } from '@/tooling/testing/lock-simulator';
 
 // Issue 28, item 1: a manager chooses the tenant's own lock provider and enters its credentials in
 // the browser. The action, the domain, the database and the TTLock client are real (against the

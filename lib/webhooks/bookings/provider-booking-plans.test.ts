@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { adminClient, createBookableTenant } from '../../testing/fixtures';
+import { adminClient, createBookableTenant } from '../../../tooling/testing/fixtures';
 
 // A provider's create checks the inbox for a later cancel: with a tenant's long history of webhook
 // events, that check must be an index lookup, not a scan of that history.

@@ -10,8 +10,8 @@ import {
   sendCal,
   sendCalendly,
   tenantWithSources,
-} from '../../testing/booking-webhooks';
-import { adminClient, loginClient } from '../../testing/fixtures';
+} from '../../../tooling/testing/booking-webhooks';
+import { adminClient, loginClient } from '../../../tooling/testing/fixtures';
 import { processWebhookEvent } from '../process-event';
 
 // A provider booking's create and cancel are serialised per booking (tenant + external ref): a

@@ -1,4 +1,4 @@
-import { openIncident, openIncidentOnce } from '../../alerts/incidents';
+import { openIncident, openIncidentOnce } from '../../incidents/incidents';
 import { randomUUID } from 'node:crypto';
 import { linkedItems, storedItem, type GuestLocale } from '../../bookings/create-booking-group';
 import { asService, scopedQuery, sqlLiteral, type Tx } from '../../db/tx';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listIncidents } from '../../alerts/list-incidents';
+import { listIncidents } from '../../incidents/list-incidents';
 import { addBookingSource } from '../../bookings/booking-sources';
 import {
   calBooking,
@@ -9,8 +9,8 @@ import {
   sendCal,
   sendCalendly,
   tenantWithSources,
-} from '../../testing/booking-webhooks';
-import { adminClient, createBookableTenant } from '../../testing/fixtures';
+} from '../../../tooling/testing/booking-webhooks';
+import { adminClient, createBookableTenant } from '../../../tooling/testing/fixtures';
 import { processWebhookEvent } from '../process-event';
 
 let admin: pg.Client;

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookGroup } from '../../bookings/book-group';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../../testing/fixtures';
-import { deliverStripe, stripeEventRow } from '../../testing/stripe-events';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../../../tooling/testing/fixtures';
+import { deliverStripe, stripeEventRow } from '../../../tooling/testing/stripe-events';
 import { processWebhookEvent } from '../process-event';
 
 // Billing failures are counted per day in the property's time zone, and a payment failure handled

@@ -1,4 +1,4 @@
-import { openIncident } from '../../alerts/incidents';
+import { openIncident } from '../../incidents/incidents';
 import { asService } from '../../db/tx';
 import type { WebhookOutcome } from '../types';
 

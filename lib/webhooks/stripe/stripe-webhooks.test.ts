@@ -2,8 +2,8 @@ import Stripe from 'stripe';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookGroup } from '../../bookings/book-group';
-import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../../testing/fixtures';
-import { deliverAndProcessStripe, deliverStripe, stripeEventRow } from '../../testing/stripe-events';
+import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../../../tooling/testing/fixtures';
+import { deliverAndProcessStripe, deliverStripe, stripeEventRow } from '../../../tooling/testing/stripe-events';
 import { processWebhookEvent } from '../process-event';
 
 const SECRET = 'whsec_test_unlockos';

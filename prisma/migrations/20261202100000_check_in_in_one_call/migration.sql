@@ -1,7 +1,7 @@
 -- The check-in hand-off as one SQL function, so the desk and the API complete a check-in in one round
 -- trip (issue 16, part 3: the wrapper — role, settings, transaction — within 30 % of the function).
 -- It does what lib/stays/complete-check-in.ts did in seven statements of an interactive transaction, in
--- the same order (the stay `for update` first, then its keys: lib/keys/lock-order.ts), with the same
+-- the same order (the stay `for update` first, then its keys: lib/locks/lock-order.ts), with the same
 -- answers: the check-in (made or found), its live key (issue_checkin_key), and the keys it revoked.
 --
 -- Refusals, each its own SQLSTATE (lib/db/errors.ts): UN404 no such stay in the tenant; UC003 a stay

@@ -60,7 +60,7 @@ create trigger key_lock_codes_schedule_retry before insert or update of state on
 -- retryable one, else (the schedule) those due. Each door goes back to `pending` with a fresh round
 -- of attempts, counted in `auto_retries`, and its key's program job is queued in this transaction. A
 -- failed re-window on a lock back online is tried again too. Takes the locks every door writer takes,
--- in the same order (stays, then keys, then doors: lib/keys/lock-order.ts). Returns the doors retried.
+-- in the same order (stays, then keys, then doors: lib/locks/lock-order.ts). Returns the doors retried.
 create function app_retry_failed_doors(p_tenant_id uuid, p_lock_id uuid default null, p_limit integer default 200)
   returns integer
   language plpgsql volatile

@@ -7,7 +7,7 @@ import { BookingGroupForm } from '@/app/desk/_components/booking-group-form';
 import { listBookingFacilities, type BookingFacility } from '@/lib/bookings/booking-facilities';
 import { hourlyWindow } from '@/lib/bookings/hourly-window';
 import { roomAvailability, type RoomAvailability } from '@/lib/bookings/room-availability';
-import { stayAmountCents, unitsOf } from '@/lib/bookings/stay-amount';
+import { stayAmountCents, unitsOf } from '@/lib/payments/stay-amount';
 import { addDays, MAX_NIGHTS, minutesOfDay, stayWindow, zonedToday } from '@/lib/bookings/stay-window';
 import type { Locale, Translate } from '@/lib/i18n/locale';
 import { formatMoney } from '@/lib/i18n/money';

@@ -1,4 +1,4 @@
-import { readRawBody } from '@/lib/api/body';
+import { readRawBody } from '@/lib/http/body';
 import { json, methodsNotAllowed, withRequest } from '@/lib/api/http';
 import { receiveSeamWebhook } from '@/lib/webhooks/seam/receive';
 

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { createApiKey } from '../../lib/auth/api-keys';
+import { ROLES } from '../../lib/auth/permissions';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/auth/password';
+import { unlockUser } from '../../lib/auth/sign-in';
+import { listCaughtAccountMail } from '../../lib/messages/list-caught-mail';
+import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../../lib/secrets/provider-secrets';
+import { seedDemo } from '../seed/seed-demo';
+import { ZTimestampSchema } from '../../lib/api/schemas';
+import { addBookingSource } from '../../lib/bookings/booking-sources';
+import { addRoomLock, assignLockDevice, setLockProvider, syncLocks } from '../../lib/locks/locks';
+import { replayWebhookEvents } from '../../lib/webhooks/replay';
+import { createFacility, createRoom, createStaffUser, createTenant } from '../../lib/tenants/create-tenant';
+import { isTimeZone } from '../../lib/facilities/time-zones';
+import { WEBHOOK_PROVIDERS } from '../../lib/webhooks/webhook-log-filters';
+
+const uuid = z.uuid();
+const CLI_ACTOR = { type: 'system' as const, id: null, label: 'cli' };
+
+export type CliCommand = {
+  flags: z.ZodObject;
+  /** Runs with the database open and APP_DATABASE_URL set. */
+  run: (flags: never) => Promise<unknown>;
+};
+
+function command<S extends z.ZodObject>(flags: S, run: (flags: z.infer<S>) => Promise<unknown>): CliCommand {
+  return { flags, run: run as (flags: never) => Promise<unknown> };
+}
+
+/** The CLI of API.md, except `migrate`, which the entry point runs itself. Each prints one JSON object. */
+export const COMMANDS: Record<string, CliCommand> = {
+  'seed-demo': command(z.object({}).strict(), () => seedDemo()),
+  'tenant-create': command(
+    z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        'stripe-account': z
+          .string()
+          .regex(/^acct_[A-Za-z0-9]+$/, 'must look like acct_…')
+          .optional(),
+      })
+      .strict(),
+    (f) => createTenant({ name: f.name, stripeAccountId: f['stripe-account'] }),
+  ),
+  'facility-create': command(
+    z
+      .object({
+        tenant: uuid,
+        name: z.string().trim().min(1).max(200),
+        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
+        'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
+        'early-check-in-minutes': z.coerce.number().int().min(0).max(1440).optional(),
+      })
+      .strict(),
+    (f) =>
+      createFacility({
+        tenantId: f.tenant,
+        name: f.name,
+        timeZone: f.timezone,
+        keyLeadMinutes: f['key-lead-minutes'],
+        earlyCheckInMinutes: f['early-check-in-minutes'],
+        actor: CLI_ACTOR,
+      }),
+  ),
+  'room-create': command(
+    z
+      .object({
+        tenant: uuid,
+        facility: uuid,
+        label: z.string().trim().min(1).max(100),
+        'lock-device': z.string().min(1).max(200).optional(),
+      })
+      .strict(),
+    (f) =>
+      createRoom({
+        tenantId: f.tenant,
+        facilityId: f.facility,
+        label: f.label,
+        lockDeviceRef: f['lock-device'],
+        actor: CLI_ACTOR,
+      }),
+  ),
+  'user-create': command(
+    z
+      .object({
+        tenant: uuid,
+        email: z.email(),
+        password: z
+          .string()
+          .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+          .max(PASSWORD_MAX_LENGTH),
+        role: z.enum(ROLES),
+      })
+      .strict(),
+    async (f) => {
+      const { id } = await createStaffUser({
+        tenantId: f.tenant,
+        email: f.email,
+        password: f.password,
+        role: f.role,
+        actor: CLI_ACTOR,
+      });
+      return { id };
+    },
+  ),
+  'user-unlock': command(z.object({ email: z.email() }).strict(), (f) => unlockUser({ email: f.email })),
+  // Without SMTP_URL, invitations and reset links are caught locally, for no tenant to read: the operator reads them here.
+  'account-mail': command(z.object({ email: z.email() }).strict(), async (f) => ({
+    mails: await listCaughtAccountMail({ email: f.email }),
+  })),
+  'api-key-create': command(z.object({ tenant: uuid, name: z.string().trim().min(1).max(100) }).strict(), async (f) => {
+    const created = await createApiKey({ tenantId: f.tenant, name: f.name, actor: CLI_ACTOR });
+    return { id: created.id, key: created.key };
+  }),
+  'secret-set': command(
+    z.object({ tenant: uuid, provider: z.enum(SECRET_PROVIDERS), value: z.string().min(1).max(4096) }).strict(),
+    (f) => setProviderSecret({ tenantId: f.tenant, provider: f.provider, value: f.value, actor: CLI_ACTOR }),
+  ),
+  'lock-provider-set': command(
+    z.object({ tenant: uuid, provider: z.enum(['simulator', 'seam', 'ttlock']) }).strict(),
+    (f) => setLockProvider({ tenantId: f.tenant, provider: f.provider, actor: CLI_ACTOR }),
+  ),
+  'locks-sync': command(z.object({ tenant: uuid }).strict(), (f) =>
+    syncLocks({ tenantId: f.tenant, actor: CLI_ACTOR }),
+  ),
+  'lock-assign': command(z.object({ tenant: uuid, device: z.string().trim().min(1).max(200) }).strict(), (f) =>
+    assignLockDevice({ tenantId: f.tenant, deviceId: f.device, actor: CLI_ACTOR }),
+  ),
+  'room-lock-add': command(
+    z.object({ tenant: uuid, room: uuid, lock: uuid, role: z.enum(['room', 'entrance', 'other']).optional() }).strict(),
+    (f) => addRoomLock({ tenantId: f.tenant, roomId: f.room, lockId: f.lock, role: f.role, actor: CLI_ACTOR }),
+  ),
+  'secrets-rotate': command(z.object({}).strict(), () => rotateProviderSecrets({ actor: CLI_ACTOR })),
+  'booking-source-add': command(
+    z
+      .object({
+        tenant: uuid,
+        provider: z.enum(['calendly', 'cal']),
+        'event-type': z.string().trim().min(1).max(500),
+        room: uuid,
+      })
+      .strict(),
+    (f) =>
+      addBookingSource({
+        tenantId: f.tenant,
+        provider: f.provider,
+        eventType: f['event-type'],
+        roomId: f.room,
+        actor: CLI_ACTOR,
+      }),
+  ),
+  'webhooks-replay': command(
+    z
+      .object({
+        provider: z.enum(WEBHOOK_PROVIDERS),
+        tenant: uuid.optional(),
+        from: ZTimestampSchema,
+        to: ZTimestampSchema,
+      })
+      .strict()
+      .refine((f) => !(f.from instanceof Date) || !(f.to instanceof Date) || f.to > f.from, {
+        message: '--to must be after --from',
+        path: ['to'],
+      }),
+    (f) => replayWebhookEvents({ provider: f.provider, tenantId: f.tenant, from: f.from, to: f.to, actor: CLI_ACTOR }),
+  ),
+};
