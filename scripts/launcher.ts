@@ -38,7 +38,7 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
 
   const simulatorPort = await freePort();
   // The simulator started here gets a client secret and an account password of its own, new on
-  // every start; a lock vendor given by LOCK_VENDOR_URL comes with the operator's
+  // every start; a lock provider given by LOCK_VENDOR_URL comes with the operator's
   // LOCK_VENDOR_CLIENT_ID / _SECRET and LOCK_VENDOR_USERNAME / _PASSWORD.
   const ownSimulator = !process.env.LOCK_VENDOR_URL;
   const simulatorClientSecret = randomBytes(24).toString('base64url');
@@ -57,12 +57,12 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
     nextauthSecret,
     appDataKey: process.env.APP_DATA_KEY ?? secrets.appDataKey,
     appDataKeyVersion: process.env.APP_DATA_KEY_VERSION ?? '1',
-    lockVendor: process.env.LOCK_VENDOR ?? 'simulator',
-    lockVendorUrl: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
-    lockVendorClientId: ownSimulator ? SIMULATOR_CLIENT_ID : process.env.LOCK_VENDOR_CLIENT_ID,
-    lockVendorClientSecret: ownSimulator ? simulatorClientSecret : process.env.LOCK_VENDOR_CLIENT_SECRET,
-    lockVendorUsername: ownSimulator ? SIMULATOR_USERNAME : process.env.LOCK_VENDOR_USERNAME,
-    lockVendorPassword: ownSimulator ? simulatorPassword : process.env.LOCK_VENDOR_PASSWORD,
+    lockProvider: process.env.LOCK_VENDOR ?? 'simulator',
+    lockProviderUrl: process.env.LOCK_VENDOR_URL ?? `http://127.0.0.1:${simulatorPort}`,
+    lockProviderClientId: ownSimulator ? SIMULATOR_CLIENT_ID : process.env.LOCK_VENDOR_CLIENT_ID,
+    lockProviderClientSecret: ownSimulator ? simulatorClientSecret : process.env.LOCK_VENDOR_CLIENT_SECRET,
+    lockProviderUsername: ownSimulator ? SIMULATOR_USERNAME : process.env.LOCK_VENDOR_USERNAME,
+    lockProviderPassword: ownSimulator ? simulatorPassword : process.env.LOCK_VENDOR_PASSWORD,
     simulatorPort,
     simulatorClientId: SIMULATOR_CLIENT_ID,
     simulatorClientSecret,
@@ -135,7 +135,7 @@ export function supervise(services: Services) {
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
 
-  // The lock-vendor simulator, unless the operator named a lock vendor of their own.
+  // The lock-vendor simulator, unless the operator named a lock provider of their own.
   const spawnSimulator = () => {
     if (services.ownSimulator) spawnChild('simulator', 'simulator', ['--import', 'tsx', 'scripts/simulator.ts']);
   };
@@ -161,7 +161,7 @@ export async function announce(services: Services, webUrls: string[]): Promise<v
   const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
   writePrivateFile(
     path.join(dataDir(), 'services.json'),
-    JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockVendorUrl, demoGuestUrl }, null, 2),
+    JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockProviderUrl, demoGuestUrl }, null, 2),
   );
 
   say('');

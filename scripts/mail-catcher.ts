@@ -3,7 +3,7 @@
 // mailbox. Its port and login come from the launcher (MAIL_CATCHER_PORT, _USER, _PASSWORD), new on
 // every start; nothing else may deliver to it.
 import { logger } from '../lib/log/logger';
-import { startMailCatcher } from '../lib/messages/mail-catcher';
+import { startMailCatcher } from '../tooling/mail-catcher/mail-catcher';
 import { storeCaughtMail } from '../lib/messages/store-caught-mail';
 
 const user = process.env.MAIL_CATCHER_USER;

@@ -133,7 +133,7 @@ export async function checkTenantLockProviders(): Promise<{ tenants: number; fai
     const conditionKey = `health:lock_provider:${name}`;
     if (!result.ok) {
       failing += 1;
-      logger.warn({ tenantId, provider: name, vendorCode: result.code }, 'tenant lock provider health check failed');
+      logger.warn({ tenantId, provider: name, providerCode: result.code }, 'tenant lock provider health check failed');
     }
     await asService({ tenantId }, (tx) =>
       result.ok

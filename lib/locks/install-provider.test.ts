@@ -27,7 +27,7 @@ const token = (url: string, fields: Record<string, string>) =>
     (r) => r.json() as Promise<Record<string, unknown>>,
   );
 
-describe('lock vendor credentials', () => {
+describe('lock provider credentials', () => {
   it('installLockProvider refuses to run without explicit client credentials and account', () => {
     process.env.LOCK_VENDOR_URL = 'http://127.0.0.1:9';
     process.env.LOCK_VENDOR = 'seam'; // the default for tenants; the install's own simulator is there all the same

@@ -1,7 +1,7 @@
 import type { LockProvider } from './provider';
 import { createTtlockProvider } from './ttlock';
 
-let vendor: LockProvider | null = null;
+let installed: LockProvider | null = null;
 
 /**
  * The install's own lock provider, the simulator (TTLock's open platform) at `LOCK_VENDOR_URL`, for
@@ -11,7 +11,7 @@ let vendor: LockProvider | null = null;
  * no default credential.
  */
 export function installLockProvider(): LockProvider {
-  if (vendor) return vendor;
+  if (installed) return installed;
   const baseUrl = process.env.LOCK_VENDOR_URL;
   if (!baseUrl) throw new Error('LOCK_VENDOR_URL is not set (npm start sets it to the simulator)');
   const clientId = process.env.LOCK_VENDOR_CLIENT_ID;
@@ -20,10 +20,10 @@ export function installLockProvider(): LockProvider {
   const password = process.env.LOCK_VENDOR_PASSWORD;
   if (!clientId || !clientSecret || !username || !password) {
     throw new Error(
-      'LOCK_VENDOR_CLIENT_ID, LOCK_VENDOR_CLIENT_SECRET, LOCK_VENDOR_USERNAME and LOCK_VENDOR_PASSWORD must be set: the lock vendor has no default credentials (npm start sets them for the simulator it starts)',
+      'LOCK_VENDOR_CLIENT_ID, LOCK_VENDOR_CLIENT_SECRET, LOCK_VENDOR_USERNAME and LOCK_VENDOR_PASSWORD must be set: the lock provider has no default credentials (npm start sets them for the simulator it starts)',
     );
   }
-  vendor = createTtlockProvider({
+  installed = createTtlockProvider({
     name: 'simulator',
     baseUrl,
     clientId,
@@ -33,10 +33,10 @@ export function installLockProvider(): LockProvider {
     cacheScope: 'install',
     timeoutMs: Number(process.env.LOCK_VENDOR_TIMEOUT_MS ?? 10_000),
   });
-  return vendor;
+  return installed;
 }
 
 /** For tests: use this provider instead of the configured one. */
 export function setInstallLockProviderForTests(next: LockProvider | null): void {
-  vendor = next;
+  installed = next;
 }

@@ -22,7 +22,7 @@ export type LockProblem = (typeof LOCK_PROBLEMS)[number];
 /** What the desk can do: a code from the provider's backup pool, a new PIN, or the manager. */
 export type LockProblemAction = 'backup' | 'reissue' | 'call_manager';
 
-/** The door's failure codes (adapters' and sync-vendor's own) in the desk's kinds of problem. */
+/** The door's failure codes (adapters' and sync-provider's own) in the desk's kinds of problem. */
 const BY_ERROR: Record<string, LockProblem> = {
   device_offline: 'device_offline',
   device_busy: 'device_offline',

@@ -239,7 +239,7 @@ export async function syncLocks(input: {
   const { provider, account } = connection.data;
   const devices = await provider.listDevices({ correlationId: input.correlationId ?? `locks-sync:${tenantId}` });
   if (!devices.ok) {
-    logger.warn({ tenantId, provider: name, vendorCode: devices.code }, 'locks-sync could not list devices');
+    logger.warn({ tenantId, provider: name, providerCode: devices.code }, 'locks-sync could not list devices');
     throw new AppError('unavailable', `The lock provider did not list its devices (${devices.code}).`, {
       providerCode: devices.code,
     });

@@ -85,7 +85,7 @@ export async function reconcileLock(input: {
     : provider;
   if (!listed.ok) {
     logger.warn(
-      { tenantId, lockId, provider: lock.provider, vendorCode: listed.code },
+      { tenantId, lockId, provider: lock.provider, providerCode: listed.code },
       'lock reconciliation could not list codes',
     );
     await asService({ tenantId }, (tx) =>
@@ -231,7 +231,7 @@ export async function checkTenantLocks(tenantId: string): Promise<{ locks: numbe
       : provider;
     if (!devices.ok) {
       failures += 1;
-      logger.warn({ tenantId, provider: name, vendorCode: devices.code }, 'lock status read failed');
+      logger.warn({ tenantId, provider: name, providerCode: devices.code }, 'lock status read failed');
       continue;
     }
     const byDevice = new Map(devices.data.map((d) => [d.deviceId, d]));

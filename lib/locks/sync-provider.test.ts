@@ -54,8 +54,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-describe('vendor commands through the outbox', () => {
-  it('take a key from pending to synced through vendor errors, programming its code once', async () => {
+describe('provider commands through the outbox', () => {
+  it('take a key from pending to synced through provider errors, programming its code once', async () => {
     const { tenantId, roomIds } = await createBookableTenant();
     await control('/_control/faults', { next: { count: 2, httpStatus: 500 } });
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]! });

@@ -366,7 +366,7 @@ async function failDoor(job: JobAttempt, key: LoadedKey, door: Door, code: strin
   const removing = door.state === 'removing';
   const kind: Kind = removing ? 'remove' : 'program';
   logger.warn(
-    { keyId: key.id, lockId: door.lockId, vendorCode: code, kind, attempt: job.attempt },
+    { keyId: key.id, lockId: door.lockId, providerCode: code, kind, attempt: job.attempt },
     'lock command failed for good',
   );
   await asService({ tenantId: job.tenantId }, async (tx) => {
@@ -521,7 +521,7 @@ async function rewindowDone(job: JobAttempt, key: LoadedKey, door: Door): Promis
  * incident. The next window change, or the lock coming back online, tries again.
  */
 async function failRewindow(job: JobAttempt, key: LoadedKey, door: Door, code: string): Promise<Step> {
-  logger.warn({ keyId: key.id, lockId: door.lockId, vendorCode: code }, 'window change not applied on lock');
+  logger.warn({ keyId: key.id, lockId: door.lockId, providerCode: code }, 'window change not applied on lock');
   await asService({ tenantId: job.tenantId }, async (tx) => {
     await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
     await tx.$executeRaw`update key_lock_codes set rewindow = false, rewindow_error = ${code}, updated_at = now()

@@ -1,7 +1,7 @@
 export const TOKEN_SAFETY_MARGIN_SECONDS = 60;
 export const TOKEN_MAX_TTL_SECONDS = 95 * 60;
 
-/** How long a vendor token may be cached: `clamp(expires_in − 60 s, 0, 95 min)`; never negative. */
+/** How long a provider token may be cached: `clamp(expires_in − 60 s, 0, 95 min)`; never negative. */
 export function tokenTtlSeconds(expiresIn: unknown): number {
   const seconds = typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? expiresIn : 0;
   return Math.min(Math.max(seconds - TOKEN_SAFETY_MARGIN_SECONDS, 0), TOKEN_MAX_TTL_SECONDS);

@@ -14,7 +14,7 @@ import {
   tenantWithSources,
 } from '../../tooling/testing/booking-webhooks';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
-import { startMailCatcher, type CaughtMessage, type MailCatcher } from './mail-catcher';
+import { startMailCatcher, type CaughtMessage, type MailCatcher } from '../../tooling/mail-catcher/mail-catcher';
 import { sendMessage } from './send-message';
 
 // Guest messages end to end inside one process: the outbox rows the triggers write, the worker's

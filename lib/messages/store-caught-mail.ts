@@ -1,5 +1,5 @@
 import { asService } from '../db/tx';
-import type { CaughtMessage } from './mail-catcher';
+import type { CaughtMessage } from '../../tooling/mail-catcher/mail-catcher';
 import { MESSAGE_ID_HEADER } from './send-message';
 
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadStaffIdentity } from '../auth/staff';
 import { signInWithPassword } from '../auth/sign-in';
 import { withTenant } from '../db/tx';
-import { startMailCatcher, type MailCatcher } from '../messages/mail-catcher';
+import { startMailCatcher, type MailCatcher } from '../../tooling/mail-catcher/mail-catcher';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { storeCaughtMail } from '../messages/store-caught-mail';
 import { createStaffUser, createTenant } from '../tenants/create-tenant';

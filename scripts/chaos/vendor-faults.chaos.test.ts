@@ -11,7 +11,7 @@ afterAll(async () => {
   await system.stop();
 });
 
-describe('chaos: the lock vendor fails 30 % of calls with 2 s latency for a minute of check-ins and revocations', () => {
+describe('chaos: the lock provider fails 30 % of calls with 2 s latency for a minute of check-ins and revocations', () => {
   it('programs no code twice, and every key ends synced, or failed with an incident', async () => {
     process.env.TEST_ADMIN_URL = system.adminUrl;
     const { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } = await import('../../tooling/testing/fixtures');

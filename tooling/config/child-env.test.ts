@@ -40,12 +40,12 @@ const settings: ChildSettings = {
   nextauthSecret: 'nextauth-secret',
   appDataKey: 'data-key',
   appDataKeyVersion: '2',
-  lockVendor: 'simulator',
-  lockVendorUrl: 'http://127.0.0.1:4100',
-  lockVendorClientId: 'unlockos',
-  lockVendorClientSecret: 'fresh-simulator-secret',
-  lockVendorUsername: 'unlockos_demo',
-  lockVendorPassword: 'fresh-simulator-password',
+  lockProvider: 'simulator',
+  lockProviderUrl: 'http://127.0.0.1:4100',
+  lockProviderClientId: 'unlockos',
+  lockProviderClientSecret: 'fresh-simulator-secret',
+  lockProviderUsername: 'unlockos_demo',
+  lockProviderPassword: 'fresh-simulator-password',
   simulatorPort: 4100,
   simulatorClientId: 'unlockos',
   simulatorClientSecret: 'fresh-simulator-secret',
@@ -93,7 +93,7 @@ describe('the environment of each child process', () => {
     });
   });
 
-  it('gives the workers the login role’s URL, the queue role’s URL and the lock vendor’s credentials', () => {
+  it('gives the workers the login role’s URL, the queue role’s URL and the lock provider’s credentials', () => {
     const env = childEnv('worker', settings, inherited);
     expect(Object.keys(env).sort()).toEqual(
       [

@@ -12,13 +12,13 @@ export type ChildSettings = {
   nextauthSecret: string;
   appDataKey: string;
   appDataKeyVersion: string;
-  lockVendor: string;
-  lockVendorUrl: string;
-  lockVendorClientId?: string;
-  lockVendorClientSecret?: string;
+  lockProvider: string;
+  lockProviderUrl: string;
+  lockProviderClientId?: string;
+  lockProviderClientSecret?: string;
   /** The TTLock account that owns the locks (its password goes to TTLock as an MD5, never in clear). */
-  lockVendorUsername?: string;
-  lockVendorPassword?: string;
+  lockProviderUsername?: string;
+  lockProviderPassword?: string;
   simulatorPort: number;
   simulatorClientId: string;
   simulatorClientSecret: string;
@@ -57,10 +57,10 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
 /**
  * The environment of one child process: the launcher's configuration minus every credential, plus
  * exactly the credentials that child needs. Web processes get the login role's URL, never the
- * owner's nor the queue's, and the lock vendor's client credentials (a manager's re-sync and import
+ * owner's nor the queue's, and the lock provider's client credentials (a manager's re-sync and import
  * on the Locks page ask the provider while the page waits; a tenant's own Seam or TTLock credentials
  * are provider secrets, which web decrypts already); workers get the login role's and the queue
- * role's URLs and the lock vendor's client credentials; the simulator gets no database credential
+ * role's URLs and the lock provider's client credentials; the simulator gets no database credential
  * and no application secret.
  */
 export function childEnv(
@@ -105,15 +105,15 @@ export function childEnv(
     APP_DATA_KEY: settings.appDataKey,
     APP_DATA_KEY_VERSION: settings.appDataKeyVersion,
   });
-  const lockVendor = {
-    LOCK_VENDOR: settings.lockVendor,
-    LOCK_VENDOR_URL: settings.lockVendorUrl,
-    ...(settings.lockVendorClientId ? { LOCK_VENDOR_CLIENT_ID: settings.lockVendorClientId } : {}),
-    ...(settings.lockVendorClientSecret ? { LOCK_VENDOR_CLIENT_SECRET: settings.lockVendorClientSecret } : {}),
-    ...(settings.lockVendorUsername ? { LOCK_VENDOR_USERNAME: settings.lockVendorUsername } : {}),
-    ...(settings.lockVendorPassword ? { LOCK_VENDOR_PASSWORD: settings.lockVendorPassword } : {}),
+  const lockProvider = {
+    LOCK_VENDOR: settings.lockProvider,
+    LOCK_VENDOR_URL: settings.lockProviderUrl,
+    ...(settings.lockProviderClientId ? { LOCK_VENDOR_CLIENT_ID: settings.lockProviderClientId } : {}),
+    ...(settings.lockProviderClientSecret ? { LOCK_VENDOR_CLIENT_SECRET: settings.lockProviderClientSecret } : {}),
+    ...(settings.lockProviderUsername ? { LOCK_VENDOR_USERNAME: settings.lockProviderUsername } : {}),
+    ...(settings.lockProviderPassword ? { LOCK_VENDOR_PASSWORD: settings.lockProviderPassword } : {}),
   };
-  if (kind === 'web') return { ...env, ...lockVendor, NEXTAUTH_URL: settings.nextauthUrl };
+  if (kind === 'web') return { ...env, ...lockProvider, NEXTAUTH_URL: settings.nextauthUrl };
   // Without an operator's SMTP_URL, workers send to the launcher's own mail catcher.
   const catcher = settings.mailCatcher;
   const smtp = catcher
@@ -121,5 +121,5 @@ export function childEnv(
         SMTP_URL: `smtp://${encodeURIComponent(catcher.user)}:${encodeURIComponent(catcher.password)}@127.0.0.1:${catcher.port}`,
       }
     : {};
-  return { ...env, ...lockVendor, ...smtp, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
+  return { ...env, ...lockProvider, ...smtp, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
 }

@@ -1,12 +1,12 @@
 import nodemailer from 'nodemailer';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBookingGroup } from '../bookings/create-booking-group';
-import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
-import { listCaughtMail } from './list-caught-mail';
+import { createBookingGroup } from '../../lib/bookings/create-booking-group';
+import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
+import { listCaughtMail } from '../../lib/messages/list-caught-mail';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
-import { sendMessage } from './send-message';
-import { storeCaughtMail } from './store-caught-mail';
+import { sendMessage } from '../../lib/messages/send-message';
+import { storeCaughtMail } from '../../lib/messages/store-caught-mail';
 
 // The local mail catcher npm start runs without SMTP_URL, shared by every tenant of the install:
 // only its own login may deliver, each mail is filed under its message's tenant, and a mail that
