@@ -173,6 +173,10 @@ describe('the repeatable SQL files', () => {
     await expect(migrate({ databaseUrl: url, sqlDir })).rejects.toThrow(
       /sql file prisma\/sql\/keys\/app_random_pin\.sql failed: .*return type/,
     );
+    writeFileSync(path.join(sqlDir, 'keys', 'app_random_pin.sql'), 'create or replace functio app_random_pin();\n');
+    await expect(migrate({ databaseUrl: url, sqlDir })).rejects.toThrow(
+      /sql file prisma\/sql\/keys\/app_random_pin\.sql failed: syntax error/,
+    );
     expect(await migrate({ databaseUrl: url, sqlDir, dryRun: true })).toMatchObject({
       sqlPending: ['keys/app_random_pin.sql'],
     });

@@ -158,17 +158,13 @@ export async function migrate(options: {
       checksum varchar(64) not null,
       applied_at timestamptz not null default now())`);
     for (const file of sqlPending) {
-      await client.query('begin');
+      // One round trip per file, in its own transaction. Function bodies are checked when called,
+      // not here, so files apply in any order.
+      const record = `insert into migrator.sql_files (path, checksum)
+        values (${client.escapeLiteral(file.path)}, ${client.escapeLiteral(file.checksum)})
+        on conflict (path) do update set checksum = excluded.checksum, applied_at = now()`;
       try {
-        // Function bodies are checked when called, not here: files apply in any order.
-        await client.query('set local check_function_bodies = off');
-        await client.query(file.sql);
-        await client.query(
-          `insert into migrator.sql_files (path, checksum) values ($1, $2)
-           on conflict (path) do update set checksum = excluded.checksum, applied_at = now()`,
-          [file.path, file.checksum],
-        );
-        await client.query('commit');
+        await client.query(`begin;\nset local check_function_bodies = off;\n${file.sql}\n;\n${record};\ncommit;`);
       } catch (error) {
         await client.query('rollback');
         throw new MigrationError(`sql file prisma/sql/${file.path} failed: ${(error as Error).message}`, {
