@@ -57,8 +57,8 @@ async function main(): Promise<void> {
   try {
     if (name === 'migrate') {
       if (values['dry-run'] === true) {
-        const { pending } = await migrate({ databaseUrl: database.adminUrl, dryRun: true });
-        process.stdout.write(`${JSON.stringify({ dryRun: true, plan: pending, applied: 0 })}\n`);
+        const { pending, sqlPending } = await migrate({ databaseUrl: database.adminUrl, dryRun: true });
+        process.stdout.write(`${JSON.stringify({ dryRun: true, plan: pending, sqlFiles: sqlPending, applied: 0 })}\n`);
         return;
       }
       const { applied } = await prepareDatabase({ adminUrl: database.adminUrl });
@@ -67,10 +67,10 @@ async function main(): Promise<void> {
     }
     if (database.embedded) await prepareDatabase({ adminUrl: database.adminUrl });
     else {
-      const { pending } = await migrate({ databaseUrl: database.adminUrl, dryRun: true });
-      if (pending.length > 0)
+      const { pending, sqlPending } = await migrate({ databaseUrl: database.adminUrl, dryRun: true });
+      if (pending.length > 0 || sqlPending.length > 0)
         throw new UsageError(
-          `the database has ${pending.length} pending migration(s): run \`npm run cli -- migrate\` first`,
+          `the database has ${pending.length} pending migration(s) and ${sqlPending.length} changed SQL file(s): run \`npm run cli -- migrate\` first`,
         );
     }
     process.env.APP_DATABASE_URL = database.appUrl;
@@ -90,12 +90,14 @@ async function main(): Promise<void> {
 /** `migrate --target <env>`: resolve the target from flags and environment only, print the plan, then apply. */
 async function migrateTarget(targetName: string, dryRun: boolean): Promise<void> {
   const target = resolveMigrationTarget(targetName);
-  const { pending } = await migrate({ databaseUrl: target.url, dryRun: true });
+  const { pending, sqlPending } = await migrate({ databaseUrl: target.url, dryRun: true });
   process.stderr.write(
-    `plan for target "${target.name}" (host ${target.host}, database ${target.database}): ${pending.length} pending migration(s)${pending.length ? `: ${pending.join(', ')}` : ''}\n`,
+    `plan for target "${target.name}" (host ${target.host}, database ${target.database}): ${pending.length} pending migration(s)${pending.length ? `: ${pending.join(', ')}` : ''}, ${sqlPending.length} SQL file(s) to apply\n`,
   );
   if (dryRun) {
-    process.stdout.write(`${JSON.stringify({ target: target.name, dryRun: true, plan: pending, applied: 0 })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ target: target.name, dryRun: true, plan: pending, sqlFiles: sqlPending, applied: 0 })}\n`,
+    );
     return;
   }
   const { applied } = await prepareDatabase({ adminUrl: target.url, appDbPassword: target.appDbPassword });

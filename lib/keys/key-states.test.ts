@@ -70,6 +70,11 @@ describe('key lifecycle', () => {
     }
   });
 
+  it('names the states of the database enum, in its order (the trigger and the table share one list)', async () => {
+    const { rows } = await admin.query<{ label: string }>(`select unnest(enum_range(null::key_status))::text as label`);
+    expect(rows.map((row) => row.label)).toEqual([...KEY_STATES]);
+  });
+
   it('treats revoked and expired as terminal', () => {
     expect(KEY_TRANSITIONS.revoked).toEqual([]);
     expect(KEY_TRANSITIONS.expired).toEqual([]);

@@ -1,6 +1,9 @@
 import { asService } from '../db/tx';
-import type { CaughtMessage } from '../../tooling/mail-catcher/mail-catcher';
+import type { ParsedMail } from 'mailparser';
 import { MESSAGE_ID_HEADER } from './send-message';
+
+/** A mail as the local mail catcher (tooling/mail-catcher) received it, parsed. */
+export type CaughtMessage = { parsed: ParsedMail; envelope: { from: string; to: string[] }; size: number };
 
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

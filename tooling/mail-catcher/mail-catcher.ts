@@ -1,8 +1,9 @@
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
-/** A mail as the catcher received it, parsed. */
-export type CaughtMessage = { parsed: ParsedMail; envelope: { from: string; to: string[] }; size: number };
+import type { CaughtMessage } from '../../lib/messages/store-caught-mail';
+
+export type { CaughtMessage };
 
 /** What the catcher does with a mail: resolve (accepted) or throw (refused with `responseCode`, default 550). */
 export type MailSink = (mail: CaughtMessage) => Promise<void>;
