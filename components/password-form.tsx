@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
-import type { ActionResult, ActionState } from '@/app/_server/action';
+import type { ActionResult, ActionState } from '@/components/ui/action-state';
 import { Button } from '@/components/ui/button';
 import { Field, Input } from '@/components/ui/field';
 import { FormError, Notice } from '@/components/ui/notice';

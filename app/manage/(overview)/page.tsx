@@ -7,7 +7,7 @@ import { can } from '@/lib/auth/permissions';
 import { tenantOverview } from '@/lib/tenants/tenant-overview';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { TimesIn, When } from '@/components/time';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';

@@ -8,7 +8,7 @@ import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { listApiKeys } from '@/lib/auth/list-api-keys';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Badge } from '@/components/ui/badge';
 

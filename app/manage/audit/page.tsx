@@ -8,7 +8,7 @@ import { auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
 import { listReadableAuditEvents } from '@/lib/audit/readable-audit-events';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listRooms } from '@/lib/rooms/list-rooms';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { AUDIT_PAGE_SIZE } from './audit-request';
 

@@ -6,7 +6,7 @@ import { ClientMessages } from '@/components/client-messages';
 import { Table } from '@/components/ui/table';
 import { listBookingSources } from '@/lib/bookings/booking-sources';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

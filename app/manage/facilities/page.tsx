@@ -4,7 +4,7 @@ import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { buttonClassName } from '@/components/ui/button';
 import { Table } from '@/components/ui/table';
 import { listFacilitySettings } from '@/lib/facilities/save-facility';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -12,7 +12,7 @@ import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/ale
 import type { MessageKey } from '@/lib/i18n/catalog';
 import type { Translate } from '@/lib/i18n/locale';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 const SEVERITY_BADGE: Record<string, BadgeTone> = {

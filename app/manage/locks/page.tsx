@@ -10,7 +10,7 @@ import { listLockDetails } from '@/lib/locks/locks';
 import { tenantProviderName } from '@/lib/locks/tenant-provider';
 import { listRooms } from '@/lib/rooms/list-rooms';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Fragment, type ReactNode } from 'react';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { MessageTable } from '@/components/message-table';
 import { TimesIn, When } from '@/components/time';

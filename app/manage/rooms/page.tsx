@@ -10,7 +10,7 @@ import { Table } from '@/components/ui/table';
 import { listFacilitySettings } from '@/lib/facilities/save-facility';
 import { formatMoney } from '@/lib/i18n/money';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

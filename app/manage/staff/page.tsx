@@ -9,7 +9,7 @@ import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listInvitations } from '@/lib/staff/invitations';
 import { listMembers } from '@/lib/staff/members';
 import { TimesIn } from '@/components/time';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -19,7 +19,7 @@ import {
   WEBHOOK_STATUSES,
   webhookLogHref,
 } from '@/lib/webhooks/webhook-log-filters';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Button, buttonClassName } from '@/components/ui/button';
 

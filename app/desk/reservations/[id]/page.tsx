@@ -17,7 +17,7 @@ import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
 import { reservationView } from '@/lib/stays/reservation-view';
 import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { StayActions } from '@/app/desk/_components/stay-actions';

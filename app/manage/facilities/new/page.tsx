@@ -4,7 +4,7 @@ import { FacilityForm } from '@/app/manage/_components/facility-form';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { timeZoneChoices } from '@/lib/facilities/time-zones';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

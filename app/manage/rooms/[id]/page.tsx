@@ -14,7 +14,7 @@ import { listLocks } from '@/lib/locks/locks';
 import { futureStaysOfRoom } from '@/lib/rooms/archive-room';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
 import { fromMinorUnits } from '@/lib/rooms/room-input';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
