@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { LockCard } from '@/app/manage/_components/lock-card';
 import { ImportLocksButton } from '@/app/manage/_components/lock-import';
 import { LockProviderForm } from '@/app/manage/_components/lock-provider-form';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import styles from '@/app/manage/_components/locks.module.css';
 import { ClientMessages } from '@/components/client-messages';
@@ -38,11 +39,9 @@ export default async function LocksPage() {
   return (
     <>
       <ManageNav staff={staff} current="locks" />
-      <header className="page__header">
-        <h1>{t('locks.title')}</h1>
-        <p className="page__lead">{t('locks.lead', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('locks.title')} lead={t('locks.lead', { tenant: staff.current.tenantName })}>
         <TimesIn zone={zone} />
-      </header>
+      </PageHeader>
 
       <ClientMessages only={['locks']}>
         <LockProviderForm tenant={staff.current.tenantName} current={provider} />

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { Fragment, type ReactNode } from 'react';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
@@ -55,11 +56,9 @@ export default async function MailboxPage() {
   return (
     <>
       <ManageNav staff={staff} current="mailbox" />
-      <header className="page__header">
-        <h1>{t('mailbox.title')}</h1>
-        <p className="page__lead">{t('messages.manage.lead')}</p>
+      <PageHeader title={t('mailbox.title')} lead={t('messages.manage.lead')}>
         <TimesIn zone={zone} />
-      </header>
+      </PageHeader>
 
       <section className="section" aria-labelledby="mailbox-failed">
         <h2 id="mailbox-failed">{t('mailbox.failedTitle')}</h2>
