@@ -5,6 +5,16 @@ const noDb = {
   group: ['@/lib/db', '@/lib/db/*', '**/lib/db', '**/lib/db/*'],
   message: 'app/ and components/ call lib/ functions; they never reach lib/db (DESIGN.md, "Layout")',
 };
+// Route code (app/, its server helpers in app/_server included) is reached from app/ only: shared
+// components get server actions as props, i18n's server helpers live in i18n/server.ts (issue 29, 5).
+const noApp = {
+  group: ['@/app', '@/app/*', '@/app/**', '**/app/*', '**/app/**'],
+  message: 'components/, lib/ and i18n/ never import app/: pass server actions as props (DESIGN.md, "Layout")',
+};
+const noAppServer = {
+  group: ['@/app/_server', '@/app/_server/*', '**/app/_server', '**/app/_server/*'],
+  message: "app/_server is the routes' own server code: lib/ and its tests never import it",
+};
 const sections = ['desk', 'manage', 'k', 'sign-in', 'sign-out', 'account', 'invitations', 'password-reset'];
 
 function uiBoundaries() {
@@ -34,13 +44,7 @@ function uiBoundaries() {
         'no-restricted-imports': [
           'error',
           {
-            patterns: [
-              noDb,
-              {
-                group: [...sections, 'api', 'docs'].flatMap((s) => [`@/app/${s}/*`, `@/app/${s}/**`]),
-                message: 'components/ holds shared UI; it never imports from a route',
-              },
-            ],
+            patterns: [noDb, noApp],
           },
         ],
       },
@@ -71,13 +75,18 @@ const config = [
   },
   {
     // The domain layer stays framework-free (DESIGN.md, "Layout").
+    // Tests may call route handlers (app/api) but, like the code, never app/_server.
     files: ['lib/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['next/*', 'next'], message: 'lib/ must not import Next.js' }] },
+        { patterns: [{ group: ['next/*', 'next'], message: 'lib/ must not import Next.js' }, noAppServer] },
       ],
     },
+  },
+  {
+    files: ['i18n/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noApp] }] },
   },
   // Pages, actions, route handlers and components call lib/ functions; only lib/ opens transactions.
   // Route-specific UI lives beside its route (app/<section>/_components); one section never reaches
@@ -95,6 +104,7 @@ const config = [
           patterns: [
             { group: ['next/*', 'next'], message: 'lib/ must not import Next.js' },
             { group: ['**/tooling/**', '@/tooling/**'], message: 'lib/ never imports tooling/ (its tests may)' },
+            noApp,
           ],
         },
       ],

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { ErrorContextProvider, type ErrorWords } from '@/components/error-panel';
 import './fonts.css';
 import './globals.css';
-import { getLocale, getT } from './_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getT();

@@ -1,5 +1,6 @@
 import { HeaderBar } from '@/components/header-bar';
-import { getT } from './_server/i18n';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
+import { getT } from '@/i18n/server';
 import { buttonClassName } from '@/components/ui/button';
 
 /**
@@ -10,7 +11,7 @@ export default async function NotFound() {
   const t = await getT();
   return (
     <>
-      <HeaderBar staff={null} anchor="a" />
+      <HeaderBar actions={HEADER_ACTIONS} staff={null} anchor="a" />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('notFound.title')}</h1>

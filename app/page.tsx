@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from './_server/i18n';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
+import { getT } from '@/i18n/server';
 import { buttonClassName } from '@/components/ui/button';
 
 /** The public landing page: what UnlockOS is, and the ways in. */
@@ -8,7 +9,7 @@ export default async function HomePage() {
   const t = await getT();
   return (
     <>
-      <SiteHeader staff={null} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} />
       <main id="main" tabIndex={-1} className="page">
         <header className="page__header">
           <h1>{t('home.title')}</h1>

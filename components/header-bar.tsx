@@ -1,9 +1,15 @@
 import type { ComponentType, ReactNode } from 'react';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import type { StaffContext } from '@/lib/auth/staff';
 import { buttonClassName } from '@/components/ui/button';
 import { LanguageSwitcher } from './language-switcher';
 import { TenantSwitcher } from './tenant-switcher';
+
+/** The server actions the bar's forms post to (app/_server/header-actions.ts: `HEADER_ACTIONS`). */
+export type HeaderActions = {
+  setLocale: (form: FormData) => Promise<void>;
+  switchTenant: (form: FormData) => Promise<void>;
+};
 
 /** What draws the bar's own links (product name, sign-in/out): next/link, or a plain <a>. */
 export type Anchor =
@@ -13,6 +19,7 @@ type Props = {
   /** The signed-in staff member, or null on public pages. */
   staff: StaffContext | null;
   anchor: Anchor;
+  actions: HeaderActions;
   /** The section links, when the role may open any. */
   nav?: ReactNode;
   /** Where a tenant switch returns to. */
@@ -27,7 +34,14 @@ type Props = {
  * Pages use SiteHeader; the root 404 page uses this with plain links (decision 013), because every
  * page loads the root not-found boundary's client code, and next/link's is most of it.
  */
-export async function HeaderBar({ staff, anchor: A, nav, tenantReturnTo = '/desk', showAuthLink = true }: Props) {
+export async function HeaderBar({
+  staff,
+  anchor: A,
+  actions,
+  nav,
+  tenantReturnTo = '/desk',
+  showAuthLink = true,
+}: Props) {
   const [t, locale] = await Promise.all([getT(), getLocale()]);
   return (
     <header className="site-header">
@@ -54,9 +68,10 @@ export async function HeaderBar({ staff, anchor: A, nav, tenantReturnTo = '/desk
               currentTenantId={staff.current.tenantId}
               returnTo={tenantReturnTo}
               memberships={staff.memberships}
+              action={actions.switchTenant}
             />
           )}
-          <LanguageSwitcher current={locale} />
+          <LanguageSwitcher current={locale} action={actions.setLocale} />
           {staff && showAuthLink && (
             <A href="/account" className={buttonClassName({ variant: 'ghost', size: 'compact' })}>
               {t('nav.account')}

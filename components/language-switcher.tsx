@@ -1,21 +1,21 @@
 import { Select } from '@/components/ui/field';
 import { useTranslations } from 'next-intl';
 import { useId } from 'react';
-import { setLocale } from '@/app/_server/actions';
 import { Button } from '@/components/ui/button';
 import { LOCALES } from '@/lib/i18n/locales';
 import { ReturnToInput } from './return-to-input';
 
 /**
- * A labelled language picker posting to `setLocale`; it returns the user to the page they are on.
+ * A labelled language picker posting to `action` (app/_server/actions.ts's `setLocale`); it returns
+ * the user to the page they are on.
  * Rendered on the server: only the page's path needs the browser (ReturnToInput), so the guest page
  * and every 404 carry neither these words nor an i18n runtime in their JavaScript (decision 013).
  */
-export function LanguageSwitcher({ current }: { current: string }) {
+export function LanguageSwitcher({ current, action }: { current: string; action: (form: FormData) => Promise<void> }) {
   const t = useTranslations();
   const id = useId();
   return (
-    <form action={setLocale} className="inline-form">
+    <form action={action} className="inline-form">
       <ReturnToInput />
       <label htmlFor={id} className="inline-form__label">
         {t('languageSwitcher.label')}

@@ -2,9 +2,9 @@
 
 import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
-import type { ActionResult, ActionState } from '@/app/_server/action';
+import type { ActionResult, ActionState } from '@/components/ui/action-state';
 import { Button } from '@/components/ui/button';
-import { Field, Input } from '@/components/ui/field';
+import { ActionInput } from '@/components/ui/action-field';
 import { FormError, Notice } from '@/components/ui/notice';
 
 type Props<T> = {
@@ -39,10 +39,8 @@ export function PasswordForm<T>({
   const t = useTranslations('account.password');
   const [state, formAction, pending] = useActionState(action, null);
   const id = useId();
-  const errorOf = (name: string) =>
-    state && !state.ok
-      ? (state.error.fieldErrors?.[name] ?? (state.error.field === name ? state.error.message : undefined))
-      : undefined;
+  // Passwords are never sent back: each field is bound to the answer for its message only.
+  const secret = (name: string) => ({ state, name, id: `${id}-${name}`, echo: false });
   const general = state && !state.ok && !state.error.field && !state.error.fieldErrors ? state.error.message : null;
 
   return (
@@ -52,29 +50,32 @@ export function PasswordForm<T>({
       ))}
       {username && <input type="hidden" name="username" autoComplete="username" value={username} />}
       {withCurrent && (
-        <Field id={`${id}-current`} label={t('current')} error={errorOf('current')}>
-          {(control) => (
-            <Input
-              {...control}
-              name="current"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={1024}
-            />
-          )}
-        </Field>
+        <ActionInput
+          {...secret('current')}
+          label={t('current')}
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={1024}
+        />
       )}
-      <Field id={`${id}-next`} label={t('new')} hint={t('hint')} error={errorOf('next')}>
-        {(control) => (
-          <Input {...control} name="next" type="password" autoComplete="new-password" required maxLength={1024} />
-        )}
-      </Field>
-      <Field id={`${id}-confirm`} label={t('confirm')} error={errorOf('confirm')}>
-        {(control) => (
-          <Input {...control} name="confirm" type="password" autoComplete="new-password" required maxLength={1024} />
-        )}
-      </Field>
+      <ActionInput
+        {...secret('next')}
+        label={t('new')}
+        hint={t('hint')}
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={1024}
+      />
+      <ActionInput
+        {...secret('confirm')}
+        label={t('confirm')}
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={1024}
+      />
       <FormError as="div" id={`${id}-error`} data-testid={`${testId}-error`}>
         {general}
       </FormError>

@@ -1,6 +1,5 @@
 import { Select } from '@/components/ui/field';
 import { useTranslations } from 'next-intl';
-import { switchTenant } from '@/app/_server/actions';
 import { Button } from '@/components/ui/button';
 import type { StaffContext } from '@/lib/auth/staff';
 
@@ -8,13 +7,15 @@ type Props = {
   currentTenantId: string;
   returnTo: string;
   memberships: StaffContext['memberships'];
+  /** app/_server/actions.ts's `switchTenant`. */
+  action: (form: FormData) => Promise<void>;
 };
 
-/** A labelled tenant picker posting to `switchTenant`, which accepts only the user's own memberships. */
-export function TenantSwitcher({ currentTenantId, returnTo, memberships }: Props) {
+/** A labelled tenant picker posting to `action` (`switchTenant`, which accepts only the user's own memberships). */
+export function TenantSwitcher({ currentTenantId, returnTo, memberships, action }: Props) {
   const t = useTranslations();
   return (
-    <form action={switchTenant} className="inline-form">
+    <form action={action} className="inline-form">
       <input type="hidden" name="returnTo" value={returnTo} />
       <label htmlFor="tenant-switcher" className="inline-form__label">
         {t('tenantSwitcher.label')}

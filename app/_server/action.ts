@@ -6,38 +6,17 @@ import { z } from 'zod';
 import { staffActor, type StaffActor } from '@/lib/audit/actor';
 import { can, type Permission } from '@/lib/auth/permissions';
 import type { StaffContext, StaffIdentity } from '@/lib/auth/staff';
-import { isAppError, type AppErrorCode } from '@/lib/errors';
+import { isAppError } from '@/lib/errors';
 import type { TranslationVars } from '@/lib/i18n/locale';
 import { isMessageKey, type MessageKey } from '@/lib/i18n/catalog';
 import { logger } from '@/lib/log/logger';
 import { actionErrorMessage, type ActionName } from './action-errors';
-import { getT } from './i18n';
+import { getT } from '@/i18n/server';
 import { getAccount, getStaff, redirectWithoutStaff } from './staff';
 
-/** Form fields whose typed value comes back on failure so the form keeps it: one value or every value. */
-type EchoSpec = Record<string, 'text' | 'list'>;
-type Echo<E extends EchoSpec> = { [K in keyof E]: E[K] extends 'list' ? string[] : string };
+import type { ActionError, ActionResult, ActionState, Echo, EchoSpec } from '@/components/ui/action-state';
 
-export type ActionError = {
-  code: AppErrorCode;
-  message: string;
-  /** The input field the message is about. */
-  field?: string;
-  /** Refused input: the first message for each field, in the schema's order. */
-  fieldErrors?: Record<string, string>;
-  /** `room_unavailable`: the rooms that were taken (nothing was held). */
-  roomIds?: string[];
-  /** `unavailable` from a lock provider: its failure code (`timeout`, `seam_not_configured`…), for plain words. */
-  providerCode?: string;
-};
-
-/** `attempt` counts the answers a form has had (a form keyed by it starts afresh with each one). */
-export type ActionResult<T, E extends EchoSpec = Record<never, never>> = { attempt: number } & (
-  { ok: true; data: T } | { ok: false; error: ActionError; values: Echo<E> }
-);
-
-/** What `useActionState` keeps: no answer yet, or the last one. */
-export type ActionState<T, E extends EchoSpec = Record<never, never>> = ActionResult<T, E> | null;
+export type { ActionError, ActionResult, ActionState } from '@/components/ui/action-state';
 
 export type ActionContext<I> = { input: I; staff: StaffContext; tenantId: string; actor: StaffActor };
 

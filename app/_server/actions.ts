@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { safeReturnPath } from '@/lib/auth/safe-path';
 import { LOCALES } from '@/lib/i18n/locale';
-import { LOCALE_COOKIE } from './i18n';
+import { LOCALE_COOKIE } from '@/i18n/server';
 import { staffAction } from './action';
 import { TENANT_COOKIE } from './staff';
 

@@ -4,7 +4,8 @@ import { changePasswordAction } from '@/app/account/actions';
 import { ClientMessages } from '@/components/client-messages';
 import { PasswordForm } from '@/components/password-form';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '@/app/_server/i18n';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
+import { getT } from '@/i18n/server';
 import { getStaff, requireAccount } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -18,7 +19,7 @@ export default async function AccountPage() {
   const [t, staff] = await Promise.all([getT(), getStaff()]);
   return (
     <>
-      <SiteHeader staff={staff} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={staff} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <header className="page__header">
           <h1>{t('account.title')}</h1>

@@ -5,7 +5,7 @@ import { completeCheckIn } from '@/lib/stays/complete-check-in';
 import { issueBackupCode } from '@/lib/keys/backup-codes';
 import { checkInLockProblems, type CheckInLockProblem } from '@/lib/locks/check-in-lock-problems';
 import type { Translate } from '@/lib/i18n/locale';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { revealPin } from '@/lib/keys/reveal-pin';
 import { revokeKey } from '@/lib/keys/revoke-key';
 import { rotateGuestLink } from '@/lib/guests/rotate-guest-link';

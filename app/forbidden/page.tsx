@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '@/app/_server/i18n';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
+import { getT } from '@/i18n/server';
 import { getStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 
@@ -14,7 +15,7 @@ export default async function ForbiddenPage() {
   const [t, staff] = await Promise.all([getT(), getStaff()]);
   return (
     <>
-      <SiteHeader staff={staff} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={staff} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('forbidden.title')}</h1>

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 
 /** Inside the manage shell (header and navigation stay): an unknown address, or something this tenant does not have. */
 export default async function ManageNotFound() {

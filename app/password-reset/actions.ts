@@ -8,7 +8,7 @@ import { requestPasswordReset, resetAccountEmail, resetPassword } from '@/lib/au
 import { AppError } from '@/lib/errors';
 import { clientAddress } from '@/lib/http/client-address';
 import { publicAction, refuse } from '@/app/_server/action';
-import { getLocale } from '@/app/_server/i18n';
+import { getLocale } from '@/i18n/server';
 
 /** "Forgot your password": a link for the email's account, if it has one; the same answer for every email. */
 export const requestPasswordResetAction = publicAction(

@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { ResetRequestForm } from '@/app/password-reset/_components/reset-request-form';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '@/app/_server/i18n';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
+import { getT } from '@/i18n/server';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('passwordReset.title') };
@@ -14,7 +15,7 @@ export default async function PasswordResetPage() {
   const t = await getT();
   return (
     <>
-      <SiteHeader staff={null} showAuthLink={false} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} showAuthLink={false} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('passwordReset.title')}</h1>

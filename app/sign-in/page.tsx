@@ -3,8 +3,9 @@ import Link from 'next/link';
 import { SignInForm } from '@/app/sign-in/_components/sign-in-form';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { Notice } from '@/components/ui/notice';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { getAccount } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -23,7 +24,7 @@ export default async function SignInPage({ searchParams }: Props) {
   const withoutTenant = account && !account.mustChangePassword && account.memberships.length === 0;
   return (
     <>
-      <SiteHeader staff={null} showAuthLink={false} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} showAuthLink={false} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('signIn.title')}</h1>

@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { SignOutButton } from '@/app/sign-out/_components/sign-out-button';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
-import { getT } from '@/app/_server/i18n';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
+import { getT } from '@/i18n/server';
 import { buttonClassName } from '@/components/ui/button';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -15,7 +16,7 @@ export default async function SignOutPage() {
   const t = await getT();
   return (
     <>
-      <SiteHeader staff={null} showAuthLink={false} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} showAuthLink={false} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('signOut.title')}</h1>

@@ -15,7 +15,7 @@ import { getGuestPage } from './get-guest-page';
 import { rotateGuestLink } from './rotate-guest-link';
 
 // The route reads the request's language through next/headers; here it is English.
-vi.mock('@/app/_server/i18n', async () => {
+vi.mock('@/i18n/server', async () => {
   const { translator } = await import('@/lib/i18n/locale');
   return { getT: async () => translator('en'), getLocale: async () => 'en' };
 });

@@ -4,8 +4,9 @@ import { changePasswordAction } from '@/app/account/actions';
 import { ClientMessages } from '@/components/client-messages';
 import { PasswordForm } from '@/components/password-form';
 import { SiteHeader } from '@/components/site-header';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { safeReturnPath } from '@/lib/auth/safe-path';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireAccount } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -24,7 +25,7 @@ export default async function ChoosePasswordPage({ searchParams }: Props) {
   if (!account.mustChangePassword) redirect(next);
   return (
     <>
-      <SiteHeader staff={null} showAuthLink={false} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} showAuthLink={false} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('account.first.title')}</h1>

@@ -16,7 +16,7 @@ import type { LiveKey } from '@/lib/keys/live-keys-of';
 import type { Translate } from '@/lib/i18n/locale';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import styles from './desk-nav.module.css';
 
 const LINKS = [

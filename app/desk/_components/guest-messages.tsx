@@ -1,4 +1,4 @@
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { ResendLinkForm } from '@/app/desk/_components/guest-messages-resend';
 import { MessageTable } from '@/components/message-table';
 import { can } from '@/lib/auth/permissions';

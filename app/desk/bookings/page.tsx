@@ -18,7 +18,7 @@ import { isAppError } from '@/lib/errors';
 import { paymentsConfigured } from '@/lib/payments/stripe-client';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { Span, TimesIn } from '@/components/time';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Field, Input, Select } from '@/components/ui/field';

@@ -4,7 +4,7 @@ import { getFormatter } from 'next-intl/server';
 import { z } from 'zod';
 import { DeskNav } from '@/app/desk/_components/desk-nav';
 import { LiveRefresh } from '@/app/desk/_components/live-refresh';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { can } from '@/lib/auth/permissions';
 import { TimesIn } from '@/components/time';

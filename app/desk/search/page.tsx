@@ -4,7 +4,7 @@ import { DeskNav } from '@/app/desk/_components/desk-nav';
 import { FocusOnMount } from '@/app/desk/_components/focus-on-mount';
 import { ReservationStatusBadge } from '@/app/desk/_components/reservation-status-badge';
 import cards from '@/app/desk/_components/stay-cards.module.css';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Span } from '@/components/time';
 import { Button } from '@/components/ui/button';

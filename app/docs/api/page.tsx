@@ -2,8 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { openApiDocument } from '@/lib/api/openapi';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { getStaff } from '@/app/_server/staff';
 import { ApiReference } from './_components/api-reference';
 
@@ -20,7 +21,7 @@ export default async function ApiDocsPage() {
 
   return (
     <>
-      <SiteHeader staff={staff} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={staff} />
       {/* Not a <main>: Scalar's viewer renders the page's one <main> (the endpoints), and a main inside a
           main is invalid. The skip link still lands here. */}
       <div id="main" tabIndex={-1} className="page">

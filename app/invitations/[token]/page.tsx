@@ -5,11 +5,12 @@ import { InvitationAnswer } from '@/app/invitations/_components/invitation-answe
 import { ClientMessages } from '@/components/client-messages';
 import { PasswordForm } from '@/components/password-form';
 import { SiteHeader } from '@/components/site-header';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { buttonClassName } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
 import { formatDateTime } from '@/lib/i18n/formats';
 import { readInvitation } from '@/lib/staff/invitations';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { getAccount } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -33,7 +34,7 @@ export default async function InvitationPage({ params }: Props) {
   };
   return (
     <>
-      <SiteHeader staff={null} showAuthLink={false} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} showAuthLink={false} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card" data-testid="invitation">
           <h1>{t('invitation.title')}</h1>

@@ -1,4 +1,4 @@
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 
 /** A guest link that is unknown or expired: said plainly, with no staff navigation. */
 export default async function GuestLinkNotFound() {

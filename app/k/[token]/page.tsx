@@ -8,10 +8,11 @@ import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
 import { StayEnded } from '@/app/k/[token]/_components/stay-ended';
 import { LanguageSwitcher } from '@/components/language-switcher';
+import { setLocale } from '@/app/_server/actions';
 import { When } from '@/components/time';
 import { getGuestPage } from '@/lib/guests/get-guest-page';
 import { clientAddress } from '@/lib/http/client-address';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { intlLocale, type Locale } from '@/lib/i18n/locale';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -31,7 +32,7 @@ function GuestPage({ facilityName, locale, children }: { facilityName: string; l
       </header>
       {children}
       <footer className="guest-footer">
-        <LanguageSwitcher current={locale} />
+        <LanguageSwitcher current={locale} action={setLocale} />
       </footer>
     </main>
   );

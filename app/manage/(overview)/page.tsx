@@ -1,13 +1,12 @@
-import { Table } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { ListSection, PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { can } from '@/lib/auth/permissions';
 import { tenantOverview } from '@/lib/overview/tenant-overview';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { TimesIn, When } from '@/components/time';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';
@@ -48,17 +47,15 @@ export default async function ManagePage() {
   return (
     <>
       <ManageNav staff={staff} current="overview" />
-      <header className="page__header">
-        <h1>{t('manage.title')}</h1>
-        <p className="page__lead">{t('manage.summary', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('manage.title')} lead={t('manage.summary', { tenant: staff.current.tenantName })}>
         <TimesIn zone={zone} />
-      </header>
+      </PageHeader>
 
       <OverviewTiles figures={figures} links={links} />
       <OverviewCharts figures={figures} zone={zone} />
 
-      <Section
-        id="facilities"
+      <ListSection
+        headingId="facilities-title"
         title={t('manage.facilities.title')}
         empty={facilities.length === 0 ? t('manage.facilities.empty') : null}
         action={
@@ -88,9 +85,13 @@ export default async function ManagePage() {
             </tr>
           ))}
         </tbody>
-      </Section>
+      </ListSection>
 
-      <Section id="rooms" title={t('manage.rooms.title')} empty={rooms.length === 0 ? t('manage.rooms.empty') : null}>
+      <ListSection
+        headingId="rooms-title"
+        title={t('manage.rooms.title')}
+        empty={rooms.length === 0 ? t('manage.rooms.empty') : null}
+      >
         <thead>
           <tr>
             <th scope="col">{t('manage.rooms.col.label')}</th>
@@ -117,9 +118,13 @@ export default async function ManagePage() {
             </tr>
           ))}
         </tbody>
-      </Section>
+      </ListSection>
 
-      <Section id="staff" title={t('manage.staff.title')} empty={members.length === 0 ? t('manage.staff.empty') : null}>
+      <ListSection
+        headingId="staff-title"
+        title={t('manage.staff.title')}
+        empty={members.length === 0 ? t('manage.staff.empty') : null}
+      >
         <thead>
           <tr>
             <th scope="col">{t('manage.staff.col.name')}</th>
@@ -136,10 +141,10 @@ export default async function ManagePage() {
             </tr>
           ))}
         </tbody>
-      </Section>
+      </ListSection>
 
-      <Section
-        id="api-keys"
+      <ListSection
+        headingId="api-keys-title"
         title={t('manage.apiKeys.title')}
         empty={apiKeys.length === 0 ? t('manage.apiKeys.empty') : null}
         action={
@@ -186,7 +191,7 @@ export default async function ManagePage() {
             </tr>
           ))}
         </tbody>
-      </Section>
+      </ListSection>
 
       <section aria-labelledby="integrations-title" className="section">
         <h2 id="integrations-title">{t('manage.integrations.title')}</h2>
@@ -240,33 +245,5 @@ export default async function ManagePage() {
         </ul>
       </section>
     </>
-  );
-}
-
-/** A titled section holding one table, or its empty state. */
-function Section({
-  id,
-  title,
-  empty,
-  action = null,
-  children,
-}: {
-  id: string;
-  title: string;
-  empty: string | null;
-  action?: ReactNode;
-  children: ReactNode;
-}) {
-  const headingId = `${id}-title`;
-  return (
-    <section aria-labelledby={headingId} className="section">
-      <h2 id={headingId}>{title}</h2>
-      {action && <p>{action}</p>}
-      {empty !== null ? (
-        <p className="empty-state">{empty}</p>
-      ) : (
-        <Table region={{ labelledBy: headingId }}>{children}</Table>
-      )}
-    </section>
   );
 }

@@ -4,9 +4,9 @@ import { useTranslations } from 'next-intl';
 import { useActionState, useId, useState } from 'react';
 import { addBookingSourceAction, removeBookingSourceAction } from '@/app/manage/booking-sources/actions';
 import { Button } from '@/components/ui/button';
-import { Field, Input, Select } from '@/components/ui/field';
+import { ActionInput, ActionSelect, typedValue } from '@/components/ui/action-field';
+import { Field, Select } from '@/components/ui/field';
 import { ActionResult } from './action-result';
-import { fieldError, typedValue } from './form-state';
 import styles from './setup.module.css';
 
 /** "Map an event type": a Calendly event type URI (or id) or a Cal.com event type id, and the room its bookings take. */
@@ -32,39 +32,30 @@ export function AddBookingSourceForm({ rooms }: { rooms: { id: string; label: st
             </Select>
           )}
         </Field>
-        <Field
+        <ActionInput
+          state={state}
           id={`${id}-eventType`}
+          name="eventType"
           label={t('field.eventType')}
           hint={provider === 'cal' ? t('hint.cal') : t('hint.calendly')}
-          error={fieldError(state, 'eventType')}
+          autoComplete="off"
+          maxLength={500}
+          data-testid="booking-source-eventType"
+        />
+        <ActionSelect
+          state={state}
+          id={`${id}-roomId`}
+          name="roomId"
+          label={t('field.room')}
+          stored={rooms[0]?.id}
+          data-testid="booking-source-room"
         >
-          {(control) => (
-            <Input
-              {...control}
-              name="eventType"
-              autoComplete="off"
-              maxLength={500}
-              defaultValue={typedValue(state, 'eventType', '')}
-              data-testid="booking-source-eventType"
-            />
-          )}
-        </Field>
-        <Field id={`${id}-roomId`} label={t('field.room')} error={fieldError(state, 'roomId')}>
-          {(control) => (
-            <Select
-              {...control}
-              name="roomId"
-              defaultValue={typedValue(state, 'roomId', rooms[0]?.id)}
-              data-testid="booking-source-room"
-            >
-              {rooms.map((room) => (
-                <option key={room.id} value={room.id}>
-                  {room.label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+          {rooms.map((room) => (
+            <option key={room.id} value={room.id}>
+              {room.label}
+            </option>
+          ))}
+        </ActionSelect>
       </div>
       <div className="form__submit-row">
         <Button variant="primary" type="submit" loading={pending} data-testid="booking-source-add">

@@ -4,11 +4,11 @@ import { useTranslations } from 'next-intl';
 import { useActionState, useId, useState } from 'react';
 import { saveFacilityAction } from '@/app/manage/facilities/actions';
 import { Button } from '@/components/ui/button';
-import { Field, Input, Select, Textarea } from '@/components/ui/field';
+import { ActionInput, ActionSelect, ActionTextarea, typedValue } from '@/components/ui/action-field';
+import { Field, Select } from '@/components/ui/field';
 import { FormError } from '@/components/ui/notice';
 import type { FacilitySettings } from '@/lib/facilities/facility-input';
 import { ActionResult } from './action-result';
-import { fieldError, typedValue } from './form-state';
 import styles from './setup.module.css';
 
 const GUEST_FIELDS = ['directions', 'keypad', 'wifiName', 'wifiPassword', 'houseRules'] as const;
@@ -35,17 +35,15 @@ export function FacilityForm({ facility, zones }: Props) {
   const error = state && !state.ok ? state.error : null;
 
   const text = (name: string, label: string, stored: string | number | null | undefined, props = {}) => (
-    <Field id={`${id}-${name}`} label={label} error={fieldError(state, name)}>
-      {(control) => (
-        <Input
-          {...control}
-          name={name}
-          defaultValue={value(name, stored)}
-          data-testid={`facility-${name}`}
-          {...props}
-        />
-      )}
-    </Field>
+    <ActionInput
+      state={state}
+      id={`${id}-${name}`}
+      name={name}
+      label={label}
+      stored={stored}
+      data-testid={`facility-${name}`}
+      {...props}
+    />
   );
 
   return (
@@ -60,43 +58,35 @@ export function FacilityForm({ facility, zones }: Props) {
       {facility && <input type="hidden" name="facilityId" value={facility.id} />}
       <div className={styles.grid}>
         {text('name', t('field.name'), facility?.name, { required: true, maxLength: 200 })}
-        <Field id={`${id}-timeZone`} label={t('field.timeZone')} error={fieldError(state, 'timeZone')}>
-          {(control) => (
-            <Select
-              {...control}
-              name="timeZone"
-              defaultValue={value('timeZone', facility?.timeZone ?? 'Asia/Tokyo')}
-              data-testid="facility-timeZone"
-            >
-              {/* A zone stored under another name (an alias) stays choosable, so saving never changes it unasked. */}
-              {(facility && !zones.includes(facility.timeZone) ? [facility.timeZone, ...zones] : zones).map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field
+        <ActionSelect
+          state={state}
+          id={`${id}-timeZone`}
+          name="timeZone"
+          label={t('field.timeZone')}
+          stored={facility?.timeZone ?? 'Asia/Tokyo'}
+          data-testid="facility-timeZone"
+        >
+          {/* A zone stored under another name (an alias) stays choosable, so saving never changes it unasked. */}
+          {(facility && !zones.includes(facility.timeZone) ? [facility.timeZone, ...zones] : zones).map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </ActionSelect>
+        <ActionSelect
+          state={state}
           id={`${id}-defaultLanguage`}
+          name="defaultLanguage"
           label={t('field.defaultLanguage')}
           hint={t('hint.defaultLanguage')}
-          error={fieldError(state, 'defaultLanguage')}
+          stored={facility?.defaultLanguage ?? 'en'}
+          data-testid="facility-defaultLanguage"
         >
-          {(control) => (
-            <Select
-              {...control}
-              name="defaultLanguage"
-              defaultValue={value('defaultLanguage', facility?.defaultLanguage ?? 'en')}
-              data-testid="facility-defaultLanguage"
-            >
-              <option value="en">English</option>
-              <option value="ja" lang="ja">
-                日本語
-              </option>
-            </Select>
-          )}
-        </Field>
+          <option value="en">English</option>
+          <option value="ja" lang="ja">
+            日本語
+          </option>
+        </ActionSelect>
         <Field id={`${id}-bookingUnit`} label={t('field.bookingUnit')} hint={t('hint.bookingUnit')}>
           {(control) => (
             <Select
@@ -153,32 +143,23 @@ export function FacilityForm({ facility, zones }: Props) {
             {GUEST_FIELDS.map((field) => {
               const name = `${locale}.${field}`;
               const stored = facility?.guestInfo[locale]?.[field];
+              const bound = { state, id: `${id}-${name}`, name, label: t(`guestField.${field}`), stored };
               return LONG.has(field) ? (
-                <Field key={name} id={`${id}-${name}`} label={t(`guestField.${field}`)} error={fieldError(state, name)}>
-                  {(control) => (
-                    <Textarea
-                      {...control}
-                      name={name}
-                      rows={3}
-                      maxLength={2000}
-                      defaultValue={value(name, stored)}
-                      data-testid={`facility-${locale}-${field}`}
-                    />
-                  )}
-                </Field>
+                <ActionTextarea
+                  key={name}
+                  {...bound}
+                  rows={3}
+                  maxLength={2000}
+                  data-testid={`facility-${locale}-${field}`}
+                />
               ) : (
-                <Field key={name} id={`${id}-${name}`} label={t(`guestField.${field}`)} error={fieldError(state, name)}>
-                  {(control) => (
-                    <Input
-                      {...control}
-                      name={name}
-                      maxLength={100}
-                      autoComplete="off"
-                      defaultValue={value(name, stored)}
-                      data-testid={`facility-${locale}-${field}`}
-                    />
-                  )}
-                </Field>
+                <ActionInput
+                  key={name}
+                  {...bound}
+                  maxLength={100}
+                  autoComplete="off"
+                  data-testid={`facility-${locale}-${field}`}
+                />
               );
             })}
           </div>

@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { useActionState, useId, useState } from 'react';
 import { connectLockProviderAction } from '@/app/manage/locks/actions';
 import { Button } from '@/components/ui/button';
-import { Field, Input } from '@/components/ui/field';
+import { ActionInput } from '@/components/ui/action-field';
 import { ActionResult } from './action-result';
 import styles from './locks.module.css';
 
@@ -31,45 +31,38 @@ export function LockProviderForm({ tenant, current }: Props) {
   );
   const id = useId();
   const error = state && !state.ok ? state.error : null;
-  const fieldError = (name: string) => (error?.field === name ? error.message : error?.fieldErrors?.[name]);
   const text = (name: 'clientId' | 'username' | 'endpoint', optional = false) => (
-    <Field id={`${id}-${name}`} label={t(`field.${name}`)} hint={t(`hint.${name}`)} error={fieldError(name)}>
-      {(control) => (
-        <Input
-          {...control}
-          mono
-          name={name}
-          required={!optional}
-          defaultValue={echoed?.[name] ?? ''}
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="off"
-          data-testid={`lock-provider-${name}`}
-        />
-      )}
-    </Field>
-  );
-  const secret = (name: 'apiKey' | 'clientSecret' | 'password') => (
-    <Field
+    <ActionInput
+      state={state}
       id={`${id}-${name}`}
+      name={name}
+      label={t(`field.${name}`)}
+      hint={t(`hint.${name}`)}
+      mono
+      required={!optional}
+      autoComplete="off"
+      spellCheck={false}
+      autoCapitalize="off"
+      data-testid={`lock-provider-${name}`}
+    />
+  );
+  // Never sent back: a secret is typed again after every answer.
+  const secret = (name: 'apiKey' | 'clientSecret' | 'password') => (
+    <ActionInput
+      state={state}
+      id={`${id}-${name}`}
+      name={name}
       label={t(`field.${name}`)}
       hint={name === 'apiKey' ? t('hint.apiKey') : undefined}
-      error={fieldError(name)}
-    >
-      {(control) => (
-        <Input
-          {...control}
-          mono
-          name={name}
-          type="password"
-          required
-          autoComplete="new-password"
-          spellCheck={false}
-          autoCapitalize="off"
-          data-testid={`lock-provider-${name}`}
-        />
-      )}
-    </Field>
+      echo={false}
+      mono
+      type="password"
+      required
+      autoComplete="new-password"
+      spellCheck={false}
+      autoCapitalize="off"
+      data-testid={`lock-provider-${name}`}
+    />
   );
   return (
     <section className={`card ${styles.provider}`} aria-labelledby={`${id}-title`} data-testid="lock-provider">

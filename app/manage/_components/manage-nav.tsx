@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { can, type Permission } from '@/lib/auth/permissions';
 import type { StaffContext } from '@/lib/auth/staff';
 import type { MessageKey } from '@/lib/i18n/catalog';

@@ -10,9 +10,9 @@ import {
   unlockMemberAction,
 } from '@/app/manage/staff/actions';
 import { Button } from '@/components/ui/button';
-import { Field, Input, Select } from '@/components/ui/field';
+import { ActionInput, ActionSelect } from '@/components/ui/action-field';
+import { Select } from '@/components/ui/field';
 import { ActionResult } from './action-result';
-import { fieldError, typedValue } from './form-state';
 import styles from './setup.module.css';
 
 /**
@@ -54,42 +54,34 @@ export function CreateMemberForm() {
       )}
       <form action={action} noValidate className="form" data-testid="member-form" key={state?.attempt ?? 0}>
         <div className={styles.grid}>
-          <Field id={`${id}-email`} label={t('email')} error={fieldError(state, 'email')}>
-            {(control) => (
-              <Input
-                {...control}
-                name="email"
-                type="email"
-                autoComplete="off"
-                defaultValue={typedValue(state, 'email', '')}
-                data-testid="member-email"
-              />
-            )}
-          </Field>
-          <Field id={`${id}-name`} label={t('name')} error={fieldError(state, 'name')}>
-            {(control) => (
-              <Input
-                {...control}
-                name="name"
-                autoComplete="off"
-                defaultValue={typedValue(state, 'name', '')}
-                data-testid="member-name"
-              />
-            )}
-          </Field>
-          <Field id={`${id}-role`} label={t('role')} error={fieldError(state, 'role')}>
-            {(control) => (
-              <Select
-                {...control}
-                name="role"
-                defaultValue={typedValue(state, 'role', 'front_desk')}
-                data-testid="member-role"
-              >
-                <option value="front_desk">{roles('front_desk')}</option>
-                <option value="manager">{roles('manager')}</option>
-              </Select>
-            )}
-          </Field>
+          <ActionInput
+            state={state}
+            id={`${id}-email`}
+            name="email"
+            label={t('email')}
+            type="email"
+            autoComplete="off"
+            data-testid="member-email"
+          />
+          <ActionInput
+            state={state}
+            id={`${id}-name`}
+            name="name"
+            label={t('name')}
+            autoComplete="off"
+            data-testid="member-name"
+          />
+          <ActionSelect
+            state={state}
+            id={`${id}-role`}
+            name="role"
+            label={t('role')}
+            stored="front_desk"
+            data-testid="member-role"
+          >
+            <option value="front_desk">{roles('front_desk')}</option>
+            <option value="manager">{roles('manager')}</option>
+          </ActionSelect>
         </div>
         <div className="form__submit-row">
           <Button variant="primary" type="submit" loading={pending} data-testid="member-create">

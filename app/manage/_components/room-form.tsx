@@ -4,9 +4,8 @@ import { useTranslations } from 'next-intl';
 import { useActionState, useId } from 'react';
 import { saveRoomAction } from '@/app/manage/rooms/actions';
 import { Button } from '@/components/ui/button';
-import { Field, Input, Select } from '@/components/ui/field';
+import { ActionInput, ActionSelect } from '@/components/ui/action-field';
 import { ActionResult } from './action-result';
-import { fieldError, typedValue } from './form-state';
 import styles from './setup.module.css';
 
 type Props = {
@@ -31,14 +30,16 @@ export function RoomForm({ facilities, facilityId, room }: Props) {
   const [state, action, pending] = useActionState(saveRoomAction, null);
   const id = useId();
   const chosen = facilities.find((f) => f.id === facilityId) ?? facilities[0];
-  const value = (name: string, stored: string | number | undefined) =>
-    typedValue(state, name, stored === undefined ? '' : String(stored));
   const input = (name: string, label: string, stored: string | number | undefined, props = {}) => (
-    <Field id={`${id}-${name}`} label={label} error={fieldError(state, name)}>
-      {(control) => (
-        <Input {...control} name={name} defaultValue={value(name, stored)} data-testid={`room-${name}`} {...props} />
-      )}
-    </Field>
+    <ActionInput
+      state={state}
+      id={`${id}-${name}`}
+      name={name}
+      label={label}
+      stored={stored}
+      data-testid={`room-${name}`}
+      {...props}
+    />
   );
   const created = state?.ok && state.data.created;
 
@@ -47,22 +48,20 @@ export function RoomForm({ facilities, facilityId, room }: Props) {
       {room && <input type="hidden" name="roomId" value={room.id} />}
       <div className={styles.grid}>
         {!room && (
-          <Field id={`${id}-facilityId`} label={t('field.facility')} error={fieldError(state, 'facilityId')}>
-            {(control) => (
-              <Select
-                {...control}
-                name="facilityId"
-                defaultValue={value('facilityId', chosen?.id)}
-                data-testid="room-facilityId"
-              >
-                {facilities.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.name}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <ActionSelect
+            state={state}
+            id={`${id}-facilityId`}
+            name="facilityId"
+            label={t('field.facility')}
+            stored={chosen?.id}
+            data-testid="room-facilityId"
+          >
+            {facilities.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </ActionSelect>
         )}
         {input('label', t('field.label'), room?.label, { required: true, maxLength: 100 })}
         {input('rate', t('field.rate'), room?.rate ?? '', { inputMode: 'decimal', required: true })}
@@ -70,19 +69,17 @@ export function RoomForm({ facilities, facilityId, room }: Props) {
           maxLength: 3,
           autoCapitalize: 'characters',
         })}
-        <Field id={`${id}-rateUnit`} label={t('field.rateUnit')} error={fieldError(state, 'rateUnit')}>
-          {(control) => (
-            <Select
-              {...control}
-              name="rateUnit"
-              defaultValue={value('rateUnit', room?.rateUnit ?? chosen?.bookingUnit ?? 'night')}
-              data-testid="room-rateUnit"
-            >
-              <option value="night">{t('unit.night')}</option>
-              <option value="hour">{t('unit.hour')}</option>
-            </Select>
-          )}
-        </Field>
+        <ActionSelect
+          state={state}
+          id={`${id}-rateUnit`}
+          name="rateUnit"
+          label={t('field.rateUnit')}
+          stored={room?.rateUnit ?? chosen?.bookingUnit ?? 'night'}
+          data-testid="room-rateUnit"
+        >
+          <option value="night">{t('unit.night')}</option>
+          <option value="hour">{t('unit.hour')}</option>
+        </ActionSelect>
         {input('rateName', t('field.rateName'), room?.rateName ?? t('defaultRateName'), { maxLength: 100 })}
         {input('pinLength', t('field.pinLength'), room?.pinLength ?? 6, { type: 'number', min: 4, max: 10 })}
       </div>

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { AuditLog } from '@/app/manage/_components/audit-log';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { QueryProvider } from '@/components/query-provider';
@@ -8,7 +9,7 @@ import { auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
 import { listReadableAuditEvents } from '@/lib/audit/readable-audit-events';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listRooms } from '@/lib/rooms/list-rooms';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { AUDIT_PAGE_SIZE } from './audit-request';
 
@@ -44,11 +45,9 @@ export default async function AuditPage({ searchParams }: Props) {
   return (
     <>
       <ManageNav staff={staff} current="audit" />
-      <header className="page__header">
-        <h1>{t('audit.title')}</h1>
-        <p className="page__lead">{t('audit.lead', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('audit.title')} lead={t('audit.lead', { tenant: staff.current.tenantName })}>
         <TimesIn zone={timeZone} />
-      </header>
+      </PageHeader>
       <ClientMessages only={['audit', 'records']}>
         <QueryProvider>
           <AuditLog

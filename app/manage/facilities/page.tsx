@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { EmptyState, PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { buttonClassName } from '@/components/ui/button';
 import { Table } from '@/components/ui/table';
 import { listFacilitySettings } from '@/lib/facilities/save-facility';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -20,32 +21,36 @@ export default async function FacilitiesPage() {
   return (
     <>
       <ManageNav staff={staff} current="facilities" />
-      <header className="page__header page__header--split">
-        <div>
-          <h1>{t('facilities.title')}</h1>
-          <p className="page__lead">{t('facilities.lead', { tenant: staff.current.tenantName })}</p>
-        </div>
-        {facilities.length > 0 && (
-          <Link
-            href="/manage/facilities/new"
-            className={buttonClassName({ variant: 'primary' })}
-            data-testid="facility-new"
-          >
-            {t('facilities.add')}
-          </Link>
-        )}
-      </header>
+      <PageHeader
+        title={t('facilities.title')}
+        lead={t('facilities.lead', { tenant: staff.current.tenantName })}
+        action={
+          facilities.length > 0 && (
+            <Link
+              href="/manage/facilities/new"
+              className={buttonClassName({ variant: 'primary' })}
+              data-testid="facility-new"
+            >
+              {t('facilities.add')}
+            </Link>
+          )
+        }
+      />
       {facilities.length === 0 ? (
-        <div className="empty-state" data-testid="facilities-empty">
-          <p>{t('facilities.empty')}</p>
-          <Link
-            href="/manage/facilities/new"
-            className={buttonClassName({ variant: 'primary' })}
-            data-testid="facility-new"
-          >
-            {t('facilities.addFirst')}
-          </Link>
-        </div>
+        <EmptyState
+          testId="facilities-empty"
+          next={
+            <Link
+              href="/manage/facilities/new"
+              className={buttonClassName({ variant: 'primary' })}
+              data-testid="facility-new"
+            >
+              {t('facilities.addFirst')}
+            </Link>
+          }
+        >
+          {t('facilities.empty')}
+        </EmptyState>
       ) : (
         <Table region={{ label: t('facilities.title') }} data-testid="facilities-table">
           <thead>

@@ -1,9 +1,10 @@
-import { cell, Table } from '@/components/ui/table';
+import { cell } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { ReactNode } from 'react';
 import { AcknowledgeDriftButton, ResolveIncidentButton } from '@/app/manage/_components/incident-resolve';
 import { can } from '@/lib/auth/permissions';
+import { ListSection, PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { IncidentContextList } from '@/app/manage/_components/incident-context';
@@ -12,7 +13,7 @@ import { listBillingFailures, listIncidents, type IncidentView } from '@/lib/inc
 import type { MessageKey } from '@/lib/i18n/catalog';
 import type { Translate } from '@/lib/i18n/locale';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 const SEVERITY_BADGE: Record<string, BadgeTone> = {
@@ -67,15 +68,15 @@ export default async function IncidentsPage() {
   return (
     <>
       <ManageNav staff={staff} current="incidents" />
-      <header className="page__header">
-        <h1>{t('incidents.title')}</h1>
-        <p className="page__lead">{t('incidents.lead', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('incidents.title')} lead={t('incidents.lead', { tenant: staff.current.tenantName })}>
         <TimesIn zone={zone} />
-      </header>
+      </PageHeader>
 
       <ClientMessages only={['incidents']}>
-        <Section
-          id="incidents-open"
+        <ListSection
+          testId="incidents-open"
+          headingId="incidents-open-title"
+          emptyTestId="incidents-open-empty"
           title={t('incidents.open.title')}
           empty={incidents.open.length === 0 ? t('incidents.open.empty') : null}
         >
@@ -92,11 +93,13 @@ export default async function IncidentsPage() {
               </IncidentRow>
             ))}
           </tbody>
-        </Section>
+        </ListSection>
       </ClientMessages>
 
-      <Section
-        id="incidents-resolved"
+      <ListSection
+        testId="incidents-resolved"
+        headingId="incidents-resolved-title"
+        emptyTestId="incidents-resolved-empty"
         title={t('incidents.resolved.title')}
         empty={incidents.resolved.length === 0 ? t('incidents.resolved.empty') : null}
       >
@@ -108,10 +111,12 @@ export default async function IncidentsPage() {
             </IncidentRow>
           ))}
         </tbody>
-      </Section>
+      </ListSection>
 
-      <Section
-        id="billing-failures"
+      <ListSection
+        testId="billing-failures"
+        headingId="billing-failures-title"
+        emptyTestId="billing-failures-empty"
         title={t('incidents.billing.title')}
         empty={billing.length === 0 ? t('incidents.billing.empty') : null}
       >
@@ -148,7 +153,7 @@ export default async function IncidentsPage() {
             );
           })}
         </tbody>
-      </Section>
+      </ListSection>
     </>
   );
 }
@@ -219,32 +224,5 @@ function IncidentRow({
       </td>
       <td>{children}</td>
     </tr>
-  );
-}
-
-/** A titled section holding one table, or its empty state. */
-function Section({
-  id,
-  title,
-  empty,
-  children,
-}: {
-  id: string;
-  title: string;
-  empty: string | null;
-  children: ReactNode;
-}) {
-  const headingId = `${id}-title`;
-  return (
-    <section aria-labelledby={headingId} className="section" data-testid={id}>
-      <h2 id={headingId}>{title}</h2>
-      {empty !== null ? (
-        <p className="empty-state" data-testid={`${id}-empty`}>
-          {empty}
-        </p>
-      ) : (
-        <Table region={{ labelledBy: headingId }}>{children}</Table>
-      )}
-    </section>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { LockCard } from '@/app/manage/_components/lock-card';
 import { ImportLocksButton } from '@/app/manage/_components/lock-import';
 import { LockProviderForm } from '@/app/manage/_components/lock-provider-form';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import styles from '@/app/manage/_components/locks.module.css';
 import { ClientMessages } from '@/components/client-messages';
@@ -10,7 +11,7 @@ import { listLockDetails } from '@/lib/locks/locks';
 import { tenantProviderName } from '@/lib/locks/tenant-provider';
 import { listRooms } from '@/lib/rooms/list-rooms';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -38,11 +39,9 @@ export default async function LocksPage() {
   return (
     <>
       <ManageNav staff={staff} current="locks" />
-      <header className="page__header">
-        <h1>{t('locks.title')}</h1>
-        <p className="page__lead">{t('locks.lead', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('locks.title')} lead={t('locks.lead', { tenant: staff.current.tenantName })}>
         <TimesIn zone={zone} />
-      </header>
+      </PageHeader>
 
       <ClientMessages only={['locks']}>
         <LockProviderForm tenant={staff.current.tenantName} current={provider} />

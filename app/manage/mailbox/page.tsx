@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { Fragment, type ReactNode } from 'react';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { MessageTable } from '@/components/message-table';
 import { TimesIn, When } from '@/components/time';
@@ -55,11 +56,9 @@ export default async function MailboxPage() {
   return (
     <>
       <ManageNav staff={staff} current="mailbox" />
-      <header className="page__header">
-        <h1>{t('mailbox.title')}</h1>
-        <p className="page__lead">{t('messages.manage.lead')}</p>
+      <PageHeader title={t('mailbox.title')} lead={t('messages.manage.lead')}>
         <TimesIn zone={zone} />
-      </header>
+      </PageHeader>
 
       <section className="section" aria-labelledby="mailbox-failed">
         <h2 id="mailbox-failed">{t('mailbox.failedTitle')}</h2>

@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { EmptyState, ListSection, PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomForm } from '@/app/manage/_components/room-form';
 import { ClientMessages } from '@/components/client-messages';
 import { Badge } from '@/components/ui/badge';
 import { buttonClassName } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
-import { Table } from '@/components/ui/table';
 import { listFacilitySettings } from '@/lib/facilities/save-facility';
 import { formatMoney } from '@/lib/i18n/money';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -35,10 +35,7 @@ export default async function RoomsPage({ searchParams }: Props) {
   return (
     <>
       <ManageNav staff={staff} current="rooms" />
-      <header className="page__header">
-        <h1>{t('rooms.title')}</h1>
-        <p className="page__lead">{t('rooms.lead', { tenant: staff.current.tenantName })}</p>
-      </header>
+      <PageHeader title={t('rooms.title')} lead={t('rooms.lead', { tenant: staff.current.tenantName })} />
       {query.created === 'facility' && (
         <Notice tone="success" data-testid="facility-created">
           {t('rooms.facilityCreated')}
@@ -46,12 +43,16 @@ export default async function RoomsPage({ searchParams }: Props) {
       )}
 
       {facilities.length === 0 ? (
-        <div className="empty-state" data-testid="rooms-no-facility">
-          <p>{t('rooms.noFacility')}</p>
-          <Link href="/manage/facilities/new" className={buttonClassName({ variant: 'primary' })}>
-            {t('facilities.addFirst')}
-          </Link>
-        </div>
+        <EmptyState
+          testId="rooms-no-facility"
+          next={
+            <Link href="/manage/facilities/new" className={buttonClassName({ variant: 'primary' })}>
+              {t('facilities.addFirst')}
+            </Link>
+          }
+        >
+          {t('rooms.noFacility')}
+        </EmptyState>
       ) : (
         <section aria-labelledby="room-add-title" className="section card">
           <h2 id="room-add-title">{t('rooms.add')}</h2>
@@ -64,56 +65,53 @@ export default async function RoomsPage({ searchParams }: Props) {
         </section>
       )}
 
-      <section aria-labelledby="rooms-list-title" className="section">
-        <h2 id="rooms-list-title">{t('rooms.list')}</h2>
-        {rooms.length === 0 ? (
-          <p className="empty-state" data-testid="rooms-empty">
-            {t('rooms.empty')}
-          </p>
-        ) : (
-          <Table region={{ labelledBy: 'rooms-list-title' }} data-testid="rooms-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('rooms.col.label')}</th>
-                <th scope="col">{t('rooms.col.facility')}</th>
-                <th scope="col">{t('rooms.col.rate')}</th>
-                <th scope="col">{t('rooms.col.doors')}</th>
-                <th scope="col">{t('rooms.col.status')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rooms.map((room) => (
-                <tr key={room.id} data-testid="room-row" data-room-id={room.id}>
-                  <th scope="row">
-                    <Link href={`/manage/rooms/${room.id}`} aria-label={t('rooms.editLabel', { room: room.label })}>
-                      {room.label}
-                    </Link>
-                  </th>
-                  <td>{room.facility.name}</td>
-                  <td>
-                    {t(`rooms.per.${room.rateUnit}`, { amount: formatMoney(locale, room.rateCents, room.currency) })}
-                    <span className="facts__sub">{room.rateName}</span>
-                  </td>
-                  <td>
-                    {room.roomLocks.length > 0 ? (
-                      room.roomLocks.map(({ lock }) => lock.name).join(', ')
-                    ) : (
-                      <span className="muted">{t('rooms.doors.none')}</span>
-                    )}
-                  </td>
-                  <td>
-                    {room.archivedAt ? (
-                      <Badge tone="neutral">{t('rooms.archivedBadge')}</Badge>
-                    ) : (
-                      <Badge tone="success">{t('rooms.activeBadge')}</Badge>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-      </section>
+      <ListSection
+        headingId="rooms-list-title"
+        title={t('rooms.list')}
+        empty={rooms.length === 0 ? t('rooms.empty') : null}
+        emptyTestId="rooms-empty"
+        tableTestId="rooms-table"
+      >
+        <thead>
+          <tr>
+            <th scope="col">{t('rooms.col.label')}</th>
+            <th scope="col">{t('rooms.col.facility')}</th>
+            <th scope="col">{t('rooms.col.rate')}</th>
+            <th scope="col">{t('rooms.col.doors')}</th>
+            <th scope="col">{t('rooms.col.status')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rooms.map((room) => (
+            <tr key={room.id} data-testid="room-row" data-room-id={room.id}>
+              <th scope="row">
+                <Link href={`/manage/rooms/${room.id}`} aria-label={t('rooms.editLabel', { room: room.label })}>
+                  {room.label}
+                </Link>
+              </th>
+              <td>{room.facility.name}</td>
+              <td>
+                {t(`rooms.per.${room.rateUnit}`, { amount: formatMoney(locale, room.rateCents, room.currency) })}
+                <span className="facts__sub">{room.rateName}</span>
+              </td>
+              <td>
+                {room.roomLocks.length > 0 ? (
+                  room.roomLocks.map(({ lock }) => lock.name).join(', ')
+                ) : (
+                  <span className="muted">{t('rooms.doors.none')}</span>
+                )}
+              </td>
+              <td>
+                {room.archivedAt ? (
+                  <Badge tone="neutral">{t('rooms.archivedBadge')}</Badge>
+                ) : (
+                  <Badge tone="success">{t('rooms.activeBadge')}</Badge>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ListSection>
     </>
   );
 }

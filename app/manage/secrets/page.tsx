@@ -2,13 +2,14 @@ import { FieldHint } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import type { Metadata } from 'next';
 import { CopyButton } from '@/app/manage/_components/copy-button';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { SecretForm } from '@/app/manage/_components/secret-form';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listProviderSecrets, SECRET_PROVIDERS } from '@/lib/secrets/provider-secrets';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Badge } from '@/components/ui/badge';
 
@@ -44,14 +45,12 @@ export default async function SecretsPage() {
   return (
     <>
       <ManageNav staff={staff} current="secrets" />
-      <header className="page__header">
-        <h1>{t('secrets.title')}</h1>
-        <p className="page__lead">{t('secrets.lead', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('secrets.title')} lead={t('secrets.lead', { tenant: staff.current.tenantName })}>
         <TimesIn zone={zone} />
         <Notice tone="info" announce={false} data-testid="secrets-encrypted-note">
           {t('secrets.encrypted')}
         </Notice>
-      </header>
+      </PageHeader>
 
       <ClientMessages only={['secrets', 'copy']}>
         <ul className="secret-list">

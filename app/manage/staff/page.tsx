@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { CreateMemberForm, MemberActions, RevokeInvitation } from '@/app/manage/_components/member-forms';
 import { ClientMessages } from '@/components/client-messages';
@@ -9,7 +10,7 @@ import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listInvitations } from '@/lib/staff/invitations';
 import { listMembers } from '@/lib/staff/members';
 import { TimesIn } from '@/components/time';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -34,10 +35,7 @@ export default async function StaffPage() {
   return (
     <>
       <ManageNav staff={staff} current="staff" />
-      <header className="page__header">
-        <h1>{t('staff.title')}</h1>
-        <p className="page__lead">{t('staff.lead', { tenant: staff.current.tenantName })}</p>
-      </header>
+      <PageHeader title={t('staff.title')} lead={t('staff.lead', { tenant: staff.current.tenantName })} />
       <ClientMessages only={['staff']}>
         <section aria-labelledby="member-add-title" className="section card">
           <h2 id="member-add-title">{t('staff.create.title')}</h2>

@@ -1,8 +1,9 @@
 import { Field, Input, Select } from '@/components/ui/field';
-import { cell, Table } from '@/components/ui/table';
+import { cell } from '@/components/ui/table';
 import type { Metadata } from 'next';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import Link from 'next/link';
+import { ListSection, PageHeader, Pager } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { WebhookReplayForm } from '@/app/manage/_components/webhook-replay';
 import { can } from '@/lib/auth/permissions';
@@ -19,7 +20,7 @@ import {
   WEBHOOK_STATUSES,
   webhookLogHref,
 } from '@/lib/webhooks/webhook-log-filters';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Button, buttonClassName } from '@/components/ui/button';
 
@@ -83,11 +84,9 @@ export default async function WebhooksPage({
   return (
     <>
       <ManageNav staff={staff} current="webhooks" />
-      <header className="page__header">
-        <h1>{t('webhooks.title')}</h1>
-        <p className="page__lead">{t('webhooks.lead', { tenant: staff.current.tenantName })}</p>
+      <PageHeader title={t('webhooks.title')} lead={t('webhooks.lead', { tenant: staff.current.tenantName })}>
         <TimesIn zone={timeZone} />
-      </header>
+      </PageHeader>
 
       <section aria-labelledby="webhook-filters-title">
         <h2 id="webhook-filters-title" className="visually-hidden">
@@ -163,94 +162,90 @@ export default async function WebhooksPage({
         </form>
       </section>
 
-      <section aria-labelledby="webhook-events-title" className="section">
-        <h2 id="webhook-events-title">{t('webhooks.list.title')}</h2>
-        {page.data.length === 0 ? (
-          <p className="empty-state" data-testid="webhook-events-empty">
-            {filtered ? t('webhooks.emptyFiltered') : t('webhooks.empty')}
-          </p>
-        ) : (
-          <Table region={{ labelledBy: 'webhook-events-title' }} data-testid="webhook-events">
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.col.receivedAt')}</th>
-                <th scope="col">{t('webhooks.col.provider')}</th>
-                <th scope="col">{t('webhooks.col.type')}</th>
-                <th scope="col">{t('webhooks.col.status')}</th>
-                <th scope="col">{t('webhooks.col.reason')}</th>
-                <th scope="col" className={cell.numeric}>
-                  {t('webhooks.col.attempts')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((event) => (
-                <tr
-                  key={event.id}
-                  data-testid="webhook-event-row"
-                  data-event-id={event.id}
-                  data-provider={event.provider}
-                  data-type={event.type}
-                  data-status={event.status}
-                  data-reason={event.reason ?? ''}
-                >
-                  <th scope="row">
-                    <When at={event.receivedAt} zone={timeZone} />
-                  </th>
-                  <td>{t(`webhooks.provider.${event.provider}`)}</td>
-                  <td>
-                    <code className="mono" data-testid="webhook-event-type">
-                      {event.type}
+      <ListSection
+        headingId="webhook-events-title"
+        title={t('webhooks.list.title')}
+        empty={page.data.length === 0 ? (filtered ? t('webhooks.emptyFiltered') : t('webhooks.empty')) : null}
+        emptyTestId="webhook-events-empty"
+        tableTestId="webhook-events"
+        after={
+          <Pager
+            label={t('webhooks.pagination.label')}
+            links={[
+              filters.cursor
+                ? {
+                    href: webhookLogHref({ ...filters, cursor: '' }),
+                    testId: 'webhook-events-newest',
+                    label: t('webhooks.pagination.newest'),
+                  }
+                : null,
+              page.nextCursor
+                ? {
+                    href: webhookLogHref({ ...filters, cursor: page.nextCursor }),
+                    testId: 'webhook-events-older',
+                    label: t('webhooks.pagination.older'),
+                  }
+                : null,
+            ]}
+          />
+        }
+      >
+        <thead>
+          <tr>
+            <th scope="col">{t('webhooks.col.receivedAt')}</th>
+            <th scope="col">{t('webhooks.col.provider')}</th>
+            <th scope="col">{t('webhooks.col.type')}</th>
+            <th scope="col">{t('webhooks.col.status')}</th>
+            <th scope="col">{t('webhooks.col.reason')}</th>
+            <th scope="col" className={cell.numeric}>
+              {t('webhooks.col.attempts')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.data.map((event) => (
+            <tr
+              key={event.id}
+              data-testid="webhook-event-row"
+              data-event-id={event.id}
+              data-provider={event.provider}
+              data-type={event.type}
+              data-status={event.status}
+              data-reason={event.reason ?? ''}
+            >
+              <th scope="row">
+                <When at={event.receivedAt} zone={timeZone} />
+              </th>
+              <td>{t(`webhooks.provider.${event.provider}`)}</td>
+              <td>
+                <code className="mono" data-testid="webhook-event-type">
+                  {event.type}
+                </code>
+              </td>
+              <td>
+                <Badge tone={STATUS_BADGE[event.status]} data-testid="webhook-event-status">
+                  {statusLabels[event.status]}
+                </Badge>
+              </td>
+              <td className={`${cell.wrap} webhook-reason`}>
+                {event.reason ? (
+                  <>
+                    <code className="mono" data-testid="webhook-event-reason">
+                      {event.reason}
                     </code>
-                  </td>
-                  <td>
-                    <Badge tone={STATUS_BADGE[event.status]} data-testid="webhook-event-status">
-                      {statusLabels[event.status]}
-                    </Badge>
-                  </td>
-                  <td className={`${cell.wrap} webhook-reason`}>
-                    {event.reason ? (
-                      <>
-                        <code className="mono" data-testid="webhook-event-reason">
-                          {event.reason}
-                        </code>
-                        {isWebhookReasonCode(event.reason) && (
-                          <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>
-                        )}
-                      </>
-                    ) : (
-                      <span className="muted">{t('webhooks.noReason')}</span>
+                    {isWebhookReasonCode(event.reason) && (
+                      <span className="webhook-reason__text">{t(`webhooks.reason.${event.reason}`)}</span>
                     )}
-                  </td>
-                  <td className={cell.numeric}>{event.attempts}</td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
-        {(filters.cursor || page.nextCursor) && (
-          <nav aria-label={t('webhooks.pagination.label')} className="pager">
-            {filters.cursor && (
-              <Link
-                href={webhookLogHref({ ...filters, cursor: '' })}
-                className={buttonClassName({ variant: 'secondary' })}
-                data-testid="webhook-events-newest"
-              >
-                {t('webhooks.pagination.newest')}
-              </Link>
-            )}
-            {page.nextCursor && (
-              <Link
-                href={webhookLogHref({ ...filters, cursor: page.nextCursor })}
-                className={buttonClassName({ variant: 'secondary' })}
-                data-testid="webhook-events-older"
-              >
-                {t('webhooks.pagination.older')}
-              </Link>
-            )}
-          </nav>
-        )}
-      </section>
+                  </>
+                ) : (
+                  <span className="muted">{t('webhooks.noReason')}</span>
+                )}
+              </td>
+              <td className={cell.numeric}>{event.attempts}</td>
+            </tr>
+          ))}
+        </tbody>
+      </ListSection>
 
       {canReplay && (
         <section aria-labelledby="webhook-replay-title" className="section">

@@ -4,9 +4,10 @@ import { resetPasswordAction } from '@/app/password-reset/actions';
 import { ClientMessages } from '@/components/client-messages';
 import { PasswordForm } from '@/components/password-form';
 import { SiteHeader } from '@/components/site-header';
+import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { Notice } from '@/components/ui/notice';
 import { resetAccountEmail } from '@/lib/auth/password-reset';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('passwordReset.choose.title') };
@@ -20,7 +21,7 @@ export default async function ChooseNewPasswordPage({ params }: Props) {
   const email = await resetAccountEmail(token);
   return (
     <>
-      <SiteHeader staff={null} showAuthLink={false} />
+      <SiteHeader actions={HEADER_ACTIONS} staff={null} showAuthLink={false} />
       <main id="main" tabIndex={-1} className="page page--narrow">
         <div className="card">
           <h1>{t('passwordReset.choose.title')}</h1>

@@ -13,7 +13,7 @@ import type { Locale, Translate } from '@/lib/i18n/locale';
 import { formatMoney } from '@/lib/i18n/money';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
-import { getLocale, getT } from '@/app/_server/i18n';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {

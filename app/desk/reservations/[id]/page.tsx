@@ -10,25 +10,19 @@ import { CheckInProvider } from '@/app/desk/_components/check-in';
 import { KeyCard, type BackupIssued } from '@/app/desk/_components/key-card';
 import { stillOpensUntilEnd } from '@/app/desk/_components/key-doors';
 import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
-import { checkInWindows } from '@/lib/stays/check-in-windows';
-import { checkInLockProblems } from '@/lib/locks/check-in-lock-problems';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
 import { GuestMessages } from '@/app/desk/_components/guest-messages';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
-import { reservationTimeline } from '@/lib/audit/reservation-timeline';
-import { can } from '@/lib/auth/permissions';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
-import { reservationDetail } from '@/lib/desk/reservation-detail';
+import { reservationView } from '@/lib/stays/reservation-view';
 import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { StayActions } from '@/app/desk/_components/stay-actions';
-import { freeRoomsForMove } from '@/lib/stays/stay-options';
 import { instantToZonedLocal } from '@/lib/time/zoned-local';
 import { LiveRefresh } from '@/app/desk/_components/live-refresh';
-import { deskSyncState } from '@/lib/desk/desk-sync-state';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { buttonClassName } from '@/components/ui/button';
@@ -37,16 +31,21 @@ type Props = { params: Promise<{ id: string }> };
 
 const ZReservationIdSchema = z.uuid();
 
-/** The reservation for this request (page and metadata share it). */
+/** The reservation page's one read for this request (page and metadata share it). */
 const loadReservation = cache((staff: StaffContext, id: string) =>
-  reservationDetail({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: id }),
+  reservationView({
+    tenantId: staff.current.tenantId,
+    userId: staff.user.id,
+    role: staff.current.role,
+    reservationId: id,
+  }),
 );
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [{ id }, t] = await Promise.all([params, getT()]);
   const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
-  const reservation = ZReservationIdSchema.safeParse(id).success ? await loadReservation(staff, id) : null;
-  return { title: reservation ? t('reservation.title', { room: reservation.roomLabelSnapshot }) : t('notFound.title') };
+  const view = ZReservationIdSchema.safeParse(id).success ? await loadReservation(staff, id) : null;
+  return { title: view ? t('reservation.title', { room: view.reservation.roomLabelSnapshot }) : t('notFound.title') };
 }
 
 /** A reservation at the desk: stay, guest, keys (reveal PIN, revoke), check-in and the guest link with its QR code. */
@@ -54,66 +53,13 @@ export default async function ReservationPage({ params }: Props) {
   const { id } = await params;
   const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
   if (!ZReservationIdSchema.safeParse(id).success) notFound();
-  const [t, format, reservation] = await Promise.all([getT(), getFormatter(), loadReservation(staff, id)]);
-  if (!reservation) notFound();
+  const [t, format, view] = await Promise.all([getT(), getFormatter(), loadReservation(staff, id)]);
+  if (!view) notFound();
 
-  const { role } = staff.current;
+  const { reservation, allows, checkInWindow, checkInProblems, freeRooms, timeline, sync } = view;
   const { timeZone } = reservation.room.facility;
   const when = (date: Date) => <When at={date} zone={timeZone} />;
-  const canCheckIn =
-    can(role, 'checkin.complete') &&
-    !reservation.checkIn &&
-    reservation.guest !== null &&
-    (reservation.status === 'held' || reservation.status === 'confirmed');
-  const [checkInWindow, checkInProblems] = canCheckIn
-    ? await Promise.all([
-        checkInWindows({
-          tenantId: staff.current.tenantId,
-          userId: staff.user.id,
-          reservationIds: [reservation.id],
-        }).then((windows) => windows.get(reservation.id)),
-        checkInLockProblems({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: reservation.id }),
-      ])
-    : [undefined, []];
-  const canRotateLink =
-    can(role, 'guest_links.rotate') &&
-    reservation.guest !== null &&
-    reservation.status !== 'cancelled' &&
-    reservation.status !== 'checked_out';
-  const canRevoke = can(role, 'keys.revoke');
-  // A shift's stay changes (issue 15): what this stay allows now, for this member.
-  const canChange = can(role, 'stays.change');
-  const live =
-    reservation.status === 'held' || reservation.status === 'confirmed' || reservation.status === 'checked_in';
-  const running = live && reservation.endsAt > new Date();
-  const hasLiveKey = reservation.accessKeys.some(
-    (k) => k.kind !== 'backup' && (k.status === 'pre_issued' || k.status === 'active'),
-  );
-  const stayCan = {
-    checkOut: canChange && reservation.status === 'checked_in',
-    move: canChange && running,
-    changeDates: canChange && running,
-    noShow:
-      canChange &&
-      (reservation.status === 'held' || reservation.status === 'confirmed') &&
-      reservation.startsAt <= new Date(),
-    newKey: canRevoke && running && reservation.guest !== null && !hasLiveKey,
-    cancel:
-      canChange &&
-      (reservation.status === 'held' || reservation.status === 'confirmed') &&
-      reservation.startsAt > new Date(),
-    correctGuest: canChange && reservation.guest !== null,
-  };
-  const freeRooms = stayCan.move
-    ? await freeRoomsForMove({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: reservation.id })
-    : [];
   const guestName = reservation.guest?.name ?? t('guest.deletedAccount');
-  const canReveal = can(role, 'keys.reveal_pin');
-  const canDeleteGuest = can(role, 'staff.manage');
-  const [timeline, sync] = await Promise.all([
-    reservationTimeline({ tenantId: staff.current.tenantId, reservationId: reservation.id }),
-    deskSyncState({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationIds: [reservation.id] }),
-  ]);
   const now = new Date();
   const keysById = new Map(reservation.accessKeys.map((key) => [key.id, key]));
   // Why each backup was issued, as its audit row recorded it (the door's error at that moment).
@@ -169,7 +115,7 @@ export default async function ReservationPage({ params }: Props) {
             </p>
             <TimesIn zone={timeZone} />
           </div>
-          {canCheckIn && (
+          {allows.checkIn && (
             <CheckInAction
               reservationId={reservation.id}
               window={checkInWindow}
@@ -180,7 +126,7 @@ export default async function ReservationPage({ params }: Props) {
         </header>
 
         {/* Rendered whatever the status, so an outcome (checked out…) stays shown once the page catches up. */}
-        {canChange || canRevoke ? (
+        {allows.changeStay ? (
           <StayActions
             reservationId={reservation.id}
             room={reservation.roomLabelSnapshot}
@@ -190,7 +136,7 @@ export default async function ReservationPage({ params }: Props) {
             endsLocal={instantToZonedLocal(reservation.endsAt, timeZone)}
             checkedIn={reservation.status === 'checked_in'}
             guestDetails={reservation.guest}
-            can={stayCan}
+            can={allows.stay}
             freeRooms={freeRooms}
           />
         ) : null}
@@ -293,13 +239,13 @@ export default async function ReservationPage({ params }: Props) {
             ) : (
               <p className="empty-state">{t('reservation.guestLink.none')}</p>
             )}
-            {canRotateLink && <RotateGuestLinkForm reservationId={reservation.id} />}
+            {allows.rotateGuestLink && <RotateGuestLinkForm reservationId={reservation.id} />}
           </section>
         </div>
 
         <section className="section" aria-labelledby="keys-title">
           <h2 id="keys-title">{t('reservation.keys.title')}</h2>
-          {can(role, 'staff_codes.manage') && (
+          {allows.staffCodes && (
             <p className="muted small">
               <Link href={`/desk/rooms/${reservation.roomId}/staff-codes`} data-testid="staff-codes-link">
                 {t('stay.staffCodesLink', { room: reservation.roomLabelSnapshot })}
@@ -316,8 +262,8 @@ export default async function ReservationPage({ params }: Props) {
                   accessKey={key}
                   standsInFor={key.backupFor ? keysById.get(key.backupFor) : undefined}
                   backupIssued={backupIssued.get(key.id)}
-                  canReveal={canReveal}
-                  canRevoke={canRevoke}
+                  canReveal={allows.revealPin}
+                  canRevoke={allows.revokeKey}
                   reissueNames={{ room: reservation.roomLabelSnapshot, holder: guestName }}
                   zone={timeZone}
                   now={now}
@@ -333,10 +279,10 @@ export default async function ReservationPage({ params }: Props) {
           reservationId={reservation.id}
           events={timeline}
           timeZone={timeZone}
-          linkToAuditLog={can(role, 'audit.view')}
+          linkToAuditLog={allows.auditLog}
         />
 
-        {canDeleteGuest && reservation.guest && (
+        {allows.deleteGuest && reservation.guest && (
           <section className="section card danger-zone" aria-label={t('guestDelete.title')}>
             <DeleteGuestForm reservationId={reservation.id} guestName={reservation.guest.name} />
           </section>

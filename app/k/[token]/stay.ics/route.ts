@@ -1,4 +1,4 @@
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { withRequest } from '@/lib/api/http';
 import { AppError } from '@/lib/errors';
 import { guestStayIcs } from '@/lib/guests/guest-stay-ics';

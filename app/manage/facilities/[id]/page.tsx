@@ -3,11 +3,12 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { FacilityForm } from '@/app/manage/_components/facility-form';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { getFacilitySettings } from '@/lib/facilities/save-facility';
 import { timeZoneChoices } from '@/lib/facilities/time-zones';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -30,12 +31,10 @@ export default async function FacilityPage({ params }: { params: Promise<{ id: s
       <p className="back-link">
         <Link href="/manage/facilities">{t('facilities.back')}</Link>
       </p>
-      <header className="page__header">
-        <h1>{facility.name}</h1>
-        <p className="page__lead">
-          <Link href={`/manage/rooms?facility=${facility.id}`}>{t('facilities.roomsLink')}</Link>
-        </p>
-      </header>
+      <PageHeader
+        title={facility.name}
+        lead={<Link href={`/manage/rooms?facility=${facility.id}`}>{t('facilities.roomsLink')}</Link>}
+      />
       <ClientMessages only={['facilities']}>
         <FacilityForm facility={facility} zones={timeZoneChoices()} />
       </ClientMessages>

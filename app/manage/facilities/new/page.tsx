@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { FacilityForm } from '@/app/manage/_components/facility-form';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { timeZoneChoices } from '@/lib/facilities/time-zones';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -21,10 +22,7 @@ export default async function NewFacilityPage() {
       <p className="back-link">
         <Link href="/manage/facilities">{t('facilities.back')}</Link>
       </p>
-      <header className="page__header">
-        <h1>{t('facilities.new.title')}</h1>
-        <p className="page__lead">{t('facilities.new.lead')}</p>
-      </header>
+      <PageHeader title={t('facilities.new.title')} lead={t('facilities.new.lead')} />
       <ClientMessages only={['facilities']}>
         <FacilityForm zones={timeZoneChoices()} />
       </ClientMessages>

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
+import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
 import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
@@ -14,7 +15,7 @@ import { listLocks } from '@/lib/locks/locks';
 import { futureStaysOfRoom } from '@/lib/rooms/archive-room';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
 import { fromMinorUnits } from '@/lib/rooms/room-input';
-import { getT } from '@/app/_server/i18n';
+import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -43,12 +44,14 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
       <p className="back-link">
         <Link href="/manage/rooms">{t('rooms.back')}</Link>
       </p>
-      <header className="page__header">
-        <h1>
-          {t('rooms.heading', { room: room.label, facility: room.facility.name })}{' '}
-          {archived && <Badge tone="neutral">{t('rooms.archivedBadge')}</Badge>}
-        </h1>
-      </header>
+      <PageHeader
+        title={
+          <>
+            {t('rooms.heading', { room: room.label, facility: room.facility.name })}{' '}
+            {archived && <Badge tone="neutral">{t('rooms.archivedBadge')}</Badge>}
+          </>
+        }
+      />
 
       <ClientMessages only={['rooms', 'locks']}>
         <section aria-labelledby="room-settings-title" className="section card">
