@@ -15,7 +15,7 @@ import { GuestMessages } from '@/app/desk/_components/guest-messages';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
-import { reservationView } from '@/lib/stays/reservation-view';
+import { reservationView } from '@/lib/desk/reservation-page';
 import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
 import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';

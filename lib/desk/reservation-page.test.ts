@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
-import { completeCheckIn } from './complete-check-in';
-import { reservationView } from './reservation-view';
+import { completeCheckIn } from '../stays/complete-check-in';
+import { reservationView } from './reservation-page';
 
 describe('the reservation page’s one read', () => {
   it('reads the stay, what the member may do, and what those actions need; null for another tenant', async () => {

@@ -1,11 +1,11 @@
 import { reservationTimeline } from '../audit/reservation-timeline';
 import type { Role } from '../auth/permissions';
-import { deskSyncState } from '../desk/desk-sync-state';
-import { reservationDetail } from '../desk/reservation-detail';
+import { deskSyncState } from './desk-sync-state';
+import { reservationDetail } from './reservation-detail';
 import { checkInLockProblems } from '../locks/check-in-lock-problems';
-import { checkInWindows } from './check-in-windows';
-import { stayAllows } from './stay-allows';
-import { freeRoomsForMove } from './stay-options';
+import { checkInWindows } from '../stays/check-in-windows';
+import { stayAllows } from '../stays/stay-allows';
+import { freeRoomsForMove } from '../stays/stay-options';
 
 /**
  * Everything the desk's reservation page shows, in one read: the reservation (`reservationDetail`),
