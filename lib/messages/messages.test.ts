@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GET as listRoute, POST as resendRoute } from '@/app/api/v1/reservations/[id]/messages/route';
 import { createApiKey } from '../auth/api-keys';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { deleteGuest } from '../guests/delete-guest';
@@ -10,6 +9,10 @@ import { invitee, processAll, replayLastHour, sendCalendly, tenantWithSources } 
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../testing/fixtures';
 import { startMailCatcher, type CaughtMessage, type MailCatcher } from './mail-catcher';
 import { sendMessage } from './send-message';
+import { routeHandler } from '../api/router';
+
+const listRoute = routeHandler('GET', '/api/v1/reservations/{id}/messages');
+const resendRoute = routeHandler('POST', '/api/v1/reservations/{id}/messages');
 
 // Guest messages end to end inside one process: the outbox rows the triggers write, the worker's
 // send over a real SMTP server (smtp-server + mailparser, in-process), and what arrives, counted.
