@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ROUTER_ROUTES } from '../api/router';
 import { inFastLane } from './fast-lane.mjs';
@@ -57,5 +58,12 @@ describe('the fast lane (scripts/web-server.mjs)', () => {
     ]) {
       expect(inFastLane(url), url).toBe(false);
     }
+  });
+
+  it('reaches the router through its documented fetch, with no Next.js internals (decision 023)', () => {
+    const server = readFileSync('scripts/web-server.mjs', 'utf8');
+    expect(server).toContain("tsImport('../lib/api/router.ts'");
+    expect(server).toContain('apiFetch(request)');
+    expect(server).not.toMatch(/routeModule|userland|ensureUserland|server\/app/);
   });
 });
