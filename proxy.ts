@@ -1,6 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { apiMethods, apiRefusal } from './lib/api/api-addresses';
-import { errorResponse, methodNotAllowed, optionsResponse } from './lib/api/http';
+import { errorResponse, methodNotAllowed } from './lib/api/http';
 import { AppError } from './lib/errors';
 import { withSecurityHeaders } from './lib/http/security-headers';
 import { TRACE_MARKER } from './lib/http/trace.mjs';
@@ -11,25 +10,20 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 /**
  * Every response gets an `x-request-id` (the caller's when well-formed, else a new one, also
  * passed on to the handler), a nonce-based Content-Security-Policy, and Strict-Transport-Security
- * when APP_URL is https (decided at run time, not at build time). Below /api, an address no route
- * serves answers like the API: a JSON 404 `not_found`, or 405 `method_not_allowed` with `Allow`
- * (lib/api/api-addresses.ts), never the HTML pages Next.js would send.
+ * when APP_URL is https (decided at run time, not at build time). Below /api it sees only sign-in
+ * (/api/auth): everything else there is the router's or a route's that answers every method and
+ * address itself (lib/api/router.ts; see `config` below).
  */
 export function proxy(request: NextRequest) {
   const given = request.headers.get('x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
   const { pathname } = request.nextUrl;
   const refuse = (error: AppError) => withSecurityHeaders(errorResponse(error, requestId, requestLogger(requestId)));
-  if (pathname === '/api' || pathname.startsWith('/api/')) {
-    const methods = request.method === 'OPTIONS' ? apiMethods(pathname) : null;
-    if (methods) return withSecurityHeaders(optionsResponse(request, methods, requestId, requestLogger(requestId)));
-    const refusal = apiRefusal(request.method, pathname);
-    if (refusal) return refuse(refusal);
-  } else if (request.headers.get(TRACE_MARKER) === '1') {
-    return refuse(methodNotAllowed(['GET', 'HEAD']));
-  } else if (isForeignServerAction(request)) {
+  // Sign-in's route (/api/auth) answers the methods it does not serve, OPTIONS and TRACE itself (methodsNotAllowed).
+  const page = !pathname.startsWith('/api/');
+  if (page && request.headers.get(TRACE_MARKER) === '1') return refuse(methodNotAllowed(['GET', 'HEAD']));
+  if (page && isForeignServerAction(request))
     return refuse(new AppError('forbidden', 'This form was sent from another site.'));
-  }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const csp = [
     "default-src 'self'",
@@ -79,17 +73,11 @@ function isForeignServerAction(request: NextRequest): boolean {
   return originHost !== host;
 }
 
-// The webhook routes, the API's three hottest addresses (GET /api/v1/rooms, GET /api/v1/reservations,
-// POST /api/v1/check-ins/{id}/key), the guest page's status poll and the benchmark's empty route skip
-// the proxy, which would copy every request body once more and cost an API call a third of its time
-// (docs/PERFORMANCE.md, API call throughput): they answer every method and address themselves,
-// with a request id (withRequest, methodsNotAllowed, app/api/webhooks/[...rest]), and their JSON
-// needs no CSP.
+// Below /api the proxy sees only sign-in (/api/auth/…). The router's addresses (lib/api/router.ts:
+// /api/v1, /api/webhooks, /api/guest, and a JSON 404 for anything else below /api), /api/health and
+// /api/ping answer every method and address themselves, with a request id (withRequest,
+// methodsNotAllowed), and their JSON needs no nonce: skipping the proxy spares every API call and
+// webhook a copy of its body and a third of its time (docs/PERFORMANCE.md, API call throughput).
 export const config = {
-  matcher: [
-    {
-      source:
-        '/((?!_next/static|_next/image|favicon.ico|api/webhooks/|api/ping$|api/v1/rooms$|api/v1/reservations$|api/v1/check-ins/[^/]+/key$|api/guest/[^/]+/status$).*)',
-    },
-  ],
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico|api$|api/(?!auth/)).*)' }],
 };

@@ -43,3 +43,24 @@ test('the API reference shows the operations and their request examples, and loa
   expect(elsewhere).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+// The document's server is relative (/api/v1): "Test Request" calls the address the page was opened
+// on, here 127.0.0.1 while APP_URL names localhost — not a fixed host or port.
+test('"Test Request" on the API reference calls the API at the address the page is on', async ({ page, baseURL }) => {
+  const url = new URL(baseURL!);
+  url.hostname = '127.0.0.1';
+  await page.goto(new URL('/docs/api', url).href);
+  const reference = page.getByTestId('api-reference');
+  await reference.getByRole('link', { name: /^List the rooms/ }).click();
+  await reference
+    .getByRole('button', { name: /Test Request/ })
+    .first()
+    .click();
+  const sent = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/rooms');
+  await page.getByRole('button', { name: /^Send/ }).first().click();
+  const response = await sent;
+  expect(new URL(response.url()).origin).toBe(url.origin);
+  // No API key in the request: the API's own 401, with its request id.
+  expect(response.status()).toBe(401);
+  expect(response.headers()['x-request-id']).toBeTruthy();
+});

@@ -1,17 +1,19 @@
 // A production web process: `node <WEB_NODE_FLAGS> scripts/web-server.mjs --port P --hostname H`
-// (what `next start` does, plus the fast lane). Next.js serves every request, except the
-// fast lane's addresses (lib/http/fast-lane.mjs): those go straight to the same route handlers,
-// as Next.js built them, without Next.js's request pipeline. That pipeline (routing, web streams
-// over Node streams, tracing, async storages) cost a webhook delivery about two thirds of the web
-// process's CPU, and its tail at a steady 250 deliveries a second (docs/PERFORMANCE.md, Webhook
-// acknowledgement).
+// (what `next start` does, plus the fast lane). Next.js serves every request, except the fast
+// lane's (lib/api/fast-lane.mjs: everything below the router's prefixes, in its plain form): those
+// go straight to the router (lib/api/router.ts) through Hono's documented `fetch`, without Next.js's
+// request pipeline — the router Next.js mounts in app/api/[[...route]], loaded here from its source
+// with tsx's documented `tsImport` (as the worker and the CLI load lib), no Next.js internals
+// (decision 023). That pipeline (routing, web streams over Node streams, tracing, async storages)
+// cost a webhook delivery about two thirds of the web process's CPU, and its tail at a steady 250
+// deliveries a second (docs/PERFORMANCE.md, Webhook acknowledgement).
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { tsImport } from 'tsx/esm/api';
 import { MAX_BODY_BYTES } from '../lib/http/body-limit.mjs';
-import { FAST_LANE_ROUTES, fastLaneRoute } from '../lib/http/fast-lane.mjs';
+import { ROUTER_PREFIXES } from '../lib/api/router-prefixes.mjs';
+import { inFastLane } from '../lib/api/fast-lane.mjs';
 import { STATIC_SECURITY_HEADERS } from '../lib/http/static-headers.mjs';
 import { markTrace } from '../lib/http/trace.mjs';
 
@@ -22,26 +24,16 @@ const { values } = parseArgs({
 const port = Number(values.port);
 const hostname = values.hostname ?? '127.0.0.1';
 const dir = process.cwd();
-const require = createRequire(import.meta.url);
 const { default: next } = await import('next');
 
 const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-// The route modules as Next.js built them: the same module instances Next.js itself runs, so
-// caches and pools are shared. A build whose modules lack the shape below stops the server here
-// (a Next.js upgrade changed it): the tests start this server, so they catch it.
-const distDir = process.env.NEXT_DIST_DIR || '.next';
-/** @type {Map<string, Record<string, unknown>>} */
-const handlers = new Map();
-for (const route of FAST_LANE_ROUTES) {
-  const built = require(path.join(dir, distDir, 'server', 'app', route, 'route.js'));
-  const routeModule = built.routeModule;
-  if (typeof routeModule?.ensureUserland !== 'function') throw new Error(`The build of ${route} has no route module.`);
-  await routeModule.ensureUserland();
-  handlers.set(route, routeModule.userland);
-}
+// The router, from its source. The database pools are the process's one pair (lib/db/client.ts
+// keeps them on globalThis), whichever copy of lib opens them first.
+/** @type {{ apiFetch: (request: Request) => Promise<Response> }} */
+const { apiFetch } = await tsImport('../lib/api/router.ts', import.meta.url);
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const origin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
@@ -74,11 +66,9 @@ function readBody(req) {
   });
 }
 
-/** Answers a fast-lane request with its route's handler; false when Next.js must (a method the route does not export). */
+/** Answers a fast-lane request with the router; false when Next.js must (HEAD, OPTIONS, and any other address). */
 function serveFast(req, res) {
-  const found = req.method && METHODS.has(req.method) ? fastLaneRoute(req.url ?? '/') : null;
-  const handler = found && handlers.get(found.route)?.[req.method];
-  if (typeof handler !== 'function') return false;
+  if (!req.method || !METHODS.has(req.method) || !inFastLane(req.url ?? '/')) return false;
   void (async () => {
     try {
       const declared = Number(req.headers['content-length'] ?? '0');
@@ -94,7 +84,7 @@ function serveFast(req, res) {
         body: body?.length ? body : undefined,
       });
       /** @type {Response} */
-      const response = await handler(request, { params: Promise.resolve(found.params) });
+      const response = await apiFetch(request);
       const out = Buffer.from(await response.arrayBuffer());
       /** @type {Record<string, string | string[]>} */
       const outHeaders = {};
@@ -110,7 +100,7 @@ function serveFast(req, res) {
       res.writeHead(response.status, outHeaders);
       res.end(out);
     } catch (error) {
-      // The handlers map their own errors; this is a failure of the lane itself.
+      // The router maps its own errors; this is a failure of the lane itself.
       process.stderr.write(`fast lane: ${error instanceof Error ? error.message : String(error)}\n`);
       const requestId = randomUUID();
       if (!res.headersSent)
@@ -127,7 +117,9 @@ const server = http.createServer((req, res) => {
   if (!serveFast(req, res)) void handle(req, res);
 });
 server.listen(port, hostname, () => {
-  process.stdout.write(`▲ UnlockOS web on http://${hostname}:${port} (fast lane: ${handlers.size} routes)\n`);
+  process.stdout.write(
+    `▲ UnlockOS web on http://${hostname}:${port} (fast lane: the router below ${ROUTER_PREFIXES.join(', ')})\n`,
+  );
 });
 for (const signal of ['SIGTERM', 'SIGINT'])
   process.once(signal, () => {

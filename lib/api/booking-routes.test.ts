@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { POST as createGroup } from '@/app/api/v1/booking-groups/route';
-import { GET as listReservations } from '@/app/api/v1/reservations/route';
-import { GET as getReservation } from '@/app/api/v1/reservations/[id]/route';
-import { POST as cancel } from '@/app/api/v1/reservations/[id]/cancel/route';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { routeHandler } from './router';
+
+const createGroup = routeHandler('POST', '/api/v1/booking-groups');
+const listReservations = routeHandler('GET', '/api/v1/reservations');
+const getReservation = routeHandler('GET', '/api/v1/reservations/{id}');
+const cancel = routeHandler('POST', '/api/v1/reservations/{id}/cancel');
 
 async function tenantWithKey(rooms = 3) {
   const tenant = await createBookableTenant({ rooms });

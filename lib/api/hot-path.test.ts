@@ -1,8 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { GET as rooms } from '@/app/api/v1/rooms/route';
-import { GET as reservations } from '@/app/api/v1/reservations/route';
-import { POST as checkIn } from '@/app/api/v1/reservations/[id]/check-in/route';
-import { POST as checkInKey } from '@/app/api/v1/check-ins/[id]/key/route';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { createApiKey, revokeApiKey } from '../auth/api-keys';
 import { listReservations } from '../bookings/list-reservations';
@@ -10,6 +6,12 @@ import { listRooms } from '../rooms/list-rooms';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { apiKeyBucket, apiKeyLimit } from './with-api-key';
+import { routeHandler } from './router';
+
+const rooms = routeHandler('GET', '/api/v1/rooms');
+const reservations = routeHandler('GET', '/api/v1/reservations');
+const checkIn = routeHandler('POST', '/api/v1/reservations/{id}/check-in');
+const checkInKey = routeHandler('POST', '/api/v1/check-ins/{id}/key');
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;
 const asHandler = (handler: unknown) => handler as Handler;

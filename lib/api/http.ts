@@ -145,8 +145,9 @@ export function addressNotFound(): AppError {
 
 /**
  * Handlers for the methods a route does not serve (export the ones it lacks): 405
- * `method_not_allowed` with `Allow`, answered like every other error — with a request id. Routes
- * that skip the proxy need them; the proxy refuses the others (lib/api/api-addresses.ts).
+ * `method_not_allowed` with `Allow`, answered like every other error — with a request id. The
+ * Next.js routes beside the router (/api/auth, /api/health, /api/ping) need them: Next.js's own 405
+ * has neither a body nor a request id. The router refuses its own (lib/api/router.ts).
  */
 export function methodsNotAllowed(allow: readonly Method[]) {
   const refuse = withRequest(async () => {
@@ -167,10 +168,3 @@ export const NOT_SERVED = Symbol.for('unlockos.notServed');
 export function servesMethod(handler: unknown): boolean {
   return typeof handler === 'function' && !(handler as unknown as Record<symbol, unknown>)[NOT_SERVED];
 }
-
-/** Handlers for addresses that do not exist under a path that skips the proxy: 404 `not_found`, with a request id. */
-export const notFoundHandlers = forEveryMethod(
-  withRequest(async () => {
-    throw addressNotFound();
-  }),
-);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { POST as checkIn } from '@/app/api/v1/reservations/[id]/check-in/route';
-import { GET as reservationKeys } from '@/app/api/v1/reservations/[id]/keys/route';
-import { POST as checkInKey } from '@/app/api/v1/check-ins/[id]/key/route';
-import { POST as revoke } from '@/app/api/v1/keys/[id]/revoke/route';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { routeHandler } from './router';
+
+const checkIn = routeHandler('POST', '/api/v1/reservations/{id}/check-in');
+const reservationKeys = routeHandler('GET', '/api/v1/reservations/{id}/keys');
+const checkInKey = routeHandler('POST', '/api/v1/check-ins/{id}/key');
+const revoke = routeHandler('POST', '/api/v1/keys/{id}/revoke');
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;
 

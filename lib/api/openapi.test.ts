@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { GET as openApiRoute } from '@/app/api/v1/openapi.json/route';
-import { routeFilesOnDisk } from '../../tooling/testing/route-handlers';
 import { openApiDocument } from './openapi';
 import { API_EXAMPLES } from './openapi-examples';
 import { API_ROUTES } from './routes';
+import { ROUTER_ROUTES, routeHandler } from './router';
+
+const openApiRoute = routeHandler('GET', '/api/v1/openapi.json');
 
 describe('the route list and the OpenAPI document', () => {
-  it('lists every route file under app/api/v1, and nothing else (the openapi document itself aside)', async () => {
-    const listed = API_ROUTES.map((r) => `${r.method} ${r.path}`).sort();
-    const onDisk = (await routeFilesOnDisk()).filter((r) => r !== 'GET /openapi.json');
-    expect(onDisk).toEqual(listed);
+  it('is what the router serves below /api/v1, and nothing else (the openapi document itself aside)', () => {
+    const listed = API_ROUTES.map((r) => `${r.method} /api/v1${r.path}`).sort();
+    const served = ROUTER_ROUTES.filter((r) => r.path.startsWith('/api/v1/') && r.path !== '/api/v1/openapi.json')
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    expect(served).toEqual(listed);
   });
 
   it('describes every route with unique operation ids, request schemas and the error format', async () => {
@@ -37,6 +40,64 @@ describe('the route list and the OpenAPI document', () => {
     expect(openApiDocument('https://unlock.example')).toMatchObject({
       servers: [{ url: 'https://unlock.example/api/v1' }],
     });
+  });
+});
+
+/** Every `$ref` in a JSON value, with where it is. */
+function refsIn(value: unknown, at = '#'): { at: string; ref: string }[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => refsIn(item, `${at}/${i}`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === '$ref' && typeof inner === 'string' ? [{ at, ref: inner }] : refsIn(inner, `${at}/${key}`),
+  );
+}
+
+/** What a local JSON pointer (`#/a/b`) names in a document, or undefined. */
+function resolvePointer(doc: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+describe('the served OpenAPI document', () => {
+  const served = async () => {
+    const response = await openApiRoute(new Request('http://localhost:3000/api/v1/openapi.json'), {
+      params: Promise.resolve({}),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Record<string, unknown> & {
+      servers: { url: string }[];
+      components: { schemas: Record<string, unknown> };
+    };
+  };
+
+  it('resolves every $ref it holds, each to a schema in components.schemas', async () => {
+    const doc = await served();
+    const refs = refsIn(doc);
+    // The shared shapes (Reservation, Key, Room, …) are referenced, not copied.
+    expect(refs.length).toBeGreaterThan(50);
+    const unresolved = refs.filter(({ ref }) => {
+      const target = resolvePointer(doc, ref);
+      return !ref.startsWith('#/components/schemas/') || target === null || typeof target !== 'object';
+    });
+    expect(unresolved).toEqual([]);
+    for (const name of ['Error', 'Reservation', 'Key', 'Room', 'BookingGroup', 'Message'])
+      expect(doc.components.schemas[name], name).toMatchObject({ type: 'object' });
+    expect(JSON.stringify(doc)).not.toContain('$defs');
+  });
+
+  it('names a server relative to itself, so "Test Request" calls the address the page is on', async () => {
+    const doc = await served();
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+    // Relative to the document's own address, as OpenAPI resolves it, that is this host's /api/v1.
+    expect(new URL(doc.servers[0]!.url, 'http://127.0.0.1:4321/api/v1/openapi.json').href).toBe(
+      'http://127.0.0.1:4321/api/v1',
+    );
   });
 });
 

@@ -16,17 +16,53 @@ const ERROR_STATUS: Partial<Record<AppErrorCode, string>> = {
   unavailable: '503',
 };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+/** Where the document's shared schemas live: every `$ref` points here. */
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * A zod schema as JSON Schema for the document: the named schemas it uses (`.meta({ id })`) go to
+ * `components.schemas` (collected in `shared`), and its `$ref`s point there — zod writes them as
+ * `#/$defs/…`, which in the document would point at a root that does not exist.
+ */
+function jsonSchema(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  shared: Record<string, unknown>,
+): Record<string, unknown> {
+  const {
+    $schema: _ignored,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
     target: 'draft-2020-12',
-  }) as Record<string, unknown>;
-  return rest;
+  }) as Record<string, unknown> & { $defs?: Record<string, unknown> };
+  for (const [name, def] of Object.entries($defs ?? {})) shared[name] ??= toComponentRefs(def);
+  return toComponentRefs(rest) as Record<string, unknown>;
 }
 
-/** The OpenAPI 3.1 document of /api/v1, generated from the same zod schemas that validate requests. */
-export function openApiDocument(serverUrl: string): Record<string, unknown> {
+function toComponentRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toComponentRefs);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')
+        ? COMPONENTS + inner.slice('#/$defs/'.length)
+        : toComponentRefs(inner),
+    ]),
+  );
+}
+
+/**
+ * The OpenAPI 3.1 document of /api/v1, generated from the same zod schemas that validate requests.
+ * Without `serverUrl` its server is `/api/v1`, relative to wherever the document is read (OpenAPI
+ * resolves it against the document's own address): "Test Request" on /docs/api then calls the
+ * address the browser is on, whatever host and port that is.
+ */
+export function openApiDocument(serverUrl = ''): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of API_ROUTES) {
     const examples = API_EXAMPLES[`${route.method} ${route.path}`] ?? {};
@@ -42,7 +78,10 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         ...example('id'),
       });
     if (route.query) {
-      const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      const schema = jsonSchema(route.query, 'input', shared) as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+      };
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
         parameters.push({
           name,
@@ -60,7 +99,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           ? {
               content: {
                 'application/json': {
-                  schema: jsonSchema(route.success.schema, 'output'),
+                  schema: jsonSchema(route.success.schema, 'output', shared),
                   ...(examples.response === undefined ? {} : { example: examples.response }),
                 },
               },
@@ -98,7 +137,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
               required: true,
               content: {
                 'application/json': {
-                  schema: jsonSchema(route.body, 'input'),
+                  schema: jsonSchema(route.body, 'input', shared),
                   ...(examples.request ? { examples: examples.request } : {}),
                 },
               },
@@ -108,6 +147,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       responses,
     };
   }
+  // The error shape is named (`Error`): its JSON Schema is a reference, and the shape lands in `shared`.
+  jsonSchema(ZErrorSchema, 'output', shared);
   return {
     openapi: '3.1.0',
     info: {
@@ -120,7 +161,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'A tenant API key (uok_…)' } },
-      schemas: { Error: jsonSchema(ZErrorSchema, 'output') },
+      schemas: shared,
     },
     paths,
   };

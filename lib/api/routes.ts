@@ -1,5 +1,31 @@
 import { z } from 'zod';
 import type { AppErrorCode } from '../errors';
+import { apiKeyActor } from './actor';
+import { pathId, readJson, readQuery } from './body';
+import { json } from './http';
+import { getApiKey, listApiKeys } from '../auth/list-api-keys';
+import { listAuditEvents } from '../audit/list-audit-events';
+import { bookGroup } from '../bookings/book-group';
+import { cancelReservation } from '../bookings/cancel-reservation';
+import { getReservation, listReservations } from '../bookings/list-reservations';
+import { deleteGuest } from '../guests/delete-guest';
+import { rotateGuestLink } from '../guests/rotate-guest-link';
+import { listReservationKeys } from '../keys/list-reservation-keys';
+import { reissueKey } from '../keys/reissue-key';
+import { revokeKey } from '../keys/revoke-key';
+import { createStaffCode, listStaffCodes } from '../keys/staff-codes';
+import { listLocks } from '../locks/locks';
+import { listReservationMessages } from '../messages/list-messages';
+import { toMessageView } from '../messages/message-view';
+import { resendKeyLink } from '../messages/resend-key-link';
+import { listRooms } from '../rooms/list-rooms';
+import { changeReservationDates } from '../stays/change-dates';
+import { checkOutReservation } from '../stays/check-out';
+import { completeCheckIn } from '../stays/complete-check-in';
+import { issueCheckInKey } from '../stays/issue-check-in-key';
+import { moveReservation } from '../stays/move-reservation';
+import { listWebhookEvents } from '../webhooks/list-webhook-events';
+import type { ApiContext } from './with-api-key';
 import { ZMessageSchema, ZSendMessageBodySchema } from './message-schemas';
 import {
   dataOf,
@@ -33,6 +59,9 @@ import {
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
 export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room';
 
+/** A route's own work: the API key's principal and the request in, the answer out (errors are mapped by withApiKey). */
+export type ApiHandler = (ctx: ApiContext, params: { id: string }) => Promise<Response>;
+
 export type RouteSpec = {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Below /api/v1, OpenAPI style: `/reservations/{id}`. */
@@ -43,12 +72,16 @@ export type RouteSpec = {
   body?: z.ZodType;
   success: { status: number; description: string; schema?: z.ZodType };
   errors: AppErrorCode[];
+  /** What the route does: validates with the schemas above (readJson, readQuery, pathId) and calls lib. */
+  handler: ApiHandler;
+  /** The handler passes `principal.apiKeyId` to its own transaction, which refuses a revoked key (withApiKey). */
+  keyCheckedInTransaction?: true;
 };
 
 /**
- * Every /api/v1 route with its schemas: the OpenAPI document is generated from this list, and the
- * cross-tenant and malformed-input tests walk it, so a new route is covered by being listed here
- * (a test fails when a route file exists that is not listed).
+ * Every /api/v1 route with its schemas and its handler: the router (lib/api/router.ts) serves this
+ * list, the OpenAPI document is generated from it, and the cross-tenant and malformed-input tests
+ * walk it, so a new route is served, documented and covered by being listed here.
  */
 export const API_ROUTES: RouteSpec[] = [
   {
@@ -57,6 +90,12 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'List the rooms of the key’s tenant',
     success: { status: 200, description: 'Rooms', schema: listOf(ZRoomSchema) },
     errors: [],
+    handler: async ({ principal, requestId }) =>
+      json(
+        { data: await listRooms({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId }), nextCursor: null },
+        { requestId },
+      ),
+    keyCheckedInTransaction: true,
   },
   {
     method: 'GET',
@@ -64,6 +103,8 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'List the locks of the key’s tenant, with the rooms whose door each one is',
     success: { status: 200, description: 'Locks', schema: listOf(ZLockSchema) },
     errors: [],
+    handler: async ({ principal, requestId }) =>
+      json({ data: await listLocks({ tenantId: principal.tenantId }), nextCursor: null }, { requestId }),
   },
   {
     method: 'POST',
@@ -79,6 +120,16 @@ export const API_ROUTES: RouteSpec[] = [
       'payment_intent_invalid',
       'unavailable',
     ],
+    handler: async ({ principal, request, requestId }) => {
+      const body = await readJson(request, ZCreateBookingGroupBodySchema);
+      const group = await bookGroup({
+        tenantId: principal.tenantId,
+        actor: apiKeyActor(principal),
+        source: 'api',
+        ...body,
+      });
+      return json({ data: group }, { status: 201, requestId });
+    },
   },
   {
     method: 'GET',
@@ -87,6 +138,13 @@ export const API_ROUTES: RouteSpec[] = [
     query: ZListReservationsQuerySchema,
     success: { status: 200, description: 'A page of reservations', schema: listOf(ZReservationSchema) },
     errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) => {
+      const query = readQuery(request, ZListReservationsQuerySchema);
+      return json(await listReservations({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, ...query }), {
+        requestId,
+      });
+    },
+    keyCheckedInTransaction: true,
   },
   {
     method: 'GET',
@@ -95,6 +153,8 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'One reservation',
     success: { status: 200, description: 'The reservation', schema: dataOf(ZReservationSchema) },
     errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json({ data: await getReservation({ tenantId: principal.tenantId, reservationId: pathId(id) }) }, { requestId }),
   },
   {
     method: 'POST',
@@ -108,6 +168,17 @@ export const API_ROUTES: RouteSpec[] = [
       schema: dataOf(z.object({ id: z.uuid(), status: z.literal('cancelled') })),
     },
     errors: ['invalid_request', 'not_found'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const { reason } = await readJson(request, ZCancelBodySchema);
+      const data = await cancelReservation({
+        tenantId: principal.tenantId,
+        reservationId,
+        reason,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data }, { requestId });
+    },
   },
   {
     method: 'POST',
@@ -118,6 +189,17 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZCheckInBodySchema,
     success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) },
     errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'too_early', 'room_unavailable'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const { early } = await readJson(request, ZCheckInBodySchema, { optional: true });
+      const result = await completeCheckIn({
+        tenantId: principal.tenantId,
+        reservationId,
+        actor: apiKeyActor(principal),
+        early,
+      });
+      return json({ data: result }, { requestId });
+    },
   },
   {
     method: 'POST',
@@ -126,6 +208,16 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'The live key of a check-in, issued if none; concurrent callers get the same key',
     success: { status: 200, description: 'The key', schema: dataOf(ZKeySchema) },
     errors: ['not_found', 'reservation_not_ready'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const key = await issueCheckInKey({
+        tenantId: principal.tenantId,
+        checkInId: pathId(id),
+        actor: apiKeyActor(principal),
+        apiKeyId: principal.apiKeyId,
+      });
+      return json({ data: key }, { requestId });
+    },
+    keyCheckedInTransaction: true,
   },
   {
     method: 'POST',
@@ -134,6 +226,14 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'A new guest link; the old one answers 404 from now on (audited guest_link.rotated)',
     success: { status: 200, description: 'The new link', schema: dataOf(z.object({ guestUrl: z.url() })) },
     errors: ['not_found', 'reservation_not_ready'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const data = await rotateGuestLink({
+        tenantId: principal.tenantId,
+        reservationId: pathId(id),
+        actor: apiKeyActor(principal),
+      });
+      return json({ data }, { requestId });
+    },
   },
   {
     method: 'GET',
@@ -142,6 +242,10 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'The emails of a reservation’s guest (the link once per booking and per stay change), newest first',
     success: { status: 200, description: 'Messages', schema: dataOf(z.array(ZMessageSchema)) },
     errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const messages = await listReservationMessages({ tenantId: principal.tenantId, reservationId: pathId(id) });
+      return json({ data: messages.map(toMessageView) }, { requestId });
+    },
   },
   {
     method: 'POST',
@@ -152,6 +256,16 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZSendMessageBodySchema,
     success: { status: 202, description: 'The queued message', schema: dataOf(ZMessageSchema) },
     errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'rate_limited'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      await readJson(request, ZSendMessageBodySchema);
+      const message = await resendKeyLink({
+        tenantId: principal.tenantId,
+        reservationId,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data: toMessageView(message) }, { status: 202, requestId });
+    },
   },
   {
     method: 'GET',
@@ -160,6 +274,11 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'Every key of a reservation',
     success: { status: 200, description: 'Keys', schema: dataOf(z.array(ZKeySchema)) },
     errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json(
+        { data: await listReservationKeys({ tenantId: principal.tenantId, reservationId: pathId(id) }) },
+        { requestId },
+      ),
   },
   {
     method: 'POST',
@@ -169,6 +288,12 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZRevokeKeyBodySchema,
     success: { status: 200, description: 'The revoked key', schema: dataOf(ZKeySchema) },
     errors: ['invalid_request', 'not_found', 'illegal_transition'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const keyId = pathId(id);
+      const { reason } = await readJson(request, ZRevokeKeyBodySchema);
+      const key = await revokeKey({ tenantId: principal.tenantId, keyId, reason, actor: apiKeyActor(principal) });
+      return json({ data: key }, { requestId });
+    },
   },
   // Stay changes (issue 15, item 6): each one transaction with audit rows and lock commands in the outbox.
   {
@@ -180,6 +305,16 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZCheckOutBodySchema,
     success: { status: 200, description: 'The checked-out reservation', schema: dataOf(ZReservationSchema) },
     errors: ['invalid_request', 'not_found', 'reservation_not_ready'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      await readJson(request, ZCheckOutBodySchema, { optional: true });
+      const reservation = await checkOutReservation({
+        tenantId: principal.tenantId,
+        reservationId,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data: reservation }, { requestId });
+    },
   },
   {
     method: 'POST',
@@ -190,6 +325,18 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZMoveReservationBodySchema,
     success: { status: 200, description: 'The reservation on its new room', schema: dataOf(ZReservationSchema) },
     errors: ['invalid_request', 'not_found', 'room_unavailable', 'illegal_transition'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const { roomId, reason } = await readJson(request, ZMoveReservationBodySchema);
+      const reservation = await moveReservation({
+        tenantId: principal.tenantId,
+        reservationId,
+        roomId,
+        reason,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data: reservation }, { requestId });
+    },
   },
   {
     method: 'PATCH',
@@ -200,6 +347,18 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZChangeReservationBodySchema,
     success: { status: 200, description: 'The changed reservation', schema: dataOf(ZReservationSchema) },
     errors: ['invalid_request', 'not_found', 'room_unavailable', 'illegal_transition'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const { startsAt, endsAt } = await readJson(request, ZChangeReservationBodySchema);
+      const reservation = await changeReservationDates({
+        tenantId: principal.tenantId,
+        reservationId,
+        startsAt,
+        endsAt,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data: reservation }, { requestId });
+    },
   },
   {
     method: 'POST',
@@ -210,6 +369,12 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZReissueKeyBodySchema,
     success: { status: 200, description: 'The new key', schema: dataOf(ZKeySchema) },
     errors: ['invalid_request', 'not_found', 'illegal_transition'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const keyId = pathId(id);
+      const { reason } = await readJson(request, ZReissueKeyBodySchema);
+      const key = await reissueKey({ tenantId: principal.tenantId, keyId, reason, actor: apiKeyActor(principal) });
+      return json({ data: key }, { requestId });
+    },
   },
   {
     method: 'GET',
@@ -218,6 +383,8 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'The staff codes of a room, newest first',
     success: { status: 200, description: 'Staff codes', schema: dataOf(z.array(ZStaffCodeSchema)) },
     errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json({ data: await listStaffCodes({ tenantId: principal.tenantId, roomId: pathId(id) }) }, { requestId }),
   },
   {
     method: 'POST',
@@ -228,6 +395,17 @@ export const API_ROUTES: RouteSpec[] = [
     body: ZCreateStaffCodeBodySchema,
     success: { status: 201, description: 'The staff code', schema: dataOf(ZStaffCodeSchema) },
     errors: ['invalid_request', 'not_found', 'room_unavailable'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const roomId = pathId(id);
+      const body = await readJson(request, ZCreateStaffCodeBodySchema);
+      const code = await createStaffCode({
+        tenantId: principal.tenantId,
+        roomId,
+        ...body,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data: code }, { status: 201, requestId });
+    },
   },
   {
     method: 'DELETE',
@@ -236,6 +414,10 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'Delete a guest’s personal data; reservations and audit events remain',
     success: { status: 204, description: 'Deleted' },
     errors: ['not_found'],
+    handler: async ({ principal }, { id }) => {
+      await deleteGuest({ tenantId: principal.tenantId, guestId: pathId(id), actor: apiKeyActor(principal) });
+      return new Response(null, { status: 204 });
+    },
   },
   {
     method: 'GET',
@@ -244,6 +426,13 @@ export const API_ROUTES: RouteSpec[] = [
     query: ZListAuditEventsQuerySchema,
     success: { status: 200, description: 'A page of audit events', schema: listOf(ZAuditEventSchema) },
     errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) =>
+      json(
+        await listAuditEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListAuditEventsQuerySchema) }),
+        {
+          requestId,
+        },
+      ),
   },
   {
     method: 'GET',
@@ -251,6 +440,8 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'API keys of the tenant — never a secret',
     success: { status: 200, description: 'API keys', schema: listOf(ZApiKeySchema) },
     errors: [],
+    handler: async ({ principal, requestId }) =>
+      json({ data: await listApiKeys({ tenantId: principal.tenantId }), nextCursor: null }, { requestId }),
   },
   {
     method: 'GET',
@@ -259,6 +450,8 @@ export const API_ROUTES: RouteSpec[] = [
     summary: 'One API key — never its secret',
     success: { status: 200, description: 'The API key', schema: dataOf(ZApiKeySchema) },
     errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json({ data: await getApiKey({ tenantId: principal.tenantId, apiKeyId: pathId(id) }) }, { requestId }),
   },
   {
     method: 'GET',
@@ -267,10 +460,10 @@ export const API_ROUTES: RouteSpec[] = [
     query: ZListWebhookEventsQuerySchema,
     success: { status: 200, description: 'A page of webhook events', schema: listOf(ZWebhookEventSchema) },
     errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) =>
+      json(
+        await listWebhookEvents({ tenantId: principal.tenantId, ...readQuery(request, ZListWebhookEventsQuerySchema) }),
+        { requestId },
+      ),
   },
 ];
-
-/** The route file of a spec, relative to the project: `/reservations/{id}` → `app/api/v1/reservations/[id]/route.ts`. */
-export function routeFile(spec: Pick<RouteSpec, 'path'>): string {
-  return `app/api/v1${spec.path.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`;
-}

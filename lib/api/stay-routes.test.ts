@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { POST as checkIn } from '@/app/api/v1/reservations/[id]/check-in/route';
-import { POST as checkOut } from '@/app/api/v1/reservations/[id]/check-out/route';
-import { POST as move } from '@/app/api/v1/reservations/[id]/move/route';
-import { PATCH as change } from '@/app/api/v1/reservations/[id]/route';
-import { POST as reissue } from '@/app/api/v1/keys/[id]/reissue/route';
-import { POST as revoke } from '@/app/api/v1/keys/[id]/revoke/route';
-import { GET as listStaffCodes, POST as createStaffCode } from '@/app/api/v1/rooms/[id]/staff-codes/route';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { routeHandler } from './router';
+
+const checkIn = routeHandler('POST', '/api/v1/reservations/{id}/check-in');
+const checkOut = routeHandler('POST', '/api/v1/reservations/{id}/check-out');
+const move = routeHandler('POST', '/api/v1/reservations/{id}/move');
+const change = routeHandler('PATCH', '/api/v1/reservations/{id}');
+const reissue = routeHandler('POST', '/api/v1/keys/{id}/reissue');
+const revoke = routeHandler('POST', '/api/v1/keys/{id}/revoke');
+const listStaffCodes = routeHandler('GET', '/api/v1/rooms/{id}/staff-codes');
+const createStaffCode = routeHandler('POST', '/api/v1/rooms/{id}/staff-codes');
 
 type Handler = (request: Request, route: { params: Promise<{ id: string }> }) => Promise<Response>;
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { GET as listEvents } from '@/app/api/v1/webhook-events/route';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { WebhookProvider } from '../db/generated/enums';
 import { ZWebhookEventSchema } from './response-schemas';
+import { routeHandler } from './router';
+
+const listEvents = routeHandler('GET', '/api/v1/webhook-events');
 
 describe('GET /api/v1/webhook-events', () => {
   it('filters by every provider the inbox stores, Seam included, and lists their events', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { GET as listRooms } from '@/app/api/v1/rooms/route';
 import { adminClient, createTenantGraph } from '../../tooling/testing/fixtures';
 import { authenticateApiKey, createApiKey, hashApiKey } from './api-keys';
+import { routeHandler } from '../api/router';
+
+const listRooms = routeHandler('GET', '/api/v1/rooms');
 
 const SYSTEM = { type: 'system' as const, id: null, label: 'test' };
 const noParams = { params: Promise.resolve({}) };

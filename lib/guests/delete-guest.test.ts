@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DELETE as deleteGuestRoute } from '@/app/api/v1/guests/[id]/route';
-import { GET as getReservationRoute } from '@/app/api/v1/reservations/[id]/route';
 import { createApiKey } from '../auth/api-keys';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { routeHandler } from '../api/router';
+
+const deleteGuestRoute = routeHandler('DELETE', '/api/v1/guests/{id}');
+const getReservationRoute = routeHandler('GET', '/api/v1/reservations/{id}');
 
 describe('deleting a guest', () => {
   it('removes the personal data, keeps every reservation and audit row, revokes live keys first, and shows "Deleted account"', async () => {

@@ -4,11 +4,13 @@ import { appPool } from '../db/client';
 import { getGuestPage } from './get-guest-page';
 import { getGuestStatus } from './get-guest-key';
 import { guestStatusLimit } from './guest-rate-limits';
-import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { revokeKey } from '../keys/revoke-key';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { guestTokenFor } from '../auth/guest-links';
+import { routeHandler } from '../api/router';
+
+const guestKey = routeHandler('POST', '/api/guest/{token}/key');
 
 const call = (token: string, address = '203.0.113.7') =>
   guestKey(

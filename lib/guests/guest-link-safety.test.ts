@@ -1,8 +1,5 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as guestKeyRoute } from '@/app/api/guest/[token]/key/route';
-import { GET as reservationKeysRoute } from '@/app/api/v1/reservations/[id]/keys/route';
-import { GET as reservationRoute } from '@/app/api/v1/reservations/[id]/route';
 import { createApiKey } from '../auth/api-keys';
 import { hashGuestToken } from '../auth/guest-links';
 import { cancelReservation } from '../bookings/cancel-reservation';
@@ -13,6 +10,11 @@ import { expireDueKeys } from '../keys/expire-keys';
 import { revokeKey } from '../keys/revoke-key';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { getGuestKey, getGuestStay } from './get-guest-key';
+import { routeHandler } from '../api/router';
+
+const guestKeyRoute = routeHandler('POST', '/api/guest/{token}/key');
+const reservationKeysRoute = routeHandler('GET', '/api/v1/reservations/{id}/keys');
+const reservationRoute = routeHandler('GET', '/api/v1/reservations/{id}');
 
 // An ended key's PIN is never sent again, to anyone; a guest link stops working with its stay.
 
@@ -25,7 +27,7 @@ afterAll(async () => {
 });
 
 const rotateLinkRoute = async (request: Request, route: { params: Promise<{ id: string }> }) =>
-  (await import('@/app/api/v1/reservations/[id]/guest-link/route')).POST(request, route);
+  routeHandler('POST', '/api/v1/reservations/{id}/guest-link')(request, route);
 
 const callGuest = (token: string) =>
   guestKeyRoute(new Request(`http://test/api/guest/${token}/key`, { method: 'POST' }), {

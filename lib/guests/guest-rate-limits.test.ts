@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { POST as guestKey } from '@/app/api/guest/[token]/key/route';
 import { guestTokenFor } from '../auth/guest-links';
 import { adminClient, bookRoom, createBookableTenant } from '../../tooling/testing/fixtures';
 import { getGuestStatus } from './get-guest-key';
 import { guestStatusLimit } from './guest-rate-limits';
+import { routeHandler } from '../api/router';
+
+const guestKey = routeHandler('POST', '/api/guest/{token}/key');
 
 // This process stands in for a web process with scripts/client-address.cjs preloaded.
 const MARKER = Symbol.for('unlockos.client-address-preload');

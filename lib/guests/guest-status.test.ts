@@ -1,7 +1,5 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { POST as guestKeyRoute } from '@/app/api/guest/[token]/key/route';
-import { GET as statusRoute } from '@/app/api/guest/[token]/status/route';
 import { GET as icsRoute } from '@/app/k/[token]/stay.ics/route';
 import { hashGuestToken } from '../auth/guest-links';
 import { cancelReservation } from '../bookings/cancel-reservation';
@@ -13,6 +11,10 @@ import { deleteGuest } from './delete-guest';
 import { getEndedGuestStay, getGuestStatus, getGuestStay } from './get-guest-key';
 import { getGuestPage } from './get-guest-page';
 import { rotateGuestLink } from './rotate-guest-link';
+import { routeHandler } from '../api/router';
+
+const guestKeyRoute = routeHandler('POST', '/api/guest/{token}/key');
+const statusRoute = routeHandler('GET', '/api/guest/{token}/status');
 
 // The route reads the request's language through next/headers; here it is English.
 vi.mock('@/i18n/server', async () => {

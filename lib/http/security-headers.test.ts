@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GET as health } from '@/app/api/health/route';
-import { POST as stripeWebhook } from '@/app/api/webhooks/stripe/route';
 import { proxy } from '@/proxy';
 import { HSTS, strictTransportSecurity, withSecurityHeaders } from './security-headers';
+import { routeHandler } from '../api/router';
+
+const stripeWebhook = routeHandler('POST', '/api/webhooks/stripe');
 
 const savedAppUrl = process.env.APP_URL;
 afterEach(() => {

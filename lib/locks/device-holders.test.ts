@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GET as listLocksRoute } from '@/app/api/v1/locks/route';
 import { createApiKey } from '../auth/api-keys';
 import { programKeyOnLock } from './sync-provider';
 import { setProviderSecret } from '../secrets/provider-secrets';
@@ -12,6 +11,9 @@ import { setInstallLockProviderForTests } from './install-provider';
 import { addRoomLock, setLockProvider, syncLocks } from './locks';
 import { reconcileLock } from './reconcile';
 import { registerLockProvider } from './tenant-provider';
+import { routeHandler } from '../api/router';
+
+const listLocksRoute = routeHandler('GET', '/api/v1/locks');
 
 // Issue 28, item 1: a provider device (provider, account, device id) belongs to at most one tenant.
 // On the install's own account (the simulator here, as `npm start` runs it) a tenant sees only the

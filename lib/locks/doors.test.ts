@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GET as listLocksRoute } from '@/app/api/v1/locks/route';
 import { createApiKey } from '../auth/api-keys';
 import { revokeKey } from '../keys/revoke-key';
 import { programKeyOnLock, removeKeyFromLock, RetryableProviderError } from './sync-provider';
@@ -11,6 +10,9 @@ import { AppError } from '../errors';
 import { addRoomLock, listLockDetails, setLockProvider, syncLocks } from './locks';
 import { reconcileLock } from './reconcile';
 import { registerLockProvider } from './tenant-provider';
+import { routeHandler } from '../api/router';
+
+const listLocksRoute = routeHandler('GET', '/api/v1/locks');
 
 let admin: pg.Client;
 let fake: ReturnType<typeof fakeLockProvider>;

@@ -15,10 +15,11 @@ describe('secrets never reach the logs or the database in clear', () => {
     const { createStaffUser } = await import('../tenants/create-tenant');
     const { signInWithPassword } = await import('../auth/sign-in');
     const { setProviderSecret } = await import('../secrets/provider-secrets');
-    const { POST: checkIn } = await import('@/app/api/v1/reservations/[id]/check-in/route');
-    const { POST: guestKey } = await import('@/app/api/guest/[token]/key/route');
-    const { POST: revoke } = await import('@/app/api/v1/keys/[id]/revoke/route');
-    const { GET: rooms } = await import('@/app/api/v1/rooms/route');
+    const { routeHandler } = await import('../api/router');
+    const checkIn = routeHandler('POST', '/api/v1/reservations/{id}/check-in');
+    const guestKey = routeHandler('POST', '/api/guest/{token}/key');
+    const revoke = routeHandler('POST', '/api/v1/keys/{id}/revoke');
+    const rooms = routeHandler('GET', '/api/v1/rooms');
     process.env.APP_DATA_KEY = 'leak-test-data-key-0123456789';
 
     const { tenantId, roomIds } = await createBookableTenant();

@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as bookingGroups } from '@/app/api/v1/booking-groups/route';
 import { createApiKey } from '../auth/api-keys';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { calBooking, processAll, sendCal, tenantWithSources } from '../../tooling/testing/booking-webhooks';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { routeHandler } from '../api/router';
+
+const bookingGroups = routeHandler('POST', '/api/v1/booking-groups');
 
 // Issue 28, item 12: a guest's mails are in the guest's language — the booking's locale, else the
 // one the provider says, else the facility's default language — not Japanese for any Tokyo facility.

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GET as listRoute, POST as resendRoute } from '@/app/api/v1/reservations/[id]/messages/route';
 import { createApiKey } from '../auth/api-keys';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { deleteGuest } from '../guests/delete-guest';
@@ -16,6 +15,10 @@ import {
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { startMailCatcher, type CaughtMessage, type MailCatcher } from '../../tooling/mail-catcher/mail-catcher';
 import { sendMessage } from './send-message';
+import { routeHandler } from '../api/router';
+
+const listRoute = routeHandler('GET', '/api/v1/reservations/{id}/messages');
+const resendRoute = routeHandler('POST', '/api/v1/reservations/{id}/messages');
 
 // Guest messages end to end inside one process: the outbox rows the triggers write, the worker's
 // send over a real SMTP server (smtp-server + mailparser, in-process), and what arrives, counted.

@@ -1,12 +1,14 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as createGroupRoute } from '@/app/api/v1/booking-groups/route';
 import { createApiKey } from '../auth/api-keys';
 import { bookGroup } from '../bookings/book-group';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { startStripeStub } from '../../tooling/testing/stripe-stub';
 import { deliverAndProcessStripe } from '../../tooling/testing/stripe-events';
 import { resetStripeClientForTests } from './stripe-client';
+import { routeHandler } from '../api/router';
+
+const createGroupRoute = routeHandler('POST', '/api/v1/booking-groups');
 
 // A PaymentIntent a caller attaches, and the payment Stripe later reports, are checked with Stripe
 // and against the group before anything is marked paid; intent ids are unique within a tenant only.

@@ -1,9 +1,11 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as checkInRoute } from '@/app/api/v1/reservations/[id]/check-in/route';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { completeCheckIn } from './complete-check-in';
+import { routeHandler } from '../api/router';
+
+const checkInRoute = routeHandler('POST', '/api/v1/reservations/{id}/check-in');
 
 // A PIN that works before its stay can open a room someone else is sleeping in: a check-in is
 // refused before the stay's start minus the facility's early check-in minutes, unless the desk

@@ -1,8 +1,5 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as checkInRoute } from '@/app/api/v1/reservations/[id]/check-in/route';
-import { POST as checkInKeyRoute } from '@/app/api/v1/check-ins/[id]/key/route';
-import { POST as reissueRoute } from '@/app/api/v1/keys/[id]/reissue/route';
 import { createApiKey } from '../auth/api-keys';
 import { reissueKey } from '../keys/reissue-key';
 import { revokeKey } from '../keys/revoke-key';
@@ -10,6 +7,11 @@ import { adminClient, bookRoom, bookWindow, createBookableTenant, TEST_ACTOR } f
 import { checkOutReservation } from './check-out';
 import { completeCheckIn } from './complete-check-in';
 import { issueCheckInKey } from './issue-check-in-key';
+import { routeHandler } from '../api/router';
+
+const checkInRoute = routeHandler('POST', '/api/v1/reservations/{id}/check-in');
+const checkInKeyRoute = routeHandler('POST', '/api/v1/check-ins/{id}/key');
+const reissueRoute = routeHandler('POST', '/api/v1/keys/{id}/reissue');
 
 // Issue 28, item 3: a key is issued only for a stay that is checked in and not over, and a staff
 // revocation is never undone by the next tap — only a re-issue with a reason makes a successor.

@@ -186,16 +186,22 @@ Now (migration 20261202030000_api_hot_path):
    route), and a profile of it (\`BENCH_ONLY=reservations WEB_NODE_ARGS="--cpu-prof --cpu-prof-dir=…"\`)
    had no hot spot of ours: Next.js's request pipeline (routing, web streams into Node streams, its
    Request, tracing, abort signals, async hooks) took most of it. The web process is now
-   scripts/web-server.mjs, Next.js behind a node:http server whose fast lane (lib/http/fast-lane.mjs)
+   scripts/web-server.mjs, Next.js behind a node:http server whose fast lane (lib/api/fast-lane.mjs)
    hands the three hot addresses and the webhooks to their route handlers, as Next.js built them,
-   without that pipeline. The same handlers answer, so the same JSON, request ids and refusals
+   without that pipeline (since decision 023, every address of the one router — below /api/v1,
+   /api/webhooks and /api/guest — through the router's documented fetch, with no Next.js internals).
+   The same handlers answer, so the same JSON, request ids and refusals
    (e2e/fast-lane.spec.ts). The empty route stays with Next.js: it is the baseline of every figure here,
    the framework's cost of answering at all. Against it, over this session's runs (six to eight of each call; two
    of GET /reservations under a CPU profiler), GET /reservations went from 0.42× to 0.48–0.87× (one run of eight
    under ½, at a load average of 2.5), GET /rooms to 1.5–2.9× and the key POST to 4.4–7.3×.
    The baseline is not slower for it: in an A/B minutes apart (\`BENCH_ONLY=rooms\`, the web process started
    as \`next start\`, then as scripts/web-server.mjs), the empty route served 695–714 and 641–779 req/s
-   (this machine's noise), GET /rooms 534–744 and 1,474–1,597.`;
+   (this machine's noise), GET /rooms 534–744 and 1,474–1,597.
+7. (Decision 023, 2026-12-03.) The API is one Hono router (lib/api/router.ts), mounted in one Next.js
+   catch-all and called by the fast lane through its fetch. The table above was measured with it, on a
+   machine whose 2 cores were shared with 3 other sessions' builds and tests (see the load average):
+   the absolute figures are low and noisy, and the ratios to the same run's empty route are the comparison.`;
 
 const body = `
 Command: \`npm run bench:api\` (${SECONDS} s per measurement after ${WARMUP} s of warm-up per route, two runs; one web process in production mode and one worker, embedded PostgreSQL, all on this machine; the load comes from a separate Node process with undici and ${CONNECTIONS} connections). Data: one tenant of ${ROOMS} rooms with a stay in each (GET /reservations answers all ${ROOMS}), one of them checked in (the key POST answers its live key). The bench's key has a limit high enough that nothing is refused (\`API_RATE_BURST\`, \`API_RATE_PER_SECOND\`); the whole rate-limit path still runs.

@@ -84,9 +84,11 @@ windows):
    the Node request turned into web streams and back, tracing, async storages, abort signals — and
    little in ours (HMAC, JSON, the insert). A larger young generation (\`--max-semi-space-size=64\`)
    made it worse (p99 149–166 ms). Fixed by decision 017: the web process is scripts/web-server.mjs,
-   Next.js behind a node:http server whose fast lane (lib/http/fast-lane.mjs) hands the webhooks (and
+   Next.js behind a node:http server whose fast lane (lib/api/fast-lane.mjs) hands the webhooks (and
    the API's three hot addresses) to their route handlers as Next.js built them, without that pipeline:
-   p50 3.2 → 1.8 ms, and the web thread is mostly idle at 250/s.
+   p50 3.2 → 1.8 ms, and the web thread is mostly idle at 250/s. Since decision 023 (2026-12-03) the
+   lane hands every address below /api/v1, /api/webhooks and /api/guest to the one Hono router
+   (lib/api/router.ts) through its documented fetch, with no Next.js internals.
 2. What remains in the tail is the WAL flush every acknowledgement waits for. In one 10 s window of
    these experiments one flush stalled for ~250 ms (every backend in \`LWLock:WALWrite\` behind one
    \`IO:WalSync\`); a plain fdatasync loop on this disk has p50 0.06 ms and a max of 121 ms in 10 s.
@@ -113,7 +115,10 @@ fourth missed by 4 ms: one flush stall of 100 ms in a 10 s window still misses i
 The saturation ratio's baseline is the empty route as Next.js serves it (\`/api/ping\` stays out of the
 fast lane): the framework's cost of answering at all, the baseline of every figure here. The fast
 lane's own empty answer is about 5,000–5,800 a second on this machine (measured once with /api/ping in
-the lane); a durable insert per delivery keeps the webhook well below that (0.18–0.19×).`;
+the lane); a durable insert per delivery keeps the webhook well below that (0.18–0.19×).
+The table above was measured with the one router (decision 023) on a machine whose 2 cores were shared with
+3 other sessions' builds and tests: the latencies and rates are noisier than on a quiet machine, and the
+saturation ratio is against the same run's empty route.`;
 
 const system = new System('bench-webhooks');
 await system.start({ webs: 1, workers: WORKERS });

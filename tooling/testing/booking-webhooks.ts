@@ -1,6 +1,4 @@
 import type pg from 'pg';
-import { POST as calRoute } from '@/app/api/webhooks/cal/[tenantId]/route';
-import { POST as calendlyRoute } from '@/app/api/webhooks/calendly/[tenantId]/route';
 import { addBookingSource } from '../../lib/bookings/booking-sources';
 import { setProviderSecret } from '../../lib/secrets/provider-secrets';
 import { signCal } from '../../lib/webhooks/cal/verify';
@@ -8,6 +6,10 @@ import { signCalendly } from '../../lib/webhooks/calendly/verify';
 import { processWebhookEvent } from '../../lib/webhooks/process-event';
 import { replayWebhookEvents } from '../../lib/webhooks/replay';
 import { createBookableTenant, TEST_ACTOR } from './fixtures';
+import { routeHandler } from '../../lib/api/router';
+
+const calRoute = routeHandler('POST', '/api/webhooks/cal/{tenantId}');
+const calendlyRoute = routeHandler('POST', '/api/webhooks/calendly/{tenantId}');
 
 // Booking-provider deliveries as Calendly and Cal.com send them, for the webhook tests.
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { POST as seamRoute } from '@/app/api/webhooks/seam/[tenantId]/route';
 import { signSvix } from './svix';
+import { routeHandler } from '../../lib/api/router';
+
+const seamRoute = routeHandler('POST', '/api/webhooks/seam/{tenantId}');
 
 // Seam deliveries as Svix sends them, signed by hand (tooling/testing/svix.ts), for the webhook tests.
 

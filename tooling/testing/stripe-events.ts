@@ -1,7 +1,9 @@
 import Stripe from 'stripe';
 import type pg from 'pg';
-import { POST as stripeRoute } from '@/app/api/webhooks/stripe/route';
 import { processWebhookEvent } from '../../lib/webhooks/process-event';
+import { routeHandler } from '../../lib/api/router';
+
+const stripeRoute = routeHandler('POST', '/api/webhooks/stripe');
 
 // Stripe deliveries as Stripe sends them (signed over the raw body), for the webhook tests. The
 // route reads STRIPE_WEBHOOK_SECRET: a test file sets it to `secret` for its run.

@@ -15,9 +15,10 @@ export async function generateMetadata(): Promise<Metadata> {
 /** The human API reference, rendered from the same OpenAPI document /api/v1/openapi.json serves. Public. */
 export default async function ApiDocsPage() {
   const [t, staff] = await Promise.all([getT(), getStaff()]);
-  const openapi = openApiDocument(process.env.APP_URL ?? 'http://localhost:3000');
-  const { info, servers } = openapi as { info: { version: string }; servers: { url: string }[] };
-  const baseUrl = servers[0]?.url ?? '/api/v1';
+  // The document's server is relative (/api/v1): "Test Request" calls the address this page is on.
+  const openapi = openApiDocument();
+  const { info } = openapi as { info: { version: string } };
+  const baseUrl = `${(process.env.APP_URL ?? '').replace(/\/$/, '')}/api/v1`;
 
   return (
     <>
