@@ -1,8 +1,9 @@
 import { resolveIncident } from '../alerts/incidents';
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
 import { lockCondition } from './lock-events';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /**
  * A manager acknowledges the codes a lock's open drift incident names as not made by UnlockOS (a
@@ -36,15 +37,12 @@ export async function acknowledgeLockDrift({
       where tenant_id = ${tenantId}::uuid and id = ${lockId}::uuid`;
     if (updated === 0) throw new AppError('not_found', 'The lock of this incident no longer exists.');
     await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'lock.drift_acknowledged',
-        subjectType: 'lock',
-        subjectId: lockId,
-        metadata: { incidentId, codes: codes.length },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'lock.drift_acknowledged',
+      subject: { type: 'lock', id: lockId },
+      metadata: { incidentId, codes: codes.length },
     });
     return { lockId, acknowledged: codes.length };
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { openIncidentOnce, resolveIncident } from '../alerts/incidents';
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
 import { lockKeysBeforeDoors } from '../keys/lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
@@ -9,6 +9,7 @@ import { logger } from '../log/logger';
 import { enqueueProgram, enqueueRemove, lockCondition, recordDeviceState } from './lock-events';
 import type { DeviceOfflineReason, ProviderCode, ProviderDevice } from './provider';
 import { lockProviderFor } from './tenant-provider';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /** What a reconciliation found on one lock. */
 export type DriftReport = {
@@ -183,15 +184,12 @@ export async function reconcileLock(input: {
       await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
     }
     if (input.actor) {
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(input.actor),
-          action: 'lock.resynced',
-          subjectType: 'lock',
-          subjectId: lockId,
-          metadata: { ...report },
-        },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor: input.actor,
+        action: 'lock.resynced',
+        subject: { type: 'lock', id: lockId },
+        metadata: { ...report },
       });
     }
     return report;
