@@ -1,6 +1,6 @@
-import { resolveIncident } from '../alerts/incidents';
+import { resolveIncidentStatement } from '../alerts/incidents';
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, runInTransaction } from '../db/tx';
 import { AppError } from '../errors';
 import { lockCondition } from './lock-events';
 import { writeAuditEvent } from '../audit/write-audit-event';
@@ -36,7 +36,7 @@ export async function acknowledgeLockDrift({
         foreign_codes_acknowledged_at = now(), updated_at = now()
       where tenant_id = ${tenantId}::uuid and id = ${lockId}::uuid`;
     if (updated === 0) throw new AppError('not_found', 'The lock of this incident no longer exists.');
-    await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
+    await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey: lockCondition.drift(lockId) })]);
     await writeAuditEvent(tx, {
       tenantId,
       actor,
