@@ -94,7 +94,27 @@ const config = [
           patterns: [
             { group: ['next/*', 'next'], message: 'lib/ must not import Next.js' },
             { group: ['**/testing/*', '@/lib/testing/*'], message: 'lib/testing is for tests only' },
+            {
+              group: ['**/db/tx', '@/lib/db/tx'],
+              importNames: ['scopedQuery'],
+              message: 'SQL outside Prisma is a Statement run by runStatements or runInTransaction (decision 024)',
+            },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Decision 024: SQL text reaches the database as a Statement (lib/db/tx.ts runs it), never as a
+    // hand-built string handed to Prisma.
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/db/**', 'lib/**/*.test.ts', 'lib/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(query|execute)RawUnsafe$/]',
+          message: 'Run a Statement with runInTransaction (decision 024)',
         },
       ],
     },

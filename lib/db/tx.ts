@@ -166,6 +166,14 @@ export type Statement<T> = {
 
 type Results<T extends readonly Statement<unknown>[]> = { -readonly [K in keyof T]: ReturnType<T[K]['rows']> };
 
+/**
+ * A statement of rows `T` as `pg` reads them (the SQL's column aliases name `T`'s fields), each row
+ * through `parse` when given (a check or a conversion), so the SQL and its rows' type stay together.
+ */
+export function statement<T>(sql: string, parse?: (row: Record<string, unknown>) => T): Statement<T[]> {
+  return { sql, rows: (rows) => (parse ? rows.map(parse) : (rows as T[])) };
+}
+
 /** Runs `statements` as one `scopedQuery` (only those with SQL) and maps each one's rows, in order. */
 export async function runStatements<const T extends readonly Statement<unknown>[]>(
   scope: Scope,

@@ -5,7 +5,7 @@ import {
   effectStatement,
   runInTransaction,
   runStatements,
-  scopedQuery,
+  statement,
   sqlArray,
   sqlLiteral,
   type Statement,
@@ -83,8 +83,8 @@ type KeyRow = {
 
 /** The key, its room's label and its doors (each with its lock), in one statement and one round trip. */
 async function loadKey(tenantId: string, keyId: string) {
-  const [rows] = await scopedQuery<KeyRow>({ role: 'app_service', tenantId }, [
-    `select k.id, k.status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
+  const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+    statement<KeyRow>(`select k.id, k.status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
         k.reservation_id as "reservationId", k.check_in_id as "checkInId", k.room_id as "roomId", k.kind,
         k.staff_label as "staffLabel", k.staff_purpose as "staffPurpose", k.staff_user_id as "staffUserId",
         k.issued_by_id as "issuedById", k.issued_by_label as "issuedByLabel", rm.label as "roomLabel",
@@ -95,7 +95,7 @@ async function loadKey(tenantId: string, keyId: string) {
                     from key_lock_codes d join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
                    where d.tenant_id = k.tenant_id and d.key_id = k.id), '[]') as doors
        from access_keys k join rooms rm on rm.tenant_id = k.tenant_id and rm.id = k.room_id
-      where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')}`,
+      where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')}`),
   ]);
   const key = rows![0];
   if (!key) return null;
