@@ -105,7 +105,27 @@ const config = [
             { group: ['next/*', 'next'], message: 'lib/ must not import Next.js' },
             { group: ['**/tooling/**', '@/tooling/**'], message: 'lib/ never imports tooling/ (its tests may)' },
             noApp,
+            {
+              group: ['**/db/tx', '@/lib/db/tx'],
+              importNames: ['scopedQuery'],
+              message: 'SQL outside Prisma is a Statement run by runStatements or runInTransaction (decision 024)',
+            },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Decision 024: SQL text reaches the database as a Statement (lib/db/tx.ts runs it), never as a
+    // hand-built string handed to Prisma.
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/db/**', 'lib/**/*.test.ts', 'tooling/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(query|execute)RawUnsafe$/]',
+          message: 'Run a Statement with runInTransaction (decision 024)',
         },
       ],
     },

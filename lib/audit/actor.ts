@@ -14,8 +14,3 @@ export type StaffActor = Actor & { type: 'user'; id: string };
 export function staffActor(user: { id: string; name: string; email: string }): StaffActor {
   return { type: 'user', id: user.id, label: user.name || user.email };
 }
-
-/** An audit row's actor columns (`actor_type`, `actor_id`, `actor_label`) for Prisma's `auditEvent.create`. */
-export function actorColumns(actor: Actor): { actorType: Actor['type']; actorId: string | null; actorLabel: string } {
-  return { actorType: actor.type, actorId: actor.id, actorLabel: actor.label };
-}

@@ -51,6 +51,35 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * Actions the application writes that the audit page does not offer as a filter nor translate (it
+ * shows them as written): setup of facilities, rooms, members and booking sources. Listing one in
+ * `AUDIT_ACTIONS` adds it to the filter and needs its label in messages/.
+ */
+export const UNLISTED_AUDIT_ACTIONS = [
+  'facility.created',
+  'facility.updated',
+  'room.created',
+  'room.updated',
+  'room.archived',
+  'room.restored',
+  'member.created',
+  'member.role_changed',
+  'member.reactivated',
+  'member.deactivated',
+  'member.unlocked',
+  'booking_source.added',
+  'booking_source.removed',
+] as const;
+export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
+
+/** Every action an audit row may carry: the listed ones and the unlisted ones. */
+export type WrittenAuditAction = AuditAction | UnlistedAuditAction;
+
+export function isWrittenAuditAction(value: unknown): value is WrittenAuditAction {
+  return isAuditAction(value) || (UNLISTED_AUDIT_ACTIONS as readonly unknown[]).includes(value);
+}
+
 /** Reason codes written by the system (as opposed to free text typed by staff), shown translated. */
 export const AUDIT_REASON_CODES = [
   'superseded_by_checkin',

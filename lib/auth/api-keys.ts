@@ -1,7 +1,7 @@
-import { actorColumns } from '../audit/actor';
 import { createHash, randomBytes } from 'node:crypto';
 import { asService, serviceStatement } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 const KEY_PREFIX = 'uok_';
 
@@ -35,17 +35,12 @@ export async function createApiKey(input: {
         createdByUserId: input.actor.type === 'user' ? input.actor.id : null,
       },
     });
-    await tx.auditEvent.create({
-      data: {
-        tenantId: input.tenantId,
-        actorType: input.actor.type,
-        actorId: input.actor.id,
-        actorLabel: input.actor.label,
-        action: 'api_key.created',
-        subjectType: 'api_key',
-        subjectId: row.id,
-        metadata: { name: input.name, prefix: generated.prefix },
-      },
+    await writeAuditEvent(tx, {
+      tenantId: input.tenantId,
+      actor: input.actor,
+      action: 'api_key.created',
+      subject: { type: 'api_key', id: row.id },
+      metadata: { name: input.name, prefix: generated.prefix },
     });
     return { id: row.id, key: generated.key, prefix: generated.prefix };
   });
@@ -107,14 +102,11 @@ export async function revokeApiKey(input: {
       if (exists === 0) throw new AppError('not_found', 'No such API key.');
       return;
     }
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'api_key.revoked',
-        subjectType: 'api_key',
-        subjectId: input.apiKeyId,
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'api_key.revoked',
+      subject: { type: 'api_key', id: input.apiKeyId },
     });
   });
 }

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { giveTokens, takeAllTokens, type BucketRule } from '../ratelimit/rate-limit';
 import { verifyPassword } from './password';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /** Failed sign-ins allowed to one account from one client address, refilled over `REFILL_SECONDS`. */
 export const FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
@@ -171,22 +172,17 @@ async function noteThrottled(
     if (!rows[0]?.allowed) return;
     const memberships = await tx.membership.findMany({ where: { userId: user.id }, select: { tenantId: true } });
     for (const { tenantId } of memberships) {
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          actorType: 'system',
-          actorId: null,
-          actorLabel: 'sign-in limits',
-          action: 'user.sign_in_throttled',
-          subjectType: 'user',
-          subjectId: user.id,
-          reason: 'too_many_failed_sign_ins',
-          metadata: {
-            address,
-            limit,
-            failures: limit === 'address' ? FAILURES_PER_ADDRESS : FAILURES_PER_ACCOUNT_AND_ADDRESS,
-            refillMinutes: REFILL_SECONDS / 60,
-          },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor: { type: 'system', id: null, label: 'sign-in limits' },
+        action: 'user.sign_in_throttled',
+        subject: { type: 'user', id: user.id },
+        reason: 'too_many_failed_sign_ins',
+        metadata: {
+          address,
+          limit,
+          failures: limit === 'address' ? FAILURES_PER_ADDRESS : FAILURES_PER_ACCOUNT_AND_ADDRESS,
+          refillMinutes: REFILL_SECONDS / 60,
         },
       });
     }

@@ -1,4 +1,4 @@
-import { scopedQuery, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlLiteral } from '../db/tx';
 import type { Role } from './permissions';
 
 export type Membership = { tenantId: string; tenantName: string; role: Role };
@@ -18,16 +18,21 @@ export type StaffContext = StaffIdentity & { current: Membership };
  * password changed since it began). One statement in one round trip (every staff page asks it first).
  */
 export async function loadStaffIdentity(userId: string, sessionGeneration: number): Promise<StaffIdentity | null> {
-  const [rows] = await scopedQuery<
-    StaffIdentity['user'] & { memberships: Membership[]; password_one_time: boolean; session_generation: number }
-  >({ role: 'app_service' }, [
+  type Row = StaffIdentity['user'] & {
+    memberships: Membership[];
+    password_one_time: boolean;
+    session_generation: number;
+  };
+  const [rows] = await runStatements({ role: 'app_service' }, [
     // A deactivated membership is no membership: its tenant is gone from the next request on.
-    `select u.id, u.email, u.name, u.password_one_time, u.session_generation,
+    statement<Row>(
+      `select u.id, u.email, u.name, u.password_one_time, u.session_generation,
             coalesce((select json_agg(json_build_object('tenantId', m.tenant_id, 'tenantName', t.name, 'role', m.role)
                                       order by m.created_at, m.tenant_id)
                         from memberships m join tenants t on t.id = m.tenant_id
                        where m.user_id = u.id and m.deactivated_at is null), '[]') as memberships
        from users u where u.id = ${sqlLiteral(userId, 'uuid')}`,
+    ),
   ]);
   const found = rows![0];
   if (!found || found.session_generation !== sessionGeneration) return null;

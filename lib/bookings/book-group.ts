@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { scopedQuery, sqlArray, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlArray, sqlLiteral } from '../db/tx';
 import { createGroupPaymentIntent } from '../payments/create-group-payment-intent';
 import { retrieveAttachedIntent } from '../payments/retrieve-attached-intent';
 import { createBookingGroup, type BookingItem, type GuestLocale } from './create-booking-group';
@@ -43,11 +43,13 @@ export async function bookGroup(input: {
     input.paymentIntentId ?? (await createGroupPaymentIntent({ tenantId: input.tenantId, bookingGroupId: created.id }));
   // What was held, as the caller shows it: one read in one round trip.
   const ids = created.reservations.map((r) => r.id);
-  const [rows] = await scopedQuery<ReservationViewRow>({ role: 'app_authenticated', tenantId: input.tenantId }, [
-    reservationViewsSql([
-      `r.tenant_id = ${sqlLiteral(input.tenantId, 'uuid')}`,
-      `r.id = any(${sqlArray(ids, 'uuid')})`,
-    ]),
+  const [rows] = await runStatements({ role: 'app_authenticated', tenantId: input.tenantId }, [
+    statement<ReservationViewRow>(
+      reservationViewsSql([
+        `r.tenant_id = ${sqlLiteral(input.tenantId, 'uuid')}`,
+        `r.id = any(${sqlArray(ids, 'uuid')})`,
+      ]),
+    ),
   ]);
   const byId = new Map(rows!.map((row) => [row.id, row]));
   const held = ids.flatMap((id) => byId.get(id) ?? []);

@@ -1,6 +1,7 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 const CALENDLY_EVENT_TYPES = 'https://api.calendly.com/event_types/';
 
@@ -47,20 +48,17 @@ export async function addBookingSource(input: {
       select: { id: true },
     });
     if (actor)
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(actor),
-          action: 'booking_source.added',
-          subjectType: 'booking_source',
-          subjectId: source.id,
-          roomId,
-          metadata: {
-            provider,
-            eventType,
-            room: rooms[0]!.label,
-            ...(before[0] && before[0].roomId !== roomId && { previousRoomId: before[0].roomId }),
-          },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'booking_source.added',
+        subject: { type: 'booking_source', id: source.id },
+        roomId,
+        metadata: {
+          provider,
+          eventType,
+          room: rooms[0]!.label,
+          ...(before[0] && before[0].roomId !== roomId && { previousRoomId: before[0].roomId }),
         },
       });
     return source;
@@ -82,16 +80,13 @@ export async function removeBookingSource(input: {
     if (rows.length !== 1) throw new AppError('not_found', 'No such booking source.');
     const row = rows[0]!;
     await tx.bookingSource.delete({ where: { tenantId_id: { tenantId, id: sourceId } } });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'booking_source.removed',
-        subjectType: 'booking_source',
-        subjectId: sourceId,
-        roomId: row.roomId,
-        metadata: { provider: row.provider, eventType: row.eventType, room: row.room.label },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'booking_source.removed',
+      subject: { type: 'booking_source', id: sourceId },
+      roomId: row.roomId,
+      metadata: { provider: row.provider, eventType: row.eventType, room: row.room.label },
     });
     return { id: sourceId };
   });

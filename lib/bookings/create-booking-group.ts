@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../audit/actor';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
-import { scopedQuery, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlLiteral } from '../db/tx';
 import type { ReservationSource } from '../db/generated/enums';
 import { LOCALES, type Locale } from '../i18n/locales';
 import { assertBookingRules, facilitiesOfRoomsSql, type BookingItem, type FacilityOfRoom } from './booking-rules';
@@ -59,7 +59,9 @@ export async function createBookingGroup(input: CreateBookingGroupInput): Promis
   // The desk's and the API's bookings keep an hourly facility's hours; a provider's
   // (app_create_provider_booking) is taken as the provider booked it. Read apart from the hold, as it
   // was read inside it: nothing locks a facility's hours either way.
-  const [facilities] = await scopedQuery<FacilityOfRoom>(scope, [facilitiesOfRoomsSql(tenantId, input.reservations)]);
+  const [facilities] = await runStatements(scope, [
+    statement<FacilityOfRoom>(facilitiesOfRoomsSql(tenantId, input.reservations)),
+  ]);
   assertBookingRules(facilities ?? [], input.reservations);
   return holdBookingGroup(input);
 }
@@ -67,7 +69,9 @@ export async function createBookingGroup(input: CreateBookingGroupInput): Promis
 /** `createBookingGroup` without the hourly rules: the hold alone, one statement in one round trip. */
 export async function holdBookingGroup(input: CreateBookingGroupInput): Promise<CreatedBookingGroup> {
   const hold = holdOf(input);
-  const [rows] = await scopedQuery<HeldRow>({ role: 'app_service', tenantId: input.tenantId }, [hold.statement]);
+  const [rows] = await runStatements({ role: 'app_service', tenantId: input.tenantId }, [
+    statement<HeldRow>(hold.statement),
+  ]);
   return {
     id: hold.groupId,
     guestId: hold.guestId,

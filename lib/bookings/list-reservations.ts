@@ -1,4 +1,4 @@
-import { scopedQuery, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlLiteral } from '../db/tx';
 import { decodeCursor, encodeCursor } from '../paging/cursor';
 import { AppError } from '../errors';
 import type { ReservationStatus } from '../db/generated/enums';
@@ -36,10 +36,11 @@ export async function listReservations(input: {
       ? [`(r.starts_at, r.id) > (${sqlLiteral(after.at, 'timestamptz')}, ${sqlLiteral(after.id, 'uuid')})`]
       : []),
   ];
-  const [rows] = await scopedQuery<ReservationViewRow>(
-    { role: 'app_authenticated', tenantId, apiKeyId: input.apiKeyId },
-    [reservationViewsSql(where, `order by r.starts_at, r.id limit ${Number(input.limit) + 1}`)],
-  );
+  const [rows] = await runStatements({ role: 'app_authenticated', tenantId, apiKeyId: input.apiKeyId }, [
+    statement<ReservationViewRow>(
+      reservationViewsSql(where, `order by r.starts_at, r.id limit ${Number(input.limit) + 1}`),
+    ),
+  ]);
   const page = rows!.slice(0, input.limit);
   const last = page.at(-1);
   return {
@@ -56,11 +57,13 @@ export async function getReservation({
   tenantId: string;
   reservationId: string;
 }): Promise<ReservationView> {
-  const [rows] = await scopedQuery<ReservationViewRow>({ role: 'app_authenticated', tenantId }, [
-    reservationViewsSql([
-      `r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}`,
-      `r.id = ${sqlLiteral(reservationId, 'uuid')}`,
-    ]),
+  const [rows] = await runStatements({ role: 'app_authenticated', tenantId }, [
+    statement<ReservationViewRow>(
+      reservationViewsSql([
+        `r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}`,
+        `r.id = ${sqlLiteral(reservationId, 'uuid')}`,
+      ]),
+    ),
   ]);
   if (rows!.length !== 1) throw new AppError('not_found', 'No such reservation.');
   return fromReservationViewRow(rows![0]!);

@@ -1,6 +1,5 @@
 import { guestTokenFor, guestUrl } from '../auth/guest-links';
-import type { Tx } from '../db/tx';
-import type { Prisma } from '../db/generated/client';
+import { sqlArray, sqlLiteral, type Statement } from '../db/tx';
 
 /** What a deleted guest reads as, wherever a guest is shown. */
 export const DELETED_GUEST_DISPLAY = 'Deleted account';
@@ -21,34 +20,22 @@ export type ReservationView = {
   guestUrl: string | null;
 };
 
-export const RESERVATION_INCLUDE = {
-  guest: { select: { id: true, name: true } },
-  // The live link only: a rotated link is never shown again.
-  guestLinks: {
-    where: { endedAt: null },
-    select: { id: true, expiresAt: true, createdAt: true },
-    orderBy: { createdAt: 'desc' },
-  },
-} satisfies Prisma.ReservationInclude;
-
-type Row = Prisma.ReservationGetPayload<{ include: typeof RESERVATION_INCLUDE }>;
-
-/** What a reservation view is made of: a Prisma row with RESERVATION_INCLUDE, or the same fields from SQL. */
-export type ReservationViewSource = Pick<
-  Row,
-  | 'id'
-  | 'bookingGroupId'
-  | 'roomId'
-  | 'roomLabelSnapshot'
-  | 'startsAt'
-  | 'endsAt'
-  | 'status'
-  | 'paidAt'
-  | 'refundedAt'
-  | 'source'
-  | 'externalRef'
-  | 'guest'
-> & { guestLinks: { id: string }[] };
+/** What a reservation view is made of: the reservation's fields, its guest and its live guest link. */
+export type ReservationViewSource = {
+  id: string;
+  bookingGroupId: string | null;
+  roomId: string;
+  roomLabelSnapshot: string;
+  startsAt: Date;
+  endsAt: Date;
+  status: string;
+  paidAt: Date | null;
+  refundedAt: Date | null;
+  source: string;
+  externalRef: string | null;
+  guest: { id: string; name: string } | null;
+  guestLinks: { id: string }[];
+};
 
 /** The `reservation` of API.md. */
 export function toReservationView(row: ReservationViewSource): ReservationView {
@@ -79,7 +66,7 @@ export type ReservationViewRow = Omit<ReservationViewSource, 'guest' | 'guestLin
 
 /**
  * The reservations (`r`) that `where` picks, as one statement of `ReservationViewRow`s, with the live
- * guest link only (a rotated one is never shown again), as RESERVATION_INCLUDE reads it. `where` holds
+ * guest link only (a rotated one is never shown again), the newest if several. `where` holds
  * the tenant's condition; values in it as typed literals.
  */
 export function reservationViewsSql(where: string[], tail = ''): string {
@@ -101,10 +88,27 @@ export function fromReservationViewRow({ guestId, guestName, linkId, ...row }: R
   });
 }
 
-/** Reservations of one tenant by id, in the order given (missing ids are left out). */
-export async function loadReservationViews(tx: Tx, tenantId: string, ids: string[]): Promise<ReservationView[]> {
-  const rows = await tx.reservation.findMany({ where: { tenantId, id: { in: ids } }, include: RESERVATION_INCLUDE });
-  return ids.flatMap((id) => rows.filter((r) => r.id === id).map(toReservationView));
+/** `reservationViewsSql` as a statement whose rows are `ReservationViewRow`s (`pg` reads the timestamps as dates). */
+export function reservationViewsStatement(where: string[], tail = ''): Statement<ReservationViewRow[]> {
+  return { sql: reservationViewsSql(where, tail), rows: (rows) => rows as ReservationViewRow[] };
+}
+
+/** Reservations of one tenant by id, as views in the order given (missing ids are left out): one statement. */
+export function reservationViewsByIdStatement(tenantId: string, ids: string[]): Statement<ReservationView[]> {
+  const read = reservationViewsStatement([
+    `r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}`,
+    `r.id = any(${sqlArray(ids, 'uuid')})`,
+  ]);
+  return {
+    sql: ids.length === 0 ? null : read.sql,
+    rows: (rows) => {
+      const byId = new Map(read.rows(rows).map((row) => [row.id, row]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [fromReservationViewRow(row)] : [];
+      });
+    },
+  };
 }
 
 export type GroupStatus = 'unpaid' | 'paid' | 'refunded' | 'cancelled';

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { adminClient, createTenantGraph, type TenantGraph } from '../../tooling/testing/fixtures';
 import { db } from './client';
-import { asService, serviceStatement, withTenant, type Tx } from './tx';
+import {
+  asService,
+  effectStatement,
+  runInTransaction,
+  runStatements,
+  serviceStatement,
+  sqlLiteral,
+  withTenant,
+  type Statement,
+  type Tx,
+} from './tx';
 
 let admin: pg.Client;
 let a: TenantGraph;
@@ -146,5 +156,38 @@ describe('a transaction aborted by a concurrent one', () => {
       }),
     ).rejects.toBeDefined();
     expect(uniqueRuns).toBe(1);
+  });
+});
+
+describe('one Statement, in a transaction or in one round trip', () => {
+  const roomLabel = (tenantId: string, roomId: string): Statement<string[]> => ({
+    sql: `select label from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(roomId, 'uuid')}`,
+    rows: (rows) => rows.map((row) => row.label as string),
+  });
+
+  it('maps the same rows either way, scoped to the tenant, and sends nothing for a null statement', async () => {
+    const once = await runStatements({ role: 'app_service', tenantId: a.tenantId }, [
+      roomLabel(a.tenantId, a.roomId),
+      roomLabel(a.tenantId, b.roomId),
+      { sql: null, rows: (rows) => rows.length },
+    ]);
+    const inTx = await asService({ tenantId: a.tenantId }, (tx) =>
+      runInTransaction(tx, [
+        roomLabel(a.tenantId, a.roomId),
+        roomLabel(a.tenantId, b.roomId),
+        { sql: null, rows: (rows) => rows.length },
+      ]),
+    );
+    expect(inTx).toEqual(once);
+    expect(once[0]).toHaveLength(1);
+    expect(once[1]).toEqual([]);
+    expect(once[2]).toBe(0);
+  });
+
+  it('runs an effect statement whose result Prisma cannot read (a void function) as a command', async () => {
+    const [done] = await asService({ tenantId: a.tenantId }, (tx) =>
+      runInTransaction(tx, [effectStatement(`select pg_sleep(0)`)]),
+    );
+    expect(done).toBeUndefined();
   });
 });

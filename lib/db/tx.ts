@@ -157,9 +157,22 @@ export function scopedQuery<R = Record<string, unknown>>(scope: Scope, statement
  * `runStatements` (one transaction, one round trip). `sql: null` sends nothing (a read of no ids) and
  * its `rows` gets an empty list. `rows` may throw (a refused rate limit): statements map in order.
  */
-export type Statement<T> = { sql: string | null; rows: (rows: Record<string, unknown>[]) => T };
+export type Statement<T> = {
+  sql: string | null;
+  rows: (rows: Record<string, unknown>[]) => T;
+  /** Its rows are not read (`effectStatement`): in a transaction it runs as a command, whatever it returns. */
+  effect?: true;
+};
 
 type Results<T extends readonly Statement<unknown>[]> = { -readonly [K in keyof T]: ReturnType<T[K]['rows']> };
+
+/**
+ * A statement of rows `T` as `pg` reads them (the SQL's column aliases name `T`'s fields), each row
+ * through `parse` when given (a check or a conversion), so the SQL and its rows' type stay together.
+ */
+export function statement<T>(sql: string, parse?: (row: Record<string, unknown>) => T): Statement<T[]> {
+  return { sql, rows: (rows) => (parse ? rows.map(parse) : (rows as T[])) };
+}
 
 /** Runs `statements` as one `scopedQuery` (only those with SQL) and maps each one's rows, in order. */
 export async function runStatements<const T extends readonly Statement<unknown>[]>(
@@ -171,4 +184,30 @@ export async function runStatements<const T extends readonly Statement<unknown>[
   const results = sent.length === 0 && !scope.apiKeyId ? [] : await scopedQuery(scope, sent);
   let next = 0;
   return statements.map((statement) => statement.rows(statement.sql === null ? [] : results[next++]!)) as Results<T>;
+}
+
+/** A statement whose rows nobody reads (a write, a lock taken, a function called for its effect). */
+export function effectStatement(sql: string | null): Statement<void> {
+  return { sql, rows: () => undefined, effect: true };
+}
+
+/**
+ * Runs `statements` in the caller's interactive transaction (`withTenant` / `asService`), in order, one
+ * round trip each, and maps each one's rows as `runStatements` does: the same `Statement` serves a path
+ * that needs the process between statements and one sent whole in one round trip. Rows come through
+ * Prisma here and through `pg` there, so a `rows` that reads values other than text, booleans, uuids
+ * and timestamps converts them itself.
+ */
+export async function runInTransaction<const T extends readonly Statement<unknown>[]>(
+  tx: Tx,
+  statements: T,
+): Promise<Results<T>> {
+  const results: unknown[] = [];
+  for (const statement of statements) {
+    if (statement.sql === null) results.push(statement.rows([]));
+    // A command's result is not read: a `select` of a void function has no column Prisma can read.
+    else if (statement.effect) results.push(statement.rows((await tx.$executeRawUnsafe(statement.sql), [])));
+    else results.push(statement.rows(await tx.$queryRawUnsafe<Record<string, unknown>[]>(statement.sql)));
+  }
+  return results as Results<T>;
 }

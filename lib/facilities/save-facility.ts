@@ -1,10 +1,10 @@
 import type { Actor } from '../audit/actor';
-import { actorColumns } from '../audit/actor';
 import { asService, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { fromTimeColumn, timeColumn, type FacilitySettings } from './facility-input';
 import { LOCALES, type Locale } from '../i18n/locales';
 import { readGuestInfo } from './guest-info';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /** Prisma's columns for the settings given (those left out keep their value or default). */
 export function facilityColumns(settings: Partial<FacilitySettings>) {
@@ -88,15 +88,12 @@ export async function updateFacility(input: {
     if (rows.length !== 1) throw new AppError('not_found', 'No such facility.');
     const changed = changedSettings(toFacilitySettings(rows[0]!), settings);
     await tx.facility.update({ where: { tenantId_id: { tenantId, id: facilityId } }, data: facilityColumns(settings) });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'facility.updated',
-        subjectType: 'facility',
-        subjectId: facilityId,
-        metadata: { name: settings.name, changed },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'facility.updated',
+      subject: { type: 'facility', id: facilityId },
+      metadata: { name: settings.name, changed },
     });
     return { id: facilityId, changed };
   });

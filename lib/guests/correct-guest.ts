@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /** A guest's details as the desk corrects them; the same rules a booking's guest meets. */
 export const ZGuestDetailsSchema = z.object({
@@ -58,16 +59,13 @@ export async function correctGuestOfReservation(
          cross join lateral app_enqueue_guest_message(r.tenant_id, r.id, 'key_link', 'booking') m
         where r.tenant_id = ${tenantId}::uuid and r.guest_id = ${guest.id}::uuid`;
     }
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'guest.updated',
-        // On the reservation's timeline, where the desk made the correction.
-        subjectType: 'reservation',
-        subjectId: reservationId,
-        metadata: { guestId: guest.id, changed },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'guest.updated',
+      // On the reservation's timeline, where the desk made the correction.
+      subject: { type: 'reservation', id: reservationId },
+      metadata: { guestId: guest.id, changed },
     });
     return { changed };
   });

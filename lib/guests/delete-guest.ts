@@ -1,7 +1,8 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import { redactWebhookPayload } from './redact-webhook-payload';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 export const GUEST_DELETED = 'guest_deleted';
 
@@ -80,18 +81,15 @@ async function eraseGuest(
   });
   const redacted = await eraseFromWebhookPayloads(tx, { tenantId, guestId });
   await tx.guest.deleteMany({ where: { tenantId, id: guestId } });
-  await tx.auditEvent.create({
-    data: {
-      tenantId,
-      ...actorColumns(actor),
-      action: 'guest.deleted',
-      subjectType: 'guest',
-      subjectId: guestId,
-      metadata: {
-        guestRef: refs[0]?.guestRefSnapshot ?? null,
-        revokedKeyIds: keys.map((k) => k.id),
-        redactedWebhookEvents: redacted,
-      },
+  await writeAuditEvent(tx, {
+    tenantId,
+    actor,
+    action: 'guest.deleted',
+    subject: { type: 'guest', id: guestId },
+    metadata: {
+      guestRef: refs[0]?.guestRefSnapshot ?? null,
+      revokedKeyIds: keys.map((k) => k.id),
+      redactedWebhookEvents: redacted,
     },
   });
 }

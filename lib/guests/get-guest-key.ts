@@ -1,5 +1,5 @@
 import { hashGuestToken, isGuestTokenShape } from '../auth/guest-links';
-import { asService, scopedQuery, type Statement } from '../db/tx';
+import { asService, runStatements, statement, type Statement } from '../db/tx';
 import type { KeyKind } from '../db/generated/enums';
 import type { KeyState } from '../keys/lifecycle';
 import { AppError } from '../errors';
@@ -125,24 +125,30 @@ const LINK_READS = { stay: STAY_SQL, keys: KEYS_SQL, ended: ENDED_SQL } as const
 
 /**
  * Reads what a guest link names (`reads`, in order), as app_anon holding that link, in ONE round trip
- * (`scopedQuery`: one implicit transaction, so the stay, its keys and the ended stay are one snapshot).
+ * (`runStatements`: one implicit transaction, so the stay, its keys and the ended stay are one snapshot).
  * With `limit`, the request's rate limit is counted first in the same round trip; a refusal is returned
  * as `refused` (with what was read), for the caller to throw or to show the stay without its key.
  */
 async function readLink(token: string, reads: (keyof typeof LINK_READS)[], limit?: Statement<void>) {
-  const statements = [...(limit ? [limit.sql!] : []), ...reads.map((read) => LINK_READS[read])];
-  const results = await scopedQuery<Record<string, unknown>>(
-    { role: 'app_anon', guestTokenHash: tokenHashHex(token) },
-    statements,
-  );
+  // The limit's refusal is kept, not thrown: the reads' rows are still mapped (and dropped by the caller).
   let refused: unknown = null;
-  if (limit) {
-    try {
-      limit.rows(results.shift()!);
-    } catch (error) {
-      refused = error;
-    }
-  }
+  const counted: Statement<void> | null = limit
+    ? {
+        sql: limit.sql,
+        rows: (rows) => {
+          try {
+            limit.rows(rows);
+          } catch (error) {
+            refused = error;
+          }
+        },
+      }
+    : null;
+  const results = await runStatements({ role: 'app_anon', guestTokenHash: tokenHashHex(token) }, [
+    ...(counted ? [counted] : []),
+    ...reads.map((read) => statement(LINK_READS[read])),
+  ]);
+  if (counted) results.shift();
   // A read not asked for has no rows (indexOf -1).
   const rowsOf = (read: keyof typeof LINK_READS) => results[reads.indexOf(read)] ?? [];
   const stays = rowsOf('stay');

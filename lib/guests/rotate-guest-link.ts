@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { GUEST_LINK_GRACE_MS, guestTokenFor, guestUrl, hashGuestToken } from '../auth/guest-links';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 export const REISSUE_REASON_LINK_REPLACED = 'link_replaced';
 
@@ -56,16 +57,13 @@ export async function rotateGuestLink({
                                       ${actor.id}, ${actor.label}, ${REISSUE_REASON_LINK_REPLACED}) n
        where k.tenant_id = ${tenantId}::uuid and k.reservation_id = ${reservationId}::uuid and k.kind = 'guest'
          and k.status in ('pre_issued', 'active')`;
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'guest_link.rotated',
-        subjectType: 'reservation',
-        subjectId: reservationId,
-        roomId: reservation.room_id,
-        metadata: { endedLinkIds: ended.map((l) => l.id), linkId, reissuedKeyIds: reissued.map((k) => k.id) },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'guest_link.rotated',
+      subject: { type: 'reservation', id: reservationId },
+      roomId: reservation.room_id,
+      metadata: { endedLinkIds: ended.map((l) => l.id), linkId, reissuedKeyIds: reissued.map((k) => k.id) },
     });
     return { guestUrl: guestUrl(token) };
   });

@@ -2,10 +2,10 @@ import {
   openIncidentOnce,
   openPlatformIncident,
   recordPastPlatformIncident,
-  resolveIncident,
+  resolveIncidentStatement,
   resolvePlatformIncident,
 } from '../incidents/incidents';
-import { asService, serviceStatement, type Tx } from '../db/tx';
+import { asService, runInTransaction, serviceStatement, type Tx } from '../db/tx';
 import { logger } from '../log/logger';
 import { installLockProvider } from '../locks/install-provider';
 import type { LockProviderName } from '../locks/provider';
@@ -135,19 +135,19 @@ export async function checkTenantLockProviders(): Promise<{ tenants: number; fai
       failing += 1;
       logger.warn({ tenantId, provider: name, providerCode: result.code }, 'tenant lock provider health check failed');
     }
-    await asService({ tenantId }, (tx) =>
-      result.ok
-        ? resolveIncident(tx, { tenantId, conditionKey })
-        : openIncidentOnce(tx, {
-            tenantId,
-            conditionKey,
-            kind: 'health_lock_provider',
-            severity: 'critical',
-            summary: `Your lock provider (${PROVIDER_LABEL[name]}) cannot be reached or refuses your credentials (${result.code}): new codes wait, removals are retried.`,
-            detail: { provider: name, lastCode: result.code },
-            occurrenceId: new Date().toISOString().slice(0, 13),
-          }),
-    );
+    await asService({ tenantId }, async (tx) => {
+      if (result.ok) await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey })]);
+      else
+        await openIncidentOnce(tx, {
+          tenantId,
+          conditionKey,
+          kind: 'health_lock_provider',
+          severity: 'critical',
+          summary: `Your lock provider (${PROVIDER_LABEL[name]}) cannot be reached or refuses your credentials (${result.code}): new codes wait, removals are retried.`,
+          detail: { provider: name, lastCode: result.code },
+          occurrenceId: new Date().toISOString().slice(0, 13),
+        });
+    });
   }
   return { tenants: new Set(pairs.map((p) => p.tenant_id)).size, failing };
 }

@@ -1,4 +1,4 @@
-import { sqlArray, sqlLiteral, type Tx } from '../db/tx';
+import { effectStatement, sqlArray, sqlLiteral, type Statement, type Tx } from '../db/tx';
 
 export type IncidentInput = {
   tenantId: string;
@@ -39,16 +39,14 @@ export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurren
     where not coalesce(i.detail->'occurrenceIds', '[]') ? ${input.occurrenceId}::text`;
 }
 
-/** Resolves the open incident of a condition, if any. */
-export async function resolveIncident(tx: Tx, input: { tenantId: string; conditionKey: string }): Promise<void> {
-  await tx.$executeRawUnsafe(resolveIncidentSql(input));
-}
-
-/** `resolveIncident` as one statement (values as typed literals), to send with others in one round trip. */
-export function resolveIncidentSql(input: { tenantId: string; conditionKey: string }): string {
-  return `update incidents set resolved_at = now(), updated_at = now()
+/**
+ * Resolves the open incident of a condition, if any: one statement (values as typed literals), run in
+ * a transaction (`runInTransaction`) or with others in one round trip (`runStatements`).
+ */
+export function resolveIncidentStatement(input: { tenantId: string; conditionKey: string }): Statement<void> {
+  return effectStatement(`update incidents set resolved_at = now(), updated_at = now()
     where tenant_id = ${sqlLiteral(input.tenantId, 'uuid')} and condition_key = ${sqlLiteral(input.conditionKey, 'text')}
-      and resolved_at is null`;
+      and resolved_at is null`);
 }
 
 /** The moments a run of failures is reported again: the incident opens at 1 and is raised at 5 and 20. */
@@ -94,8 +92,8 @@ export async function recordSourceFailure(
 }
 
 /** A success of the source ends its run of failures: the statement that resolves its open incident, if any. */
-export function sourceSuccessSql(input: { tenantId: string; source: string }): string {
-  return resolveIncidentSql({ tenantId: input.tenantId, conditionKey: `webhook_processing:${input.source}` });
+export function sourceSuccessStatement(input: { tenantId: string; source: string }): Statement<void> {
+  return resolveIncidentStatement({ tenantId: input.tenantId, conditionKey: `webhook_processing:${input.source}` });
 }
 
 /**
@@ -107,18 +105,17 @@ export async function addKeyToIncident(tx: Tx, input: IncidentInput & { keyId: s
     ${input.summary}, ${input.keyId}::uuid, ${JSON.stringify(input.detail ?? {})}::jsonb)`;
 }
 
-/** Takes a key off the open incidents of these conditions; an incident left with no key is resolved. */
-export async function clearKeyFromIncidents(
-  tx: Tx,
-  input: { tenantId: string; conditionKeys: string[]; keyId: string },
-): Promise<void> {
-  await tx.$executeRawUnsafe(clearKeyFromIncidentsSql(input));
-}
-
-/** `clearKeyFromIncidents` as one statement, to send with others in one round trip. */
-export function clearKeyFromIncidentsSql(input: { tenantId: string; conditionKeys: string[]; keyId: string }): string {
-  return `select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlArray(input.conditionKeys, 'text')},
-    ${sqlLiteral(input.keyId, 'uuid')})`;
+/**
+ * Takes a key off the open incidents of these conditions; an incident left with no key is resolved.
+ * One statement, run in a transaction or with others in one round trip.
+ */
+export function clearKeyFromIncidentsStatement(input: {
+  tenantId: string;
+  conditionKeys: string[];
+  keyId: string;
+}): Statement<void> {
+  return effectStatement(`select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlArray(input.conditionKeys, 'text')},
+    ${sqlLiteral(input.keyId, 'uuid')})`);
 }
 
 export type PlatformIncidentInput = Omit<IncidentInput, 'tenantId'>;

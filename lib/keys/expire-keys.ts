@@ -1,4 +1,4 @@
-import { scopedQuery, serviceStatement, sqlLiteral } from '../db/tx';
+import { runStatements, statement, serviceStatement, sqlLiteral } from '../db/tx';
 
 /**
  * The expiry sweep: every live key past its end becomes expired, audited, with its removal queued.
@@ -14,8 +14,10 @@ export async function expireDueKeys(limit = 500): Promise<number> {
   );
   let expired = 0;
   for (const { tenant_id: tenantId } of tenants) {
-    const [rows] = await scopedQuery<{ n: number }>({ role: 'app_service', tenantId }, [
-      `select expire_due_keys(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(limit, 'int4')}) as n`,
+    const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+      statement<{ n: number }>(
+        `select expire_due_keys(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(limit, 'int4')}) as n`,
+      ),
     ]);
     expired += rows![0]!.n;
   }

@@ -1,6 +1,7 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /**
  * Shows a live key's PIN to staff, audited `key.pin_revealed` in the same transaction. An ended key's
@@ -28,16 +29,13 @@ export async function revealPin({
       });
     }
     await tx.accessKey.update({ where: { tenantId_id: { tenantId, id: keyId } }, data: { pinRevealedAt: new Date() } });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'key.pin_revealed',
-        subjectType: 'access_key',
-        subjectId: keyId,
-        roomId: key.roomId,
-        metadata: { reservationId: key.reservationId },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'key.pin_revealed',
+      subject: { type: 'access_key', id: keyId },
+      roomId: key.roomId,
+      metadata: { reservationId: key.reservationId },
     });
     return { pin: key.pin };
   });

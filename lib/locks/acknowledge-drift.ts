@@ -1,8 +1,9 @@
-import { resolveIncident } from '../incidents/incidents';
-import { actorColumns, type Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { resolveIncidentStatement } from '../incidents/incidents';
+import type { Actor } from '../audit/actor';
+import { asService, runInTransaction } from '../db/tx';
 import { AppError } from '../errors';
 import { lockCondition } from './lock-events';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /**
  * A manager acknowledges the codes a lock's open drift incident names as not made by UnlockOS (a
@@ -35,16 +36,13 @@ export async function acknowledgeLockDrift({
         foreign_codes_acknowledged_at = now(), updated_at = now()
       where tenant_id = ${tenantId}::uuid and id = ${lockId}::uuid`;
     if (updated === 0) throw new AppError('not_found', 'The lock of this incident no longer exists.');
-    await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'lock.drift_acknowledged',
-        subjectType: 'lock',
-        subjectId: lockId,
-        metadata: { incidentId, codes: codes.length },
-      },
+    await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey: lockCondition.drift(lockId) })]);
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'lock.drift_acknowledged',
+      subject: { type: 'lock', id: lockId },
+      metadata: { incidentId, codes: codes.length },
     });
     return { lockId, acknowledged: codes.length };
   });

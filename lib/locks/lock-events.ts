@@ -1,7 +1,7 @@
-import { openIncident, resolveIncident } from '../incidents/incidents';
-import { asService, type Tx } from '../db/tx';
+import { openIncident, resolveIncidentStatement } from '../incidents/incidents';
+import { asService, runInTransaction, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
-import { lockKeysBeforeDoors } from './lock-order';
+import { lockKeysBeforeDoorsStatements } from './lock-order';
 import { retryDoorsOfLock } from './retry-failed-doors';
 import { countOnLockFailure } from './sync-provider';
 import type { DeviceOfflineReason, LockEvent } from './provider';
@@ -91,7 +91,7 @@ export async function recordDeviceState(
       detail: { lockId: lock.id, reason, keyIds: await liveKeysOn(tx, tenantId, lock.id), dueKeyIds: due },
     });
   } else if (state.online === true) {
-    await resolveIncident(tx, { tenantId, conditionKey: lockCondition.offline(lock.id) });
+    await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey: lockCondition.offline(lock.id) })]);
     // Back online: the doors that failed on it, and the re-windows it refused, go again now.
     if (state.wasOnline !== true) await retryDoorsOfLock(tx, tenantId, lock.id);
   }
@@ -105,7 +105,9 @@ export async function recordDeviceState(
       detail: { lockId: lock.id, batteryLevel: state.batteryLevel, keyIds: await liveKeysOn(tx, tenantId, lock.id) },
     });
   } else if (state.batteryLevel !== null) {
-    await resolveIncident(tx, { tenantId, conditionKey: lockCondition.lowBattery(lock.id) });
+    await runInTransaction(tx, [
+      resolveIncidentStatement({ tenantId, conditionKey: lockCondition.lowBattery(lock.id) }),
+    ]);
   }
 }
 
@@ -190,10 +192,12 @@ async function applyCodeEvent(
   const keys = await tx.$queryRaw<{ key_id: string }[]>`
     select key_id from key_lock_codes
      where tenant_id = ${tenantId}::uuid and lock_id = ${lock.id}::uuid and code_id = ${event.codeId}`;
-  await lockKeysBeforeDoors(
+  await runInTransaction(
     tx,
-    tenantId,
-    keys.map((k) => k.key_id),
+    lockKeysBeforeDoorsStatements(
+      tenantId,
+      keys.map((k) => k.key_id),
+    ),
   );
   const doors = await tx.$queryRaw<{ key_id: string; state: string }[]>`
     select key_id, state::text from key_lock_codes

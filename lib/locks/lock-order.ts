@@ -1,4 +1,4 @@
-import { sqlArray, sqlLiteral, type Tx } from '../db/tx';
+import { effectStatement, sqlArray, sqlLiteral, type Statement } from '../db/tx';
 
 /**
  * Takes the locks every change to a key takes, in the same order, before anything locks its doors:
@@ -11,22 +11,20 @@ import { sqlArray, sqlLiteral, type Tx } from '../db/tx';
  * that took the key first held it and waited for the stay (the foreign-key check of its second
  * write to the key) while a check-in held the stay and waited for the key: both were deadlocks
  * (40P01, seen in CI between the worker and the desk). Door writers call this first, and wait
- * holding nothing.
+ * holding nothing. As statements: run them in the door writer's transaction (`runInTransaction`), or
+ * first in the one round trip that then writes doors (`runStatements`).
  */
-export async function lockKeysBeforeDoors(tx: Tx, tenantId: string, keyIds: string[]): Promise<void> {
-  for (const statement of lockKeysBeforeDoorsSql(tenantId, keyIds)) await tx.$queryRawUnsafe(statement);
-}
-
-/** `lockKeysBeforeDoors` as statements, to send first in a `scopedQuery` that then writes doors. */
-export function lockKeysBeforeDoorsSql(tenantId: string, keyIds: string[]): string[] {
+export function lockKeysBeforeDoorsStatements(tenantId: string, keyIds: string[]): Statement<void>[] {
   if (keyIds.length === 0) return [];
   const tenant = sqlLiteral(tenantId, 'uuid');
   const keys = sqlArray(keyIds, 'uuid');
   return [
-    `select r.id from reservations r
+    effectStatement(`select r.id from reservations r
       where r.tenant_id = ${tenant}
         and r.id in (select k.reservation_id from access_keys k where k.tenant_id = ${tenant} and k.id = any(${keys}))
-      order by r.id for key share of r`,
-    `select id from access_keys where tenant_id = ${tenant} and id = any(${keys}) order by id for no key update`,
+      order by r.id for key share of r`),
+    effectStatement(
+      `select id from access_keys where tenant_id = ${tenant} and id = any(${keys}) order by id for no key update`,
+    ),
   ];
 }

@@ -1,4 +1,4 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { hasSqlstate, SQLSTATE } from '../db/errors';
 import { asService, withTenant, type Tx } from '../db/tx';
 import type { DoorRole, LockProvider as LockProviderName } from '../db/generated/enums';
@@ -7,6 +7,7 @@ import { logger } from '../log/logger';
 import { enqueueProgram } from './lock-events';
 import { lockConnectionFor, tenantProviderName } from './tenant-provider';
 import { INSTALL_ACCOUNT } from '../secrets/lock-account';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /** `lock` in API.md: a provider's device and the rooms whose door it is. */
 export type LockView = {
@@ -80,14 +81,12 @@ export async function writeLockProvider(
   const { tenantId, provider, actor } = input;
   const updated = await tx.tenant.updateMany({ where: { id: tenantId }, data: { lockProvider: provider } });
   if (updated.count === 0) throw new AppError('not_found', 'Unknown tenant.');
-  await tx.auditEvent.create({
-    data: {
-      tenantId,
-      ...actorColumns(actor),
-      action: 'lock_provider.set',
-      subjectType: 'tenant',
-      metadata: { provider, ...input.metadata },
-    },
+  await writeAuditEvent(tx, {
+    tenantId,
+    actor,
+    action: 'lock_provider.set',
+    subject: { type: 'tenant' },
+    metadata: { provider, ...input.metadata },
   });
   return { provider };
 }
@@ -154,15 +153,12 @@ export async function assignInstallDevice(
   const { tenantId, deviceId, actor } = input;
   const lock = await holdLockDevice(tx, { tenantId, provider: 'simulator', account: INSTALL_ACCOUNT, deviceId });
   if (lock.created)
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'lock.assigned',
-        subjectType: 'lock',
-        subjectId: lock.id,
-        metadata: { provider: 'simulator', deviceId },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'lock.assigned',
+      subject: { type: 'lock', id: lock.id },
+      metadata: { provider: 'simulator', deviceId },
     });
   return lock;
 }
@@ -202,16 +198,13 @@ export async function addRoomLock(input: {
       on conflict do nothing
       returning key_id as id`;
     for (const key of keys) await enqueueProgram(tx, tenantId, key.id);
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'room.lock_added',
-        subjectType: 'room',
-        subjectId: roomId,
-        roomId,
-        metadata: { lockId, role: input.role ?? 'room', liveKeysSent: keys.length },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'room.lock_added',
+      subject: { type: 'room', id: roomId },
+      roomId,
+      metadata: { lockId, role: input.role ?? 'room', liveKeysSent: keys.length },
     });
     return { roomId, lockId };
   });
@@ -255,14 +248,12 @@ export async function syncLocks(input: {
         { tenantId, provider: name, skipped: devices.data.length - rows.length },
         'locks-sync skipped devices another tenant holds',
       );
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'locks.synced',
-        subjectType: 'tenant',
-        metadata: { provider: name, devices: rows.length, imported },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'locks.synced',
+      subject: { type: 'tenant' },
+      metadata: { provider: name, devices: rows.length, imported },
     });
     const locks = await tx.lock.findMany({
       where: { tenantId, id: { in: rows.map((r) => r.lockId) } },

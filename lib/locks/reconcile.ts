@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
-import { openIncidentOnce, resolveIncident } from '../incidents/incidents';
-import { actorColumns, type Actor } from '../audit/actor';
-import { asService, type Tx } from '../db/tx';
-import { lockKeysBeforeDoors } from './lock-order';
+import { openIncidentOnce, resolveIncidentStatement } from '../incidents/incidents';
+import type { Actor } from '../audit/actor';
+import { asService, runInTransaction, type Tx } from '../db/tx';
+import { lockKeysBeforeDoorsStatements } from './lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { enqueueProgram, enqueueRemove, lockCondition, recordDeviceState } from './lock-events';
 import type { DeviceOfflineReason, ProviderCode, ProviderDevice } from './provider';
 import { lockProviderFor } from './tenant-provider';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /** What a reconciliation found on one lock. */
 export type DriftReport = {
@@ -105,10 +106,12 @@ export async function reconcileLock(input: {
   return asService({ tenantId }, async (tx) => {
     const keys = await tx.$queryRaw<{ key_id: string }[]>`
       select key_id from key_lock_codes where tenant_id = ${tenantId}::uuid and lock_id = ${lockId}::uuid`;
-    await lockKeysBeforeDoors(
+    await runInTransaction(
       tx,
-      tenantId,
-      keys.map((k) => k.key_id),
+      lockKeysBeforeDoorsStatements(
+        tenantId,
+        keys.map((k) => k.key_id),
+      ),
     );
     const ours = await tx.$queryRaw<OurDoor[]>`
       select c.key_id, c.state::text, c.code_id, k.status in ('pre_issued', 'active') as key_live
@@ -180,18 +183,15 @@ export async function reconcileLock(input: {
         occurrenceId: `drift:${fingerprint}`,
       });
     } else {
-      await resolveIncident(tx, { tenantId, conditionKey: lockCondition.drift(lockId) });
+      await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey: lockCondition.drift(lockId) })]);
     }
     if (input.actor) {
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(input.actor),
-          action: 'lock.resynced',
-          subjectType: 'lock',
-          subjectId: lockId,
-          metadata: { ...report },
-        },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor: input.actor,
+        action: 'lock.resynced',
+        subject: { type: 'lock', id: lockId },
+        metadata: { ...report },
       });
     }
     return report;
@@ -253,7 +253,9 @@ export async function checkTenantLocks(tenantId: string): Promise<{ locks: numbe
             syncedAt: new Date(),
           },
         });
-        await resolveIncident(tx, { tenantId, conditionKey: lockCondition.missing(lock.id) });
+        await runInTransaction(tx, [
+          resolveIncidentStatement({ tenantId, conditionKey: lockCondition.missing(lock.id) }),
+        ]);
         await recordDeviceState(tx, tenantId, lock, { ...device, wasOnline: lock.online });
       }
     });

@@ -1,4 +1,4 @@
-import { scopedQuery, serviceStatement, sqlLiteral, type Tx } from '../db/tx';
+import { runStatements, statement, serviceStatement, sqlLiteral, type Tx } from '../db/tx';
 
 /**
  * The schedule's part of sending failed doors again (the worker's `retry_failed_doors`, every minute):
@@ -15,8 +15,10 @@ export async function retryFailedDoors(limit = 200): Promise<{ tenants: number; 
   );
   let doors = 0;
   for (const { tenant_id: tenantId } of tenants) {
-    const [rows] = await scopedQuery<{ n: number }>({ role: 'app_service', tenantId }, [
-      `select app_retry_failed_doors(${sqlLiteral(tenantId, 'uuid')}, null, ${sqlLiteral(limit, 'int4')}) as n`,
+    const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+      statement<{ n: number }>(
+        `select app_retry_failed_doors(${sqlLiteral(tenantId, 'uuid')}, null, ${sqlLiteral(limit, 'int4')}) as n`,
+      ),
     ]);
     doors += rows![0]!.n;
   }

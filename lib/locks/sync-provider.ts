@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { addKeyToIncident, clearKeyFromIncidents, clearKeyFromIncidentsSql } from '../incidents/incidents';
-import { asService, scopedQuery, sqlArray, sqlLiteral, type Tx } from '../db/tx';
+import { addKeyToIncident, clearKeyFromIncidentsStatement } from '../incidents/incidents';
+import {
+  asService,
+  effectStatement,
+  runInTransaction,
+  runStatements,
+  statement,
+  sqlArray,
+  sqlLiteral,
+  type Statement,
+  type Tx,
+} from '../db/tx';
 import type {
   DoorCodeState,
   KeyKind,
@@ -8,7 +18,7 @@ import type {
   LockProvider as LockProviderName,
   StaffCodePurpose,
 } from '../db/generated/enums';
-import { lockKeysBeforeDoors, lockKeysBeforeDoorsSql } from './lock-order';
+import { lockKeysBeforeDoorsStatements } from './lock-order';
 import { logger } from '../log/logger';
 import type { CodeState, LockProvider, LockResult, ProviderCode } from './provider';
 import { lockProviderFor } from './tenant-provider';
@@ -73,8 +83,8 @@ type KeyRow = {
 
 /** The key, its room's label and its doors (each with its lock), in one statement and one round trip. */
 async function loadKey(tenantId: string, keyId: string) {
-  const [rows] = await scopedQuery<KeyRow>({ role: 'app_service', tenantId }, [
-    `select k.id, k.status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
+  const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+    statement<KeyRow>(`select k.id, k.status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
         k.reservation_id as "reservationId", k.check_in_id as "checkInId", k.room_id as "roomId", k.kind,
         k.staff_label as "staffLabel", k.staff_purpose as "staffPurpose", k.staff_user_id as "staffUserId",
         k.issued_by_id as "issuedById", k.issued_by_label as "issuedByLabel", rm.label as "roomLabel",
@@ -85,7 +95,7 @@ async function loadKey(tenantId: string, keyId: string) {
                     from key_lock_codes d join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
                    where d.tenant_id = k.tenant_id and d.key_id = k.id), '[]') as doors
        from access_keys k join rooms rm on rm.tenant_id = k.tenant_id and rm.id = k.room_id
-      where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')}`,
+      where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')}`),
   ]);
   const key = rows![0];
   if (!key) return null;
@@ -128,26 +138,18 @@ function settingState(state: CodeState): DoorCodeState {
 
 type DoorChange = { from: DoorCodeState[]; to?: DoorCodeState; codeId?: string | null; error?: string | null };
 
-async function updateDoor(
-  tx: Tx,
-  tenantId: string,
-  keyId: string,
-  lockId: string,
-  change: DoorChange,
-): Promise<number> {
-  await lockKeysBeforeDoors(tx, tenantId, [keyId]);
-  return tx.$executeRawUnsafe(updateDoorSql(tenantId, keyId, lockId, change));
-}
-
 /**
- * A door's move `from` some states (`to` one, with an error or not), as one statement; the key and its
- * stay must be locked first (`lockKeysBeforeDoors`). The code id is kept whatever the door's state has
- * become meanwhile: a key that ended while its code was being set must still know which code to remove.
+ * A door's move `from` some states (`to` one, with an error or not) and the key's last error, after the
+ * locks every door writer takes first (`lockKeysBeforeDoorsStatements`): run in a transaction or sent
+ * whole in one round trip. The code id is kept whatever the door's state has become meanwhile: a key
+ * that ended while its code was being set must still know which code to remove.
  */
-function updateDoorSql(tenantId: string, keyId: string, lockId: string, change: DoorChange): string {
+function doorChangeStatements(tenantId: string, keyId: string, lockId: string, change: DoorChange): Statement<void>[] {
   const moves = `state::text = any(${sqlArray(change.from, 'text')})`;
   const to = sqlLiteral(change.to ?? null, 'door_code_state');
-  return `update key_lock_codes set
+  return [
+    ...lockKeysBeforeDoorsStatements(tenantId, [keyId]),
+    effectStatement(`update key_lock_codes set
       code_id = coalesce(${sqlLiteral(change.codeId ?? null, 'text')}, code_id),
       state = case when ${moves} then coalesce(${to}, state) else state end,
       error = case when ${moves} then ${sqlLiteral(change.error ?? null, 'text')} else error end,
@@ -155,7 +157,10 @@ function updateDoorSql(tenantId: string, keyId: string, lockId: string, change: 
       removed_at = case when ${moves} and ${to} = 'removed' then now() else removed_at end,
       attempts = attempts + 1, updated_at = now()
     where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(keyId, 'uuid')}
-      and lock_id = ${sqlLiteral(lockId, 'uuid')}`;
+      and lock_id = ${sqlLiteral(lockId, 'uuid')}`),
+    effectStatement(`update access_keys set vendor_error = ${sqlLiteral(change.error ?? null, 'text')}
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(keyId, 'uuid')}`),
+  ];
 }
 
 /** Puts the key's code on one door, or checks on a code the provider has not confirmed yet. */
@@ -175,7 +180,7 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
         return removed.retryable ? { kind: 'retry', code: removed.code } : failDoor(job, key, door, removed.code);
       }
       await asService({ tenantId: job.tenantId }, async (tx) => {
-        await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+        await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
         await tx.$executeRaw`update key_lock_codes set code_id = null, updated_at = now()
           where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid
             and state in ('pending', 'setting')`;
@@ -189,7 +194,7 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
     // Gone from the provider before it was ever confirmed: program it again.
     if (read.ok && !read.data) {
       await asService({ tenantId: job.tenantId }, async (tx) => {
-        await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+        await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
         await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', updated_at = now()
           where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and state in ('pending', 'setting')`;
       });
@@ -322,12 +327,11 @@ async function record(job: JobAttempt, key: LoadedKey, door: Door, change: DoorC
       : [];
   // One transaction in one round trip: the locks every door writer takes first, the door, the key's
   // last error, and the door's lock incidents it no longer counts on.
-  await scopedQuery({ role: 'app_service', tenantId }, [
-    ...lockKeysBeforeDoorsSql(tenantId, [key.id]),
-    updateDoorSql(tenantId, key.id, door.lockId, change),
-    `update access_keys set vendor_error = ${sqlLiteral(change.error ?? null, 'text')}
-      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(key.id, 'uuid')}`,
-    ...(cleared.length > 0 ? [clearKeyFromIncidentsSql({ tenantId, conditionKeys: cleared, keyId: key.id })] : []),
+  await runStatements({ role: 'app_service', tenantId }, [
+    ...doorChangeStatements(tenantId, key.id, door.lockId, change),
+    ...(cleared.length > 0
+      ? [clearKeyFromIncidentsStatement({ tenantId, conditionKeys: cleared, keyId: key.id })]
+      : []),
   ]);
 }
 
@@ -370,15 +374,14 @@ async function failDoor(job: JobAttempt, key: LoadedKey, door: Door, code: strin
     'lock command failed for good',
   );
   await asService({ tenantId: job.tenantId }, async (tx) => {
-    await updateDoor(tx, job.tenantId, key.id, door.lockId, {
-      from: removing ? ['removing'] : ['pending', 'setting'],
-      to: removing ? 'remove_failed' : 'failed',
-      error: code,
-    });
-    await tx.accessKey.update({
-      where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
-      data: { vendorError: code },
-    });
+    await runInTransaction(
+      tx,
+      doorChangeStatements(job.tenantId, key.id, door.lockId, {
+        from: removing ? ['removing'] : ['pending', 'setting'],
+        to: removing ? 'remove_failed' : 'failed',
+        error: code,
+      }),
+    );
     await countOnLockFailure(tx, {
       tenantId: job.tenantId,
       keyId: key.id,
@@ -470,11 +473,13 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
         where: { tenantId_id: { tenantId: job.tenantId, id: key.id } },
         data: { vendorSync: 'synced', vendorError: null },
       });
-      await clearKeyFromIncidents(tx, {
-        tenantId: job.tenantId,
-        conditionKeys: [conditionKey.noLock(key.roomId)],
-        keyId: key.id,
-      });
+      await runInTransaction(tx, [
+        clearKeyFromIncidentsStatement({
+          tenantId: job.tenantId,
+          conditionKeys: [conditionKey.noLock(key.roomId)],
+          keyId: key.id,
+        }),
+      ]);
     });
     return;
   }
@@ -500,12 +505,12 @@ const mayBeInUse = (key: LoadedKey, now = new Date()) => key.status === 'active'
  */
 async function rewindowDone(job: JobAttempt, key: LoadedKey, door: Door): Promise<Step> {
   const { tenantId } = job;
-  await scopedQuery({ role: 'app_service', tenantId }, [
-    ...lockKeysBeforeDoorsSql(tenantId, [key.id]),
-    `update key_lock_codes set rewindow = false, rewindow_error = null, error = null, attempts = attempts + 1, updated_at = now()
+  await runStatements({ role: 'app_service', tenantId }, [
+    ...lockKeysBeforeDoorsStatements(tenantId, [key.id]),
+    effectStatement(`update key_lock_codes set rewindow = false, rewindow_error = null, error = null, attempts = attempts + 1, updated_at = now()
       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(key.id, 'uuid')}
-        and lock_id = ${sqlLiteral(door.lockId, 'uuid')}`,
-    clearKeyFromIncidentsSql({
+        and lock_id = ${sqlLiteral(door.lockId, 'uuid')}`),
+    clearKeyFromIncidentsStatement({
       tenantId,
       conditionKeys: [conditionKey.failed('rewindow', door.lockId)],
       keyId: key.id,
@@ -523,7 +528,7 @@ async function rewindowDone(job: JobAttempt, key: LoadedKey, door: Door): Promis
 async function failRewindow(job: JobAttempt, key: LoadedKey, door: Door, code: string): Promise<Step> {
   logger.warn({ keyId: key.id, lockId: door.lockId, providerCode: code }, 'window change not applied on lock');
   await asService({ tenantId: job.tenantId }, async (tx) => {
-    await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+    await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
     await tx.$executeRaw`update key_lock_codes set rewindow = false, rewindow_error = ${code}, updated_at = now()
       where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid`;
     await countOnLockFailure(tx, {
@@ -586,15 +591,17 @@ async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provide
  */
 async function programAgain(job: JobAttempt, key: LoadedKey, door: Door): Promise<Step> {
   await asService({ tenantId: job.tenantId }, async (tx) => {
-    await lockKeysBeforeDoors(tx, job.tenantId, [key.id]);
+    await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
     await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, rewindow_error = null,
         attempts = 0, error = null, set_at = null, updated_at = now()
       where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and rewindow`;
-    await clearKeyFromIncidents(tx, {
-      tenantId: job.tenantId,
-      conditionKeys: [conditionKey.failed('rewindow', door.lockId)],
-      keyId: key.id,
-    });
+    await runInTransaction(tx, [
+      clearKeyFromIncidentsStatement({
+        tenantId: job.tenantId,
+        conditionKeys: [conditionKey.failed('rewindow', door.lockId)],
+        keyId: key.id,
+      }),
+    ]);
     await tx.$executeRaw`select app_enqueue_job('vendor_program_key',
         ${JSON.stringify({ tenantId: job.tenantId, keyId: key.id })}::jsonb,
         queue_name => ${`key:${key.id}`}::text, max_attempts => 8)`;

@@ -1,4 +1,4 @@
-import { scopedQuery, sqlArray, sqlLiteral, type Statement } from '../db/tx';
+import { effectStatement, runStatements, sqlArray, sqlLiteral, statement, type Statement } from '../db/tx';
 import { AppError } from '../errors';
 
 export type RateLimitRule = { bucket: string; windowSeconds: number; limit: number };
@@ -34,9 +34,7 @@ export function rateLimitHits(rules: RateLimitRule[]): Statement<void> {
  * `retryAfter` seconds when any is exceeded.
  */
 export async function hitRateLimits(rules: RateLimitRule[]): Promise<void> {
-  const hits = rateLimitHits(rules);
-  const [rows] = await scopedQuery({ role: 'app_service' }, [hits.sql!]);
-  hits.rows(rows!);
+  await runStatements({ role: 'app_service' }, [rateLimitHits(rules)]);
 }
 
 export type BucketRule = { bucket: string; capacity: number; perSecond: number };
@@ -51,9 +49,8 @@ export type TakeAllResult = { allowed: boolean; retryAfter: number; tokens: numb
  * spent. `tokens` is what each bucket holds afterwards, in the order given. Never throws for a limit.
  */
 export async function takeAllTokens(rules: BucketRule[]): Promise<TakeAllResult> {
-  const [rows] = await scopedQuery<{ allowed: boolean; retry_after: number; tokens: number[] }>(
-    { role: 'app_service' },
-    [
+  const [rows] = await runStatements({ role: 'app_service' }, [
+    statement<{ allowed: boolean; retry_after: number; tokens: number[] }>(
       `select * from app_rate_take_all(${sqlArray(
         rules.map((r) => r.bucket),
         'text',
@@ -64,18 +61,18 @@ export async function takeAllTokens(rules: BucketRule[]): Promise<TakeAllResult>
         rules.map((r) => r.perSecond),
         'float8',
       )})`,
-    ],
-  );
+    ),
+  ]);
   const row = rows![0]!;
   return { allowed: row.allowed, retryAfter: row.retry_after, tokens: row.tokens.map(Number) };
 }
 
 /** Gives one token back to each bucket (never beyond its capacity): the request turned out not to count. */
 export async function giveTokens(rules: BucketRule[]): Promise<void> {
-  await scopedQuery(
+  await runStatements(
     { role: 'app_service' },
-    rules.map(
-      (rule) => `select app_rate_give(${sqlLiteral(rule.bucket, 'text')}, ${sqlLiteral(rule.capacity, 'int4')})`,
+    rules.map((rule) =>
+      effectStatement(`select app_rate_give(${sqlLiteral(rule.bucket, 'text')}, ${sqlLiteral(rule.capacity, 'int4')})`),
     ),
   );
 }

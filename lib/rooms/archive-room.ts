@@ -1,6 +1,7 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService, withTenant, type Tx } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 export type FutureStay = { id: string; startsAt: Date; endsAt: Date; status: string; guestDisplay: string };
 
@@ -63,16 +64,13 @@ async function setArchived(input: { tenantId: string; roomId: string; actor: Act
       where: { tenantId_id: { tenantId, id: roomId } },
       data: { archivedAt: archive ? new Date() : null },
     });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: archive ? 'room.archived' : 'room.restored',
-        subjectType: 'room',
-        subjectId: roomId,
-        roomId,
-        metadata: { label },
-      },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: archive ? 'room.archived' : 'room.restored',
+      subject: { type: 'room', id: roomId },
+      roomId,
+      metadata: { label },
     });
     return { id: roomId, archived: archive };
   });

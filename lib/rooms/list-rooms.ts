@@ -1,4 +1,4 @@
-import { scopedQuery, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlLiteral } from '../db/tx';
 
 export type RoomSummary = { id: string; label: string; facilityId: string };
 
@@ -13,9 +13,9 @@ export async function listRooms({
   tenantId: string;
   apiKeyId?: string;
 }): Promise<RoomSummary[]> {
-  const [rows] = await scopedQuery<RoomSummary>({ role: 'app_authenticated', tenantId, apiKeyId }, [
-    `select id, label, facility_id as "facilityId" from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
-      order by label, id`,
+  const [rows] = await runStatements({ role: 'app_authenticated', tenantId, apiKeyId }, [
+    statement<RoomSummary>(`select id, label, facility_id as "facilityId" from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+      order by label, id`),
   ]);
   return rows!;
 }

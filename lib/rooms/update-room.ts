@@ -1,7 +1,8 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService } from '../db/tx';
 import { AppError } from '../errors';
 import type { RoomSettings } from './room-input';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /**
  * Changes a room's label, rate, currency, unit, rate name and PIN length in one transaction,
@@ -24,20 +25,17 @@ export async function updateRoom(input: {
     const before = rows[0]!;
     const changed = (Object.keys(settings) as (keyof RoomSettings)[]).filter((key) => before[key] !== settings[key]);
     await tx.room.update({ where: { tenantId_id: { tenantId, id: roomId } }, data: settings });
-    await tx.auditEvent.create({
-      data: {
-        tenantId,
-        ...actorColumns(actor),
-        action: 'room.updated',
-        subjectType: 'room',
-        subjectId: roomId,
-        roomId,
-        metadata: {
-          label: settings.label,
-          changed,
-          before: Object.fromEntries(changed.map((key) => [key, before[key]])),
-          after: Object.fromEntries(changed.map((key) => [key, settings[key]])),
-        },
+    await writeAuditEvent(tx, {
+      tenantId,
+      actor,
+      action: 'room.updated',
+      subject: { type: 'room', id: roomId },
+      roomId,
+      metadata: {
+        label: settings.label,
+        changed,
+        before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+        after: Object.fromEntries(changed.map((key) => [key, settings[key]])),
       },
     });
     return { id: roomId, changed };

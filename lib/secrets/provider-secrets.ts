@@ -1,10 +1,11 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService, withTenant, type Tx } from '../db/tx';
 import { seamAccount } from './lock-account';
 import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from './ttlock-credentials';
 import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
 import { currentDataKey, currentKeyring } from './data-key';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 export const SECRET_PROVIDERS = [
   'calendly',
@@ -46,14 +47,12 @@ export async function storeProviderSecret(
   const { tenantId, actor } = input;
   // Every process drops its cached copy on the database's notice; this one at once, too.
   await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
-  await tx.auditEvent.create({
-    data: {
-      tenantId,
-      ...actorColumns(actor),
-      action: 'secret.set',
-      subjectType: 'provider_secret',
-      metadata: { provider: input.provider, keyVersion: version },
-    },
+  await writeAuditEvent(tx, {
+    tenantId,
+    actor,
+    action: 'secret.set',
+    subject: { type: 'provider_secret' },
+    metadata: { provider: input.provider, keyVersion: version },
   });
   const account =
     input.provider === 'seam'
@@ -105,14 +104,12 @@ export async function rotateProviderSecrets({ actor }: { actor: Actor }): Promis
     const rows = await tx.$queryRaw<{ tenant_id: string; provider: SecretProvider; old_version: number }[]>`
       select * from app_secret_rotate(${JSON.stringify(keys)}::jsonb, ${version}::int)`;
     for (const row of rows) {
-      await tx.auditEvent.create({
-        data: {
-          tenantId: row.tenant_id,
-          ...actorColumns(actor),
-          action: 'secret.rotated',
-          subjectType: 'provider_secret',
-          metadata: { provider: row.provider, fromVersion: row.old_version, toVersion: version },
-        },
+      await writeAuditEvent(tx, {
+        tenantId: row.tenant_id,
+        actor,
+        action: 'secret.rotated',
+        subject: { type: 'provider_secret' },
+        metadata: { provider: row.provider, fromVersion: row.old_version, toVersion: version },
       });
     }
     return { rotated: rows.length };

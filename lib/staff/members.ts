@@ -1,8 +1,9 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { clearSignInLimits } from '../auth/sign-in';
 import type { Role } from '../auth/permissions';
 import { asService, withTenant, type Tx } from '../db/tx';
 import { AppError } from '../errors';
+import { writeAuditEvent, type AuditMetadataOf } from '../audit/write-audit-event';
 
 export type MemberView = {
   userId: string;
@@ -118,8 +119,21 @@ export async function unlockMember(input: {
   });
 }
 
-function audit(tx: Tx, tenantId: string, actor: Actor, action: string, userId: string, metadata: object) {
-  return tx.auditEvent.create({
-    data: { tenantId, ...actorColumns(actor), action, subjectType: 'user', subjectId: userId, metadata },
+type MemberAction = 'member.role_changed' | 'member.reactivated' | 'member.deactivated' | 'member.unlocked';
+
+function audit<A extends MemberAction>(
+  tx: Tx,
+  tenantId: string,
+  actor: Actor,
+  action: A,
+  userId: string,
+  metadata: AuditMetadataOf[A],
+) {
+  return writeAuditEvent<MemberAction>(tx, {
+    tenantId,
+    actor,
+    action,
+    subject: { type: 'user', id: userId },
+    metadata,
   });
 }

@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/actor';
 import type { ReservationView } from '../bookings/reservation-view';
-import { runStayChange } from './stay-change';
+import { sqlLiteral } from '../db/tx';
+import { actorArguments, runStayChange } from './stay-change';
 
 /**
  * Extends or shortens a stay in one transaction (SQL `change_reservation_dates`): the reservation's
@@ -25,7 +26,7 @@ export async function changeReservationDates({
 }): Promise<ReservationView> {
   return runStayChange(
     { tenantId, reservationId },
-    (tx) => tx.$queryRaw`select id from change_reservation_dates(${tenantId}::uuid, ${reservationId}::uuid,
-      ${startsAt ?? null}::timestamptz, ${endsAt ?? null}::timestamptz, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+    `change_reservation_dates(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')},
+      ${sqlLiteral(startsAt ?? null, 'timestamptz')}, ${sqlLiteral(endsAt ?? null, 'timestamptz')}, ${actorArguments(actor)})`,
   );
 }

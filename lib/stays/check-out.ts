@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/actor';
 import type { ReservationView } from '../bookings/reservation-view';
-import { runStayChange } from './stay-change';
+import { sqlLiteral } from '../db/tx';
+import { actorArguments, runStayChange } from './stay-change';
 
 export const KEY_REASON_CHECKED_OUT = 'checked_out';
 
@@ -21,7 +22,6 @@ export async function checkOutReservation({
 }): Promise<ReservationView> {
   return runStayChange(
     { tenantId, reservationId },
-    (tx) => tx.$queryRaw`select id from check_out_reservation(${tenantId}::uuid, ${reservationId}::uuid,
-      ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+    `check_out_reservation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')}, ${actorArguments(actor)})`,
   );
 }

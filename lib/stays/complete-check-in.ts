@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { scopedQuery, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlLiteral } from '../db/tx';
 import { AppError } from '../errors';
 import { toKeyView, type AccessKeyRow, type KeyView } from '../keys/key-view';
 
@@ -27,15 +27,14 @@ export async function completeCheckIn({
 }): Promise<CheckInResult> {
   // One SQL function (app_complete_check_in), one round trip: it locks the stay, then its keys.
   try {
-    const [rows] = await scopedQuery<AccessKeyRow & { check_in_id: string; revoked_key_ids: string[] }>(
-      { role: 'app_service', tenantId },
-      [
-        `select c.check_in_id, c.revoked_key_ids, (c.key).*
+    const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+      statement<
+        AccessKeyRow & { check_in_id: string; revoked_key_ids: string[] }
+      >(`select c.check_in_id, c.revoked_key_ids, (c.key).*
            from app_complete_check_in(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')},
                 ${sqlLiteral(early, 'boolean')}, ${sqlLiteral(actor.type, 'actor_type')},
-                ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}) c`,
-      ],
-    );
+                ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}) c`),
+    ]);
     const row = rows?.[0];
     if (!row) throw new AppError('internal', 'The check-in returned no key.');
     const { check_in_id: checkInId, revoked_key_ids: revokedKeyIds, ...key } = row;

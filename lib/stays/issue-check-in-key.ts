@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { scopedQuery, sqlLiteral } from '../db/tx';
+import { runStatements, statement, sqlLiteral } from '../db/tx';
 import { AppError } from '../errors';
 import type { AccessKeyRow, KeyView } from '../keys/key-view';
 import { toKeyView } from '../keys/key-view';
@@ -26,9 +26,9 @@ export function issueCheckInKey({
 }): Promise<KeyView> {
   // A caller with another API key never shares a call whose transaction checked a different key.
   return flight(`${tenantId}:${checkInId}:${apiKeyId ?? ''}`, async () => {
-    const [rows] = await scopedQuery<AccessKeyRow>({ role: 'app_service', tenantId, apiKeyId }, [
-      `select * from issue_checkin_key(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(checkInId, 'uuid')},
-        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`,
+    const [rows] = await runStatements({ role: 'app_service', tenantId, apiKeyId }, [
+      statement<AccessKeyRow>(`select * from issue_checkin_key(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(checkInId, 'uuid')},
+        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
     ]);
     if (rows?.length !== 1) throw new AppError('internal', 'Key issuance returned no key.');
     return toKeyView(rows[0]!);

@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/actor';
 import type { ReservationView } from '../bookings/reservation-view';
-import { runStayChange } from './stay-change';
+import { sqlLiteral } from '../db/tx';
+import { actorArguments, runStayChange } from './stay-change';
 
 export const KEY_REASON_ROOM_MOVED = 'room_moved';
 
@@ -26,7 +27,7 @@ export async function moveReservation({
 }): Promise<ReservationView> {
   return runStayChange(
     { tenantId, reservationId },
-    (tx) => tx.$queryRaw`select id from move_reservation(${tenantId}::uuid, ${reservationId}::uuid, ${roomId}::uuid,
-      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+    `move_reservation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')}, ${sqlLiteral(roomId, 'uuid')},
+      ${sqlLiteral(reason, 'text')}, ${actorArguments(actor)})`,
   );
 }

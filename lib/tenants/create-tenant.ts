@@ -3,11 +3,12 @@ import { lockAccountFor, tenantProviderName } from '../locks/tenant-provider';
 import { asService } from '../db/tx';
 import { hashPassword } from '../auth/password';
 import type { Role } from '../auth/permissions';
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import type { FacilitySettings } from '../facilities/facility-input';
 import { facilityColumns } from '../facilities/save-facility';
 import type { RoomSettings } from '../rooms/room-input';
 import { AppError } from '../errors';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 const SYSTEM = { type: 'system' as const, id: null, label: 'system' };
 
@@ -40,15 +41,12 @@ export async function createFacility(
       select: { id: true },
     });
     if (actor)
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(actor),
-          action: 'facility.created',
-          subjectType: 'facility',
-          subjectId: facility.id,
-          metadata: { name, timeZone, bookingUnit: settings.bookingUnit ?? 'night' },
-        },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'facility.created',
+        subject: { type: 'facility', id: facility.id },
+        metadata: { name, timeZone, bookingUnit: settings.bookingUnit ?? 'night' },
       });
     return facility;
   });
@@ -97,22 +95,19 @@ export async function createRoom(
       await tx.roomLock.create({ data: { tenantId, roomId: room.id, lockId: lock.id } });
     }
     if (actor)
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(actor),
-          action: 'room.created',
-          subjectType: 'room',
-          subjectId: room.id,
-          roomId: room.id,
-          metadata: {
-            label,
-            facilityId,
-            rateCents: room.rateCents,
-            currency: room.currency,
-            rateUnit: room.rateUnit,
-            rateName: room.rateName,
-          },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'room.created',
+        subject: { type: 'room', id: room.id },
+        roomId: room.id,
+        metadata: {
+          label,
+          facilityId,
+          rateCents: room.rateCents,
+          currency: room.currency,
+          rateUnit: room.rateUnit,
+          rateName: room.rateName,
         },
       });
     return { id: room.id };
@@ -146,15 +141,12 @@ export async function createStaffUser(input: {
     const user = await tx.user.create({ data: { email, name: input.name ?? '', passwordHash }, select: { id: true } });
     await tx.membership.create({ data: { tenantId, userId: user.id, role } });
     if (actor)
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(actor),
-          action: 'member.created',
-          subjectType: 'user',
-          subjectId: user.id,
-          metadata: { email, name: input.name ?? '', role },
-        },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'member.created',
+        subject: { type: 'user', id: user.id },
+        metadata: { email, name: input.name ?? '', role },
       });
     return { id: user.id };
   });

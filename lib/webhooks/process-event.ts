@@ -1,5 +1,5 @@
-import { recordSourceFailure, sourceSuccessSql } from '../incidents/incidents';
-import { asService, scopedQuery, serviceStatement, sqlLiteral } from '../db/tx';
+import { recordSourceFailure, sourceSuccessStatement } from '../incidents/incidents';
+import { asService, effectStatement, runStatements, serviceStatement, sqlLiteral } from '../db/tx';
 import { logger } from '../log/logger';
 import { handlerFor } from './registry';
 import type { StoredWebhookEvent, WebhookOutcome } from './types';
@@ -66,11 +66,11 @@ async function record(
   attempt: number,
   succeeded: { tenantId: string; source: string } | null = null,
 ): Promise<void> {
-  await scopedQuery({ role: 'app_service', tenantId: succeeded?.tenantId }, [
-    `update webhook_events set status = ${sqlLiteral(outcome.status, 'webhook_status')},
+  await runStatements({ role: 'app_service', tenantId: succeeded?.tenantId }, [
+    effectStatement(`update webhook_events set status = ${sqlLiteral(outcome.status, 'webhook_status')},
        reason = ${sqlLiteral(outcome.reason ?? null, 'text')}, attempts = greatest(attempts, ${sqlLiteral(attempt, 'int')}),
        processed_at = case when ${sqlLiteral(outcome.status, 'webhook_status')} = 'failed' then processed_at else now() end
-     where id = ${sqlLiteral(eventId, 'uuid')}`,
-    ...(succeeded ? [sourceSuccessSql(succeeded)] : []),
+     where id = ${sqlLiteral(eventId, 'uuid')}`),
+    ...(succeeded ? [sourceSuccessStatement(succeeded)] : []),
   ]);
 }

@@ -1,7 +1,8 @@
-import { actorColumns, type Actor } from '../audit/actor';
+import type { Actor } from '../audit/actor';
 import { asService, type Tx } from '../db/tx';
 import type { WebhookProvider } from '../db/generated/enums';
 import { PROCESS_WEBHOOK_TASK, WEBHOOK_MAX_ATTEMPTS } from './inbox';
+import { writeAuditEvent } from '../audit/write-audit-event';
 
 /**
  * Replays a provider's events received in `[from, to)` (optionally one tenant's): each goes back to
@@ -29,18 +30,16 @@ export async function replayWebhookEvents(input: {
     const perTenant = new Map<string, number>();
     for (const e of events) if (e.tenant_id) perTenant.set(e.tenant_id, (perTenant.get(e.tenant_id) ?? 0) + 1);
     for (const [tenantId, count] of perTenant) {
-      await tx.auditEvent.create({
-        data: {
-          tenantId,
-          ...actorColumns(actor),
-          action: 'webhook.replayed',
-          subjectType: 'webhook_events',
-          metadata: {
-            provider: input.provider,
-            from: input.from.toISOString(),
-            to: input.to.toISOString(),
-            requeued: count,
-          },
+      await writeAuditEvent(tx, {
+        tenantId,
+        actor,
+        action: 'webhook.replayed',
+        subject: { type: 'webhook_events' },
+        metadata: {
+          provider: input.provider,
+          from: input.from.toISOString(),
+          to: input.to.toISOString(),
+          requeued: count,
         },
       });
     }

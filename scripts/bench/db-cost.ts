@@ -637,6 +637,9 @@ Round trips per operation as this bench counted them after each change (same ben
   processed event's outcome and its source's success one \`scopedQuery\`, so Calendly's create is the inbox insert, the
   event's read, the create and the outcome; \`bookGroup\`'s answer is one statement (\`reservationViewsSql\`, shared with
   GET /reservations), after the hourly rules' read and the hold.
+- **decision 024** (2026-12-03): a stay change (check-out, move, new dates) is its SQL function and the reservation
+  read back as one \`runStatements\`: 7 round trips → 1, counted by \`lib/stays/stay-change.test.ts\` (this bench runs no
+  stay change; the operations above send the same statements as before).
 - The bench runs \`ANALYZE\` after arranging its data: measured on tables never analyzed, a plan made early (kept in a
   connection's plan cache for the SQL functions) made the guest page's link lookup 2.4 ms instead of 0.03 and Calendly's
   PIN-per-lock check 15 ms, until autovacuum came by. A database in use has its statistics.

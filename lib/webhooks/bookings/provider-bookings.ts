@@ -1,7 +1,7 @@
 import { openIncident, openIncidentOnce } from '../../incidents/incidents';
 import { randomUUID } from 'node:crypto';
 import { linkedItems, storedItem, type GuestLocale } from '../../bookings/create-booking-group';
-import { asService, scopedQuery, sqlLiteral, type Tx } from '../../db/tx';
+import { asService, runStatements, statement, sqlLiteral, type Tx } from '../../db/tx';
 import { isAppError } from '../../errors';
 import { logger } from '../../log/logger';
 import type { WebhookOutcome } from '../types';
@@ -77,12 +77,14 @@ export async function createProviderBooking(input: {
   const [item] = linkedItems([{ startsAt: input.startsAt, endsAt: input.endsAt }], input.guest.locale);
   const text = (value: string | null | undefined) => sqlLiteral(value ?? null, 'text');
   try {
-    const [rows] = await scopedQuery<{ outcome: CreateOutcome }>({ role: 'app_service', tenantId }, [
-      `select outcome from app_create_provider_booking(${sqlLiteral(tenantId, 'uuid')},
+    const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+      statement<{
+        outcome: CreateOutcome;
+      }>(`select outcome from app_create_provider_booking(${sqlLiteral(tenantId, 'uuid')},
          ${sqlLiteral(provider, 'reservation_source')}, ${text(input.externalRef)}, ${text(input.cancelDedupeKey)},
          ${text(input.eventType)}, ${sqlLiteral(input.eventTime, 'timestamptz')}, ${sqlLiteral(randomUUID(), 'uuid')},
          ${sqlLiteral(randomUUID(), 'uuid')}, ${text(input.guest.name)}, ${text(providerGuestEmail(input.guest.email))},
-         ${sqlLiteral(JSON.stringify(storedItem(item!)), 'jsonb')}, ${text(actor.id)}, ${text(actor.label)})`,
+         ${sqlLiteral(JSON.stringify(storedItem(item!)), 'jsonb')}, ${text(actor.id)}, ${text(actor.label)})`),
     ]);
     const { outcome } = rows![0]!;
     if (outcome === 'created_after_cancel') {

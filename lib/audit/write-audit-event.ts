@@ -1,0 +1,105 @@
+import { AppError } from '../errors';
+import type { Prisma } from '../db/generated/client';
+import type { Tx } from '../db/tx';
+import { isWrittenAuditAction, type WrittenAuditAction } from './audit-filters';
+import type { Actor } from './actor';
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json | undefined };
+type JsonObject = { [key: string]: Json | undefined };
+
+/**
+ * What each action written from TypeScript keeps in `metadata` (the actions SQL functions write are
+ * typed by their functions). An action not named here carries any JSON object.
+ */
+export type AuditMetadataOf = {
+  'api_key.created': { name: string; prefix: string };
+  'api_key.revoked': Record<string, never>;
+  'user.sign_in_throttled': {
+    address: string;
+    limit: 'account_address' | 'address';
+    failures: number;
+    refillMinutes: number;
+  };
+  'room.created': {
+    label: string;
+    facilityId: string;
+    rateCents: number | null;
+    currency: string;
+    rateUnit: string;
+    rateName: string | null;
+  } & JsonObject;
+  'room.updated': { label: string; changed: string[]; before: JsonObject; after: JsonObject };
+  'room.archived': { label: string };
+  'room.restored': { label: string };
+  'secret.set': { provider: string; keyVersion: number };
+  'secret.rotated': { provider: string; fromVersion: number; toVersion: number };
+  'facility.created': { name: string; timeZone: string; bookingUnit: string };
+  'facility.updated': { name: string; changed: string[] };
+  'member.created': { email: string; name: string; role: string };
+  'member.role_changed': { email: string; from: string; to: string };
+  'member.reactivated': { email: string; role: string };
+  'member.deactivated': { email: string; role: string };
+  'member.unlocked': { email: string; clearedLimits: number };
+  'webhook.replayed': { provider: string; from: string; to: string; requeued: number };
+  'booking_source.added': { provider: string; eventType: string; room: string; previousRoomId?: string };
+  'booking_source.removed': { provider: string; eventType: string; room: string };
+  'key.pin_revealed': { reservationId: string };
+  'guest.updated': { guestId: string; changed: string[] };
+  'guest_link.rotated': { endedLinkIds: string[]; linkId: string; reissuedKeyIds: string[] };
+  'guest.deleted': { guestRef: string | null; revokedKeyIds: string[]; redactedWebhookEvents: number };
+  'lock_provider.set': { provider: string } & JsonObject;
+  'lock.assigned': { provider: string; deviceId: string };
+  'room.lock_added': { lockId: string; role: string; liveKeysSent: number };
+  'locks.synced': { provider: string; devices: number; imported: number };
+  'lock.drift_acknowledged': { incidentId: string; codes: number };
+};
+
+type MetadataOf<A extends WrittenAuditAction> = A extends keyof AuditMetadataOf ? AuditMetadataOf[A] : JsonObject;
+
+/** The kinds of subject an audit row points at (`subject_type`). */
+export type AuditSubjectType =
+  | 'access_key'
+  | 'api_key'
+  | 'booking_source'
+  | 'facility'
+  | 'guest'
+  | 'lock'
+  | 'provider_secret'
+  | 'reservation'
+  | 'room'
+  | 'tenant'
+  | 'user'
+  | 'webhook_events';
+
+/** One audit row as the application writes it: an action of the typed list, with that action's metadata. */
+export type AuditEventInput<A extends WrittenAuditAction = WrittenAuditAction> = {
+  tenantId: string;
+  actor: Actor;
+  action: A;
+  subject: { type: AuditSubjectType; id?: string | null };
+  roomId?: string | null;
+  reason?: string | null;
+} & (Record<string, never> extends MetadataOf<A> ? { metadata?: MetadataOf<A> } : { metadata: MetadataOf<A> });
+
+/**
+ * Writes one audit row in the caller's transaction, so it commits or rolls back with the change it
+ * records. The only writer of `audit_events` from TypeScript besides Stripe's once-per-event rows
+ * (lib/webhooks/stripe/record-billing-failure.ts); an action outside the typed lists is refused.
+ */
+export async function writeAuditEvent<A extends WrittenAuditAction>(tx: Tx, event: AuditEventInput<A>): Promise<void> {
+  if (!isWrittenAuditAction(event.action)) throw new AppError('internal', `unknown audit action: ${event.action}`);
+  await tx.auditEvent.create({
+    data: {
+      tenantId: event.tenantId,
+      actorType: event.actor.type,
+      actorId: event.actor.id,
+      actorLabel: event.actor.label,
+      action: event.action,
+      subjectType: event.subject.type,
+      subjectId: event.subject.id ?? null,
+      roomId: event.roomId ?? null,
+      reason: event.reason ?? null,
+      ...(event.metadata !== undefined && { metadata: event.metadata as Prisma.InputJsonObject }),
+    },
+  });
+}
