@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as TenantInput;
   const database = await openDatabase();
   process.env.APP_DATABASE_URL = database.appUrl;
-  const { createFacility, createStaffUser, createTenant } = await import('../lib/tenants/create-tenant');
+  const { createFacility } = await import('../lib/facilities/create-facility');
+  const { createStaffUser } = await import('../lib/staff/create-staff-user');
+  const { createTenant } = await import('../lib/staff/create-tenant');
   const { createRoomWithDevice } = await import('../tooling/testing/fixtures');
   const { disconnectDb } = await import('../lib/db/client');
   try {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { adminClient } from '../tooling/testing/fixtures';
 import { TEST_APP_DB_PASSWORD } from '../tooling/testing/cluster';
 import { FAILURES_PER_ACCOUNT_AND_ADDRESS, signInWithPassword } from '../lib/auth/sign-in';
-import { createStaffUser, createTenant } from '../lib/tenants/create-tenant';
+import { createStaffUser } from '../lib/staff/create-staff-user';
+import { createTenant } from '../lib/staff/create-tenant';
 
 const run = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStaffUser } from '@/lib/tenants/create-tenant';
+import { createStaffUser } from '@/lib/staff/create-staff-user';
 import { adminClient, bookRoom, createBookableTenant } from '@/tooling/testing/fixtures';
 
 // Only what needs a Next.js request is replaced: who is signed in (next-auth's session), the

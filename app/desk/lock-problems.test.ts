@@ -7,7 +7,7 @@ import { addRoomLock, setLockProvider, syncLocks } from '@/lib/locks/locks';
 import { checkTenantLocks } from '@/lib/locks/reconcile';
 import { registerLockProvider } from '@/lib/locks/tenant-provider';
 import { setProviderSecret } from '@/lib/secrets/provider-secrets';
-import { createStaffUser } from '@/lib/tenants/create-tenant';
+import { createStaffUser } from '@/lib/staff/create-staff-user';
 import { fakeDevice, fakeLockProvider } from '@/tooling/testing/fake-lock-provider';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '@/tooling/testing/fixtures';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStaffUser } from '@/lib/tenants/create-tenant';
+import { createStaffUser } from '@/lib/staff/create-staff-user';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '@/tooling/testing/fixtures';
-import { createTenant } from '@/lib/tenants/create-tenant';
+import { createTenant } from '@/lib/staff/create-tenant';
 import { setMemberActive } from '@/lib/staff/members';
 
 // As in app/manage/locks/actions.test.ts: only the Next.js request is replaced (session, cookies,

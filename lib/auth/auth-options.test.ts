@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStaffUser, createTenant } from '../tenants/create-tenant';
+import { createStaffUser } from '../staff/create-staff-user';
+import { createTenant } from '../staff/create-tenant';
 import { authOptions } from './auth-options';
 
 // This process stands in for a web process with scripts/client-address.cjs preloaded.

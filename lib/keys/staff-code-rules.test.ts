@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveRoom } from '../rooms/archive-room';
 import { setMemberActive } from '../staff/members';
-import { createStaffUser } from '../tenants/create-tenant';
+import { createStaffUser } from '../staff/create-staff-user';
 import { adminClient, asRole, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { reissueKey } from './reissue-key';
 import { createStaffCode } from './staff-codes';

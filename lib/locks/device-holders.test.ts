@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../auth/api-keys';
 import { programKeyOnLock } from './sync-provider';
 import { setProviderSecret } from '../secrets/provider-secrets';
-import { createRoom } from '../tenants/create-tenant';
+import { createRoom } from '../rooms/create-room';
 import { fakeDevice, fakeLockProvider } from '../../tooling/testing/fake-lock-provider';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { startLockSimulator, type LockSimulator } from '../../tooling/testing/lock-simulator';

@@ -7,7 +7,8 @@ import { withTenant } from '../db/tx';
 import { startMailCatcher, type MailCatcher } from '../../tooling/mail-catcher/mail-catcher';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { storeCaughtMail } from '../messages/store-caught-mail';
-import { createStaffUser, createTenant } from '../tenants/create-tenant';
+import { createStaffUser } from './create-staff-user';
+import { createTenant } from './create-tenant';
 import { invitationToken } from '../../tooling/testing/accounts';
 import { adminClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import {

@@ -6,7 +6,7 @@ import { createBookingGroup } from '../bookings/create-booking-group';
 import { loadStaffIdentity } from '../auth/staff';
 import { signInWithPassword } from '../auth/sign-in';
 import { archiveRoom, restoreRoom } from '../rooms/archive-room';
-import { createStaffUser } from '../tenants/create-tenant';
+import { createStaffUser } from './create-staff-user';
 import { joinTenant } from '../../tooling/testing/accounts';
 import { adminClient, bookRoom, createBookableTenant, loginClient, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { changeMemberRole, setMemberActive } from './members';

@@ -87,7 +87,9 @@ describe('issuing the key of a check-in', () => {
 
 describe('pre-issued keys', () => {
   it('are valid from the facility’s lead time before the stay until its end', async () => {
-    const { createFacility, createRoom, createTenant } = await import('../tenants/create-tenant');
+    const { createFacility } = await import('../facilities/create-facility');
+    const { createRoom } = await import('../rooms/create-room');
+    const { createTenant } = await import('../staff/create-tenant');
     const tenant = await createTenant({ name: 'Lead time' });
     const facility = await createFacility({ tenantId: tenant.id, name: 'Early', timeZone: 'UTC', keyLeadMinutes: 45 });
     const room = await createRoom({ tenantId: tenant.id, facilityId: facility.id, label: '1' });

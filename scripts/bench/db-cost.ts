@@ -82,7 +82,10 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 const { asService, scopedQuery, serviceStatement, sqlLiteral } = await import('../../lib/db/tx');
 const { disconnectDb } = await import('../../lib/db/client');
-const { createTenant, createFacility, createRoom, createStaffUser } = await import('../../lib/tenants/create-tenant');
+const { createTenant } = await import('../../lib/staff/create-tenant');
+const { createFacility } = await import('../../lib/facilities/create-facility');
+const { createRoom } = await import('../../lib/rooms/create-room');
+const { createStaffUser } = await import('../../lib/staff/create-staff-user');
 const { createBookingGroup } = await import('../../lib/bookings/create-booking-group');
 const { bookGroup } = await import('../../lib/bookings/book-group');
 const { completeCheckIn } = await import('../../lib/stays/complete-check-in');

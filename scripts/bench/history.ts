@@ -169,7 +169,10 @@ type Measured = { tenantId: string; facilityId: string; roomIds: string[]; userI
 
 /** The tenant being measured, made through the application's own functions: one facility, its rooms with doors, a manager. */
 async function createMeasuredTenant(): Promise<Measured> {
-  const { createFacility, createRoom, createTenant, createStaffUser } = await import('../../lib/tenants/create-tenant');
+  const { createFacility } = await import('../../lib/facilities/create-facility');
+  const { createRoom } = await import('../../lib/rooms/create-room');
+  const { createTenant } = await import('../../lib/staff/create-tenant');
+  const { createStaffUser } = await import('../../lib/staff/create-staff-user');
   const tenant = await createTenant({ name: 'Harbor Hotel' });
   const facility = await createFacility({ tenantId: tenant.id, name: 'Harbor', timeZone: TIME_ZONE });
   const roomIds: string[] = [];

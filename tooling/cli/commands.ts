@@ -10,7 +10,10 @@ import { ZTimestampSchema } from '../../lib/api/schemas';
 import { addBookingSource } from '../../lib/bookings/booking-sources';
 import { addRoomLock, assignLockDevice, setLockProvider, syncLocks } from '../../lib/locks/locks';
 import { replayWebhookEvents } from '../../lib/webhooks/replay';
-import { createFacility, createRoom, createStaffUser, createTenant } from '../../lib/tenants/create-tenant';
+import { createFacility } from '../../lib/facilities/create-facility';
+import { createRoom } from '../../lib/rooms/create-room';
+import { createStaffUser } from '../../lib/staff/create-staff-user';
+import { createTenant } from '../../lib/staff/create-tenant';
 import { isTimeZone } from '../../lib/facilities/time-zones';
 import { WEBHOOK_PROVIDERS } from '../../lib/webhooks/webhook-log-filters';
 

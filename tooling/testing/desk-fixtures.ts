@@ -14,7 +14,9 @@ export async function createDeskTenant(
     hourly?: { opensAt: string; closesAt: string; rateCents: number; rateName: string };
   }[],
 ) {
-  const { createFacility, createRoom, createTenant } = await import('../../lib/tenants/create-tenant');
+  const { createFacility } = await import('../../lib/facilities/create-facility');
+  const { createRoom } = await import('../../lib/rooms/create-room');
+  const { createTenant } = await import('../../lib/staff/create-tenant');
   const tenant = await createTenant({ name: `Desk ${randomBytes(3).toString('hex')}` });
   const admin = await adminClient();
   const made: { facilityId: string; rooms: Record<string, string> }[] = [];

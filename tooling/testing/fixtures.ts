@@ -181,7 +181,8 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
 export async function createBookableTenant(
   options: { rooms?: number; lockDevices?: boolean; name?: string; earlyCheckInMinutes?: number } = {},
 ) {
-  const { createFacility, createTenant } = await import('../../lib/tenants/create-tenant');
+  const { createFacility } = await import('../../lib/facilities/create-facility');
+  const { createTenant } = await import('../../lib/staff/create-tenant');
   const tag = randomBytes(3).toString('hex');
   const tenant = await createTenant({ name: `${options.name ?? 'Bookable'} ${tag}` });
   const facility = await createFacility({
@@ -216,7 +217,7 @@ export async function createRoomWithDevice(input: {
   label: string;
   lockDevices?: boolean;
 }): Promise<{ id: string; lockDevice: string | null }> {
-  const { createRoom } = await import('../../lib/tenants/create-tenant');
+  const { createRoom } = await import('../../lib/rooms/create-room');
   const { tenantId, facilityId, label } = input;
   if (input.lockDevices === false) return { ...(await createRoom({ tenantId, facilityId, label })), lockDevice: null };
   for (let attempt = 1; ; attempt++) {

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { ZFacilityFormSchema } from '@/lib/facilities/facility-input';
 import { GUEST_INFO_FIELDS } from '@/lib/facilities/guest-info';
 import { updateFacility } from '@/lib/facilities/save-facility';
-import { createFacility } from '@/lib/tenants/create-tenant';
+import { createFacility } from '@/lib/facilities/create-facility';
 import { staffAction } from '@/app/_server/action';
 
 const TEXT = 'text' as const;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getProviderSecret } from '@/lib/secrets/provider-secrets';
-import { createStaffUser } from '@/lib/tenants/create-tenant';
+import { createStaffUser } from '@/lib/staff/create-staff-user';
 import { adminClient, createBookableTenant } from '@/tooling/testing/fixtures';
 import { startLockSimulator, type LockSimulator } from '@/tooling/testing/lock-simulator';
 

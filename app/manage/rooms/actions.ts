@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ZRoomFormSchema } from '@/lib/rooms/room-input';
 import { archiveRoom, restoreRoom } from '@/lib/rooms/archive-room';
 import { updateRoom } from '@/lib/rooms/update-room';
-import { createRoom } from '@/lib/tenants/create-tenant';
+import { createRoom } from '@/lib/rooms/create-room';
 import { refuse, staffAction } from '@/app/_server/action';
 
 const MANAGE = { path: '/manage', type: 'layout' } as const;
