@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Commit subjects a reader can scan (docs/ARCHITECTURE.md, "Commits"): one line under 72
+ * Commit subjects a reader can scan (docs/ARCHITECTURE.md, "Tests and commits"): one line under 72
  * characters, then a blank line before the why. History before this rule (up to the commit below)
  * is left as it landed: rewriting it would change every hash another clone holds.
  */

@@ -74,3 +74,26 @@ describe('docs/decisions', () => {
     expect([...rows.keys()].filter((name) => !files.includes(name))).toEqual([]);
   });
 });
+
+describe('docs/ARCHITECTURE.md, the map', () => {
+  it('names only files and folders that exist', () => {
+    const map = read(path.join(root, 'docs/ARCHITECTURE.md'));
+    const named = new Set(
+      [
+        ...map.matchAll(
+          /(?<![\w/.-])((?:app|components|lib|tooling|prisma|scripts|e2e|i18n|messages|docs)\/[\w\-./[\]()]*)/g,
+        ),
+      ]
+        .map((match) => match[1]!.replace(/[.)]+$/, ''))
+        .filter((name) => !/[<*{]/.test(name)),
+    );
+    const missing = [...named].filter((name) => !existsSync(path.join(root, name)));
+    expect(named.size).toBeGreaterThan(40);
+    expect(missing).toEqual([]);
+  });
+
+  it('is a map a newcomer reads in five minutes (under 200 lines)', () => {
+    const lines = read(path.join(root, 'docs/ARCHITECTURE.md')).split('\n').length;
+    expect(lines).toBeLessThan(200);
+  });
+});

@@ -11,7 +11,7 @@ export const GUEST_DELETED = 'guest_deleted';
  * and future reservations (reason `guest_deleted`, audited), then erases the copies of their data
  * in stored webhook payloads (the provider bookings and the Stripe events of their reservations),
  * then removes the guests row. Reservations stay (guest_id becomes null; their pseudonymous
- * snapshots remain), keys stay and every audit row stays. docs/ARCHITECTURE.md lists the places.
+ * snapshots remain), keys stay and every audit row stays. docs/INTERNALS.md lists the places.
  */
 export async function deleteGuest({
   tenantId,
