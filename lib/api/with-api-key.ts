@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import type { ApiKeyPrincipal } from '../auth/api-keys';
 import { API_KEY_REQUIRED } from '../db/errors';
-import { serviceStatement } from '../db/tx';
+import { serviceStatement, statement } from '../db/tx';
 import { API_KEY_LIMIT, type BucketRule } from '../ratelimit/rate-limit';
 import { TokenLeases } from '../ratelimit/token-leases';
 import { withRequest, type RequestContext } from './http';
@@ -43,7 +43,7 @@ export function apiKeyBucket(principal: ApiKeyPrincipal): BucketRule {
  */
 async function assertLive(principal: ApiKeyPrincipal): Promise<void> {
   const rows = await serviceStatement(
-    'select 1 from api_keys where tenant_id = $1::uuid and id = $2::uuid and revoked_at is null',
+    statement('select 1 from api_keys where tenant_id = $1::uuid and id = $2::uuid and revoked_at is null'),
     [principal.tenantId, principal.apiKeyId],
   );
   if (rows.length !== 1) throw new AppError('unauthorized', API_KEY_REQUIRED);

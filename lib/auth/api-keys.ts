@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { asService, serviceStatement } from '../db/tx';
+import { asService, serviceStatement, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { writeAuditEvent } from '../audit/write-audit-event';
 
@@ -56,8 +56,10 @@ export function looksLikeApiKey(presented: string): boolean {
  * unrevoked key, else `null`. One prepared statement, read only.
  */
 export async function apiKeyByHash(secretHash: Uint8Array): Promise<ApiKeyPrincipal | null> {
-  const rows = await serviceStatement<{ api_key_id: string; tenant_id: string; name: string }>(
-    'select api_key_id, tenant_id, name from app_api_key_by_hash($1)',
+  const rows = await serviceStatement(
+    statement<{ api_key_id: string; tenant_id: string; name: string }>(
+      'select api_key_id, tenant_id, name from app_api_key_by_hash($1)',
+    ),
     [Buffer.from(secretHash)],
   );
   if (rows.length !== 1) return null;
@@ -67,8 +69,8 @@ export async function apiKeyByHash(secretHash: Uint8Array): Promise<ApiKeyPrinci
 /** Sets a key's `last_used_at`, unless it was set less than a minute ago. */
 export async function touchApiKey(key: { tenantId: string; apiKeyId: string }): Promise<void> {
   await serviceStatement(
-    `update api_keys set last_used_at = now()
-      where tenant_id = $1::uuid and id = $2::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    statement(`update api_keys set last_used_at = now()
+      where tenant_id = $1::uuid and id = $2::uuid and (last_used_at is null or last_used_at < now() - interval '1 minute')`),
     [key.tenantId, key.apiKeyId],
   );
 }

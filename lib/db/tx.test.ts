@@ -9,6 +9,7 @@ import {
   runInTransaction,
   runStatements,
   serviceStatement,
+  statement,
   sqlLiteral,
   withTenant,
   type Statement,
@@ -45,8 +46,10 @@ describe('withTenant and asService', () => {
   });
 
   it('serviceStatement runs as the service role with no tenant, on connections the staff paths never get', async () => {
-    const [row] = await serviceStatement<{ role: string; login: string; tenant: string | null }>(
-      `select current_user as role, session_user as login, nullif(current_setting('app.tenant_id', true), '') as tenant`,
+    const [row] = await serviceStatement(
+      statement<{ role: string; login: string; tenant: string | null }>(
+        `select current_user as role, session_user as login, nullif(current_setting('app.tenant_id', true), '') as tenant`,
+      ),
       [],
     );
     expect(row).toEqual({ role: 'app_service', login: 'app_login', tenant: null });
@@ -57,7 +60,7 @@ describe('withTenant and asService', () => {
     const before = await admin.query(`select count(*)::int as n from audit_events where tenant_id = $1`, [a.tenantId]);
     expect(before.rows[0].n).toBeGreaterThan(0);
     await expect(
-      serviceStatement(`update audit_events set action = 'x' where tenant_id = $1::uuid`, [a.tenantId]),
+      serviceStatement(statement(`update audit_events set action = 'x' where tenant_id = $1::uuid`), [a.tenantId]),
     ).rejects.toBeInstanceOf(AppError);
     const unchanged = await admin.query(
       `select count(*)::int as n from audit_events where tenant_id = $1 and action = 'x'`,

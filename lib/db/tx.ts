@@ -88,20 +88,24 @@ const statementNames = new Map<string, string>();
  * Runs one statement as the service role, in its own transaction (autocommit), in one round trip
  * on `servicePool()`. For the hot paths only; anything that needs a tenant scope, several
  * statements or a user goes through `asService` / `withTenant`. Statements are prepared once per
- * connection (named by their text's hash): planning was half their server time.
+ * connection (named by their text's hash): planning was half their server time. A `Statement`
+ * whose SQL takes parameters (`$1`, …) from `values`; its rows through the statement's parser.
  */
-export async function serviceStatement<R>(text: string, values: unknown[]): Promise<R[]> {
+export async function serviceStatement<T>(prepared: Statement<T>, values: unknown[]): Promise<T> {
+  const text = prepared.sql;
+  if (text === null) return prepared.rows([]);
   let name = statementNames.get(text);
   if (!name) {
     name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
     statementNames.set(text, name);
   }
+  let rows: Record<string, unknown>[];
   try {
-    const result = await servicePool().query({ name, text, values });
-    return result.rows as R[];
+    rows = (await servicePool().query({ name, text, values })).rows;
   } catch (error) {
     throw toDomainError(error);
   }
+  return prepared.rows(rows);
 }
 
 /** A value written into SQL text as a typed literal (`'…'::uuid`): quotes doubled, NUL refused. */

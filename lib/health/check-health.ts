@@ -5,7 +5,7 @@ import {
   resolveIncidentStatement,
   resolvePlatformIncident,
 } from '../incidents/incidents';
-import { asService, runInTransaction, serviceStatement, type Tx } from '../db/tx';
+import { asService, runInTransaction, serviceStatement, statement, type Tx } from '../db/tx';
 import { logger } from '../log/logger';
 import { installLockProvider } from '../locks/install-provider';
 import type { LockProviderName } from '../locks/provider';
@@ -120,8 +120,10 @@ const PROVIDER_LABEL: Record<LockProviderName, string> = { seam: 'Seam', ttlock:
  * an occurrence per hour), resolved when it answers. The install's own provider is `checkLockProviderHealth`.
  */
 export async function checkTenantLockProviders(): Promise<{ tenants: number; failing: number }> {
-  const pairs = await serviceStatement<{ tenant_id: string; provider: LockProviderName }>(
-    `select distinct tenant_id, provider::text as provider from locks where provider <> 'simulator' order by 1, 2`,
+  const pairs = await serviceStatement(
+    statement<{ tenant_id: string; provider: LockProviderName }>(
+      `select distinct tenant_id, provider::text as provider from locks where provider <> 'simulator' order by 1, 2`,
+    ),
     [],
   );
   let failing = 0;

@@ -7,9 +7,9 @@ import { runStatements, statement, serviceStatement, sqlLiteral } from '../db/tx
  * `limit` bounds each tenant's run; what is left is swept on the next minute.
  */
 export async function expireDueKeys(limit = 500): Promise<number> {
-  const tenants = await serviceStatement<{ tenant_id: string }>(
-    `select distinct tenant_id from access_keys
-      where status in ('pre_issued', 'active') and expires_at <= now() order by tenant_id`,
+  const tenants = await serviceStatement(
+    statement<{ tenant_id: string }>(`select distinct tenant_id from access_keys
+      where status in ('pre_issued', 'active') and expires_at <= now() order by tenant_id`),
     [],
   );
   let expired = 0;

@@ -8,9 +8,9 @@ import { runStatements, statement, serviceStatement, sqlLiteral, type Tx } from 
  * `key_lock_codes_schedule_retry`: backing off, never past 30 minutes before its stay starts).
  */
 export async function retryFailedDoors(limit = 200): Promise<{ tenants: number; doors: number }> {
-  const tenants = await serviceStatement<{ tenant_id: string }>(
-    `select distinct tenant_id from key_lock_codes
-      where state = 'failed' and next_retry_at is not null and next_retry_at <= now() order by tenant_id`,
+  const tenants = await serviceStatement(
+    statement<{ tenant_id: string }>(`select distinct tenant_id from key_lock_codes
+      where state = 'failed' and next_retry_at is not null and next_retry_at <= now() order by tenant_id`),
     [],
   );
   let doors = 0;

@@ -1,4 +1,4 @@
-import { serviceStatement } from '../db/tx';
+import { serviceStatement, statement } from '../db/tx';
 import { AppError } from '../errors';
 import type { BucketRule } from './rate-limit';
 
@@ -63,8 +63,10 @@ export class TokenLeases {
     // The lease runs from before the statement was sent: its tokens are never spent later than LEASE_MS
     // after the bucket could have granted them.
     const sentAt = this.clock();
-    const [row] = await serviceStatement<{ granted: number; retry_after: number }>(
-      'select granted, retry_after from app_rate_lease($1, $2::int, $3::float8, $4::int)',
+    const [row] = await serviceStatement(
+      statement<{ granted: number; retry_after: number }>(
+        'select granted, retry_after from app_rate_lease($1, $2::int, $3::float8, $4::int)',
+      ),
       [rule.bucket, rule.capacity, rule.perSecond, lease.want],
     );
     if (!row || row.granted < 1) {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { appDatabaseUrl, onDisconnect } from '../db/client';
-import { serviceStatement } from '../db/tx';
+import { serviceStatement, statement } from '../db/tx';
 import type { SecretProvider } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
@@ -138,7 +138,7 @@ function loadTenantIds(): Promise<Set<string>> {
   tenantIdsLoading = (async () => {
     tenantIdLoads += 1;
     const at = Date.now();
-    const rows = await serviceStatement<{ id: string }>(`select id::text as id from tenants`, []);
+    const rows = await serviceStatement(statement<{ id: string }>(`select id::text as id from tenants`), []);
     const ids = new Set(rows.map((row) => row.id));
     // Notices that arrived while reading name tenants the read may have missed.
     for (const id of noticedWhileLoading) ids.add(id);
@@ -162,9 +162,12 @@ async function isKnownTenant(tenantId: string, now: number): Promise<boolean> {
 async function lookup(tenantId: string, provider: SecretProvider): Promise<Entry> {
   lookups += 1;
   const { keys } = currentKeyring();
-  const [row] = await serviceStatement<{ tenant_exists: boolean; secret: string | null }>(
-    `select exists (select 1 from tenants where id = $1::uuid) as tenant_exists,
-            app_secret_get($1::uuid, $2::secret_provider, $3::jsonb) as secret`,
+  const [row] = await serviceStatement(
+    statement<{
+      tenant_exists: boolean;
+      secret: string | null;
+    }>(`select exists (select 1 from tenants where id = $1::uuid) as tenant_exists,
+            app_secret_get($1::uuid, $2::secret_provider, $3::jsonb) as secret`),
     [tenantId, provider, JSON.stringify(keys)],
   );
   return { tenantExists: row?.tenant_exists === true, secret: row?.secret ?? null, at: Date.now() };

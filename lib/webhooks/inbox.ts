@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { serviceStatement } from '../db/tx';
+import { serviceStatement, statement } from '../db/tx';
 import type { WebhookProvider } from '../db/generated/enums';
 
 export const PROCESS_WEBHOOK_TASK = 'process_webhook_event';
@@ -19,8 +19,10 @@ export async function storeWebhookEvent(input: {
   payload: unknown;
   providerCreatedAt: Date | null;
 }): Promise<{ id: string | null; duplicate: boolean }> {
-  const rows = await serviceStatement<{ id: string | null; duplicate: boolean }>(
-    'select * from app_webhook_store($1::webhook_provider, $2, $3, $4::jsonb, $5::timestamptz, $6::uuid, $7)',
+  const rows = await serviceStatement(
+    statement<{ id: string | null; duplicate: boolean }>(
+      'select * from app_webhook_store($1::webhook_provider, $2, $3, $4::jsonb, $5::timestamptz, $6::uuid, $7)',
+    ),
     [
       input.provider,
       input.dedupeKey,
@@ -46,8 +48,10 @@ export async function storeUnparsedWebhookEvent(input: {
   reason: 'too_deep';
 }): Promise<{ id: string | null; duplicate: boolean }> {
   const dedupeKey = `body:${createHash('sha256').update(input.raw).digest('hex')}`;
-  const rows = await serviceStatement<{ id: string | null; duplicate: boolean }>(
-    'select * from app_webhook_store_unparsed($1::webhook_provider, $2, $3::uuid, $4)',
+  const rows = await serviceStatement(
+    statement<{ id: string | null; duplicate: boolean }>(
+      'select * from app_webhook_store_unparsed($1::webhook_provider, $2, $3::uuid, $4)',
+    ),
     [input.provider, dedupeKey, input.tenantId, input.reason],
   );
   return rows[0] ?? { id: null, duplicate: true };

@@ -1,5 +1,5 @@
 import { recordSourceFailure, sourceSuccessStatement } from '../incidents/incidents';
-import { asService, effectStatement, runStatements, serviceStatement, sqlLiteral } from '../db/tx';
+import { asService, effectStatement, runStatements, serviceStatement, statement, sqlLiteral } from '../db/tx';
 import { logger } from '../log/logger';
 import { handlerFor } from './registry';
 import type { StoredWebhookEvent, WebhookOutcome } from './types';
@@ -19,9 +19,9 @@ export async function processWebhookEvent({
   attempt: number;
   maxAttempts: number;
 }): Promise<void> {
-  const [event] = await serviceStatement<StoredWebhookEvent>(
-    `select id, provider, type, tenant_id as "tenantId", payload, provider_created_at as "providerCreatedAt", received_at as "receivedAt"
-       from webhook_events where id = $1::uuid`,
+  const [event] = await serviceStatement(
+    statement<StoredWebhookEvent>(`select id, provider, type, tenant_id as "tenantId", payload, provider_created_at as "providerCreatedAt", received_at as "receivedAt"
+       from webhook_events where id = $1::uuid`),
     [eventId],
   );
   if (!event) return;

@@ -1,4 +1,4 @@
-import { serviceStatement } from '../db/tx';
+import { serviceStatement, statement } from '../db/tx';
 
 export const RELAY_BATCH = 200;
 
@@ -8,7 +8,9 @@ export const RELAY_BATCH = 200;
  * Relays running at once take disjoint batches, so every event gets exactly one job.
  */
 export async function relayWebhookEvents(limit = RELAY_BATCH): Promise<number> {
-  const [row] = await serviceStatement<{ relayed: number }>('select app_webhook_relay($1::int) as relayed', [limit]);
+  const [row] = await serviceStatement(statement<{ relayed: number }>('select app_webhook_relay($1::int) as relayed'), [
+    limit,
+  ]);
   return row?.relayed ?? 0;
 }
 

@@ -4,7 +4,7 @@ import { getPriority } from 'node:os';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { disconnectDb, onNewConnection } from '../db/client';
-import { serviceStatement } from '../db/tx';
+import { serviceStatement, statement } from '../db/tx';
 import { backendNiceFromEnv, launcherBackendNice, reniceBackend, reniceEachConnection } from './renice-backends';
 
 // The worker's PostgreSQL backends yield the CPU to the web processes' acknowledgements, but only
@@ -122,7 +122,9 @@ describe('reniceEachConnection', () => {
     );
     // The service pool opens its connections now: each is reniced before its first statement.
     const rows = await Promise.all(
-      [1, 2, 3].map(() => serviceStatement<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.05)', [])),
+      [1, 2, 3].map(() =>
+        serviceStatement(statement<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.05)'), []),
+      ),
     );
     stop();
     const pids = [...new Set(rows.map((r) => r[0]!.pid))];

@@ -80,7 +80,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-const { asService, scopedQuery, serviceStatement, sqlLiteral } = await import('../../lib/db/tx');
+const { asService, scopedQuery, serviceStatement, sqlLiteral, statement } = await import('../../lib/db/tx');
 const { disconnectDb } = await import('../../lib/db/client');
 const { createTenant } = await import('../../lib/staff/create-tenant');
 const { createFacility } = await import('../../lib/facilities/create-facility');
@@ -458,7 +458,10 @@ const WRAPPERS: { name: string; domain?: boolean; call: (checkInId: string) => P
         (tx) => tx.$queryRaw`select * from issue_checkin_key(${tenantId}::uuid, ${id}::uuid, 'system', null, 'bench')`,
       ),
   },
-  { name: 'serviceStatement (prepared, service pool)', call: (id) => serviceStatement(ISSUE, [tenantId, id]) },
+  {
+    name: 'serviceStatement (prepared, service pool)',
+    call: (id) => serviceStatement(statement(ISSUE), [tenantId, id]),
+  },
   {
     name: 'pg transaction: BEGIN, set_config, statement, COMMIT',
     call: async (id) => {
