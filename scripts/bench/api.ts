@@ -199,9 +199,9 @@ Now (migration 20261202030000_api_hot_path):
    as \`next start\`, then as scripts/web-server.mjs), the empty route served 695–714 and 641–779 req/s
    (this machine's noise), GET /rooms 534–744 and 1,474–1,597.
 7. (Decision 023, 2026-12-03.) The API is one Hono router (lib/api/router.ts), mounted in one Next.js
-   catch-all and called by the fast lane through its fetch. The table above was measured with it, on a
-   machine whose 2 cores were shared with 3 other sessions' builds and tests (see the load average):
-   the absolute figures are low and noisy, and the ratios to the same run's empty route are the comparison.`;
+   catch-all and called by the fast lane through its fetch. The table above was measured with it (the load
+   average in its header says how much else the machine ran); the ratios to the same run's empty route
+   are the comparison with earlier days' figures.`;
 
 const body = `
 Command: \`npm run bench:api\` (${SECONDS} s per measurement after ${WARMUP} s of warm-up per route, two runs; one web process in production mode and one worker, embedded PostgreSQL, all on this machine; the load comes from a separate Node process with undici and ${CONNECTIONS} connections). Data: one tenant of ${ROOMS} rooms with a stay in each (GET /reservations answers all ${ROOMS}), one of them checked in (the key POST answers its live key). The bench's key has a limit high enough that nothing is refused (\`API_RATE_BURST\`, \`API_RATE_PER_SECOND\`); the whole rate-limit path still runs.

@@ -116,9 +116,9 @@ The saturation ratio's baseline is the empty route as Next.js serves it (\`/api/
 fast lane): the framework's cost of answering at all, the baseline of every figure here. The fast
 lane's own empty answer is about 5,000–5,800 a second on this machine (measured once with /api/ping in
 the lane); a durable insert per delivery keeps the webhook well below that (0.18–0.19×).
-The table above was measured with the one router (decision 023) on a machine whose 2 cores were shared with
-3 other sessions' builds and tests: the latencies and rates are noisier than on a quiet machine, and the
-saturation ratio is against the same run's empty route.`;
+The table above was measured with the one router (decision 023); the saturation ratio is against the same
+run's empty route. A single stall of a few tens of milliseconds in a 10 s window (a WAL flush, a
+checkpoint, the machine's other work) is enough to miss the idle-worker p99 in one run.`;
 
 const system = new System('bench-webhooks');
 await system.start({ webs: 1, workers: WORKERS });
