@@ -13,6 +13,7 @@ import {
 } from '@/app/desk/stay-actions';
 import { Field, FieldHint, Input, Select } from '@/components/ui/field';
 import { StayActionPanel, type PanelState } from './stay-action-panel';
+import type { StayChanges } from '@/lib/stays/stay-allows';
 
 export type StayActionsProps = {
   reservationId: string;
@@ -25,15 +26,7 @@ export type StayActionsProps = {
   checkedIn: boolean;
   /** The guest's details as stored (null once the guest is deleted). */
   guestDetails: { name: string; email: string | null; phone: string | null } | null;
-  can: {
-    checkOut: boolean;
-    move: boolean;
-    changeDates: boolean;
-    noShow: boolean;
-    newKey: boolean;
-    cancel: boolean;
-    correctGuest: boolean;
-  };
+  can: StayChanges;
   freeRooms: { id: string; label: string }[];
 };
 
