@@ -58,7 +58,7 @@ export async function addBookingSource(input: {
           provider,
           eventType,
           room: rooms[0]!.label,
-          ...(before[0] && before[0].roomId !== roomId && { previousRoomId: before[0].roomId }),
+          ...(before[0]?.roomId && before[0].roomId !== roomId && { previousRoomId: before[0].roomId }),
         },
       });
     return source;
@@ -75,7 +75,13 @@ export async function removeBookingSource(input: {
   return asService({ tenantId }, async (tx) => {
     const rows = await tx.bookingSource.findMany({
       where: { tenantId, id: sourceId },
-      select: { provider: true, eventType: true, roomId: true, room: { select: { label: true } } },
+      select: {
+        provider: true,
+        eventType: true,
+        roomId: true,
+        room: { select: { label: true } },
+        roomType: { select: { name: true } },
+      },
     });
     if (rows.length !== 1) throw new AppError('not_found', 'No such booking source.');
     const row = rows[0]!;
@@ -86,7 +92,11 @@ export async function removeBookingSource(input: {
       action: 'booking_source.removed',
       subject: { type: 'booking_source', id: sourceId },
       roomId: row.roomId,
-      metadata: { provider: row.provider, eventType: row.eventType, room: row.room.label },
+      metadata: {
+        provider: row.provider,
+        eventType: row.eventType,
+        room: row.room?.label ?? row.roomType?.name ?? '',
+      },
     });
     return { id: sourceId };
   });
@@ -97,7 +107,7 @@ export async function listBookingSources({ tenantId }: { tenantId: string }) {
   return withTenant({ tenantId }, (tx) =>
     tx.bookingSource.findMany({
       where: { tenantId },
-      include: { room: { select: { label: true } } },
+      include: { room: { select: { label: true } }, roomType: { select: { name: true } } },
       orderBy: [{ provider: 'asc' }, { eventType: 'asc' }],
     }),
   );

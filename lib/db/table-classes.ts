@@ -33,6 +33,9 @@ export const TENANT_TABLES = [
   'booking_sources',
   'messages',
   'caught_mail',
+  'room_types',
+  'payments',
+  'booking_requests',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */
@@ -48,6 +51,11 @@ export const REFERENCE_TABLES: Record<string, string> = {
   api_key_secrets: 'lookup: an API key’s secret hash → (tenant_id, api_key_id), kept in step by triggers',
   stripe_payment_intents:
     'lookup: a Stripe payment intent id → (tenant_id, booking_group_id), kept in step by triggers',
+  facility_slugs: 'lookup: a booking site’s slug → (tenant_id, facility_id), found before any tenant is known; kept by a trigger',
+  stripe_checkout_sessions:
+    'lookup: a Stripe Checkout Session id → (tenant_id, booking_group_id), kept in step by triggers',
+  booking_request_ids:
+    'lookup: a public booking request’s id → its tenant (the confirmation names only the id), kept by a trigger',
   lock_devices:
     'lookup: a lock device (provider, account, device id) → the one (tenant_id, lock_id) holding it, kept in step by a trigger',
 };

@@ -105,11 +105,10 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
   );
   await q('insert into guests (tenant_id, id, name) values ($1, $2, $3)', [ids.tenantId, ids.guestId, 'Guest']);
   const groupId = randomUUID();
-  await q('insert into booking_groups (tenant_id, id, payment_intent_id) values ($1, $2, $3)', [
-    ids.tenantId,
-    groupId,
-    `pi_${tag}`,
-  ]);
+  await q(
+    'insert into booking_groups (tenant_id, id, payment_intent_id, checkout_session_id) values ($1, $2, $3, $4)',
+    [ids.tenantId, groupId, `pi_${tag}`, `cs_${tag}`],
+  );
   await q(
     `insert into reservations (tenant_id, id, booking_group_id, room_id, guest_id, starts_at, ends_at, source, room_label_snapshot, guest_ref_snapshot)
      values ($1, $2, $3, $4, $5, now(), now() + interval '1 day', 'api', '101', 'guest_ref')`,
@@ -170,6 +169,27 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
   await q(
     `insert into webhook_events (tenant_id, provider, dedupe_key, type, payload) values ($1, 'cal', $2, 'BOOKING_CREATED', '{}')`,
     [ids.tenantId, `uid_${tag}:BOOKING_CREATED`],
+  );
+  // A booking site's slug (its install-wide lookup).
+  await q(`update facilities set slug = $3 where tenant_id = $1 and id = $2`, [
+    ids.tenantId,
+    ids.facilityId,
+    `site-${ids.facilityId}`,
+  ]);
+  // A room type with the room in it, a payment taken at the desk, and a guest's unconfirmed request.
+  await q(
+    `with t as (insert into room_types (tenant_id, facility_id, name, weekday_cents) values ($1, $2, 'Fixture type', 10000)
+                returning tenant_id, facility_id, id),
+          r as (update rooms set room_type_id = (select id from t) where tenant_id = $1 and id = $3)
+     insert into booking_requests (tenant_id, facility_id, room_type_id, starts_at, ends_at, guest_name, guest_email,
+                                   code_hash, code_expires_at, amount_cents, currency, payment_mode)
+     select tenant_id, facility_id, id, now() + interval '10 days', now() + interval '11 days', 'Guest', 'guest@example.com',
+            '\\x00', now() + interval '15 minutes', 10000, 'jpy', 'none' from t`,
+    [ids.tenantId, ids.facilityId, ids.roomId],
+  );
+  await q(
+    `insert into payments (tenant_id, reservation_id, amount_cents, currency, method) values ($1, $2, 10000, 'jpy', 'cash')`,
+    [ids.tenantId, ids.reservationId],
   );
   return ids;
 }

@@ -70,7 +70,7 @@ export default async function BookingSourcesPage() {
                 <td className="wrap-anywhere">
                   <code>{source.eventType}</code>
                 </td>
-                <td>{source.room.label}</td>
+                <td>{source.room?.label ?? source.roomType?.name}</td>
                 <td>
                   <RemoveBookingSourceButton sourceId={source.id} label={source.eventType} />
                 </td>

@@ -1,6 +1,6 @@
 -- Booking: a room is taken where another stay holds it hard (its dates, a checked-in guest's key, an offline code),
--- reported for every room as before (UB001), holding nothing.
-CREATE OR REPLACE FUNCTION public.reserve_booking_group(p_tenant_id uuid, p_group_id uuid, p_guest_id uuid, p_items jsonb, p_source reservation_source, p_plan_name text, p_external_ref text, p_external_updated_at timestamp with time zone, p_pre_issue boolean, p_actor_type actor_type, p_actor_id text, p_actor_label text)
+-- reported for every room as before (UB001), holding nothing. A held booking (p_status 'held') waits for its payment.
+CREATE OR REPLACE FUNCTION public.reserve_booking_group(p_tenant_id uuid, p_group_id uuid, p_guest_id uuid, p_items jsonb, p_source reservation_source, p_plan_name text, p_external_ref text, p_external_updated_at timestamp with time zone, p_pre_issue boolean, p_actor_type actor_type, p_actor_id text, p_actor_label text, p_status reservation_status DEFAULT 'confirmed'::reservation_status)
  RETURNS TABLE(reservation_id uuid, room_id uuid)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public'
@@ -46,7 +46,7 @@ begin
     insert into reservations (tenant_id, booking_group_id, room_id, guest_id, starts_at, ends_at, status, source,
                               external_ref, external_updated_at, room_label_snapshot, plan_name_snapshot, guest_ref_snapshot,
                               locale)
-    select p_tenant_id, p_group_id, ro.id, p_guest_id, v_starts, v_ends, 'confirmed', p_source,
+    select p_tenant_id, p_group_id, ro.id, p_guest_id, v_starts, v_ends, p_status, p_source,
            p_external_ref, p_external_updated_at, ro.label, p_plan_name, v_guest_ref, v_item->>'locale'
       from rooms ro where ro.tenant_id = p_tenant_id and ro.id = (v_item->>'roomId')::uuid
     returning id into v_reservation_id;
