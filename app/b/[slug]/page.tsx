@@ -1,0 +1,62 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { BookingFlow } from '@/app/b/[slug]/_components/booking-flow';
+import { BookingFrame } from '@/app/b/[slug]/_components/booking-frame';
+import { bookingWords } from '@/app/b/[slug]/_components/booking-words';
+import { todayIn } from '@/app/b/[slug]/_lib/calendar';
+import { formatClock } from '@/app/b/[slug]/_lib/format';
+import { QueryProvider } from '@/components/query-provider';
+import { getLocale, getT } from '@/i18n/server';
+import { getPublicFacility } from '@/lib/booking-site/public-facility';
+import { intlLocale } from '@/lib/i18n/locale';
+
+type Props = { params: Promise<{ slug: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const [{ slug }, t] = await Promise.all([params, getT()]);
+  const facility = await getPublicFacility(slug);
+  return { title: facility ? t('bookingSite.title', { facility: facility.name }) : t('bookingSite.errors.notFound') };
+}
+
+/**
+ * A published facility's booking site (API.md "Public booking"), phone first, in the visitor's
+ * language: the facility is read on the server, the steps run in the browser against the public
+ * API (BookingFlow), with every word translated here. Unknown or unpublished slug → 404.
+ */
+export default async function BookingSitePage({ params }: Props) {
+  const [{ slug }, t, locale] = await Promise.all([params, getT(), getLocale()]);
+  const facility = await getPublicFacility(slug);
+  if (!facility) notFound();
+  const tag = intlLocale(locale);
+  return (
+    <BookingFrame facilityName={facility.name} locale={locale}>
+      <h1 className="book-title">
+        {t(facility.unit === 'hour' ? 'bookingSite.bookHeadingHourly' : 'bookingSite.bookHeading')}
+      </h1>
+      <p className="guest-hint book-intro">
+        {facility.unit === 'hour'
+          ? facility.opensAt && facility.closesAt
+            ? t('bookingSite.openingHours', {
+                opensAt: formatClock(tag, facility.opensAt),
+                closesAt: formatClock(tag, facility.closesAt),
+              })
+            : null
+          : t('bookingSite.checkInOut', {
+              checkIn: formatClock(tag, facility.checkInTime),
+              checkOut: formatClock(tag, facility.checkOutTime),
+            })}{' '}
+        {t('bookingSite.timeZoneNote', { zone: facility.timeZone })}
+      </p>
+      <QueryProvider>
+        <BookingFlow
+          slug={slug}
+          facility={facility}
+          today={todayIn(facility.timeZone)}
+          locale={locale}
+          tag={tag}
+          words={bookingWords(t)}
+        />
+      </QueryProvider>
+    </BookingFrame>
+  );
+}
