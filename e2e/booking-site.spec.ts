@@ -1,0 +1,224 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { devices, type Page } from '@playwright/test';
+import { expect, makeTenant, test } from './fixtures';
+import type { BookingSiteDbInput } from './booking-site-db';
+
+// The booking site on a guest's phone (Pixel 7, as the key page's specs), against the running app's
+// public booking API, mail catcher and local Stripe stand-in.
+const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7'];
+test.use(phone);
+
+const run = promisify(execFile);
+
+async function db<T>(input: BookingSiteDbInput): Promise<T> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'e2e/booking-site-db.ts', JSON.stringify(input)], {
+    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
+}
+
+/** A published nightly facility of a tenant of its own: one room type ("Standard") over `rooms` rooms. */
+async function publishedFacility(name: string, rooms: number, payment: 'none' | 'online' | 'at_property') {
+  const tenant = await makeTenant(name, rooms, 'Asia/Tokyo');
+  const slug = `t-${tenant.id.slice(0, 8)}-${Date.now().toString(36)}`;
+  const { roomTypeId } = await db<{ roomTypeId: string }>({
+    op: 'publish',
+    tenantId: tenant.id,
+    facilityId: tenant.facilityId,
+    roomIds: tenant.rooms.map((r) => r.id),
+    slug,
+    payment,
+  });
+  return { tenant, slug, roomTypeId };
+}
+
+/** The newest mail to `email` whose text matches `pattern`, waiting for it to arrive; the first group of the match. */
+async function mailed(email: string, pattern: RegExp, after = 0): Promise<string> {
+  let found: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const { mails } = await db<{ mails: { text: string; receivedAt: string }[] }>({ op: 'mail', email });
+        const match = mails
+          .filter((m) => Date.parse(m.receivedAt) >= after)
+          .map((m) => pattern.exec(m.text))
+          .find(Boolean);
+        found = match ? (match[1] ?? match[0]) : null;
+        return found;
+      },
+      { timeout: 30_000, message: `a mail to ${email} matching ${pattern}` },
+    )
+    .not.toBeNull();
+  return found!;
+}
+
+/** A YYYY-MM-DD `days` after today in Tokyo. */
+function tokyoDay(days: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(Date.now());
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Shows the month of `day` in the calendar and waits for its availability. */
+async function showMonthOf(page: Page, day: string) {
+  for (let i = 0; i < 3; i++) {
+    await expect(page.locator('[data-testid="cal-day"]:not([data-level="unknown"])').first()).toBeVisible();
+    if ((await page.locator(`[data-day="${day}"]`).count()) > 0) break;
+    await page.getByTestId('cal-next').click();
+  }
+  await expect(page.locator(`[data-day="${day}"]`)).not.toHaveAttribute('data-level', 'unknown');
+}
+
+/** Picks check-in and check-out in the calendar (stay mode). */
+async function pickStay(page: Page, checkIn: string, checkOut: string) {
+  await showMonthOf(page, checkIn);
+  await page.locator(`[data-day="${checkIn}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`in=${checkIn}`));
+  await showMonthOf(page, checkOut);
+  await page.locator(`[data-day="${checkOut}"]`).click();
+  await expect(page.getByTestId('book-step')).toHaveAttribute('data-step', 'room');
+}
+
+/** Fills the guest's details, accepts the terms and asks for the code. */
+async function sendDetails(page: Page, name: string, email: string) {
+  await expect(page.getByTestId('book-step')).toHaveAttribute('data-step', 'details');
+  await page.getByLabel('Full name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByText('Read the terms').click();
+  await expect(page.getByTestId('terms-text')).toBeVisible();
+  await page.getByLabel("I accept the property's terms and privacy policy").check();
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await expect(page.getByTestId('book-step')).toHaveAttribute('data-step', 'code');
+  await expect(page.getByTestId('code-sent')).toContainText(email);
+}
+
+test('a guest books a night, pays online and opens the key from the mail', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The demo's nightly facility with online payment (tooling/seed/seed-demo.ts).
+  const email = `book-${Date.now().toString(36)}@example.com`;
+  // Two nights some weeks ahead, apart from other runs' bookings of the demo.
+  const offset = 20 + Math.floor(Math.random() * 20);
+  const [checkIn, checkOut] = [tokyoDay(offset), tokyoDay(offset + 2)];
+
+  await page.goto('/b/demo');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book your stay');
+  await pickStay(page, checkIn, checkOut);
+
+  // The room types with their prices for exactly these two nights.
+  const free = page.locator('[data-testid="room-type"][data-available="true"]').first();
+  await expect(free.getByTestId('room-price')).toContainText(/[¥￥][\d,]+/);
+  await free.getByRole('button', { name: /^Choose / }).click();
+
+  await sendDetails(page, 'Hana Suzuki', email);
+
+  // The 6-digit code from the mail.
+  const code = await mailed(email, /\b(\d{6})\b/);
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Confirm booking' }).click();
+
+  // The room is held and the page goes to the Checkout stand-in; paying there lands on the confirmation.
+  await expect(page.getByTestId('code-redirect')).toContainText('held until');
+  await page.waitForURL(/\/pay\//, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.waitForURL(/\/b\/demo\/done\?request=/, { timeout: 20_000 });
+  await expect(page.getByTestId('done-status')).toHaveAttribute('data-state', 'confirmed', { timeout: 30_000 });
+  await expect(page.getByTestId('done-status')).toHaveText('Your booking is confirmed.');
+  await expect(page.getByTestId('done-key-mailed')).toBeVisible();
+
+  // The key link from the key_link mail opens the key page.
+  const keyPath = await mailed(email, /https?:\/\/[^\s"'<>]+(\/k\/[A-Za-z0-9_-]+)/);
+  await page.goto(keyPath);
+  await expect(page.getByTestId('guest-key-status')).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#guest-room')).toBeVisible();
+});
+
+test('the booking site speaks Japanese to a Japanese browser, and switches to English', async ({ browser }) => {
+  const { slug } = await publishedFacility('Booking ja', 1, 'none');
+  const context = await browser.newContext({
+    ...phone,
+    locale: 'ja-JP',
+    extraHTTPHeaders: { 'accept-language': 'ja' },
+  });
+  const page = await context.newPage();
+  await page.goto(`/b/${slug}`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('宿泊のご予約');
+  await expect(page.getByTestId('cal-instruction')).toHaveText('チェックイン日を選んでください。');
+  // A day says its date and its availability in Japanese.
+  const day = tokyoDay(10);
+  await showMonthOf(page, day);
+  await expect(page.locator(`[data-day="${day}"]`)).toHaveAttribute('aria-label', /2\d{3}年\d+月\d+日.*空室あり/);
+  // The steps and the legend too; then the visible switch turns the page English, dates kept.
+  await page.locator(`[data-day="${day}"]`).click();
+  await expect(page.getByTestId('cal-instruction')).toContainText('チェックアウト日を選んでください');
+  await page.getByLabel('言語').selectOption('en');
+  await page.getByRole('button', { name: '言語を変更' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book your stay');
+  await expect(page).toHaveURL(new RegExp(`in=${day}`));
+  await context.close();
+});
+
+test('a full day cannot be chosen', async ({ page, request }) => {
+  // One room: a booking for one night fills that night.
+  const { slug, roomTypeId } = await publishedFacility('Booking full', 1, 'none');
+  const full = tokyoDay(5);
+  const email = `full-${Date.now().toString(36)}@example.com`;
+  const asked = await request.post(`/api/public/facilities/${slug}/booking-requests`, {
+    data: {
+      roomTypeId,
+      checkIn: full,
+      checkOut: tokyoDay(6),
+      guest: { name: 'Ken Ito', email },
+      locale: 'en',
+      acceptTerms: true,
+    },
+  });
+  expect(asked.status()).toBe(202);
+  const { data } = (await asked.json()) as { data: { id: string } };
+  const code = await mailed(email, /\b(\d{6})\b/);
+  const confirmed = await request.post(`/api/public/booking-requests/${data.id}/confirm`, { data: { code } });
+  expect(confirmed.status()).toBe(201);
+
+  await page.goto(`/b/${slug}`);
+  await showMonthOf(page, full);
+  const cell = page.locator(`[data-day="${full}"]`);
+  await expect(cell).toHaveAttribute('data-level', 'full');
+  await expect(cell).toBeDisabled();
+  await expect(cell).toHaveAttribute('aria-label', /, Full$/);
+  await cell.click({ force: true });
+  await expect(page).not.toHaveURL(new RegExp(`in=${full}`));
+  await expect(page.getByTestId('cal-instruction')).toHaveText('Pick your check-in day.');
+  // The night before is free, and a stay may end on the full day (its night is someone else's).
+  await page.locator(`[data-day="${tokyoDay(4)}"]`).click();
+  await expect(page.locator(`[data-day="${full}"]`)).toBeEnabled();
+  await expect(page.locator(`[data-day="${tokyoDay(6)}"]`)).toBeDisabled();
+});
+
+test('axe finds nothing serious on the booking steps', async ({ page }) => {
+  const { AxeBuilder } = await import('@axe-core/playwright');
+  const { slug } = await publishedFacility('Booking axe', 2, 'at_property');
+  const check = async (where: string) => {
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${where}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  };
+  await page.goto(`/b/${slug}`);
+  await showMonthOf(page, tokyoDay(8));
+  await check('calendar');
+  await pickStay(page, tokyoDay(8), tokyoDay(10));
+  await expect(page.getByTestId('room-price').first()).toBeVisible();
+  await check('rooms');
+  await page
+    .getByRole('button', { name: /^Choose / })
+    .first()
+    .click();
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  // Every error shown inline, then checked.
+  await expect(page.getByText('Enter your name.')).toBeVisible();
+  await check('details with errors');
+  await sendDetails(page, 'Mika Sato', `axe-${Date.now().toString(36)}@example.com`);
+  await check('code');
+});
