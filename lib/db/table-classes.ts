@@ -108,6 +108,10 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
     reason: 'the guest link’s ended stay, through app_guest_link_reservation',
     via: 'app_guest_link_reservation',
   },
+  app_public_facility: {
+    reason: 'a guest on a booking site has only its slug: facility_slugs finds the tenant and facility',
+    via: 'facility_slugs',
+  },
   app_secret_rotate: {
     reason: 'the operator re-encrypts every tenant’s provider secrets under a new data key (install-wide by nature)',
   },

@@ -1,6 +1,7 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { checkLockProviderHealth, checkTenantLockProviders } from '../health/check-health';
+import { releaseBookingHold } from '../booking-site/checkout';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
@@ -16,6 +17,7 @@ const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
 const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
 const ZMessageJobSchema = z.object({ tenantId: z.uuid(), messageId: z.uuid() });
 const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
+const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -61,6 +63,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     send_account_message: async (payload, helpers) => {
       const { messageId } = ZAccountMessageJobSchema.parse(payload);
       await sendAccountMessage({ messageId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+    },
+    // A booking site's hold at its end: unpaid, its room is given back (cancelled `payment_timeout`).
+    release_booking_hold: async (payload, helpers) => {
+      const released = await releaseBookingHold(ZHoldJobSchema.parse(payload));
+      if (released > 0) helpers.logger.info(`released ${released} unpaid held stay(s)`);
     },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();
