@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { guestTokenFor, hashGuestToken } from '../auth/guest-links';
 import { AppError } from '../errors';
 import { rateLimitHits, type RateLimitRule } from '../ratelimit/rate-limit';
-import { runStatements, sqlLiteral, statement } from '../db/tx';
+import { runStatements, serviceStatement, sqlLiteral, statement } from '../db/tx';
 import { paymentsConfigured } from '../payments/stripe-client';
 import { bookingSiteNotFound, freeRoomStatement, priceChoice } from './availability';
 import { bookingCode, bookingCodeHash, CODE_MINUTES } from './booking-code';
@@ -211,4 +211,25 @@ export async function getBookingRequestStatus(input: {
     currency: row.currency,
     payment: row.payment_mode,
   };
+}
+
+/**
+ * Deletes booking requests that never became a booking, a day after their code expired, tenant by tenant (the
+ * worker's hourly `sweep_booking_requests`): a guest's details typed on the site are not kept.
+ */
+export async function sweepBookingRequests(): Promise<number> {
+  const tenants = await serviceStatement(
+    statement<{ tenant_id: string }>(
+      `select distinct tenant_id from booking_requests where status <> 'confirmed' and code_expires_at < now() - interval '1 day'`,
+    ),
+    [],
+  );
+  let swept = 0;
+  for (const { tenant_id: tenantId } of tenants) {
+    const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+      statement<{ swept: number }>(`select app_sweep_booking_requests(${sqlLiteral(tenantId, 'uuid')}) as swept`),
+    ]);
+    swept += rows[0]?.swept ?? 0;
+  }
+  return swept;
 }

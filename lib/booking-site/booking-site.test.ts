@@ -280,6 +280,13 @@ describe('the public booking API', () => {
         key_links: 1,
       },
     ]);
+    // The guest's details moved to the guest record: the request and its code mail keep none.
+    const { rows: kept } = await admin.query(
+      `select q.guest_email, m.to_address from booking_requests q
+         join messages m on m.tenant_id = q.tenant_id and m.booking_request_id = q.id where q.id = $1`,
+      [id],
+    );
+    expect(kept).toEqual([{ guest_email: null, to_address: null }]);
     const status = await callPublic('GET', '/api/public/booking-requests/{id}', { id });
     expect(status.body.data).toMatchObject({
       status: 'confirmed',

@@ -28,15 +28,22 @@ begin
   if v_req.status = 'gone' or v_req.code_expires_at <= now() then
     update booking_requests r set status = 'gone', guest_name = null, guest_email = null, guest_phone = null
      where r.tenant_id = p_tenant_id and r.id = p_request_id;
+    update messages m set to_address = null where m.tenant_id = p_tenant_id and m.booking_request_id = p_request_id;
     outcome := 'gone';
     return next;
     return;
   end if;
   if v_req.code_hash <> p_code_hash then
     update booking_requests r set wrong_codes = r.wrong_codes + 1,
-           status = case when r.wrong_codes + 1 >= 5 then 'gone'::booking_request_status else r.status end
+           status = case when r.wrong_codes + 1 >= 5 then 'gone'::booking_request_status else r.status end,
+           guest_name = case when r.wrong_codes + 1 >= 5 then null else r.guest_name end,
+           guest_email = case when r.wrong_codes + 1 >= 5 then null else r.guest_email end,
+           guest_phone = case when r.wrong_codes + 1 >= 5 then null else r.guest_phone end
      where r.tenant_id = p_tenant_id and r.id = p_request_id
     returning * into v_req;
+    if v_req.status = 'gone' then
+      update messages m set to_address = null where m.tenant_id = p_tenant_id and m.booking_request_id = p_request_id;
+    end if;
     outcome := case when v_req.status = 'gone' then 'gone' else 'invalid_code' end;
     return next;
     return;
@@ -77,9 +84,11 @@ begin
                             jsonb_build_object('tenantId', p_tenant_id, 'bookingGroupId', p_group_id),
                             job_key => 'hold:' || p_group_id, run_at => v_hold);
   end if;
+  -- The guest's details now live in guests (erased with the guest); the request and its code mail keep none.
   update booking_requests r set status = 'confirmed', reservation_id = v_res, booking_group_id = p_group_id,
          guest_name = null, guest_email = null, guest_phone = null
    where r.tenant_id = p_tenant_id and r.id = p_request_id;
+  update messages m set to_address = null where m.tenant_id = p_tenant_id and m.booking_request_id = p_request_id;
   outcome := 'confirmed';
   reservation_id := v_res;
   booking_group_id := p_group_id;
