@@ -4,7 +4,7 @@ import { guestKeyLimit, guestStatusLimit } from '../guests/guest-rate-limits';
 import { clientAddress } from '../http/client-address';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
-import { PUBLIC_BOOKING_ROUTES } from '../booking-site/public-routes';
+import { PUBLIC_BOOKING_ROUTES } from './public-routes';
 import { receiveCalendlyWebhook, receiveCalWebhook } from '../webhooks/receive-booking-provider';
 import { receiveSeamWebhook } from '../webhooks/seam/receive';
 import { receiveStripeWebhook } from '../webhooks/stripe/receive';

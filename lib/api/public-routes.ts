@@ -1,11 +1,11 @@
-import { pathId, readJson, readQuery } from '../api/body';
-import { json, withRequest } from '../api/http';
+import { pathId, readJson, readQuery } from './body';
+import { json, withRequest } from './http';
 import { AppError } from '../errors';
 import { clientAddress } from '../http/client-address';
-import { getAvailability, quote } from './availability';
-import { confirmBookingRequest, createBookingRequest, getBookingRequestStatus } from './booking-requests';
-import { findBookingSite } from './public-facility';
-import { bookingRequestLimit, confirmLimit, publicReadLimit } from './rate-limits';
+import { getAvailability, quote } from '../booking-site/availability';
+import { confirmBookingRequest, createBookingRequest, getBookingRequestStatus } from '../booking-site/booking-requests';
+import { findBookingSite } from '../booking-site/public-facility';
+import { bookingRequestLimit, confirmLimit, publicReadLimit } from '../booking-site/rate-limits';
 import { hitRateLimits } from '../ratelimit/rate-limit';
 import {
   choiceOf,
@@ -13,7 +13,7 @@ import {
   ZBookingRequestBodySchema,
   ZConfirmBodySchema,
   ZQuoteBodySchema,
-} from './schemas';
+} from '../booking-site/schemas';
 
 type Params = Record<string, string>;
 
