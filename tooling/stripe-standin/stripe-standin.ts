@@ -150,6 +150,8 @@ export async function startStripeStandin(options: {
       names.push(quantity > 1 ? `${name} × ${quantity}` : name);
     }
     const created = now();
+    // Live Stripe also refuses an expires_at less than 30 minutes ahead (the stand-in, as specified,
+    // accepts any future time): a shorter hold needs at least 30 minutes here and POST …/expire at its end.
     const expiresAt = form.expires_at === undefined ? created + DAY_SECONDS : integer(form.expires_at);
     if (expiresAt === null || expiresAt <= created || expiresAt > created + DAY_SECONDS) {
       return invalid(
