@@ -17,6 +17,8 @@ export type AppErrorCode =
   | 'payment_intent_invalid'
   | 'payload_too_large'
   | 'rate_limited'
+  | 'invalid_code'
+  | 'gone'
   | 'not_available'
   | 'unavailable'
   | 'data_key_mismatch'

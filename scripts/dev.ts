@@ -19,9 +19,10 @@ async function main(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   const port = process.env.PORT ? Number(process.env.PORT) : (await isFree(3000, host)) ? 3000 : await freePort();
   const services = await prepareServices({ port, nodeEnv: 'development' });
-  const { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher } = supervise(services);
+  const { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, spawnStripeStandin } = supervise(services);
   spawnSimulator();
   spawnMailCatcher();
+  spawnStripeStandin();
   spawnWorker('worker-1');
   // `next dev` serves from a process of its own: the client-address preload goes through
   // NODE_OPTIONS too, so per-address rate limits see real addresses in development as well.

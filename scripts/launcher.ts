@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { childEnv, type ChildKind, type ChildSettings } from '../tooling/config/child-env';
+import { childEnv, stripeStandinUrl, type ChildKind, type ChildSettings } from '../tooling/config/child-env';
 import { dataDir, localSecrets, writePrivateFile } from '../tooling/config/local-state';
 import { freePort } from '../tooling/database/embedded';
 import { prepareInstall } from '../tooling/seed/prepare-install';
@@ -49,6 +49,16 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
   const mailCatcher = ownMailCatcher
     ? { port: await freePort(), user: 'unlockos', password: randomBytes(24).toString('base64url') }
     : undefined;
+  // Without STRIPE_SECRET_KEY, a local Stripe stand-in (scripts/stripe-standin.ts) takes the payments
+  // — no real money — and signs its webhooks to the app with a secret new on every start.
+  const ownStripeStandin = !process.env.STRIPE_SECRET_KEY;
+  const stripeStandin = ownStripeStandin
+    ? {
+        port: await freePort(),
+        webhookUrl: `http://${loopbackHost(process.env.HOST)}:${options.port}/api/webhooks/stripe`,
+        webhookSecret: `whsec_${randomBytes(24).toString('base64url')}`,
+      }
+    : undefined;
   const settings: ChildSettings = {
     appDatabaseUrl: database.appUrl,
     queueDatabaseUrl: database.queueUrl,
@@ -69,13 +79,20 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
     simulatorUsername: SIMULATOR_USERNAME,
     simulatorPassword,
     mailCatcher,
+    stripeStandin,
   };
   // Each child gets only the credentials it needs (tooling/config/child-env.ts).
   const envOf = (kind: ChildKind): NodeJS.ProcessEnv => ({
     ...childEnv(kind, settings, inherited),
     NODE_ENV: options.nodeEnv,
   });
-  return { database, seeded, demo, appUrl, settings, envOf, ownSimulator, ownMailCatcher };
+  return { database, seeded, demo, appUrl, settings, envOf, ownSimulator, ownMailCatcher, ownStripeStandin };
+}
+
+/** Where this machine reaches a web process listening on `host` (the launcher's HOST; loopback by default). */
+function loopbackHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::' || host === 'localhost') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**
@@ -150,18 +167,28 @@ export function supervise(services: Services) {
     if (services.ownMailCatcher)
       spawnChild('mail-catcher', 'mailcatcher', ['--import', 'tsx', 'scripts/mail-catcher.ts']);
   };
-  return { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, shutdown };
+  // The local Stripe stand-in, unless the operator gave a STRIPE_SECRET_KEY of their own.
+  const spawnStripeStandin = () => {
+    if (services.ownStripeStandin)
+      spawnChild('stripe-standin', 'stripestandin', ['--import', 'tsx', 'scripts/stripe-standin.ts']);
+  };
+  return { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, spawnStripeStandin, shutdown };
 }
 
 /** Writes where the running services are (for tests and tools on this data directory) and prints the banner. */
 export async function announce(services: Services, webUrls: string[]): Promise<void> {
   const { appUrl, demo, seeded, settings } = services;
+  const standinUrl = settings.stripeStandin ? stripeStandinUrl(settings.stripeStandin) : null;
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
   const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../tooling/seed/seed-demo');
   const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
   writePrivateFile(
     path.join(dataDir(), 'services.json'),
-    JSON.stringify({ appUrl, webUrls, simulatorUrl: settings.lockProviderUrl, demoGuestUrl }, null, 2),
+    JSON.stringify(
+      { appUrl, webUrls, simulatorUrl: settings.lockProviderUrl, stripeStandinUrl: standinUrl, demoGuestUrl },
+      null,
+      2,
+    ),
   );
 
   say('');
@@ -176,5 +203,7 @@ export async function announce(services: Services, webUrls: string[]): Promise<v
       'No demo data in this database (`npm run cli -- seed-demo` adds it on purpose); create a tenant with `npm run cli -- tenant-create`.',
     );
   }
+  if (services.ownMailCatcher) say('Mail: caught locally (no SMTP_URL); managers read it at /manage/mailbox');
+  if (standinUrl) say(`Payments: local Stripe stand-in at ${standinUrl} (no STRIPE_SECRET_KEY; no real money)`);
   say('Press Ctrl-C to stop.');
 }

@@ -58,9 +58,10 @@ async function main(): Promise<void> {
     await run(process.execPath, [NEXT_BIN, 'build'], { ...services.envOf('web'), NEXT_TELEMETRY_DISABLED: '1' });
   }
 
-  const { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher } = supervise(services);
+  const { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, spawnStripeStandin } = supervise(services);
   spawnSimulator();
   spawnMailCatcher();
+  spawnStripeStandin();
   // Several web and worker processes on one database (WEB_PROCESSES, WORKER_PROCESSES): nothing
   // that correctness depends on lives in process memory, and the tests run it this way.
   const webCount = Math.max(1, Number(process.env.WEB_PROCESSES ?? 1));

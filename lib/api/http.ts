@@ -24,6 +24,8 @@ const STATUS: Record<AppErrorCode, number> = {
   payment_intent_invalid: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  invalid_code: 400,
+  gone: 410,
   not_available: 501,
   unavailable: 503,
   data_key_mismatch: 500,

@@ -3,4 +3,4 @@
 // Plain JavaScript, because the server loads it without a TypeScript step.
 
 /** @type {readonly string[]} */
-export const ROUTER_PREFIXES = ['/api/v1', '/api/webhooks', '/api/guest'];
+export const ROUTER_PREFIXES = ['/api/v1', '/api/webhooks', '/api/guest', '/api/public'];

@@ -4,6 +4,7 @@ import { guestKeyLimit, guestStatusLimit } from '../guests/guest-rate-limits';
 import { clientAddress } from '../http/client-address';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
+import { PUBLIC_BOOKING_ROUTES } from './public-routes';
 import { receiveCalendlyWebhook, receiveCalWebhook } from '../webhooks/receive-booking-provider';
 import { receiveSeamWebhook } from '../webhooks/seam/receive';
 import { receiveStripeWebhook } from '../webhooks/stripe/receive';
@@ -14,7 +15,7 @@ import { openApiDocument } from './openapi';
 import { API_ROUTES } from './routes';
 import { withApiKey } from './with-api-key';
 
-// The one routing table for machine traffic (decision 023): /api/v1, /api/webhooks and /api/guest
+// The one routing table for machine traffic (decision 023): /api/v1, /api/webhooks, /api/guest and /api/public
 // are served by this Hono router, mounted in one Next.js catch-all route handler
 // (app/api/[[...route]]/route.ts) and called by the production web server's fast lane through the
 // same `fetch` (scripts/web-server.mjs). Its addresses answer every method themselves: a method an
@@ -134,6 +135,7 @@ export const ROUTER_ROUTES: readonly RouterRoute[] = [
     }) as RouteHandler,
   })),
   ...OTHER_ROUTES,
+  ...PUBLIC_BOOKING_ROUTES,
 ];
 
 /** The handler of a method at a path, as listed (`/api/v1/reservations/{id}`): what tests call directly. */

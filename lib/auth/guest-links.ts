@@ -12,7 +12,10 @@ function linkSecret(): string {
  * A token for a row the server can name again without storing it (decision 003): 256 bits,
  * HMAC-SHA256 of `<purpose>:<the row's random id>` under the server's secret. Only its hash is stored.
  */
-export function derivedToken(purpose: 'guest-link' | 'staff-invitation' | 'password-reset', id: string): string {
+export function derivedToken(
+  purpose: 'guest-link' | 'staff-invitation' | 'password-reset' | 'booking-code',
+  id: string,
+): string {
   return createHmac('sha256', linkSecret()).update(`${purpose}:${id}`).digest('base64url');
 }
 

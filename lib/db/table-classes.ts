@@ -51,7 +51,8 @@ export const REFERENCE_TABLES: Record<string, string> = {
   api_key_secrets: 'lookup: an API key’s secret hash → (tenant_id, api_key_id), kept in step by triggers',
   stripe_payment_intents:
     'lookup: a Stripe payment intent id → (tenant_id, booking_group_id), kept in step by triggers',
-  facility_slugs: 'lookup: a booking site’s slug → (tenant_id, facility_id), found before any tenant is known; kept by a trigger',
+  facility_slugs:
+    'lookup: a booking site’s slug → (tenant_id, facility_id), found before any tenant is known; kept by a trigger',
   stripe_checkout_sessions:
     'lookup: a Stripe Checkout Session id → (tenant_id, booking_group_id), kept in step by triggers',
   booking_request_ids:
@@ -107,6 +108,10 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
   app_guest_ended_stay: {
     reason: 'the guest link’s ended stay, through app_guest_link_reservation',
     via: 'app_guest_link_reservation',
+  },
+  app_public_facility: {
+    reason: 'a guest on a booking site has only its slug: facility_slugs finds the tenant and facility',
+    via: 'facility_slugs',
   },
   app_secret_rotate: {
     reason: 'the operator re-encrypts every tenant’s provider secrets under a new data key (install-wide by nature)',

@@ -1,10 +1,11 @@
 import { createElement } from 'react';
 import { appBaseUrl, guestTokenFor, guestUrl } from '../auth/guest-links';
-import type { Tx } from '../db/tx';
+import { bookingCode } from '../booking-site/booking-code';
+import { runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import { formatDateTime } from '../i18n/formats';
 import { intlLocale, isLocale, translator, type Locale } from '../i18n/locale';
 import { stayIcs } from '../stays/stay-ics';
-import { GuestLinkEmail, LinkEmail, renderMail } from './mail-templates';
+import { CodeEmail, GuestLinkEmail, LinkEmail, renderMail } from './mail-templates';
 
 /** The columns of a message that composing and sending read. */
 export type MessageRow = {
@@ -12,7 +13,7 @@ export type MessageRow = {
   tenant_id: string;
   reservation_id: string | null;
   incident_id: string | null;
-  kind: 'key_link' | 'stay_changed' | 'incident_opened' | 'incident_raised';
+  kind: 'key_link' | 'stay_changed' | 'incident_opened' | 'incident_raised' | 'booking_code';
   occasion: string;
   to_address: string | null;
   locale: string;
@@ -45,6 +46,7 @@ export function wordsOf(locale: string) {
  */
 export async function composeMessage(tx: Tx, message: MessageRow): Promise<Composition> {
   if (!message.to_address) return { skip: 'no_address' };
+  if (message.kind === 'booking_code') return composeBookingCodeMail(tx, message, message.to_address);
   return message.reservation_id
     ? composeGuestMail(tx, message, message.reservation_id, message.to_address)
     : composeIncidentMail(tx, message, message.to_address);
@@ -158,4 +160,36 @@ async function composeIncidentMail(tx: Tx, message: MessageRow, to: string): Pro
       attachments: [],
     },
   };
+}
+
+/**
+ * The mail of a booking request's code, derived again from the request (never stored); skipped once the request
+ * was confirmed, ended or its code expired.
+ */
+async function composeBookingCodeMail(tx: Tx, message: MessageRow, to: string): Promise<Composition> {
+  const [rows] = await runInTransaction(tx, [
+    statement<{ id: string; status: string; expired: boolean; facility_name: string }>(
+      `select q.id, q.status::text as status, q.code_expires_at <= now() as expired, f.name as facility_name
+         from messages m
+         join booking_requests q on q.tenant_id = m.tenant_id and q.id = m.booking_request_id
+         join facilities f on f.tenant_id = q.tenant_id and f.id = q.facility_id
+        where m.tenant_id = ${sqlLiteral(message.tenant_id, 'uuid')} and m.id = ${sqlLiteral(message.id, 'uuid')}`,
+    ),
+  ]);
+  const request = rows[0];
+  if (!request) return { skip: 'request_gone' };
+  if (request.status !== 'awaiting_code') return { skip: `request_${request.status}` };
+  if (request.expired) return { skip: 'code_expired' };
+  const { lang, t } = wordsOf(message.locale);
+  const vars = { facility: request.facility_name };
+  const { html, text } = await renderMail(
+    createElement(CodeEmail, {
+      lang,
+      heading: t('mail.bookingCode.heading', vars),
+      code: bookingCode(request.id),
+      notes: [t('mail.bookingCode.expires'), t('mail.bookingCode.notYou')],
+      footer: t('mail.footer', vars),
+    }),
+  );
+  return { mail: { to, subject: t('mail.bookingCode.subject', vars), html, text, attachments: [] } };
 }

@@ -117,6 +117,43 @@ export function LinkEmail({
   );
 }
 
+/** A booking site's emailed code: large, alone on its line, with what it is for and when it ends. */
+export function CodeEmail({
+  lang,
+  heading,
+  code,
+  notes,
+  footer,
+}: {
+  lang: string;
+  heading: string;
+  code: string;
+  notes: string[];
+  footer: string;
+}) {
+  return (
+    <Html lang={lang}>
+      <Head />
+      <Preview>{heading}</Preview>
+      <Body style={page}>
+        <Container style={card}>
+          <Text style={text}>{heading}</Text>
+          <Text style={{ ...text, fontSize: '32px', lineHeight: '40px', fontWeight: 700, letterSpacing: '6px' }}>
+            {code}
+          </Text>
+          {notes.map((note) => (
+            <Text key={note} style={muted}>
+              {note}
+            </Text>
+          ))}
+          <Hr />
+          <Text style={muted}>{footer}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
 /** A mail's HTML and its plain-text alternative. */
 export async function renderMail(element: ReactElement): Promise<{ html: string; text: string }> {
   const [html, plain] = await Promise.all([render(element), render(element, { plainText: true })]);

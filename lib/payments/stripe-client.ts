@@ -4,13 +4,15 @@ let client: Stripe | null | undefined;
 
 /**
  * The Stripe client, or null when `STRIPE_SECRET_KEY` is not set (payments not configured).
- * `STRIPE_API_BASE` points it at another host (tests use a local stub).
+ * `STRIPE_API_URL` points it at another Stripe API base — the launcher's local stand-in, or a test's
+ * (`STRIPE_API_BASE`, its older name, still works).
  */
 export function stripeClient(): Stripe | null {
   if (client !== undefined) return client;
   const key = process.env.STRIPE_SECRET_KEY;
   if (!key) return (client = null);
-  const base = process.env.STRIPE_API_BASE ? new URL(process.env.STRIPE_API_BASE) : null;
+  const baseUrl = process.env.STRIPE_API_URL || process.env.STRIPE_API_BASE;
+  const base = baseUrl ? new URL(baseUrl) : null;
   client = new Stripe(key, {
     maxNetworkRetries: 2,
     timeout: 10_000,

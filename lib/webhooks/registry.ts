@@ -4,6 +4,7 @@ import { handleBookingCancelled, handleBookingCreated, handleBookingRescheduled 
 import { handleInviteeCanceled, handleInviteeCreated } from './calendly/handlers';
 import { SEAM_HANDLERS } from './seam/handlers';
 import { handleChargeRefunded } from './stripe/charge-refunded';
+import { handleCheckoutSessionCompleted, handleCheckoutSessionExpired } from './stripe/checkout-session';
 import { handleCustomerSubscription } from './stripe/customer-subscription';
 import { handleInvoicePaymentFailed } from './stripe/invoice-payment-failed';
 import { handlePaymentIntentPaymentFailed } from './stripe/payment-intent-payment-failed';
@@ -12,6 +13,8 @@ import { handlePaymentIntentSucceeded } from './stripe/payment-intent-succeeded'
 /** One handler per provider and event type; anything else is stored and ignored. */
 const HANDLERS: Partial<Record<WebhookProvider, Record<string, WebhookHandler>>> = {
   stripe: {
+    'checkout.session.completed': handleCheckoutSessionCompleted,
+    'checkout.session.expired': handleCheckoutSessionExpired,
     'payment_intent.succeeded': handlePaymentIntentSucceeded,
     'payment_intent.payment_failed': handlePaymentIntentPaymentFailed,
     'charge.refunded': handleChargeRefunded,

@@ -1,6 +1,8 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import { checkLockProviderHealth, checkTenantLockProviders } from '../health/check-health';
+import { sweepBookingRequests } from '../booking-site/booking-requests';
+import { releaseBookingHold } from '../booking-site/checkout';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
@@ -16,6 +18,7 @@ const ZKeyJobSchema = z.object({ tenantId: z.uuid(), keyId: z.uuid() });
 const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
 const ZMessageJobSchema = z.object({ tenantId: z.uuid(), messageId: z.uuid() });
 const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
+const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -62,6 +65,16 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const { messageId } = ZAccountMessageJobSchema.parse(payload);
       await sendAccountMessage({ messageId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
     },
+    // A booking site's hold at its end: unpaid, its room is given back (cancelled `payment_timeout`).
+    release_booking_hold: async (payload, helpers) => {
+      const released = await releaseBookingHold(ZHoldJobSchema.parse(payload));
+      if (released > 0) helpers.logger.info(`released ${released} unpaid held stay(s)`);
+    },
+    // Booking requests that never became a booking keep no guest's details past a day.
+    sweep_booking_requests: async (_payload, helpers) => {
+      const swept = await sweepBookingRequests();
+      if (swept > 0) helpers.logger.info(`deleted ${swept} unconfirmed booking request(s)`);
+    },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
@@ -99,4 +112,5 @@ export const crontab = [
   '*/5 * * * * check_tenant_providers ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',
+  '17 * * * * sweep_booking_requests ?max=1',
 ].join('\n');

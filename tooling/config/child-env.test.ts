@@ -158,8 +158,57 @@ describe('the environment of each child process', () => {
     expect(childEnv('web', withCatcher, inherited).SMTP_URL).toBeUndefined();
   });
 
+  it('without an operator’s Stripe key, points web and workers at the local stand-in and gives the stand-in only its own settings', () => {
+    const standin = {
+      port: 4242,
+      webhookUrl: 'http://127.0.0.1:3000/api/webhooks/stripe',
+      webhookSecret: 'whsec_fresh',
+    };
+    const { STRIPE_SECRET_KEY: _key, STRIPE_WEBHOOK_SECRET: _secret, ...withoutStripe } = inherited;
+    const withStandin = { ...settings, stripeStandin: standin };
+    const env = childEnv('stripestandin', withStandin, {
+      ...withoutStripe,
+      STRIPE_API_URL: 'https://elsewhere.example',
+    });
+    expect(Object.keys(env).sort()).toEqual(
+      [
+        ...CONFIGURATION,
+        'STRIPE_API_URL',
+        'STRIPE_STANDIN_PORT',
+        'STRIPE_STANDIN_WEBHOOK_SECRET',
+        'STRIPE_STANDIN_WEBHOOK_URL',
+      ].sort(),
+    );
+    expect(env).toMatchObject({
+      STRIPE_STANDIN_PORT: '4242',
+      STRIPE_STANDIN_WEBHOOK_URL: 'http://127.0.0.1:3000/api/webhooks/stripe',
+      STRIPE_STANDIN_WEBHOOK_SECRET: 'whsec_fresh',
+    });
+    for (const kind of ['web', 'worker'] as const) {
+      const child = childEnv(kind, withStandin, { ...withoutStripe, STRIPE_API_URL: 'https://elsewhere.example' });
+      expect(child, kind).toMatchObject({
+        STRIPE_SECRET_KEY: 'sk_test_local_standin',
+        STRIPE_API_URL: 'http://127.0.0.1:4242',
+        STRIPE_WEBHOOK_SECRET: 'whsec_fresh',
+        STRIPE_STANDIN_URL: 'http://127.0.0.1:4242',
+      });
+      expect(child.STRIPE_STANDIN_WEBHOOK_SECRET, kind).toBeUndefined();
+    }
+    for (const kind of ['simulator', 'mailcatcher'] as const) {
+      const values = Object.values(childEnv(kind, withStandin, withoutStripe)).join('\n');
+      expect(values, kind).not.toContain('whsec_fresh');
+      expect(values, kind).not.toContain('sk_test_local_standin');
+    }
+    // With the operator's own key there is no stand-in: nothing of it reaches a child.
+    expect(childEnv('web', settings, inherited)).toMatchObject({
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+    });
+    expect(childEnv('web', settings, inherited).STRIPE_STANDIN_URL).toBeUndefined();
+  });
+
   it('never passes on the owner’s URL, DATABASE_URL or a login role’s password, and the queue URL only to workers', () => {
-    for (const kind of ['web', 'worker', 'simulator', 'mailcatcher'] as const) {
+    for (const kind of ['web', 'worker', 'simulator', 'mailcatcher', 'stripestandin'] as const) {
       const env = childEnv(kind, settings, inherited);
       const values = Object.values(env).join('\n');
       expect(values).not.toContain('owner-pw');
@@ -186,6 +235,7 @@ describe('the environment of each child process', () => {
       'GITHUB_TOKEN',
       'npm_config__authToken',
       'SMTP_URL',
+      'STRIPE_STANDIN_WEBHOOK_SECRET',
     ]) {
       expect(isCredentialVariable(name), name).toBe(true);
     }
@@ -197,6 +247,8 @@ describe('the environment of each child process', () => {
       'LOG_LEVEL',
       'LOCK_VENDOR_URL',
       'STRIPE_API_BASE',
+      'STRIPE_API_URL',
+      'STRIPE_STANDIN_URL',
       'UNLOCKOS_DATA_DIR',
       'PORT',
       'MAIL_FROM',

@@ -1,5 +1,5 @@
 /** The processes the launcher (and the chaos and bench harness) starts. */
-export type ChildKind = 'web' | 'worker' | 'simulator' | 'mailcatcher';
+export type ChildKind = 'web' | 'worker' | 'simulator' | 'mailcatcher' | 'stripestandin';
 
 /** What the launcher decided for this run; each child gets only its part of it. */
 export type ChildSettings = {
@@ -26,7 +26,20 @@ export type ChildSettings = {
   simulatorPassword: string;
   /** The local mail catcher the launcher runs when the operator gave no SMTP_URL: its port and login. */
   mailCatcher?: { port: number; user: string; password: string };
+  /**
+   * The local Stripe stand-in the launcher runs when the operator gave no STRIPE_SECRET_KEY: its port,
+   * the app's webhook route it delivers to, and the webhook signing secret, new on every start.
+   */
+  stripeStandin?: { port: number; webhookUrl: string; webhookSecret: string };
 };
+
+/** Where the launcher's Stripe stand-in answers (loopback only). */
+export function stripeStandinUrl(standin: { port: number }): string {
+  return `http://127.0.0.1:${standin.port}`;
+}
+
+/** The API key web and workers use against the local Stripe stand-in (it takes any test key). */
+export const STRIPE_STANDIN_SECRET_KEY = 'sk_test_local_standin';
 
 /**
  * A variable that carries a credential — by its name, or by its value (a URL with a password, such
@@ -52,6 +65,7 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
   worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL', 'ALLOW_PRIVATE_FETCH'],
   simulator: [],
   mailcatcher: [],
+  stripestandin: [],
 };
 
 /**
@@ -60,8 +74,8 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
  * owner's nor the queue's, and the lock provider's client credentials (a manager's re-sync and import
  * on the Locks page ask the provider while the page waits; a tenant's own Seam or TTLock credentials
  * are provider secrets, which web decrypts already); workers get the login role's and the queue
- * role's URLs and the lock provider's client credentials; the simulator gets no database credential
- * and no application secret.
+ * role's URLs and the lock provider's client credentials; the simulator and the Stripe stand-in get
+ * no database credential and no application secret.
  */
 export function childEnv(
   kind: ChildKind,
@@ -98,6 +112,20 @@ export function childEnv(
         : {}),
     };
   }
+  if (kind === 'stripestandin') {
+    // It keeps its sessions in memory and needs no database and no application secret.
+    const standin = settings.stripeStandin;
+    return {
+      ...env,
+      ...(standin
+        ? {
+            STRIPE_STANDIN_PORT: String(standin.port),
+            STRIPE_STANDIN_WEBHOOK_URL: standin.webhookUrl,
+            STRIPE_STANDIN_WEBHOOK_SECRET: standin.webhookSecret,
+          }
+        : {}),
+    };
+  }
   Object.assign(env, {
     APP_DATABASE_URL: settings.appDatabaseUrl,
     APP_URL: settings.appUrl,
@@ -113,7 +141,19 @@ export function childEnv(
     ...(settings.lockProviderUsername ? { LOCK_VENDOR_USERNAME: settings.lockProviderUsername } : {}),
     ...(settings.lockProviderPassword ? { LOCK_VENDOR_PASSWORD: settings.lockProviderPassword } : {}),
   };
-  if (kind === 'web') return { ...env, ...lockProvider, NEXTAUTH_URL: settings.nextauthUrl };
+  // Without an operator's STRIPE_SECRET_KEY, web and workers talk to the launcher's Stripe stand-in
+  // (through the stripe SDK, pointed at it) and accept its signed webhooks.
+  const standin = settings.stripeStandin;
+  const standinUrl = standin ? stripeStandinUrl(standin) : null;
+  const stripe = standin
+    ? {
+        STRIPE_SECRET_KEY: STRIPE_STANDIN_SECRET_KEY,
+        STRIPE_API_URL: standinUrl!,
+        STRIPE_WEBHOOK_SECRET: standin.webhookSecret,
+        STRIPE_STANDIN_URL: standinUrl!,
+      }
+    : {};
+  if (kind === 'web') return { ...env, ...lockProvider, ...stripe, NEXTAUTH_URL: settings.nextauthUrl };
   // Without an operator's SMTP_URL, workers send to the launcher's own mail catcher.
   const catcher = settings.mailCatcher;
   const smtp = catcher
@@ -121,5 +161,5 @@ export function childEnv(
         SMTP_URL: `smtp://${encodeURIComponent(catcher.user)}:${encodeURIComponent(catcher.password)}@127.0.0.1:${catcher.port}`,
       }
     : {};
-  return { ...env, ...lockProvider, ...smtp, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
+  return { ...env, ...lockProvider, ...smtp, ...stripe, QUEUE_DATABASE_URL: settings.queueDatabaseUrl };
 }

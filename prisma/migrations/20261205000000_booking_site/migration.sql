@@ -234,3 +234,10 @@ create trigger booking_requests_id_lookup after insert or delete on booking_requ
 
 -- Bookings made on the booking site say so.
 alter type reservation_source add value if not exists 'booking_site';
+
+-- The emailed code of a booking request goes out through the guest-message outbox like every guest mail. The code
+-- itself is never stored: the worker derives it again from the request's id (lib/booking-site/booking-code.ts).
+alter type message_kind add value if not exists 'booking_code';
+alter table messages add column booking_request_id uuid;
+alter table messages add constraint messages_booking_request_fkey
+  foreign key (tenant_id, booking_request_id) references booking_requests (tenant_id, id) on delete cascade;

@@ -1,0 +1,22 @@
+import type { RateLimitRule } from '../ratelimit/rate-limit';
+
+// The public booking endpoints take no credentials, so they are limited per client address and, where an
+// address is mailed, per email: a script can neither hold every room nor mail-bomb someone (issue 30, item 4).
+
+/** Reads (the facility, availability, quotes, a request's status): generous, per address. */
+export function publicReadLimit(address: string): RateLimitRule[] {
+  return [{ bucket: `public-read:${address}`, windowSeconds: 60, limit: 240 }];
+}
+
+/** A new booking request mails a code: per address and per email address. */
+export function bookingRequestLimit(address: string, email: string): RateLimitRule[] {
+  return [
+    { bucket: `booking-request:${address}`, windowSeconds: 600, limit: 10 },
+    { bucket: `booking-request-email:${email.trim().toLowerCase()}`, windowSeconds: 3600, limit: 5 },
+  ];
+}
+
+/** Typing a code: per address (each request also ends at its fifth wrong code). */
+export function confirmLimit(address: string): RateLimitRule[] {
+  return [{ bucket: `booking-confirm:${address}`, windowSeconds: 600, limit: 30 }];
+}

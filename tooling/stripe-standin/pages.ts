@@ -1,0 +1,109 @@
+import type { CheckoutSession } from './types';
+
+// Stripe's zero-decimal currencies: the amount is in whole units (1500 jpy is ¥1,500).
+const ZERO_DECIMAL = new Set(
+  'bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' ').map((c) => c.toLowerCase()),
+);
+
+/** An amount in Stripe's smallest unit of `currency`, for people: 1500 jpy → ¥1,500, 1250 usd → $12.50. */
+export function formatAmount(amount: number, currency: string): string {
+  const digits = ZERO_DECIMAL.has(currency.toLowerCase()) ? 0 : 2;
+  try {
+    return new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(amount / 10 ** digits);
+  } catch {
+    return `${(amount / 10 ** digits).toFixed(digits)} ${currency.toUpperCase()}`;
+  }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const NOTICE = 'Local payment stand-in — no real money is taken';
+
+// Mobile first, system fonts, contrast above WCAG AA (#1f2933 on #ffffff, #ffffff on #1d4ed8).
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2933;background:#f3f4f6}
+main{max-width:28rem;margin:0 auto;padding:1.25rem}
+.notice{margin:0 0 1rem;padding:.75rem 1rem;border-radius:.5rem;background:#fef3c7;color:#713f12;font-weight:600}
+.card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 2px rgba(0,0,0,.08)}
+h1{font-size:1.25rem;margin:0 0 .5rem}
+.amount{font-size:2rem;font-weight:700;margin:.25rem 0 1rem}
+button{width:100%;min-height:3rem;border:0;border-radius:.5rem;background:#1d4ed8;color:#fff;font:inherit;font-weight:600;cursor:pointer}
+button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+.cancel{display:block;text-align:center;margin-top:1rem;color:#1d4ed8;padding:.5rem}
+table{width:100%;border-collapse:collapse;background:#fff}
+th,td{text-align:left;padding:.5rem;border-bottom:1px solid #e5e7eb;font-size:.9rem}
+`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<p class="notice" role="note">${NOTICE}</p>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** The page a guest reaches from `session.url`: the amount, a Pay button and a Cancel link — or why it cannot be paid. */
+export function paymentPage(session: CheckoutSession, productNames: string[]): string {
+  const amount = formatAmount(session.amount_total, session.currency);
+  const what = productNames.length ? escapeHtml(productNames.join(', ')) : 'Payment';
+  let action: string;
+  if (session.status === 'open') {
+    action = `<form method="post" action="/pay/${encodeURIComponent(session.id)}">
+<button type="submit" aria-label="Pay ${escapeHtml(amount)}">Pay ${escapeHtml(amount)}</button>
+</form>
+<a class="cancel" href="${escapeHtml(session.cancel_url ?? '/')}">Cancel</a>`;
+  } else if (session.status === 'complete') {
+    action = `<p role="status"><strong>This payment is already complete.</strong> Nothing more to pay.</p>`;
+  } else {
+    action = `<p role="status"><strong>This payment session has expired.</strong> Nothing can be paid here any more.</p>`;
+  }
+  return layout(
+    `Pay ${amount} — ${NOTICE}`,
+    `<section class="card" aria-labelledby="what">
+<h1 id="what">${what}</h1>
+<p class="amount">${escapeHtml(amount)}</p>
+${action}
+</section>`,
+  );
+}
+
+/** The stand-in's own front page: every session it holds (amount, status, account), no guest details. */
+export function indexPage(sessions: (CheckoutSession & { account: string | null })[]): string {
+  const rows = sessions
+    .map(
+      (s) => `<tr><td><a href="/pay/${encodeURIComponent(s.id)}">${escapeHtml(s.id)}</a></td>
+<td>${escapeHtml(formatAmount(s.amount_total, s.currency))}</td><td>${escapeHtml(s.status)} / ${escapeHtml(s.payment_status)}</td>
+<td>${escapeHtml(s.account ?? 'platform')}</td></tr>`,
+    )
+    .join('\n');
+  return layout(
+    `Stripe stand-in — no real money is taken`,
+    `<h1>Stripe stand-in</h1>
+<p>Checkout sessions created on this machine. Nothing here reaches Stripe.</p>
+${
+  sessions.length
+    ? `<table><thead><tr><th scope="col">Session</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Account</th></tr></thead><tbody>
+${rows}
+</tbody></table>`
+    : '<p>No checkout sessions yet.</p>'
+}`,
+  );
+}

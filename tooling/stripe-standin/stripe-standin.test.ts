@@ -1,0 +1,323 @@
+import http from 'node:http';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStripeStandin, type StripeStandin } from './stripe-standin';
+
+const SECRET = 'whsec_standin_test';
+const verifier = new Stripe('sk_test_verifier').webhooks;
+
+// The webhook receiver: every delivery is verified with the SDK's own check over the raw bytes, as
+// the app's route does; `failNext` answers 500 that many times first (to see the stand-in retry).
+const received: Stripe.Event[] = [];
+const rejected: string[] = [];
+let failNext = 0;
+let receiver: http.Server;
+let receiverUrl: string;
+let standin: StripeStandin;
+let stripe: Stripe;
+let seq = 0;
+
+beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      try {
+        const event = verifier.constructEvent(raw, String(req.headers['stripe-signature']), SECRET);
+        if (failNext > 0) {
+          failNext -= 1;
+          res.writeHead(500).end();
+          return;
+        }
+        received.push(event);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+      } catch (error) {
+        rejected.push((error as Error).message);
+        res.writeHead(400).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/api/webhooks/stripe`;
+  standin = await startStripeStandin({ webhookUrl: receiverUrl, webhookSecret: SECRET, retryDelaysMs: [50, 100, 200] });
+  const url = new URL(standin.url);
+  stripe = new Stripe('sk_test_local_standin', {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  });
+});
+afterAll(async () => {
+  await standin.close();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+beforeEach(() => {
+  failNext = 0;
+});
+
+const eventsOf = (type: string, objectId: string) =>
+  received.filter((e) => e.type === type && (e.data.object as { id: string }).id === objectId);
+
+async function waitFor<T>(read: () => T | undefined, ms = 5_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function sessionParams(overrides: Partial<Stripe.Checkout.SessionCreateParams> = {}) {
+  seq += 1;
+  return {
+    mode: 'payment' as const,
+    line_items: [
+      { price_data: { currency: 'jpy', unit_amount: 1500, product_data: { name: 'Room 101, 1 night' } }, quantity: 1 },
+    ],
+    success_url: 'https://hotel.example/b/sakura/paid?session={CHECKOUT_SESSION_ID}',
+    cancel_url: 'https://hotel.example/b/sakura/cancelled',
+    client_reference_id: `group-${seq}`,
+    metadata: { bookingGroupId: `group-${seq}` },
+    expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
+    customer_email: 'guest@example.com',
+    locale: 'ja' as const,
+    ...overrides,
+  };
+}
+
+const pay = (id: string) => fetch(`${standin.url}/pay/${id}`, { method: 'POST', redirect: 'manual' });
+
+describe('the Stripe stand-in, through the stripe SDK', () => {
+  it('creates a session on a connected account, once per Idempotency-Key, found only on that account', async () => {
+    const params = sessionParams();
+    const session = await stripe.checkout.sessions.create(params, { stripeAccount: 'acct_1', idempotencyKey: 'k1' });
+    expect(session).toMatchObject({
+      object: 'checkout.session',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: 1500,
+      currency: 'jpy',
+      expires_at: params.expires_at,
+      client_reference_id: params.client_reference_id,
+      metadata: { bookingGroupId: params.metadata.bookingGroupId },
+      payment_intent: null,
+      mode: 'payment',
+      livemode: false,
+    });
+    expect(session.id).toMatch(/^cs_test_/);
+    expect(session.url).toBe(`${standin.url}/pay/${session.id}`);
+
+    const again = await stripe.checkout.sessions.create(params, { stripeAccount: 'acct_1', idempotencyKey: 'k1' });
+    expect(again.id).toBe(session.id);
+    expect(standin.sessions().filter((s) => s.client_reference_id === params.client_reference_id)).toHaveLength(1);
+
+    expect((await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' })).id).toBe(session.id);
+    const elsewhere = await stripe.checkout.sessions
+      .retrieve(session.id, {}, { stripeAccount: 'acct_2' })
+      .catch((e: unknown) => e);
+    expect(elsewhere).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(elsewhere).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    await expect(stripe.checkout.sessions.retrieve(session.id)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('refuses an expires_at in the past or more than 24 hours ahead, and another session under a reused key', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const expires_at of [now - 10, now + 25 * 60 * 60]) {
+      await expect(
+        stripe.checkout.sessions.create(sessionParams({ expires_at }), { stripeAccount: 'acct_1' }),
+      ).rejects.toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param: 'expires_at' });
+    }
+    await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1', idempotencyKey: 'k-reused' });
+    await expect(
+      stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1', idempotencyKey: 'k-reused' }),
+    ).rejects.toMatchObject({ statusCode: 400, type: 'StripeIdempotencyError' });
+  });
+
+  it('pays on the payment page: complete and paid, a verified checkout.session.completed, back to success_url', async () => {
+    const params = sessionParams();
+    const session = await stripe.checkout.sessions.create(params, { stripeAccount: 'acct_1' });
+
+    const page = await fetch(session.url!);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('Local payment stand-in — no real money is taken');
+    expect(html).toContain('¥1,500');
+    expect(html).toMatch(new RegExp(`<form method="post" action="/pay/${session.id}">`));
+    expect(html).toContain('href="https://hotel.example/b/sakura/cancelled"');
+
+    const response = await pay(session.id);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`https://hotel.example/b/sakura/paid?session=${session.id}`);
+    // Delivered before the guest is sent back.
+    const [completed] = eventsOf('checkout.session.completed', session.id);
+    expect(completed).toMatchObject({
+      object: 'event',
+      account: 'acct_1',
+      livemode: false,
+      data: {
+        object: {
+          id: session.id,
+          status: 'complete',
+          payment_status: 'paid',
+          client_reference_id: params.client_reference_id,
+          metadata: { bookingGroupId: params.metadata.bookingGroupId },
+        },
+      },
+    });
+    expect(completed!.id).toMatch(/^evt_/);
+    expect(completed!.api_version).toBeTruthy();
+
+    const after = await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' });
+    expect(after).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    expect(after.payment_intent).toMatch(/^pi_/);
+    expect(
+      (await stripe.paymentIntents.retrieve(after.payment_intent as string, {}, { stripeAccount: 'acct_1' })).status,
+    ).toBe('succeeded');
+
+    // Paying again sends the guest back, but no second event.
+    expect((await pay(session.id)).status).toBe(303);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(1);
+    const paidPage = await (await fetch(`${standin.url}/pay/${session.id}`)).text();
+    expect(paidPage).toContain('already complete');
+    expect(paidPage).not.toContain('<button');
+    // Expiring a completed session is refused.
+    await expect(stripe.checkout.sessions.expire(session.id, {}, { stripeAccount: 'acct_1' })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  });
+
+  it('sends a session on the platform without an account', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    await pay(session.id);
+    const [completed] = eventsOf('checkout.session.completed', session.id);
+    expect(completed).toBeDefined();
+    expect('account' in completed!).toBe(false);
+  });
+
+  it('expires an open session on request, with checkout.session.expired, and its page says so', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
+    await expect(stripe.checkout.sessions.expire(session.id, {}, { stripeAccount: 'acct_2' })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    });
+    const expired = await stripe.checkout.sessions.expire(session.id, {}, { stripeAccount: 'acct_1' });
+    expect(expired.status).toBe('expired');
+    const event = await waitFor(() => eventsOf('checkout.session.expired', session.id)[0]);
+    expect(event).toMatchObject({ account: 'acct_1', data: { object: { status: 'expired' } } });
+
+    const html = await (await fetch(`${standin.url}/pay/${session.id}`)).text();
+    expect(html).toContain('expired');
+    expect(html).not.toContain('<button');
+    expect((await pay(session.id)).status).toBe(409);
+    expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(0);
+  });
+
+  it('expires a session by itself once its expires_at has passed', async () => {
+    const session = await stripe.checkout.sessions.create(
+      sessionParams({ expires_at: Math.floor(Date.now() / 1000) + 2 }),
+      { stripeAccount: 'acct_1' },
+    );
+    expect(standin.sessions().find((s) => s.id === session.id)?.status).toBe('open');
+    const event = await waitFor(() => eventsOf('checkout.session.expired', session.id)[0], 5_000);
+    expect(event.account).toBe('acct_1');
+    expect(standin.sessions().find((s) => s.id === session.id)?.status).toBe('expired');
+  });
+
+  it('refunds a paid session’s intent once per Idempotency-Key, with charge.refunded', async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
+    await pay(session.id);
+    const intent = (await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' }))
+      .payment_intent as string;
+
+    await expect(stripe.refunds.create({ payment_intent: intent }, { stripeAccount: 'acct_2' })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    });
+    const options = { stripeAccount: 'acct_1', idempotencyKey: `refund-${intent}` };
+    const refund = await stripe.refunds.create({ payment_intent: intent, metadata: { reason: 'released' } }, options);
+    expect(refund).toMatchObject({
+      object: 'refund',
+      status: 'succeeded',
+      amount: 1500,
+      currency: 'jpy',
+      payment_intent: intent,
+    });
+    expect(refund.id).toMatch(/^re_/);
+    expect(
+      (await stripe.refunds.create({ payment_intent: intent, metadata: { reason: 'released' } }, options)).id,
+    ).toBe(refund.id);
+
+    const event = await waitFor(() =>
+      received.find((e) => e.type === 'charge.refunded' && (e.data.object as Stripe.Charge).payment_intent === intent),
+    );
+    expect(event.account).toBe('acct_1');
+    expect(event.data.object).toMatchObject({ object: 'charge', refunded: true, amount_refunded: 1500 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(
+      received.filter(
+        (e) => e.type === 'charge.refunded' && (e.data.object as Stripe.Charge).payment_intent === intent,
+      ),
+    ).toHaveLength(1);
+    // Nothing left to refund.
+    await expect(stripe.refunds.create({ payment_intent: intent }, { stripeAccount: 'acct_1' })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  });
+
+  it('retries a delivery the receiver did not accept', async () => {
+    failNext = 2;
+    const session = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
+    await pay(session.id);
+    const event = await waitFor(() => eventsOf('checkout.session.completed', session.id)[0]);
+    expect(event.data.object).toMatchObject({ payment_status: 'paid' });
+    expect(failNext).toBe(0);
+    expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(1);
+  });
+
+  it('signs deliveries so that a receiver with another secret refuses them', async () => {
+    const other = await startStripeStandin({
+      webhookUrl: receiverUrl,
+      webhookSecret: 'whsec_someone_else',
+      retryDelaysMs: [],
+    });
+    try {
+      const url = new URL(other.url);
+      const client = new Stripe('sk_test_other', { host: url.hostname, port: Number(url.port), protocol: 'http' });
+      const session = await client.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
+      const before = rejected.length;
+      await fetch(`${other.url}/pay/${session.id}`, { method: 'POST', redirect: 'manual' });
+      expect(rejected.length).toBe(before + 1);
+      expect(rejected.at(-1)).toMatch(/signature/i);
+      expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps PaymentIntents on their account, and lists sessions on its front page without guest details', async () => {
+    const intent = await stripe.paymentIntents.create({ amount: 2400, currency: 'jpy' }, { stripeAccount: 'acct_1' });
+    expect(intent).toMatchObject({ object: 'payment_intent', amount: 2400, status: 'requires_payment_method' });
+    await expect(stripe.paymentIntents.retrieve(intent.id)).rejects.toMatchObject({ statusCode: 404 });
+
+    const front = await fetch(`${standin.url}/`);
+    const html = await front.text();
+    expect(html).toContain('no real money is taken');
+    expect(html).toContain('acct_1');
+    expect(html).toContain('¥1,500');
+    expect(html).not.toContain('guest@example.com');
+  });
+
+  it('answers an unknown route and a missing API key as Stripe does', async () => {
+    const unknown = await fetch(`${standin.url}/v1/customers`, { headers: { authorization: 'Bearer sk_test_x' } });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.type).toBe('invalid_request_error');
+    const anonymous = await fetch(`${standin.url}/v1/checkout/sessions`, { method: 'POST' });
+    expect(anonymous.status).toBe(401);
+  });
+});
