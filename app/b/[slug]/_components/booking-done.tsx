@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { formatDateTime, formatDateTimeRange } from '@/lib/i18n/formats';
 import { fill } from '@/lib/i18n/slots';
-import { formatAmount, formatDay } from '../_lib/format';
+import { formatAmount } from '../_lib/format';
 import { errorText, PublicApiError, publicApi } from './api';
 import type { DoneWords } from './booking-words';
 
@@ -13,15 +13,16 @@ export type RequestState = {
   id: string;
   status: 'awaiting_code' | 'held' | 'confirmed' | 'cancelled' | 'gone';
   paid: boolean;
+  /** A payment that came after the hold ran out, given back. */
+  refunded: boolean;
   holdExpiresAt: string | null;
   paymentUrl: string | null;
   roomTypeName: string;
-  checkIn?: string;
-  checkOut?: string;
-  startsAt?: string;
-  endsAt?: string;
+  startsAt: string;
+  endsAt: string;
   amountCents: number;
   currency: string;
+  payment: 'none' | 'online' | 'at_property';
 };
 
 const FINAL = new Set<RequestState['status']>(['confirmed', 'cancelled', 'gone']);
@@ -30,7 +31,7 @@ const POLL_MS = 2_000;
 type Props = {
   slug: string;
   requestId: string;
-  payment: 'none' | 'online' | 'at_property';
+  unit: 'night' | 'hour';
   timeZone: string;
   tag: string;
   words: DoneWords;
@@ -41,7 +42,7 @@ type Props = {
  * Stripe webhook may confirm a paid hold a moment after the guest lands here, or the hold may run
  * out (cancelled, nothing charged; a payment that came too late is refunded).
  */
-export function BookingDone({ slug, requestId, payment, timeZone, tag, words }: Props) {
+export function BookingDone({ slug, requestId, unit, timeZone, tag, words }: Props) {
   const state = useQuery({
     queryKey: ['booking-request', requestId],
     queryFn: ({ signal }) =>
@@ -82,12 +83,11 @@ export function BookingDone({ slug, requestId, payment, timeZone, tag, words }: 
   }
 
   const data = state.data;
-  const when =
-    data.checkIn && data.checkOut
-      ? fill(words.range, { from: formatDay(tag, data.checkIn, 'medium'), to: formatDay(tag, data.checkOut, 'medium') })
-      : data.startsAt && data.endsAt
-        ? formatDateTimeRange(data.startsAt, data.endsAt, 'stamp', { locale: tag, timeZone })
-        : '';
+  // A stay by its days, an hourly booking by its times, in the facility's zone.
+  const when = formatDateTimeRange(data.startsAt, data.endsAt, unit === 'night' ? 'day' : 'stamp', {
+    locale: tag,
+    timeZone,
+  });
 
   const status = (() => {
     switch (data.status) {
@@ -98,7 +98,7 @@ export function BookingDone({ slug, requestId, payment, timeZone, tag, words }: 
       case 'awaiting_code':
         return { tone: 'info', text: words.awaitingCode };
       case 'cancelled':
-        return { tone: 'neutral', text: data.paid ? words.refunded : words.cancelled };
+        return { tone: 'neutral', text: data.refunded ? words.refunded : words.cancelled };
       default:
         return { tone: 'neutral', text: words.gone };
     }
@@ -119,7 +119,7 @@ export function BookingDone({ slug, requestId, payment, timeZone, tag, words }: 
       {data.status === 'confirmed' && (
         <>
           <p data-testid="done-key-mailed">{words.keyMailed}</p>
-          {payment === 'at_property' && <p className="guest-note">{words.payAtProperty}</p>}
+          {data.payment === 'at_property' && <p className="guest-note">{words.payAtProperty}</p>}
           {data.paid && <p className="guest-hint">{words.paid}</p>}
         </>
       )}

@@ -1,6 +1,7 @@
 'use client';
 
 import { skipToken, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import type { PublicFacility } from '@/lib/booking-site/public-facility';
@@ -22,11 +23,8 @@ import { formatAmount, formatDay, pluralOf } from '../_lib/format';
 import { minutesOf, timeSteps, zonedToUtc } from '../_lib/time-steps';
 import { errorText, publicApi, retryOnce } from './api';
 import type { BookingWords } from './booking-words';
-import { CodeStep } from './code-step';
-import { DetailsStep } from './details-step';
-import { HourPicker } from './hour-picker';
 import { MonthCalendar } from './month-calendar';
-import { quoteQuery, RoomStep } from './room-step';
+import { quoteQuery } from './queries';
 import { periodOf, type BookingRequest, type Choice, type Confirmation, type GuestDetails } from './types';
 
 type Props = {
@@ -39,6 +37,13 @@ type Props = {
   tag: string;
   words: BookingWords;
 };
+
+// The steps after the calendar load when they are reached (or when the page opens on one): a first
+// visit downloads the calendar only (docs/PERFORMANCE.md, booking site first-load JavaScript).
+const HourPicker = dynamic(() => import('./hour-picker').then((m) => m.HourPicker));
+const RoomStep = dynamic(() => import('./room-step').then((m) => m.RoomStep));
+const DetailsStep = dynamic(() => import('./details-step').then((m) => m.DetailsStep));
+const CodeStep = dynamic(() => import('./code-step').then((m) => m.CodeStep));
 
 type Step = 'dates' | 'room' | 'details' | 'code';
 const STEPS: Step[] = ['dates', 'room', 'details', 'code'];
@@ -322,7 +327,7 @@ export function BookingFlow({ slug, facility, today, locale, tag, words }: Props
         )}
 
         {(step === 'details' || step === 'code') && roomType && (
-          <dl className="guest-facts book-summary" aria-label={words.details.summary} data-testid="book-summary">
+          <dl className="guest-facts book-summary" data-testid="book-summary">
             <div>
               <dt>{words.details.room}</dt>
               <dd>{roomType.name}</dd>
@@ -357,6 +362,11 @@ export function BookingFlow({ slug, facility, today, locale, tag, words }: Props
               termsText={facility.termsText}
               privacyText={facility.privacyText}
               words={words}
+              onPickAnother={() => {
+                request.reset();
+                void queryClient.invalidateQueries({ queryKey: ['quote', slug] });
+                go({ type: null }, true);
+              }}
             />
             <p className="book-back">
               <Button variant="ghost" size="compact" onClick={() => go({ type: null })}>

@@ -143,7 +143,6 @@ export function doneWords(t: Translate) {
     room: t('bookingSite.details.room'),
     when: t('bookingSite.details.when'),
     price: t('bookingSite.details.price'),
-    range: leaveSlots((values) => t('bookingSite.calendar.summaryNights', values), 'from', 'to'),
     errors: errorWords(t),
   };
 }

@@ -30,6 +30,8 @@ type Props = {
   error: unknown;
   termsText: string;
   privacyText: string;
+  /** The type's last room went while the guest typed: back to the room list. */
+  onPickAnother: () => void;
   words: BookingWords;
 };
 
@@ -37,7 +39,8 @@ type Props = {
  * Name, email and an optional phone, each checked when the guest leaves it and again on submit, and
  * the facility's terms and privacy policy (readable in place) to accept before a code is sent.
  */
-export function DetailsStep({ details, onChange, onSubmit, submitting, error, termsText, privacyText, words }: Props) {
+export function DetailsStep(props: Props) {
+  const { details, onChange, onSubmit, submitting, error, termsText, privacyText, words } = props;
   const id = useId();
   const w = words.details;
   const [touched, setTouched] = useState<Partial<Record<keyof GuestDetails, boolean>>>({});
@@ -60,7 +63,7 @@ export function DetailsStep({ details, onChange, onSubmit, submitting, error, te
   };
 
   const failure = error ? errorText(error, words.errors) : null;
-  const invalidRequest = errorCode(error) === 'invalid_request';
+  const code = errorCode(error);
 
   return (
     <form ref={formRef} className="form book-details" noValidate onSubmit={submit}>
@@ -146,10 +149,17 @@ export function DetailsStep({ details, onChange, onSubmit, submitting, error, te
         {shown('acceptTerms') && <FieldError id={`${id}-terms-error`}>{shown('acceptTerms')}</FieldError>}
       </div>
 
-      {failure && (
-        <p className="book-error" role="alert" data-testid="details-error">
-          {invalidRequest ? words.errors.generic : failure}
-        </p>
+      {code === 'room_unavailable' ? (
+        <div className="book-error" role="alert" data-testid="details-room-taken">
+          <p>{words.code.roomTaken}</p>
+          <Button onClick={props.onPickAnother}>{words.code.pickAnother}</Button>
+        </div>
+      ) : (
+        failure && (
+          <p className="book-error" role="alert" data-testid="details-error">
+            {failure}
+          </p>
+        )
       )}
       <Button type="submit" variant="primary" size="large" block loading={submitting} loadingLabel={w.sending}>
         {w.submit}

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, Select } from '@/components/ui/field';
-import { endSteps, minutesOf, nowMinutesIn, startSteps, timeSteps } from '../_lib/time-steps';
+import { endSteps, MAX_HOURS, minutesOf, nowMinutesIn, startSteps, timeSteps } from '../_lib/time-steps';
 import { formatClock } from '../_lib/format';
 import type { BookingWords } from './booking-words';
 
@@ -11,8 +11,8 @@ type Props = {
   day: string;
   today: string;
   timeZone: string;
-  opensAt?: string;
-  closesAt?: string;
+  opensAt: string | null;
+  closesAt: string | null;
   initialFrom: string | null;
   initialTo: string | null;
   onShow: (from: string, to: string) => void;
@@ -20,7 +20,7 @@ type Props = {
   words: BookingWords;
 };
 
-/** Start and end of an hourly booking on one day, in 15-minute steps inside opening hours (not yet past today). */
+/** Start and end of an hourly booking on one day, in 15-minute steps inside opening hours (not yet past today), at most 12 hours. */
 export function HourPicker({
   day,
   today,
@@ -38,7 +38,7 @@ export function HourPicker({
   // A quarter hour's grace: a start this minute is already past.
   const starts = startSteps(steps, day === today ? nowMinutesIn(timeZone) : null);
   const [from, setFrom] = useState(initialFrom && starts.includes(initialFrom) ? initialFrom : (starts[0] ?? ''));
-  const ends = from ? endSteps(steps, from) : [];
+  const ends = from ? endSteps(steps, from, MAX_HOURS * 60) : [];
   const [to, setTo] = useState(initialTo ?? '');
   const end = ends.includes(to) ? to : (ends.find((s) => minutesOf(s)! >= minutesOf(from)! + 60) ?? ends[0] ?? '');
 

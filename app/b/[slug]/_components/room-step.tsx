@@ -1,28 +1,18 @@
 'use client';
 
 import { useQueries } from '@tanstack/react-query';
-import type { PublicRoomType } from '@/lib/booking-site/public-facility';
+import type { PublicFacility } from '@/lib/booking-site/public-facility';
 import { Button } from '@/components/ui/button';
 import { fill } from '@/lib/i18n/slots';
 import { formatAmount } from '../_lib/format';
-import { errorText, publicApi, retryOnce } from './api';
+import { errorText } from './api';
 import type { BookingWords } from './booking-words';
-import { choiceKey, periodOf, type Choice, type Quote } from './types';
-
-/** The quote query of one room type for a choice: shared by the room list and the details step's summary. */
-export function quoteQuery(slug: string, roomTypeId: string, choice: Choice) {
-  return {
-    queryKey: ['quote', slug, roomTypeId, choiceKey(choice)],
-    queryFn: ({ signal }: { signal: AbortSignal }) =>
-      publicApi<Quote>(`/facilities/${encodeURIComponent(slug)}/quotes`, { roomTypeId, ...periodOf(choice) }, signal),
-    staleTime: 30_000,
-    retry: retryOnce,
-  };
-}
+import { quoteQuery } from './queries';
+import type { Choice } from './types';
 
 type Props = {
   slug: string;
-  roomTypes: PublicRoomType[];
+  roomTypes: PublicFacility['roomTypes'];
   choice: Choice;
   whenText: string;
   tag: string;

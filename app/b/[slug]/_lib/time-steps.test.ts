@@ -24,6 +24,9 @@ describe('15-minute steps', () => {
     expect(startSteps(steps, null)).toEqual(['09:00', '09:15', '09:30', '09:45']);
     expect(startSteps(steps, minutesOf('09:20'))).toEqual(['09:30', '09:45']);
     expect(endSteps(steps, '09:30')).toEqual(['09:45', '10:00']);
+    // At most 12 hours (the API's limit), or what the caller says.
+    expect(endSteps(timeSteps('06:00', '23:00'), '07:00').at(-1)).toBe('19:00');
+    expect(endSteps(steps, '09:00', 30)).toEqual(['09:15', '09:30']);
   });
 
   it('reads times and refuses what is not one', () => {

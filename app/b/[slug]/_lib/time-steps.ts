@@ -38,10 +38,13 @@ export function startSteps(steps: string[], nowMinutes: number | null): string[]
   return steps.slice(0, -1).filter((s) => nowMinutes === null || minutesOf(s)! > nowMinutes);
 }
 
-/** The end times after a start: every later step. */
-export function endSteps(steps: string[], start: string): string[] {
+/** The longest hourly booking the API quotes. */
+export const MAX_HOURS = 12;
+
+/** The end times after a start: every later step, at most `maxMinutes` after it. */
+export function endSteps(steps: string[], start: string, maxMinutes = MAX_HOURS * 60): string[] {
   const from = minutesOf(start) ?? 0;
-  return steps.filter((s) => minutesOf(s)! > from);
+  return steps.filter((s) => minutesOf(s)! > from && minutesOf(s)! <= from + maxMinutes);
 }
 
 /** The zone's offset from UTC at an instant, in minutes (Tokyo: +540). */

@@ -37,7 +37,7 @@ export default async function BookingDonePage({ params, searchParams }: Props) {
           <BookingDone
             slug={slug}
             requestId={request}
-            payment={facility.payment}
+            unit={facility.unit}
             timeZone={facility.timeZone}
             tag={intlLocale(locale)}
             words={doneWords(t)}
