@@ -226,3 +226,34 @@ test('axe finds nothing serious on the booking steps', async ({ page }) => {
   await sendDetails(page, 'Mika Sato', `axe-${Date.now().toString(36)}@example.com`);
   await check('code');
 });
+
+test("the booking site's first-load JavaScript stays within 1.15× the minimal page's", async ({ browser }) => {
+  // As scripts/bench/guest-page.ts measures it: the scripts a first visit downloads, decoded.
+  const { slug } = await publishedFacility('Booking JS', 1, 'online');
+  async function firstLoadJs(path: string): Promise<number> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const bodies: Promise<number>[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script')
+        bodies.push(
+          response.body().then(
+            (b) => b.length,
+            () => 0,
+          ),
+        );
+    });
+    await page.goto(path, { waitUntil: 'networkidle' });
+    const bytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
+    await context.close();
+    return bytes;
+  }
+  const minimal = await firstLoadJs('/minimal');
+  const booking = await firstLoadJs(`/b/${slug}`);
+  const done = await firstLoadJs(`/b/${slug}/done?request=00000000-0000-4000-8000-000000000000`);
+  const figures = `/minimal ${minimal} B, /b/{slug} ${booking} B (${(booking / minimal).toFixed(3)}×), done ${done} B (${(done / minimal).toFixed(3)}×)`;
+  test.info().annotations.push({ type: 'first-load JavaScript', description: figures });
+  process.stdout.write(`first-load JavaScript: ${figures}\n`);
+  expect(booking / minimal).toBeLessThanOrEqual(1.15);
+  expect(done / minimal).toBeLessThanOrEqual(1.15);
+});

@@ -46,6 +46,7 @@ const DetailsStep = dynamic(() => import('./details-step').then((m) => m.Details
 const CodeStep = dynamic(() => import('./code-step').then((m) => m.CodeStep));
 
 type Step = 'dates' | 'room' | 'details' | 'code';
+const REDIRECT_DELAY_MS = 1_500;
 const STEPS: Step[] = ['dates', 'room', 'details', 'code'];
 
 /**
@@ -137,7 +138,8 @@ export function BookingFlow({ slug, facility, today, locale, tag, words }: Props
       if (value === null) next.delete(key);
       else next.set(key, value);
     }
-    const href = `${pathname}${next.size ? `?${next}` : ''}`;
+    const query = next.toString();
+    const href = `${pathname}${query ? `?${query}` : ''}`;
     if (replace) router.replace(href, { scroll: false });
     else router.push(href, { scroll: false });
   };
@@ -204,7 +206,9 @@ export function BookingFlow({ slug, facility, today, locale, tag, words }: Props
           url: data.paymentUrl,
           holdEnds: data.holdExpiresAt ? formatDateTime(data.holdExpiresAt, 'time', { locale: tag, timeZone }) : null,
         });
-        window.location.assign(data.paymentUrl);
+        // A moment to read until when the room is held before Checkout's page replaces this one.
+        const url = data.paymentUrl;
+        setTimeout(() => window.location.assign(url), REDIRECT_DELAY_MS);
       } else {
         router.push(`/b/${encodeURIComponent(slug)}/done?request=${encodeURIComponent(requestId!)}`);
       }
