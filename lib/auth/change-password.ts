@@ -30,12 +30,12 @@ export async function changeOwnPassword(input: {
     if (current === input.next) return { ok: false, refusal: 'same_as_current' };
   } else {
     // The one-time password again is no choice (checked without the sign-in limit: this is no guess).
-    const rows = await asService((tx) =>
+    const [rows] = await asService((tx) =>
       runInTransaction(tx, [
         statement<{ password_hash: string | null }>(
           `select password_hash from users where id = ${sqlLiteral(user.id, 'uuid')}`,
         ),
-      ]).then(([rows]) => rows),
+      ]),
     );
     const stored = rows[0]?.password_hash ?? null;
     if (stored && (await verifyPassword(input.next, stored))) return { ok: false, refusal: 'same_as_current' };
@@ -43,13 +43,13 @@ export async function changeOwnPassword(input: {
   const problem = passwordProblem(input.next, user.email);
   if (problem) return { ok: false, refusal: problem };
   const passwordHash = await hashPassword(input.next);
-  const rows = await asService((tx) =>
+  const [rows] = await asService((tx) =>
     runInTransaction(tx, [
       statement<{
         generation: number;
       }>(`select app_set_own_password(${sqlLiteral(user.id, 'uuid')}, ${sqlLiteral(input.sessionGeneration, 'int')},
       ${sqlLiteral(passwordHash, 'text')}) as generation`),
-    ]).then(([rows]) => rows),
+    ]),
   );
   const generation = rows[0]?.generation;
   if (typeof generation !== 'number') throw new AppError('unauthorized', 'This session has ended: sign in again.');

@@ -40,12 +40,11 @@ type SignInAccount = {
 };
 
 /** The account of an email, as sign-in sees it (`app_sign_in_account`: an expired one-time password reads as none). */
-function signInAccount(email: string): Promise<SignInAccount[]> {
-  return asService((tx) =>
-    runInTransaction(tx, [
-      statement<SignInAccount>(`select * from app_sign_in_account(${sqlLiteral(email, 'text')})`),
-    ]).then(([rows]) => rows),
+async function signInAccount(email: string): Promise<SignInAccount[]> {
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [statement<SignInAccount>(`select * from app_sign_in_account(${sqlLiteral(email, 'text')})`)]),
   );
+  return rows;
 }
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
@@ -146,12 +145,12 @@ export async function verifyOwnPassword(input: {
 }): Promise<boolean> {
   const rules = [pairRule(input.userId, input.address || 'unknown')];
   const taken = await takeAllTokens(rules);
-  const rows = await asService((tx) =>
+  const [rows] = await asService((tx) =>
     runInTransaction(tx, [
       statement<{ password_hash: string | null }>(
         `select password_hash from users where id = ${sqlLiteral(input.userId, 'uuid')}`,
       ),
-    ]).then(([rows]) => rows),
+    ]),
   );
   const ok = await verifyPassword(input.password, taken.allowed ? (rows[0]?.password_hash ?? null) : null);
   if (ok) await giveTokens(rules);

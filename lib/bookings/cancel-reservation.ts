@@ -17,8 +17,10 @@ export async function cancelReservation(input: {
   const { tenantId, reservationId, actor } = input;
   await asService({ tenantId }, (tx) =>
     runInTransaction(tx, [
-      effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
-      ${sqlLiteral(input.keyReason ?? KEY_REASON_RESERVATION_CANCELLED, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+      effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(reservationId, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
+      ${sqlLiteral(input.keyReason ?? KEY_REASON_RESERVATION_CANCELLED, 'text')},
+        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
     ]),
   );
   return { id: reservationId, status: 'cancelled' };
@@ -40,8 +42,10 @@ export async function cancelBookingGroup(input: {
     });
     for (const r of reservations) {
       await runInTransaction(tx, [
-        effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(r.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
-        ${sqlLiteral(KEY_REASON_RESERVATION_CANCELLED, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+        effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
+          ${sqlLiteral(r.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
+        ${sqlLiteral(KEY_REASON_RESERVATION_CANCELLED, 'text')}, ${sqlLiteral(actor.type, 'actor_type')},
+          ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
       ]);
     }
     return { id: input.bookingGroupId, cancelled: reservations.length };

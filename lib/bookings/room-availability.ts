@@ -34,7 +34,9 @@ export async function roomAvailability({
     // room_holds); a pre-issued key's lead yields to a booking and does not count.
     const [busy] = await runInTransaction(tx, [
       statement<{ room_id: string }>(`select distinct room_id from room_holds
-      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and not soft and during && tstzrange(${sqlLiteral(startsAt, 'timestamptz')}, ${sqlLiteral(endsAt, 'timestamptz')}, '[)')`),
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and not soft and during && tstzrange(${sqlLiteral(startsAt, 'timestamptz')},
+          ${sqlLiteral(endsAt, 'timestamptz')}, '[)')`),
     ]);
     const taken = new Set(busy.map((b) => b.room_id));
     return rooms.map((r) => ({

@@ -42,7 +42,7 @@ export async function searchReservations({
   if (text === '') return [];
   const contains = `%${escapeLike(text)}%`;
   const prefix = `${escapeLike(text.toLowerCase())}%`;
-  const rows = await withTenant({ tenantId, userId }, (tx) =>
+  const [rows] = await withTenant({ tenantId, userId }, (tx) =>
     runInTransaction(tx, [
       statement<{
         id: string;
@@ -68,7 +68,7 @@ export async function searchReservations({
               or r.id::text like ${sqlLiteral(prefix, 'text')} escape '!')
        order by r.starts_at desc, r.id
        limit ${sqlLiteral(Math.min(Math.max(1, limit), 200), 'int')}`),
-    ]).then(([rows]) => rows),
+    ]),
   );
   return rows.map((r) => ({
     id: r.id,

@@ -44,7 +44,8 @@ export async function correctGuestOfReservation(
       statement<{ id: string; name: string; email: string | null; phone: string | null }>(`
       select g.id, g.name, g.email, g.phone from reservations r
         join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.id = ${sqlLiteral(reservationId, 'uuid')} for update of g`),
+       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and r.id = ${sqlLiteral(reservationId, 'uuid')} for update of g`),
     ]);
     const guest = guests[0];
     if (!guest) throw new AppError('not_found', 'No such guest.');

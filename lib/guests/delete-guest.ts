@@ -47,7 +47,8 @@ export async function deleteGuestOfReservation(input: {
     const [guests] = await runInTransaction(tx, [
       statement<{ id: string; name: string }>(`select g.id, g.name from reservations r
       join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.id = ${sqlLiteral(input.reservationId, 'uuid')} for update of g`),
+      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and r.id = ${sqlLiteral(input.reservationId, 'uuid')} for update of g`),
     ]);
     if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
     if (!sameName(input.confirmName, guests[0]!.name)) return 'name_mismatch';
@@ -63,7 +64,8 @@ async function eraseGuest(
 ): Promise<void> {
   const [guests] = await runInTransaction(tx, [
     statement<{ id: string }>(
-      `select id from guests where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(guestId, 'uuid')} for update`,
+      `select id from guests where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(guestId, 'uuid')} for update`,
     ),
   ]);
   if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
@@ -71,18 +73,21 @@ async function eraseGuest(
   // either finishes before it (and its key is revoked here) or finds the guest gone.
   await runInTransaction(tx, [
     effectStatement(
-      `select id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and guest_id = ${sqlLiteral(guestId, 'uuid')} order by id for update`,
+      `select id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and guest_id = ${sqlLiteral(guestId, 'uuid')} order by id for update`,
     ),
   ]);
   const [keys] = await runInTransaction(tx, [
     statement<{ id: string }>(`select k.id from access_keys k
     join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
-    where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guestId, 'uuid')} and r.ends_at > now()
+    where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guestId, 'uuid')}
+      and r.ends_at > now()
       and k.status in ('pre_issued', 'active') order by k.created_at`),
   ]);
   for (const key of keys) {
     await runInTransaction(tx, [
-      effectStatement(`select id from app_end_key(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(key.id, 'uuid')}, 'revoked', ${sqlLiteral(GUEST_DELETED, 'text')},
+      effectStatement(`select id from app_end_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(key.id, 'uuid')}, 'revoked', ${sqlLiteral(GUEST_DELETED, 'text')},
       ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
     ]);
   }
@@ -133,8 +138,9 @@ async function eraseFromWebhookPayloads(
      for update`),
   ]);
   for (const event of events) {
+    const payload = JSON.stringify(redactWebhookPayload(event.provider, event.payload));
     await runInTransaction(tx, [
-      effectStatement(`update webhook_events set payload = ${sqlLiteral(JSON.stringify(redactWebhookPayload(event.provider, event.payload)), 'jsonb')}
+      effectStatement(`update webhook_events set payload = ${sqlLiteral(payload, 'jsonb')}
       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(event.id, 'uuid')}`),
     ]);
   }

@@ -28,7 +28,8 @@ export async function rotateGuestLink({
   return asService({ tenantId }, async (tx) => {
     const [reservations] = await runInTransaction(tx, [
       statement<{ status: string; ends_at: Date; room_id: string; guest_id: string | null }>(`
-      select status, ends_at, room_id, guest_id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(reservationId, 'uuid')} for update`),
+      select status, ends_at, room_id, guest_id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(reservationId, 'uuid')} for update`),
     ]);
     if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
     const reservation = reservations[0]!;
@@ -41,7 +42,8 @@ export async function rotateGuestLink({
     }
     const [ended] = await runInTransaction(tx, [
       statement<{ id: string }>(`update guest_links set ended_at = now()
-      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id = ${sqlLiteral(reservationId, 'uuid')} and ended_at is null returning id`),
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id = ${sqlLiteral(reservationId, 'uuid')}
+        and ended_at is null returning id`),
     ]);
     await tx.guestLink.create({
       data: {
@@ -56,9 +58,12 @@ export async function rotateGuestLink({
     const [reissued] = await runInTransaction(tx, [
       statement<{ id: string }>(`
       select n.id from access_keys k
-       cross join lateral reissue_key(k.tenant_id, k.id, ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')}, ${sqlLiteral(actor.type, 'actor_type')},
-                                      ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}, ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')}) n
-       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.reservation_id = ${sqlLiteral(reservationId, 'uuid')} and k.kind = 'guest'
+       cross join lateral reissue_key(k.tenant_id, k.id, ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')},
+         ${sqlLiteral(actor.type, 'actor_type')},
+                                      ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
+                                        ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')}) n
+       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and k.reservation_id = ${sqlLiteral(reservationId, 'uuid')} and k.kind = 'guest'
          and k.status in ('pre_issued', 'active')`),
     ]);
     await writeAuditEvent(tx, {

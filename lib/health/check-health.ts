@@ -59,7 +59,8 @@ export async function checkHealth(): Promise<Health> {
     worker = await asService(async (tx) => {
       const [rows] = await runInTransaction(tx, [
         statement<{ fresh: boolean }>(`select exists (
-        select 1 from worker_heartbeats where beat_at > now() - make_interval(secs => ${sqlLiteral(WORKER_STALE_AFTER_SECONDS, 'float8')})) as fresh`),
+        select 1 from worker_heartbeats
+         where beat_at > now() - make_interval(secs => ${sqlLiteral(WORKER_STALE_AFTER_SECONDS, 'float8')})) as fresh`),
       ]);
       const fresh = rows[0]?.fresh === true;
       // A worker that died while others live (the reaper's incident) stays told for a while.
@@ -99,8 +100,10 @@ export const WORKER_DEATH_TOLD_MINUTES = 10;
 async function resolveWorkerIncident(tx: Tx): Promise<void> {
   await runInTransaction(tx, [
     effectStatement(`update incidents set resolved_at = now(), updated_at = now()
-    where tenant_id is null and condition_key = ${sqlLiteral(INCIDENT.worker.conditionKey, 'text')} and resolved_at is null
-      and coalesce((detail->>'reapedAt')::timestamptz, '-infinity') < now() - make_interval(mins => ${sqlLiteral(WORKER_DEATH_TOLD_MINUTES, 'int')})`),
+    where tenant_id is null and condition_key = ${sqlLiteral(INCIDENT.worker.conditionKey, 'text')}
+      and resolved_at is null
+      and coalesce((detail->>'reapedAt')::timestamptz, '-infinity')
+          < now() - make_interval(mins => ${sqlLiteral(WORKER_DEATH_TOLD_MINUTES, 'int')})`),
   ]);
 }
 
@@ -111,17 +114,19 @@ async function resolveWorkerIncident(tx: Tx): Promise<void> {
  */
 export async function recordDeadWorkers(tx: Tx, dead: { workerId: string; beatAt: Date }[]): Promise<void> {
   if (dead.length === 0) return;
-  const ids = JSON.stringify(dead.map((d) => d.workerId));
-  const lastBeat = new Date(Math.max(...dead.map((d) => d.beatAt.getTime())));
+  const ids = sqlLiteral(JSON.stringify(dead.map((d) => d.workerId)), 'jsonb');
+  const lastBeat = sqlLiteral(new Date(Math.max(...dead.map((d) => d.beatAt.getTime()))), 'timestamptz');
+  const summary =
+    'A job worker process stopped reporting in; the live workers took over its jobs. Until it is replaced, keys are programmed and webhooks processed by fewer workers.';
   await runInTransaction(tx, [
     effectStatement(`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
     values (null, ${sqlLiteral(INCIDENT.worker.conditionKey, 'text')}, ${sqlLiteral(INCIDENT.worker.kind, 'text')}, 'critical',
-            ${sqlLiteral('A job worker process stopped reporting in; the live workers took over its jobs. Until it is replaced, keys are programmed and webhooks processed by fewer workers.', 'text')},
-            jsonb_build_object('deadWorkers', ${sqlLiteral(ids, 'jsonb')}, 'lastBeatAt', ${sqlLiteral(lastBeat, 'timestamptz')}, 'reapedAt', now()))
+            ${sqlLiteral(summary, 'text')},
+            jsonb_build_object('deadWorkers', ${ids}, 'lastBeatAt', ${lastBeat}, 'reapedAt', now()))
     on conflict (condition_key) where tenant_id is null and resolved_at is null do update set
       occurrences = i.occurrences + 1, updated_at = now(),
-      detail = i.detail || jsonb_build_object('deadWorkers', coalesce(i.detail->'deadWorkers', '[]') || ${sqlLiteral(ids, 'jsonb')},
-                                              'lastBeatAt', ${sqlLiteral(lastBeat, 'timestamptz')}, 'reapedAt', now())`),
+      detail = i.detail || jsonb_build_object('deadWorkers', coalesce(i.detail->'deadWorkers', '[]') || ${ids},
+                                              'lastBeatAt', ${lastBeat}, 'reapedAt', now())`),
   ]);
 }
 

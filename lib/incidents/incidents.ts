@@ -13,8 +13,10 @@ export type IncidentInput = {
 /** Opens the incident for a condition, or counts one more occurrence of the open one. */
 export function openIncidentStatement(input: IncidentInput): Statement<void> {
   return effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
-    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
-            ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
+    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
+      ${sqlLiteral(input.kind, 'text')},
+            ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')},
+              ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
     on conflict (tenant_id, condition_key) where resolved_at is null
     do update set occurrences = incidents.occurrences + 1, updated_at = now(), summary = excluded.summary, detail = excluded.detail,
       severity = excluded.severity`);
@@ -37,7 +39,8 @@ export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurren
   const occurrenceId = sqlLiteral(input.occurrenceId, 'text');
   await runInTransaction(tx, [
     effectStatement(`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
-    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
+    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
+      ${sqlLiteral(input.kind, 'text')},
             ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(detail, 'jsonb')})
     on conflict (tenant_id, condition_key) where resolved_at is null
     do update set occurrences = i.occurrences + 1, updated_at = now(), summary = excluded.summary, severity = excluded.severity,
@@ -55,7 +58,8 @@ export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurren
  */
 export function resolveIncidentStatement(input: { tenantId: string; conditionKey: string }): Statement<void> {
   return effectStatement(`update incidents set resolved_at = now(), updated_at = now()
-    where tenant_id = ${sqlLiteral(input.tenantId, 'uuid')} and condition_key = ${sqlLiteral(input.conditionKey, 'text')}
+    where tenant_id = ${sqlLiteral(input.tenantId, 'uuid')}
+      and condition_key = ${sqlLiteral(input.conditionKey, 'text')}
       and resolved_at is null`);
 }
 
@@ -83,7 +87,8 @@ export async function recordSourceFailure(
     with counted as (
       insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
       values (${tenantId}, ${conditionKey}, 'webhook_processing_failed', 'warning',
-              ${sqlLiteral(`Processing ${input.label} webhooks failed (${input.reason}).`, 'text')}, ${sqlLiteral(detail, 'jsonb')})
+              ${sqlLiteral(`Processing ${input.label} webhooks failed (${input.reason}).`, 'text')},
+                ${sqlLiteral(detail, 'jsonb')})
       on conflict (tenant_id, condition_key) where resolved_at is null do update set
         occurrences = i.occurrences + 1,
         severity = case when i.occurrences + 1 >= 5 then 'critical' else i.severity end,
@@ -118,7 +123,8 @@ export function sourceSuccessStatement(input: { tenantId: string; source: string
  */
 export async function addKeyToIncident(tx: Tx, input: IncidentInput & { keyId: string }): Promise<void> {
   await runInTransaction(tx, [
-    effectStatement(`select app_incident_add_key(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
+    effectStatement(`select app_incident_add_key(${sqlLiteral(input.tenantId, 'uuid')},
+      ${sqlLiteral(input.conditionKey, 'text')},
     ${sqlLiteral(input.kind, 'text')}, ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')},
     ${sqlLiteral(input.keyId, 'uuid')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})`),
   ]);
@@ -133,7 +139,8 @@ export function clearKeyFromIncidentsStatement(input: {
   conditionKeys: string[];
   keyId: string;
 }): Statement<void> {
-  return effectStatement(`select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlArray(input.conditionKeys, 'text')},
+  return effectStatement(`select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')},
+    ${sqlArray(input.conditionKeys, 'text')},
     ${sqlLiteral(input.keyId, 'uuid')})`);
 }
 
@@ -143,7 +150,8 @@ export type PlatformIncidentInput = Omit<IncidentInput, 'tenantId'>;
 export async function openPlatformIncident(tx: Tx, input: PlatformIncidentInput): Promise<void> {
   await runInTransaction(tx, [
     effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
-    values (null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')}, ${sqlLiteral(input.severity, 'text')},
+    values (null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
+      ${sqlLiteral(input.severity, 'text')},
             ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
     on conflict (condition_key) where tenant_id is null and resolved_at is null do nothing`),
   ]);
@@ -168,8 +176,10 @@ export async function recordPastPlatformIncident(
   const since = sqlLiteral(input.since, 'timestamptz');
   await runInTransaction(tx, [
     effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
-    select null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')}, ${sqlLiteral(input.severity, 'text')},
-           ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(JSON.stringify({ ...input.detail, from: input.since.toISOString() }), 'jsonb')},
+    select null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
+      ${sqlLiteral(input.severity, 'text')},
+           ${sqlLiteral(input.summary, 'text')},
+             ${sqlLiteral(JSON.stringify({ ...input.detail, from: input.since.toISOString() }), 'jsonb')},
            ${since}, now()
     where not exists (select 1 from incidents where tenant_id is null and kind = ${sqlLiteral(input.kind, 'text')}
                         and opened_at > ${since} - interval '2 minutes')`),

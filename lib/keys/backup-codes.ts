@@ -67,8 +67,11 @@ export async function checkBackupNeeded(
     const [inserted] = await runInTransaction(tx, [
       statement<{ id: string }>(`
       insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, kind, backup_for)
-      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(key.reservationId, 'uuid')}, null, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(key.status, 'key_status')},
-              ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')}, ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
+      values (${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(key.reservationId, 'uuid')}, null, ${sqlLiteral(key.roomId, 'uuid')},
+          ${sqlLiteral(key.status, 'key_status')},
+              ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')},
+                ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
       on conflict do nothing
       returning id`),
     ]);
@@ -77,12 +80,20 @@ export async function checkBackupNeeded(
     // The pool's code is on the lock already; a PIN clash with a live key there refuses the backup.
     await runInTransaction(tx, [
       effectStatement(`insert into key_lock_codes (tenant_id, key_id, lock_id, state, code_id, set_at)
-      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(door.lockId, 'uuid')}, 'set', ${sqlLiteral(pulled.data.codeId, 'text')}, now())`),
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(backupKeyId, 'uuid')},
+        ${sqlLiteral(door.lockId, 'uuid')}, 'set', ${sqlLiteral(pulled.data.codeId, 'text')}, now())`),
     ]);
+    const metadata = {
+      reservationId: key.reservationId,
+      standsInFor: keyId,
+      lockId: door.lockId,
+      lockName: door.lock.name,
+    };
     await runInTransaction(tx, [
-      effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}, 'key.backup_issued', 'access_key',
-      ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(door.error ?? `code_${door.state}`, 'text')},
-      ${sqlLiteral(JSON.stringify({ reservationId: key.reservationId, standsInFor: keyId, lockId: door.lockId, lockName: door.lock.name }), 'jsonb')})`),
+      effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')},
+        ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}, 'key.backup_issued', 'access_key',
+        ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(door.error ?? `code_${door.state}`, 'text')},
+        ${sqlLiteral(JSON.stringify(metadata), 'jsonb')})`),
     ]);
     logger.info({ keyId, backupKeyId, lockId: door.lockId }, 'backup code issued');
     return { kind: 'issued', backupKeyId } as const;

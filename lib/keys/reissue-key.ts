@@ -25,11 +25,12 @@ export async function reissueKey({
   reason: string;
   actor: Actor;
 }): Promise<KeyView> {
-  const rows = await asService({ tenantId }, (tx) =>
+  const [rows] = await asService({ tenantId }, (tx) =>
     runInTransaction(tx, [
-      statement<AccessKeyRow>(`select * from reissue_key(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(keyId, 'uuid')}, ${sqlLiteral(reason, 'text')},
+      statement<AccessKeyRow>(`select * from reissue_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(keyId, 'uuid')}, ${sqlLiteral(reason, 'text')},
       ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
-    ]).then(([rows]) => rows),
+    ]),
   );
   return toKeyView(rows[0]!);
 }
@@ -49,11 +50,13 @@ export async function issueNewStayKey({
   reason: string;
   actor: Actor;
 }): Promise<KeyView> {
-  const rows = await asService({ tenantId }, (tx) =>
+  const [rows] = await asService({ tenantId }, (tx) =>
     runInTransaction(tx, [
-      statement<AccessKeyRow>(`select * from issue_new_stay_key(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')},
-      ${sqlLiteral(reason, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
-    ]).then(([rows]) => rows),
+      statement<AccessKeyRow>(`select * from issue_new_stay_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(reservationId, 'uuid')},
+      ${sqlLiteral(reason, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
+        ${sqlLiteral(actor.label, 'text')})`),
+    ]),
   );
   return toKeyView(rows[0]!);
 }

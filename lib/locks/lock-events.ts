@@ -144,9 +144,11 @@ export async function applyLockEvent(input: {
     if (!lock) return { status: 'ignored', reason: 'unknown_device' };
     const newer = !lock.last_event_at || lock.last_event_at <= event.occurredAt;
     if (newer) {
+      const kind = sqlLiteral(event.kind, 'text');
+      const occurredAt = sqlLiteral(event.occurredAt, 'timestamptz');
       await runInTransaction(tx, [
-        effectStatement(`update locks set last_event = ${sqlLiteral(event.kind, 'text')}, last_event_at = ${sqlLiteral(event.occurredAt, 'timestamptz')},
-          last_seen_at = case when ${sqlLiteral(event.kind, 'text')} <> 'device_disconnected' then greatest(last_seen_at, ${sqlLiteral(event.occurredAt, 'timestamptz')}) else last_seen_at end,
+        effectStatement(`update locks set last_event = ${kind}, last_event_at = ${occurredAt},
+          last_seen_at = case when ${kind} <> 'device_disconnected' then greatest(last_seen_at, ${occurredAt}) else last_seen_at end,
           updated_at = now()
         where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(lock.id, 'uuid')}`),
       ]);

@@ -290,13 +290,21 @@ async function issueOfflineCode(job: JobAttempt, key: LoadedKey, door: Door, pro
                   ${sqlLiteral(key.issuedByLabel, 'text')})`),
     ]);
     await runInTransaction(tx, [
-      effectStatement(`update key_lock_codes set state = 'set', offline = true, code_id = ${sqlLiteral(issued.data.codeId, 'text')}, set_at = now()
+      effectStatement(`update key_lock_codes set state = 'set', offline = true, code_id = ${sqlLiteral(issued.data.codeId, 'text')},
+        set_at = now()
       where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(replacementId, 'uuid')}`),
     ]);
+    const metadata = {
+      reservationId: key.reservationId,
+      checkInId: key.checkInId,
+      replaces: key.id,
+      lockId: door.lockId,
+      offline: true,
+    };
     await runInTransaction(tx, [
-      effectStatement(`select app_audit(${sqlLiteral(job.tenantId, 'uuid')}, 'system', null, 'offline codes', 'key.issued', 'access_key',
-      ${sqlLiteral(replacementId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, 'offline_code',
-      ${sqlLiteral(JSON.stringify({ reservationId: key.reservationId, checkInId: key.checkInId, replaces: key.id, lockId: door.lockId, offline: true }), 'jsonb')})`),
+      effectStatement(`select app_audit(${sqlLiteral(job.tenantId, 'uuid')}, 'system', null, 'offline codes', 'key.issued',
+      'access_key', ${sqlLiteral(replacementId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, 'offline_code',
+      ${sqlLiteral(JSON.stringify(metadata), 'jsonb')})`),
     ]);
     return true;
   });

@@ -133,7 +133,8 @@ async function composeIncidentMail(tx: Tx, message: MessageRow, to: string): Pro
   const [rows] = await runInTransaction(tx, [
     statement<{ summary: string; tenant_name: string }>(`
     select i.summary, t.name as tenant_name from incidents i join tenants t on t.id = i.tenant_id
-     where i.tenant_id = ${sqlLiteral(message.tenant_id, 'uuid')} and i.id = ${sqlLiteral(message.incident_id, 'uuid')}`),
+     where i.tenant_id = ${sqlLiteral(message.tenant_id, 'uuid')}
+       and i.id = ${sqlLiteral(message.incident_id, 'uuid')}`),
   ]);
   const incident = rows[0];
   if (!incident) return { skip: 'incident_gone' };

@@ -15,12 +15,13 @@ export async function listReservationMessages({
   return withTenant({ tenantId, userId }, async (tx) => {
     const found = await tx.reservation.findMany({ where: { tenantId, id: reservationId }, select: { id: true } });
     if (found.length !== 1) throw new AppError('not_found', 'No such reservation.');
-    return runInTransaction(tx, [
+    const [rows] = await runInTransaction(tx, [
       statement<MessageRecord>(`select ${MESSAGE_COLUMNS} from messages m
       left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
       where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and m.reservation_id = ${sqlLiteral(reservationId, 'uuid')}
       order by m.created_at desc, m.id`),
-    ]).then(([rows]) => rows);
+    ]);
+    return rows;
   });
 }
 
@@ -36,12 +37,14 @@ export async function listTenantMessages({
   failedOnly?: boolean;
   limit?: number;
 }): Promise<MessageRecord[]> {
-  return withTenant({ tenantId, userId }, (tx) =>
+  const [rows] = await withTenant({ tenantId, userId }, (tx) =>
     runInTransaction(tx, [
       statement<MessageRecord>(`select ${MESSAGE_COLUMNS} from messages m
       left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
-      where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and (not ${sqlLiteral(failedOnly, 'boolean')} or m.status = 'failed')
+      where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and (not ${sqlLiteral(failedOnly, 'boolean')}
+        or m.status = 'failed')
       order by m.created_at desc, m.id limit ${sqlLiteral(Math.min(Math.max(limit, 1), 500), 'int')}`),
-    ]).then(([rows]) => rows),
+    ]),
   );
+  return rows;
 }

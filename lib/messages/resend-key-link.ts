@@ -32,7 +32,8 @@ export async function resendKeyLink({
   return asService({ tenantId }, async (tx) => {
     const [rows] = await runInTransaction(tx, [
       statement<{ id: string; room_id: string }>(`select m.id, r.room_id
-      from reservations r, app_enqueue_guest_message(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')}, 'key_link',
+      from reservations r, app_enqueue_guest_message(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(reservationId, 'uuid')}, 'key_link',
                                                      ${sqlLiteral(`resend:${randomUUID()}`, 'text')}) m
       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.id = ${sqlLiteral(reservationId, 'uuid')}`),
     ]);
@@ -44,8 +45,10 @@ export async function resendKeyLink({
       );
     }
     await runInTransaction(tx, [
-      effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
-      'message.resent', 'reservation', ${sqlLiteral(reservationId, 'uuid')}, ${sqlLiteral(created.room_id, 'uuid')}, null,
+      effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')},
+        ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
+      'message.resent', 'reservation', ${sqlLiteral(reservationId, 'uuid')},
+        ${sqlLiteral(created.room_id, 'uuid')}, null,
       ${sqlLiteral(JSON.stringify({ messageId: created.id, kind: 'key_link' }), 'jsonb')})`),
     ]);
     const [messages] = await runInTransaction(tx, [

@@ -84,7 +84,8 @@ async function composeAccountMail(tx: Tx, message: AccountMessageRow): Promise<C
       statement<{ tenant_name: string; role: 'front_desk' | 'manager'; inviter: string; expires_at: Date }>(`
       select t.name as tenant_name, i.role::text, i.invited_by_label as inviter, i.expires_at
         from staff_invitations i join tenants t on t.id = i.tenant_id
-       where i.id = ${sqlLiteral(message.invitation_id, 'uuid')} and i.accepted_at is null and i.ended_at is null and i.expires_at > now()`),
+       where i.id = ${sqlLiteral(message.invitation_id, 'uuid')}
+         and i.accepted_at is null and i.ended_at is null and i.expires_at > now()`),
     ]);
     const invitation = rows[0];
     if (!invitation) return { skip: 'invitation_closed' };
@@ -100,7 +101,8 @@ async function composeAccountMail(tx: Tx, message: AccountMessageRow): Promise<C
   }
   const [rows] = await runInTransaction(tx, [
     statement<{ expires_at: Date }>(`select expires_at from password_resets
-    where id = ${sqlLiteral(message.reset_id, 'uuid')} and used_at is null and ended_at is null and expires_at > now()`),
+    where id = ${sqlLiteral(message.reset_id, 'uuid')}
+      and used_at is null and ended_at is null and expires_at > now()`),
   ]);
   if (!rows[0]) return { skip: 'reset_closed' };
   return mailOf(message.to_address, lang, {

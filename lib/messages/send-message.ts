@@ -33,7 +33,8 @@ export async function sendMessage(input: {
     const [rows] = await runInTransaction(tx, [
       statement<MessageRow>(`select id, tenant_id, reservation_id, incident_id, kind::text,
         occasion, to_address, locale, status::text, claimed_at
-      from messages where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(messageId, 'uuid')} for update`),
+      from messages where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(messageId, 'uuid')} for update`),
     ]);
     const message = rows[0];
     if (claimDecision(message) === 'done') return { outcome: 'done' as const };
@@ -64,8 +65,9 @@ export async function sendMessage(input: {
           where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(messageId, 'uuid')}`),
         ]);
         await runInTransaction(tx, [
-          effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, 'system'::actor_type, null, 'mailer', 'message.sent', 'message',
-            ${sqlLiteral(messageId, 'uuid')}, null, null, ${sqlLiteral(JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id }), 'jsonb')})`),
+          effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, 'system'::actor_type, null, 'mailer', 'message.sent',
+            'message', ${sqlLiteral(messageId, 'uuid')}, null, null,
+            ${sqlLiteral(JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id }), 'jsonb')})`),
         ]);
       }),
     unsent: (status, reason) =>

@@ -19,13 +19,13 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   const messageId = typeof header === 'string' ? header.trim() : '';
   const refuse = () => Object.assign(new Error('Unknown message'), { responseCode: 550 });
   if (!MESSAGE_ID.test(messageId)) throw refuse();
-  const owners = await asService((tx) =>
+  const [owners] = await asService((tx) =>
     runInTransaction(tx, [
       statement<{
         tenant_id: string | null;
       }>(`select tenant_id from messages where id = ${sqlLiteral(messageId, 'uuid')}
       union all select null from account_messages where id = ${sqlLiteral(messageId, 'uuid')}`),
-    ]).then(([rows]) => rows),
+    ]),
   );
   if (owners.length !== 1) throw refuse();
   const tenantId = owners[0]!.tenant_id;
@@ -34,8 +34,11 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
     await asService((tx) =>
       runInTransaction(tx, [
         effectStatement(`insert into caught_account_mail (message_id, mail_from, rcpt_to, subject, text_body, html_body, size_bytes)
-        values (${sqlLiteral(messageId, 'uuid')}, ${sqlLiteral(mail.envelope.from, 'text')}, ${sqlLiteral(mail.envelope.to.join(', '), 'text')}, ${sqlLiteral(parsed.subject ?? '', 'text')},
-                ${sqlLiteral(parsed.text ?? '', 'text')}, ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')}, ${sqlLiteral(mail.size, 'int')})`),
+        values (${sqlLiteral(messageId, 'uuid')}, ${sqlLiteral(mail.envelope.from, 'text')},
+          ${sqlLiteral(mail.envelope.to.join(', '), 'text')}, ${sqlLiteral(parsed.subject ?? '', 'text')},
+                ${sqlLiteral(parsed.text ?? '', 'text')},
+                  ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
+                    ${sqlLiteral(mail.size, 'int')})`),
       ]),
     );
     return;
@@ -48,8 +51,12 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   await asService({ tenantId }, (tx) =>
     runInTransaction(tx, [
       effectStatement(`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
-      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(messageId, 'uuid')}, ${sqlLiteral(mail.envelope.from, 'text')}, ${sqlLiteral(mail.envelope.to.join(', '), 'text')}, ${sqlLiteral(parsed.subject ?? '', 'text')},
-              ${sqlLiteral(parsed.text ?? '', 'text')}, ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')}, ${sqlLiteral(JSON.stringify(attachments), 'jsonb')}, ${sqlLiteral(mail.size, 'int')})`),
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(messageId, 'uuid')},
+        ${sqlLiteral(mail.envelope.from, 'text')}, ${sqlLiteral(mail.envelope.to.join(', '), 'text')},
+          ${sqlLiteral(parsed.subject ?? '', 'text')},
+              ${sqlLiteral(parsed.text ?? '', 'text')},
+                ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
+                  ${sqlLiteral(JSON.stringify(attachments), 'jsonb')}, ${sqlLiteral(mail.size, 'int')})`),
     ]),
   );
 }

@@ -57,7 +57,7 @@ const OCCUPYING = ['confirmed', 'checked_in', 'checked_out'];
  * become index conditions, and range overlap is not one.
  */
 async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityOccupancy[]> {
-  return runInTransaction(tx, [
+  const [rows] = await runInTransaction(tx, [
     statement<FacilityOccupancy>(`
     select f.id::text as "facilityId", f.name, f.time_zone as "timeZone", f.booking_unit::text as "bookingUnit",
            to_char(w.today, 'YYYY-MM-DD') as day,
@@ -85,7 +85,8 @@ async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityO
      where f.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
      group by f.id, f.name, f.time_zone, f.booking_unit, w.today, f.created_at
      order by f.created_at, f.name`),
-  ]).then(([rows]) => rows);
+  ]);
+  return rows;
 }
 
 /**
@@ -94,7 +95,7 @@ async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityO
  * Each count is one range scan of a (tenant, time) index over the window, grouped by local day.
  */
 async function perDay(tx: Tx, tenantId: string, timeZone: string, now: Date): Promise<OverviewDay[]> {
-  return runInTransaction(tx, [
+  const [rows] = await runInTransaction(tx, [
     statement<OverviewDay>(`
     with w as (
       select today, (today - ${sqlLiteral(OVERVIEW_DAYS - 1, 'int')})::timestamp at time zone ${sqlLiteral(timeZone, 'text')} as since,
@@ -130,7 +131,8 @@ async function perDay(tx: Tx, tenantId: string, timeZone: string, now: Date): Pr
       left join k on k.day = days.day
       left join wh on wh.day = days.day
      order by days.day`),
-  ]).then(([rows]) => rows);
+  ]);
+  return rows;
 }
 
 /** Live keys not (yet) on their lock: counts, and the oldest few named by room and guest. */
@@ -140,14 +142,16 @@ async function unsyncedKeys(tx: Tx, tenantId: string): Promise<OverviewFigures['
     select count(*) filter (where vendor_sync = 'pending')::int as pending,
            count(*) filter (where vendor_sync = 'failed')::int as failed
       from access_keys
-     where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and vendor_sync <> 'synced' and status in ('pre_issued', 'active')`),
+     where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+       and vendor_sync <> 'synced' and status in ('pre_issued', 'active')`),
   ]);
   // Failed first: those need a person; pending ones usually resolve by themselves.
   const [oldest] = await runInTransaction(tx, [
     statement<{ keyId: string; vendorSync: 'pending' | 'failed' }>(`
     select id::text as "keyId", vendor_sync::text as "vendorSync"
       from access_keys
-     where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and vendor_sync <> 'synced' and status in ('pre_issued', 'active')
+     where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+       and vendor_sync <> 'synced' and status in ('pre_issued', 'active')
      order by vendor_sync = 'failed' desc, created_at, id
      limit ${sqlLiteral(OVERVIEW_KEYS_NAMED, 'int')}`),
   ]);
@@ -182,12 +186,14 @@ export async function overviewFigures({
       select count(*)::int as open, count(*) filter (where severity = 'critical')::int as critical,
              count(*) filter (where tenant_id is null)::int as "installWide",
              count(*) filter (where tenant_id is null and severity = 'critical')::int as "installWideCritical"
-        from incidents where (tenant_id = ${sqlLiteral(tenantId, 'uuid')} or tenant_id is null) and resolved_at is null`),
+        from incidents where (tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+          or tenant_id is null) and resolved_at is null`),
     ]);
     const [[webhooks]] = await runInTransaction(tx, [
       statement<{ n: number }>(`
       select count(*)::int as n from webhook_events
-       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and received_at > ${sqlLiteral(now, 'timestamptz')} - interval '24 hours'
+       where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and received_at > ${sqlLiteral(now, 'timestamptz')} - interval '24 hours'
          and received_at <= ${sqlLiteral(now, 'timestamptz')} and status in ('failed', 'dead', 'rejected')`),
     ]);
     // Guest messages (and managers' alerts) that the worker gave up on (lib/messages).

@@ -11,10 +11,10 @@ export async function pruneRateLimits(
   const batch = options.batch ?? 10_000;
   const total = { windows: 0, buckets: 0 };
   for (let i = 0; i < (options.maxBatches ?? 100); i++) {
-    const rows = await asService((tx) =>
+    const [rows] = await asService((tx) =>
       runInTransaction(tx, [
         statement<{ windows: number; buckets: number }>(`select * from app_rate_prune(${sqlLiteral(batch, 'int')})`),
-      ]).then(([rows]) => rows),
+      ]),
     );
     const { windows, buckets } = rows[0]!;
     total.windows += windows;

@@ -79,7 +79,8 @@ export async function nameRecords(tx: Tx, tenantId: string, refs: RecordRefs): P
              where g.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and g.id = any(array(select r.guest_id from r))
           ), ro as (
             select ro.id, ro.label from rooms ro
-             where ro.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and ro.id = any(array(select k.room_id from k) || ${sqlArray(roomIds, 'uuid')})
+             where ro.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+               and ro.id = any(array(select k.room_id from k) || ${sqlArray(roomIds, 'uuid')})
           )
           select
             (select coalesce(json_agg(json_build_object('reservationId', r.id, 'roomLabel', r.room_label_snapshot,
@@ -93,14 +94,16 @@ export async function nameRecords(tx: Tx, tenantId: string, refs: RecordRefs): P
             (select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name)), '[]')
                from locks l
               where cardinality(${sqlArray(lockIds, 'uuid')}) > 0
-                and l.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and l.id = any(${sqlArray(lockIds, 'uuid')})) as locks,
+                and l.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+                  and l.id = any(${sqlArray(lockIds, 'uuid')})) as locks,
             (select coalesce(json_agg(json_build_object('id', ro.id, 'label', ro.label)), '[]')
                from ro where ro.id = any(${sqlArray(roomIds, 'uuid')})) as rooms,
             (select coalesce(json_agg(json_build_object('id', e.id, 'provider', e.provider, 'type', e.type,
                                                         'status', e.status, 'receivedAt', e.received_at)), '[]')
                from webhook_events e
               where cardinality(${sqlArray(eventIds, 'uuid')}) > 0
-                and e.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and e.id = any(${sqlArray(eventIds, 'uuid')})) as events`),
+                and e.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+                  and e.id = any(${sqlArray(eventIds, 'uuid')})) as events`),
         ]).then(([rows]) => rows);
   return {
     reservations: byId(names.reservations, (r) => r.reservationId),

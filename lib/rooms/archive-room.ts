@@ -50,7 +50,8 @@ async function setArchived(input: { tenantId: string; roomId: string; actor: Act
   return asService({ tenantId }, async (tx) => {
     const [rows] = await runInTransaction(tx, [
       statement<{ label: string; archived_at: Date | null }>(`
-      select label, archived_at from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(roomId, 'uuid')} for update`),
+      select label, archived_at from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(roomId, 'uuid')} for update`),
     ]);
     if (rows.length !== 1) throw new AppError('not_found', 'No such room.');
     const { label, archived_at: archivedAt } = rows[0]!;

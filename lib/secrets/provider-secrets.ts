@@ -48,7 +48,8 @@ export async function storeProviderSecret(
   // Every process drops its cached copy on the database's notice; this one at once, too.
   await runInTransaction(tx, [
     effectStatement(
-      `select app_secret_set(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'secret_provider')}, ${sqlLiteral(input.value, 'text')}, ${sqlLiteral(key, 'text')}, ${sqlLiteral(version, 'int')})`,
+      `select app_secret_set(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'secret_provider')},
+        ${sqlLiteral(input.value, 'text')}, ${sqlLiteral(key, 'text')}, ${sqlLiteral(version, 'int')})`,
     ),
   ]);
   await writeAuditEvent(tx, {
@@ -67,7 +68,8 @@ export async function storeProviderSecret(
   if (account)
     await runInTransaction(tx, [
       effectStatement(
-        `select app_rekey_lock_account(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'lock_provider')}, ${sqlLiteral(account, 'text')})`,
+        `select app_rekey_lock_account(${sqlLiteral(tenantId, 'uuid')},
+          ${sqlLiteral(input.provider, 'lock_provider')}, ${sqlLiteral(account, 'text')})`,
       ),
     ]);
   return { keyVersion: version };
@@ -90,12 +92,13 @@ export async function getProviderSecret({
   provider: SecretProvider;
 }): Promise<string | null> {
   const { keys } = currentKeyring();
-  const rows = await asService({ tenantId }, (tx) =>
+  const [rows] = await asService({ tenantId }, (tx) =>
     runInTransaction(tx, [
       statement<{ value: string | null }>(
-        `select app_secret_get(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(provider, 'secret_provider')}, ${sqlLiteral(JSON.stringify(keys), 'jsonb')}) as value`,
+        `select app_secret_get(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(provider, 'secret_provider')},
+          ${sqlLiteral(JSON.stringify(keys), 'jsonb')}) as value`,
       ),
-    ]).then(([rows]) => rows),
+    ]),
   );
   return rows[0]?.value ?? null;
 }

@@ -48,7 +48,8 @@ async function memberOf(tx: Tx, tenantId: string, userId: string) {
   const [rows] = await runInTransaction(tx, [
     statement<{ role: Role; deactivated_at: Date | null; email: string }>(`
     select m.role, m.deactivated_at, u.email from memberships m join users u on u.id = m.user_id
-     where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and m.user_id = ${sqlLiteral(userId, 'uuid')} for update of m`),
+     where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+       and m.user_id = ${sqlLiteral(userId, 'uuid')} for update of m`),
   ]);
   if (rows.length !== 1) throw new AppError('not_found', 'No such member.');
   return rows[0]!;

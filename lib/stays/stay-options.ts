@@ -34,7 +34,8 @@ export async function freeRoomsForMove({
     // Held by another stay (its dates, a checked-in guest's key, an offline code) over the span: room_holds.
     const [held] = await runInTransaction(tx, [
       statement<{ room_id: string }>(`select distinct room_id from room_holds
-      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id <> ${sqlLiteral(reservationId, 'uuid')} and not soft
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id <> ${sqlLiteral(reservationId, 'uuid')}
+        and not soft
         and room_id = any(${sqlArray(
           rooms.map((r) => r.id),
           'uuid',

@@ -20,14 +20,17 @@ export async function replayWebhookEvents(input: {
   const run = async (tx: Tx): Promise<{ requeued: number }> => {
     const [events] = await runInTransaction(tx, [
       statement<{ id: string; tenant_id: string | null }>(`update webhook_events set status = 'received', reason = null
-      where provider = ${sqlLiteral(input.provider, 'webhook_provider')} and received_at >= ${sqlLiteral(input.from, 'timestamptz')} and received_at < ${sqlLiteral(input.to, 'timestamptz')}
+      where provider = ${sqlLiteral(input.provider, 'webhook_provider')}
+        and received_at >= ${sqlLiteral(input.from, 'timestamptz')}
+          and received_at < ${sqlLiteral(input.to, 'timestamptz')}
         and (${sqlLiteral(input.tenantId ?? null, 'uuid')} is null or tenant_id = ${sqlLiteral(input.tenantId ?? null, 'uuid')})
       returning id, tenant_id`),
     ]);
     for (const event of events) {
       await runInTransaction(tx, [
         effectStatement(
-          `select app_enqueue_job(${sqlLiteral(PROCESS_WEBHOOK_TASK, 'text')}, ${sqlLiteral(JSON.stringify({ eventId: event.id }), 'jsonb')}, max_attempts => ${sqlLiteral(WEBHOOK_MAX_ATTEMPTS, 'int')})`,
+          `select app_enqueue_job(${sqlLiteral(PROCESS_WEBHOOK_TASK, 'text')},
+            ${sqlLiteral(JSON.stringify({ eventId: event.id }), 'jsonb')}, max_attempts => ${sqlLiteral(WEBHOOK_MAX_ATTEMPTS, 'int')})`,
         ),
       ]);
     }

@@ -8,7 +8,8 @@ import { recordDeadWorkers } from '../health/check-health';
 export async function beat(workerId: string, queueWorkerIds: readonly string[]): Promise<void> {
   await asService((tx) =>
     runInTransaction(tx, [
-      effectStatement(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values (${sqlLiteral(workerId, 'text')}, now(), ${sqlArray([...queueWorkerIds], 'text')})
+      effectStatement(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids)
+      values (${sqlLiteral(workerId, 'text')}, now(), ${sqlArray(queueWorkerIds, 'text')})
       on conflict (worker_id) do update set beat_at = excluded.beat_at, queue_worker_ids = excluded.queue_worker_ids`),
     ]),
   );

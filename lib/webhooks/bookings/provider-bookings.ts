@@ -35,7 +35,8 @@ async function lockBooking(
 ): Promise<void> {
   await runInTransaction(tx, [
     effectStatement(
-      `select app_lock_provider_booking(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'text')}, ${sqlLiteral(input.externalRef, 'text')})`,
+      `select app_lock_provider_booking(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'text')},
+        ${sqlLiteral(input.externalRef, 'text')})`,
     ),
   ]);
 }
@@ -162,7 +163,8 @@ export async function cancelProviderBooking(input: {
     });
     for (const reservation of reservations) {
       await runInTransaction(tx, [
-        effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservation.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')}, 'booking_canceled',
+        effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
+          ${sqlLiteral(reservation.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')}, 'booking_canceled',
         ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
       ]);
       await tx.reservation.updateMany({

@@ -24,7 +24,8 @@ export async function handleChargeRefunded(stored: StoredWebhookEvent): Promise<
         id: string;
         room_id: string;
       }>(`update reservations set refunded_at = ${sqlLiteral(eventTime(event), 'timestamptz')}
-      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = any(${sqlArray(reservationIds, 'uuid')}) and refunded_at is null returning id, room_id`),
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = any(${sqlArray(reservationIds, 'uuid')}
+        ) and refunded_at is null returning id, room_id`),
     ]);
     for (const row of refunded) {
       await auditStripeEventOnce(tx, {

@@ -25,7 +25,8 @@ export async function handlePaymentIntentPaymentFailed(stored: StoredWebhookEven
       statement<{ id: string; room_id: string; time_zone: string }>(`select r.id, r.room_id, f.time_zone
       from reservations r join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
       join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
-      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.id = any(${sqlArray(reservationIds, 'uuid')}) order by r.starts_at, r.id`),
+      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and r.id = any(${sqlArray(reservationIds, 'uuid')}) order by r.starts_at, r.id`),
     ]);
     for (const row of rooms) {
       await auditStripeEventOnce(tx, {

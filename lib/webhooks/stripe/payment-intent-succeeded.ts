@@ -52,7 +52,8 @@ export async function handlePaymentIntentSucceeded(stored: StoredWebhookEvent): 
         id: string;
         room_id: string;
       }>(`update reservations set paid_at = ${sqlLiteral(eventTime(event), 'timestamptz')}
-      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = any(${sqlArray(reservationIds, 'uuid')}) and paid_at is null returning id, room_id`),
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = any(${sqlArray(reservationIds, 'uuid')}
+        ) and paid_at is null returning id, room_id`),
     ]);
     for (const row of paid) {
       await auditStripeEventOnce(tx, {

@@ -15,10 +15,12 @@ export async function recordBillingFailure(
     detail: Record<string, unknown>;
   },
 ): Promise<void> {
+  const tenantId = sqlLiteral(input.tenantId, 'uuid');
   await runInTransaction(tx, [
     effectStatement(`insert into billing_failures (tenant_id, kind, day, detail)
-    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.kind, 'text')},
-            (${sqlLiteral(input.at, 'timestamptz')} at time zone coalesce(${sqlLiteral(input.facilityTimeZone ?? null, 'text')}, app_tenant_time_zone(${sqlLiteral(input.tenantId, 'uuid')})))::date,
+    values (${tenantId}, ${sqlLiteral(input.kind, 'text')},
+            (${sqlLiteral(input.at, 'timestamptz')} at time zone
+               coalesce(${sqlLiteral(input.facilityTimeZone ?? null, 'text')}, app_tenant_time_zone(${tenantId})))::date,
             ${sqlLiteral(JSON.stringify(input.detail), 'jsonb')})
     on conflict (tenant_id, kind, day) do nothing`),
   ]);
@@ -42,8 +44,10 @@ export async function auditStripeEventOnce(
 ): Promise<void> {
   await runInTransaction(tx, [
     effectStatement(`insert into audit_events (tenant_id, actor_type, actor_id, actor_label, action, subject_type, subject_id, room_id, reason, metadata)
-    values (${sqlLiteral(input.tenantId, 'uuid')}, 'provider', ${sqlLiteral(input.stripeEventId, 'text')}, 'Stripe', ${sqlLiteral(input.action, 'text')}, 'reservation', ${sqlLiteral(input.subjectId, 'uuid')},
-            ${sqlLiteral(input.roomId ?? null, 'uuid')}, ${sqlLiteral(input.reason ?? null, 'text')}, ${sqlLiteral(JSON.stringify({ ...input.metadata, stripeEventId: input.stripeEventId }), 'jsonb')})
+    values (${sqlLiteral(input.tenantId, 'uuid')}, 'provider', ${sqlLiteral(input.stripeEventId, 'text')}, 'Stripe',
+            ${sqlLiteral(input.action, 'text')}, 'reservation', ${sqlLiteral(input.subjectId, 'uuid')},
+            ${sqlLiteral(input.roomId ?? null, 'uuid')}, ${sqlLiteral(input.reason ?? null, 'text')},
+            ${sqlLiteral(JSON.stringify({ ...input.metadata, stripeEventId: input.stripeEventId }), 'jsonb')})
     on conflict (tenant_id, action, subject_id, (metadata->>'stripeEventId')) where metadata ? 'stripeEventId' do nothing`),
   ]);
 }
