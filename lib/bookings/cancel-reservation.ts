@@ -20,7 +20,7 @@ export async function cancelReservation(input: {
       effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
         ${sqlLiteral(reservationId, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
       ${sqlLiteral(input.keyReason ?? KEY_REASON_RESERVATION_CANCELLED, 'text')},
-        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
     ]),
   );
   return { id: reservationId, status: 'cancelled' };
@@ -45,7 +45,7 @@ export async function cancelBookingGroup(input: {
         effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
           ${sqlLiteral(r.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
         ${sqlLiteral(KEY_REASON_RESERVATION_CANCELLED, 'text')}, ${sqlLiteral(actor.type, 'actor_type')},
-          ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+        ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
       ]);
     }
     return { id: input.bookingGroupId, cancelled: reservations.length };

@@ -60,8 +60,8 @@ export async function rotateGuestLink({
       select n.id from access_keys k
        cross join lateral reissue_key(k.tenant_id, k.id, ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')},
          ${sqlLiteral(actor.type, 'actor_type')},
-                                      ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
-                                        ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')}) n
+         ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
+         ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')}) n
        where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
          and k.reservation_id = ${sqlLiteral(reservationId, 'uuid')} and k.kind = 'guest'
          and k.status in ('pre_issued', 'active')`),

@@ -15,8 +15,8 @@ export function openIncidentStatement(input: IncidentInput): Statement<void> {
   return effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
     values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
       ${sqlLiteral(input.kind, 'text')},
-            ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')},
-              ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
+      ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')},
+      ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
     on conflict (tenant_id, condition_key) where resolved_at is null
     do update set occurrences = incidents.occurrences + 1, updated_at = now(), summary = excluded.summary, detail = excluded.detail,
       severity = excluded.severity`);
@@ -41,7 +41,7 @@ export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurren
     effectStatement(`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
     values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
       ${sqlLiteral(input.kind, 'text')},
-            ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(detail, 'jsonb')})
+      ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(detail, 'jsonb')})
     on conflict (tenant_id, condition_key) where resolved_at is null
     do update set occurrences = i.occurrences + 1, updated_at = now(), summary = excluded.summary, severity = excluded.severity,
       detail = excluded.detail || jsonb_build_object('occurrenceIds',
@@ -88,7 +88,7 @@ export async function recordSourceFailure(
       insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
       values (${tenantId}, ${conditionKey}, 'webhook_processing_failed', 'warning',
               ${sqlLiteral(`Processing ${input.label} webhooks failed (${input.reason}).`, 'text')},
-                ${sqlLiteral(detail, 'jsonb')})
+              ${sqlLiteral(detail, 'jsonb')})
       on conflict (tenant_id, condition_key) where resolved_at is null do update set
         occurrences = i.occurrences + 1,
         severity = case when i.occurrences + 1 >= 5 then 'critical' else i.severity end,
@@ -152,7 +152,7 @@ export async function openPlatformIncident(tx: Tx, input: PlatformIncidentInput)
     effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
     values (null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
       ${sqlLiteral(input.severity, 'text')},
-            ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
+      ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
     on conflict (condition_key) where tenant_id is null and resolved_at is null do nothing`),
   ]);
 }
@@ -178,8 +178,8 @@ export async function recordPastPlatformIncident(
     effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
     select null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
       ${sqlLiteral(input.severity, 'text')},
-           ${sqlLiteral(input.summary, 'text')},
-             ${sqlLiteral(JSON.stringify({ ...input.detail, from: input.since.toISOString() }), 'jsonb')},
+      ${sqlLiteral(input.summary, 'text')},
+      ${sqlLiteral(JSON.stringify({ ...input.detail, from: input.since.toISOString() }), 'jsonb')},
            ${since}, now()
     where not exists (select 1 from incidents where tenant_id is null and kind = ${sqlLiteral(input.kind, 'text')}
                         and opened_at > ${since} - interval '2 minutes')`),

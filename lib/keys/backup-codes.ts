@@ -69,9 +69,9 @@ export async function checkBackupNeeded(
       insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, kind, backup_for)
       values (${sqlLiteral(tenantId, 'uuid')},
         ${sqlLiteral(key.reservationId, 'uuid')}, null, ${sqlLiteral(key.roomId, 'uuid')},
-          ${sqlLiteral(key.status, 'key_status')},
-              ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')},
-                ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
+        ${sqlLiteral(key.status, 'key_status')},
+        ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')},
+        ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
       on conflict do nothing
       returning id`),
     ]);

@@ -55,7 +55,7 @@ export async function issueNewStayKey({
       statement<AccessKeyRow>(`select * from issue_new_stay_key(${sqlLiteral(tenantId, 'uuid')},
         ${sqlLiteral(reservationId, 'uuid')},
       ${sqlLiteral(reason, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
-        ${sqlLiteral(actor.label, 'text')})`),
+      ${sqlLiteral(actor.label, 'text')})`),
     ]),
   );
   return toKeyView(rows[0]!);

@@ -30,7 +30,7 @@ export async function revokeKey({
       statement<AccessKeyRow>(`select * from app_end_key(${sqlLiteral(tenantId, 'uuid')},
         ${sqlLiteral(keyId, 'uuid')}, 'revoked',
       ${sqlLiteral(reason, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
-        ${sqlLiteral(actor.label, 'text')}) where id is not null`),
+      ${sqlLiteral(actor.label, 'text')}) where id is not null`),
     ]);
     // The row lock above makes this unreachable, but a key that another path ended is never re-ended.
     if (rows.length !== 1)

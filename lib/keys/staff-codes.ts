@@ -75,9 +75,9 @@ export async function createStaffCode(input: {
     const [created] = await runInTransaction(tx, [
       statement<{ id: string }>(`select id from create_staff_code(${sqlLiteral(tenantId, 'uuid')},
       ${sqlLiteral(input.roomId, 'uuid')}, ${sqlLiteral(input.label, 'text')},
-        ${sqlLiteral(input.purpose, 'staff_code_purpose')}, ${sqlLiteral(input.startsAt, 'timestamptz')},
+      ${sqlLiteral(input.purpose, 'staff_code_purpose')}, ${sqlLiteral(input.startsAt, 'timestamptz')},
       ${sqlLiteral(input.endsAt, 'timestamptz')}, ${sqlLiteral(input.userId ?? null, 'uuid')},
-        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
     ]);
     const rows = await tx.accessKey.findMany({ where: { tenantId, id: created[0]!.id }, select: STAFF_SELECT });
     return toStaffCodeView(rows[0]!);

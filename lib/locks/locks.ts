@@ -255,7 +255,7 @@ export async function syncLocks(input: {
       select lock_id as "lockId", inserted from app_import_lock_devices(${sqlLiteral(tenantId, 'uuid')},
         ${sqlLiteral(name, 'lock_provider')},
         ${sqlLiteral(account, 'text')}, ${sqlLiteral(JSON.stringify(devices.data), 'jsonb')},
-          ${sqlLiteral(own, 'boolean')})`),
+        ${sqlLiteral(own, 'boolean')})`),
     ]);
     const imported = rows.filter((r) => r.inserted).length;
     if (own && rows.length < devices.data.length)

@@ -281,13 +281,13 @@ async function issueOfflineCode(job: JobAttempt, key: LoadedKey, door: Door, pro
         kind, staff_label, staff_purpose, staff_user_id, issued_by_id, issued_by_label)
       values (${sqlLiteral(job.tenantId, 'uuid')}, ${sqlLiteral(replacementId, 'uuid')},
         ${sqlLiteral(key.reservationId, 'uuid')}, ${sqlLiteral(key.checkInId, 'uuid')},
-          ${sqlLiteral(key.roomId, 'uuid')},
-              ${sqlLiteral(key.status, 'key_status')}, ${sqlLiteral(issued.data.pin, 'text')},
-                ${sqlLiteral(key.validFrom, 'timestamptz')}, ${sqlLiteral(key.expiresAt, 'timestamptz')},
-                  ${sqlLiteral(key.kind, 'key_kind')},
-              ${sqlLiteral(key.staffLabel, 'text')}, ${sqlLiteral(key.staffPurpose, 'staff_code_purpose')},
-                ${sqlLiteral(key.staffUserId, 'uuid')}, ${sqlLiteral(key.issuedById, 'text')},
-                  ${sqlLiteral(key.issuedByLabel, 'text')})`),
+        ${sqlLiteral(key.roomId, 'uuid')},
+        ${sqlLiteral(key.status, 'key_status')}, ${sqlLiteral(issued.data.pin, 'text')},
+        ${sqlLiteral(key.validFrom, 'timestamptz')}, ${sqlLiteral(key.expiresAt, 'timestamptz')},
+        ${sqlLiteral(key.kind, 'key_kind')},
+        ${sqlLiteral(key.staffLabel, 'text')}, ${sqlLiteral(key.staffPurpose, 'staff_code_purpose')},
+        ${sqlLiteral(key.staffUserId, 'uuid')}, ${sqlLiteral(key.issuedById, 'text')},
+        ${sqlLiteral(key.issuedByLabel, 'text')})`),
     ]);
     await runInTransaction(tx, [
       effectStatement(`update key_lock_codes set state = 'set', offline = true, code_id = ${sqlLiteral(issued.data.codeId, 'text')},

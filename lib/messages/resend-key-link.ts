@@ -34,7 +34,7 @@ export async function resendKeyLink({
       statement<{ id: string; room_id: string }>(`select m.id, r.room_id
       from reservations r, app_enqueue_guest_message(${sqlLiteral(tenantId, 'uuid')},
         ${sqlLiteral(reservationId, 'uuid')}, 'key_link',
-                                                     ${sqlLiteral(`resend:${randomUUID()}`, 'text')}) m
+        ${sqlLiteral(`resend:${randomUUID()}`, 'text')}) m
       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.id = ${sqlLiteral(reservationId, 'uuid')}`),
     ]);
     const created = rows[0];

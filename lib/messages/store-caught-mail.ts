@@ -36,9 +36,9 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
         effectStatement(`insert into caught_account_mail (message_id, mail_from, rcpt_to, subject, text_body, html_body, size_bytes)
         values (${sqlLiteral(messageId, 'uuid')}, ${sqlLiteral(mail.envelope.from, 'text')},
           ${sqlLiteral(mail.envelope.to.join(', '), 'text')}, ${sqlLiteral(parsed.subject ?? '', 'text')},
-                ${sqlLiteral(parsed.text ?? '', 'text')},
-                  ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
-                    ${sqlLiteral(mail.size, 'int')})`),
+          ${sqlLiteral(parsed.text ?? '', 'text')},
+          ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
+          ${sqlLiteral(mail.size, 'int')})`),
       ]),
     );
     return;
@@ -53,10 +53,10 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
       effectStatement(`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
       values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(messageId, 'uuid')},
         ${sqlLiteral(mail.envelope.from, 'text')}, ${sqlLiteral(mail.envelope.to.join(', '), 'text')},
-          ${sqlLiteral(parsed.subject ?? '', 'text')},
-              ${sqlLiteral(parsed.text ?? '', 'text')},
-                ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
-                  ${sqlLiteral(JSON.stringify(attachments), 'jsonb')}, ${sqlLiteral(mail.size, 'int')})`),
+        ${sqlLiteral(parsed.subject ?? '', 'text')},
+        ${sqlLiteral(parsed.text ?? '', 'text')},
+        ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
+        ${sqlLiteral(JSON.stringify(attachments), 'jsonb')}, ${sqlLiteral(mail.size, 'int')})`),
     ]),
   );
 }

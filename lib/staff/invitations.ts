@@ -52,8 +52,8 @@ export async function inviteMember(input: {
       select * from app_invite_member(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(link.id, 'uuid')},
         ${tokenHashLiteral(link.tokenHash)}, ${sqlLiteral(email, 'text')},
         ${sqlLiteral(input.name.trim(), 'text')}, ${sqlLiteral(role, 'membership_role')},
-          ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
-            ${sqlLiteral(actor.label, 'text')})`),
+        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
+        ${sqlLiteral(actor.label, 'text')})`),
     ]),
   );
   return { invitationId: rows[0]!.invitation_id, email, status: 'invited', expiresAt: rows[0]!.expires_at };
@@ -86,7 +86,7 @@ export async function revokeInvitation(input: {
         revoked: boolean;
       }>(`select app_revoke_invitation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(invitationId, 'uuid')},
       ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
-        ${sqlLiteral(actor.label, 'text')}) as revoked`),
+      ${sqlLiteral(actor.label, 'text')}) as revoked`),
     ]),
   );
   return { invitationId, revoked: rows[0]!.revoked };

@@ -33,7 +33,7 @@ export async function handleCustomerSubscription(stored: StoredWebhookEvent): Pr
       effectStatement(`insert into subscriptions (tenant_id, stripe_subscription_id, stripe_customer_id, status, plan, current_period_end, stripe_updated_at, updated_at)
       values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(id, 'text')}, ${sqlLiteral(customer, 'text')},
         ${sqlLiteral(status, 'text')}, ${sqlLiteral(plan, 'text')}, ${sqlLiteral(periodEnd, 'timestamptz')},
-          ${sqlLiteral(eventTime(event), 'timestamptz')}, now())
+        ${sqlLiteral(eventTime(event), 'timestamptz')}, now())
       on conflict (tenant_id, stripe_subscription_id) do update set
         stripe_customer_id = excluded.stripe_customer_id, status = excluded.status, plan = excluded.plan,
         current_period_end = excluded.current_period_end, stripe_updated_at = excluded.stripe_updated_at, updated_at = now()
