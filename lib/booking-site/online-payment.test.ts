@@ -280,18 +280,15 @@ describe('online payment through Stripe Checkout', () => {
     expect(incidents).toEqual([{ kind: 'late_payment' }]);
     // The same completion again (Stripe retries): one refund, nothing else.
     const session = standin.sessions().find((s) => s.id === sessionIdOf(answer.paymentUrl))!;
-    await deliverAndProcessStripe(
-      admin,
-      {
-        id: `evt_late_again_${Date.now()}`,
-        object: 'event',
-        type: 'checkout.session.completed',
-        account: 'acct_late1',
-        created: Math.floor(Date.now() / 1000),
-        data: { object: { ...session, account: undefined } },
-      },
-      SECRET,
-    );
+    const again = {
+      id: `evt_late_again_${Date.now()}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      account: 'acct_late1',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { ...session, account: undefined } },
+    };
+    await deliverAndProcessStripe(admin, again, SECRET);
     const after = stripeCalls.filter((c) => c.path === '/v1/refunds' && c.stripeAccount === 'acct_late1');
     expect(new Set(after.map((c) => c.idempotencyKey)).size).toBe(1);
   });
