@@ -116,16 +116,17 @@ const config = [
     },
   },
   {
-    // Decision 024: SQL text reaches the database as a Statement (lib/db/tx.ts runs it), never as a
-    // hand-built string handed to Prisma.
-    files: ['lib/**/*.ts'],
-    ignores: ['lib/db/**', 'lib/**/*.test.ts', 'tooling/testing/**'],
+    // Decision 024: SQL reaches the database as a Statement (lib/db/tx.ts runs it), never as a
+    // hand-built string handed to Prisma nor as Prisma's tagged raw SQL. Tests may set up and
+    // inspect state with raw SQL.
+    files: ['lib/**/*.ts', 'app/**/*.ts', 'app/**/*.tsx', 'tooling/**/*.ts'],
+    ignores: ['lib/db/**', '**/*.test.ts', '**/*.test.tsx'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'MemberExpression[property.name=/^\\$(query|execute)RawUnsafe$/]',
-          message: 'Run a Statement with runInTransaction (decision 024)',
+          selector: 'MemberExpression[property.name=/^\\$(query|execute)Raw(Unsafe)?$/]',
+          message: 'Run a Statement with runInTransaction or runStatements (decision 024)',
         },
       ],
     },

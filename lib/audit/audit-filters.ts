@@ -100,6 +100,8 @@ export const AUDIT_REASON_CODES = [
   'member_deactivated',
   'room_archived',
   'staff_code_rules',
+  'payment_timeout',
+  'payment_after_release',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sqlLiteral } from '../db/tx';
 import { appBaseUrl, derivedToken, hashGuestToken, isGuestTokenShape } from './guest-links';
 
 /** What an account link does: join a tenant, or set a new password. */
@@ -30,6 +31,11 @@ export function accountLinkUrl(kind: AccountLinkKind, id: string): string {
 
 /** The stored form of an account link's token (sha256), as for guest links. */
 export const hashAccountToken = hashGuestToken;
+
+/** A token hash as a typed SQL literal (`'\\x…'::bytea`), for a Statement's text. */
+export function tokenHashLiteral(hash: Uint8Array): string {
+  return sqlLiteral(`\\x${Buffer.from(hash).toString('hex')}`, 'bytea');
+}
 
 /** An account link's token has a guest token's shape (43 base64url characters); anything else is refused unread. */
 export const isAccountTokenShape = isGuestTokenShape;

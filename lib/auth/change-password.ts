@@ -1,4 +1,4 @@
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { hashPassword, passwordProblem, verifyPassword } from './password';
 import { verifyOwnPassword } from './sign-in';
@@ -30,9 +30,12 @@ export async function changeOwnPassword(input: {
     if (current === input.next) return { ok: false, refusal: 'same_as_current' };
   } else {
     // The one-time password again is no choice (checked without the sign-in limit: this is no guess).
-    const rows = await asService(
-      (tx) =>
-        tx.$queryRaw<{ password_hash: string | null }[]>`select password_hash from users where id = ${user.id}::uuid`,
+    const [rows] = await asService((tx) =>
+      runInTransaction(tx, [
+        statement<{ password_hash: string | null }>(
+          `select password_hash from users where id = ${sqlLiteral(user.id, 'uuid')}`,
+        ),
+      ]),
     );
     const stored = rows[0]?.password_hash ?? null;
     if (stored && (await verifyPassword(input.next, stored))) return { ok: false, refusal: 'same_as_current' };
@@ -40,12 +43,13 @@ export async function changeOwnPassword(input: {
   const problem = passwordProblem(input.next, user.email);
   if (problem) return { ok: false, refusal: problem };
   const passwordHash = await hashPassword(input.next);
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<
-        { generation: number }[]
-      >`select app_set_own_password(${user.id}::uuid, ${input.sessionGeneration}::int,
-      ${passwordHash}) as generation`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{
+        generation: number;
+      }>(`select app_set_own_password(${sqlLiteral(user.id, 'uuid')}, ${sqlLiteral(input.sessionGeneration, 'int')},
+      ${sqlLiteral(passwordHash, 'text')}) as generation`),
+    ]),
   );
   const generation = rows[0]?.generation;
   if (typeof generation !== 'number') throw new AppError('unauthorized', 'This session has ended: sign in again.');

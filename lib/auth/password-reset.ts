@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { hitRateLimits } from '../ratelimit/rate-limit';
-import { hashAccountToken, isAccountTokenShape, newAccountLink } from './account-tokens';
+import { hashAccountToken, isAccountTokenShape, newAccountLink, tokenHashLiteral } from './account-tokens';
 import { hashPassword } from './password';
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
@@ -33,10 +33,14 @@ export async function requestPasswordReset(input: {
     { bucket: `password-reset:email:${hash(email)}`, windowSeconds: 900, limit: RESETS_PER_EMAIL },
   ]);
   const link = newAccountLink('password-reset');
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<{ made: boolean }[]>`select app_request_password_reset(${email}, ${link.id}::uuid, ${link.tokenHash},
-      ${input.locale}) as made`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{
+        made: boolean;
+      }>(`select app_request_password_reset(${sqlLiteral(email, 'text')}, ${sqlLiteral(link.id, 'uuid')},
+        ${tokenHashLiteral(link.tokenHash)},
+      ${sqlLiteral(input.locale, 'text')}) as made`),
+    ]),
   );
   logger.info({ made: rows[0]?.made ?? false }, 'password reset asked for');
   return { sent: true };
@@ -53,12 +57,14 @@ export async function resetPassword(input: {
 }): Promise<{ userId: string; email: string }> {
   if (!isAccountTokenShape(input.token)) throw new AppError('not_found', 'This link is not valid any more.');
   const passwordHash = await hashPassword(input.password);
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<
-        { user_id: string; email: string }[]
-      >`select * from app_reset_password(${hashAccountToken(input.token)},
-      ${passwordHash})`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{
+        user_id: string;
+        email: string;
+      }>(`select * from app_reset_password(${tokenHashLiteral(hashAccountToken(input.token))},
+      ${sqlLiteral(passwordHash, 'text')})`),
+    ]),
   );
   return { userId: rows[0]!.user_id, email: rows[0]!.email };
 }
@@ -69,10 +75,12 @@ export async function resetPassword(input: {
  */
 export async function resetAccountEmail(token: string): Promise<string | null> {
   if (!isAccountTokenShape(token)) return null;
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<{ email: string }[]>`select u.email from password_resets r join users u on u.id = r.user_id
-      where r.token_hash = ${hashAccountToken(token)} and r.used_at is null and r.ended_at is null and r.expires_at > now()`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{ email: string }>(`select u.email from password_resets r join users u on u.id = r.user_id
+      where r.token_hash = ${tokenHashLiteral(hashAccountToken(token))}
+        and r.used_at is null and r.ended_at is null and r.expires_at > now()`),
+    ]),
   );
   return rows[0]?.email ?? null;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { asService, type Tx } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement, type Statement, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { giveTokens, takeAllTokens, type BucketRule } from '../ratelimit/rate-limit';
@@ -40,8 +40,11 @@ type SignInAccount = {
 };
 
 /** The account of an email, as sign-in sees it (`app_sign_in_account`: an expired one-time password reads as none). */
-function signInAccount(email: string): Promise<SignInAccount[]> {
-  return asService((tx) => tx.$queryRaw<SignInAccount[]>`select * from app_sign_in_account(${email})`);
+async function signInAccount(email: string): Promise<SignInAccount[]> {
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [statement<SignInAccount>(`select * from app_sign_in_account(${sqlLiteral(email, 'text')})`)]),
+  );
+  return rows;
 }
 
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
@@ -142,11 +145,12 @@ export async function verifyOwnPassword(input: {
 }): Promise<boolean> {
   const rules = [pairRule(input.userId, input.address || 'unknown')];
   const taken = await takeAllTokens(rules);
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<
-        { password_hash: string | null }[]
-      >`select password_hash from users where id = ${input.userId}::uuid`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{ password_hash: string | null }>(
+        `select password_hash from users where id = ${sqlLiteral(input.userId, 'uuid')}`,
+      ),
+    ]),
   );
   const ok = await verifyPassword(input.password, taken.allowed ? (rows[0]?.password_hash ?? null) : null);
   if (ok) await giveTokens(rules);
@@ -166,9 +170,11 @@ async function noteThrottled(
 ): Promise<void> {
   await asService(async (tx) => {
     const marker = `${accountPrefix(user.id)}throttled:${hash(address)}`;
-    const rows = await tx.$queryRaw<
-      { allowed: boolean }[]
-    >`select allowed from app_rate_take(${marker}, 1, ${1 / REFILL_SECONDS}::float8)`;
+    const [rows] = await runInTransaction(tx, [
+      statement<{ allowed: boolean }>(
+        `select allowed from app_rate_take(${sqlLiteral(marker, 'text')}, 1, ${sqlLiteral(1 / REFILL_SECONDS, 'float8')})`,
+      ),
+    ]);
     if (!rows[0]?.allowed) return;
     const memberships = await tx.membership.findMany({ where: { userId: user.id }, select: { tenantId: true } });
     for (const { tenantId } of memberships) {
@@ -189,9 +195,18 @@ async function noteThrottled(
   });
 }
 
+/** Deletes every sign-in bucket of an account (all addresses); its rows count those deleted. */
+function clearSignInLimitsStatement(userId: string): Statement<number> {
+  return {
+    sql: `with cleared as (delete from rate_buckets where starts_with(bucket, ${sqlLiteral(accountPrefix(userId), 'text')}) returning 1)
+      select count(*)::int as n from cleared`,
+    rows: (rows) => Number(rows[0]?.n ?? 0),
+  };
+}
+
 /** Clears every sign-in bucket of an account (all addresses), in the caller's transaction; how many were cleared. */
 export function clearSignInLimits(tx: Tx, userId: string): Promise<number> {
-  return tx.$executeRaw`delete from rate_buckets where starts_with(bucket, ${accountPrefix(userId)})`;
+  return runInTransaction(tx, [clearSignInLimitsStatement(userId)]).then(([cleared]) => cleared);
 }
 
 /** `user-unlock`: clears every sign-in bucket of the account (all addresses); an unknown email is `not_found`. */

@@ -51,34 +51,43 @@ export async function startCheckout(input: {
   if (!group) throw new AppError('not_found', 'No such booking.');
   if (group.checkout_url) return group.checkout_url;
   const site = `${appBaseUrl()}/b/${group.slug}`;
+  const params = {
+    mode: 'payment' as const,
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: group.currency,
+          unit_amount: group.amount_cents,
+          product_data: { name: `${group.facility_name} — ${group.room_type_name}` },
+        },
+      },
+    ],
+    client_reference_id: bookingGroupId,
+    metadata: { bookingGroupId, bookingRequestId: requestId, tenantId },
+    success_url: `${site}/done?request=${requestId}`,
+    cancel_url: `${site}?request=${requestId}`,
+    ...(group.guest_email ? { customer_email: group.guest_email } : {}),
+    locale: group.locale === 'ja' ? ('ja' as const) : ('en' as const),
+  };
+  const account = group.stripe_account_id ? { stripeAccount: group.stripe_account_id } : {};
+  const holdEnd = Math.floor(new Date(group.hold_expires_at).getTime() / 1000);
   let session;
   try {
-    session = await stripe.checkout.sessions.create(
-      {
-        mode: 'payment',
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: group.currency,
-              unit_amount: group.amount_cents,
-              product_data: { name: `${group.facility_name} — ${group.room_type_name}` },
-            },
-          },
-        ],
-        client_reference_id: bookingGroupId,
-        metadata: { bookingGroupId, bookingRequestId: requestId, tenantId },
-        expires_at: Math.floor(new Date(group.hold_expires_at).getTime() / 1000),
-        success_url: `${site}/done?request=${requestId}`,
-        cancel_url: `${site}?request=${requestId}`,
-        ...(group.guest_email ? { customer_email: group.guest_email } : {}),
-        locale: group.locale === 'ja' ? 'ja' : 'en',
-      },
-      {
-        idempotencyKey: `checkout:${bookingGroupId}`,
-        ...(group.stripe_account_id ? { stripeAccount: group.stripe_account_id } : {}),
-      },
-    );
+    try {
+      session = await stripe.checkout.sessions.create(
+        { ...params, expires_at: holdEnd },
+        { idempotencyKey: `checkout:${bookingGroupId}`, ...account },
+      );
+    } catch (error) {
+      // Live Stripe takes an expiry at least 30 minutes ahead; the hold is shorter. Then the session lasts 30
+      // minutes and the hold's end expires it (releaseBookingHold); a payment after that is refunded.
+      if ((error as { param?: string }).param !== 'expires_at') throw error;
+      session = await stripe.checkout.sessions.create(
+        { ...params, expires_at: Math.floor(Date.now() / 1000) + 31 * 60 },
+        { idempotencyKey: `checkout:${bookingGroupId}:30min`, ...account },
+      );
+    }
   } catch (error) {
     logger.warn({ bookingGroupId, code: (error as { code?: string }).code }, 'checkout session not created');
     throw new AppError('unavailable', 'The payment page could not be opened; try again in a moment.', {

@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral } from '../db/tx';
 
 export const KEY_REASON_RESERVATION_CANCELLED = 'reservation_cancelled';
 
@@ -15,11 +15,13 @@ export async function cancelReservation(input: {
   keyReason?: string;
 }): Promise<{ id: string; status: 'cancelled' }> {
   const { tenantId, reservationId, actor } = input;
-  await asService(
-    { tenantId },
-    (tx) =>
-      tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${reservationId}::uuid, ${input.reason},
-      ${input.keyReason ?? KEY_REASON_RESERVATION_CANCELLED}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+  await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(reservationId, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
+      ${sqlLiteral(input.keyReason ?? KEY_REASON_RESERVATION_CANCELLED, 'text')},
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+    ]),
   );
   return { id: reservationId, status: 'cancelled' };
 }
@@ -39,8 +41,12 @@ export async function cancelBookingGroup(input: {
       orderBy: { id: 'asc' },
     });
     for (const r of reservations) {
-      await tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${r.id}::uuid, ${input.reason},
-        ${KEY_REASON_RESERVATION_CANCELLED}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+      await runInTransaction(tx, [
+        effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
+          ${sqlLiteral(r.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')},
+        ${sqlLiteral(KEY_REASON_RESERVATION_CANCELLED, 'text')}, ${sqlLiteral(actor.type, 'actor_type')},
+        ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+      ]);
     }
     return { id: input.bookingGroupId, cancelled: reservations.length };
   });

@@ -1,5 +1,5 @@
 import type { BookingUnit } from '../db/generated/enums';
-import { withTenant } from '../db/tx';
+import { runInTransaction, sqlLiteral, statement, withTenant } from '../db/tx';
 
 export type RoomAvailability = {
   id: string;
@@ -32,8 +32,12 @@ export async function roomAvailability({
     });
     // Taken where another stay holds the room (its dates, a checked-in guest's key, an offline code:
     // room_holds); a pre-issued key's lead yields to a booking and does not count.
-    const busy = await tx.$queryRaw<{ room_id: string }[]>`select distinct room_id from room_holds
-      where tenant_id = ${tenantId}::uuid and not soft and during && tstzrange(${startsAt}::timestamptz, ${endsAt}::timestamptz, '[)')`;
+    const [busy] = await runInTransaction(tx, [
+      statement<{ room_id: string }>(`select distinct room_id from room_holds
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and not soft and during && tstzrange(${sqlLiteral(startsAt, 'timestamptz')},
+          ${sqlLiteral(endsAt, 'timestamptz')}, '[)')`),
+    ]);
     const taken = new Set(busy.map((b) => b.room_id));
     return rooms.map((r) => ({
       id: r.id,

@@ -1,5 +1,5 @@
 import type { ReservationStatus } from '../db/generated/enums';
-import { withTenant } from '../db/tx';
+import { runInTransaction, sqlLiteral, statement, withTenant } from '../db/tx';
 
 export type ReservationHit = {
   id: string;
@@ -42,35 +42,33 @@ export async function searchReservations({
   if (text === '') return [];
   const contains = `%${escapeLike(text)}%`;
   const prefix = `${escapeLike(text.toLowerCase())}%`;
-  const rows = await withTenant(
-    { tenantId, userId },
-    (tx) =>
-      tx.$queryRaw<
-        {
-          id: string;
-          room_label: string;
-          facility_name: string;
-          guest_name: string | null;
-          external_ref: string | null;
-          starts_at: Date;
-          ends_at: Date;
-          status: ReservationStatus;
-          time_zone: string;
-        }[]
-      >`
+  const [rows] = await withTenant({ tenantId, userId }, (tx) =>
+    runInTransaction(tx, [
+      statement<{
+        id: string;
+        room_label: string;
+        facility_name: string;
+        guest_name: string | null;
+        external_ref: string | null;
+        starts_at: Date;
+        ends_at: Date;
+        status: ReservationStatus;
+        time_zone: string;
+      }>(`
       select r.id::text as id, r.room_label_snapshot as room_label, f.name as facility_name, g.name as guest_name,
              r.external_ref, r.starts_at, r.ends_at, r.status::text as status, f.time_zone
         from reservations r
         join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
         join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
         left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-       where r.tenant_id = ${tenantId}::uuid
-         and (g.name ilike ${contains} escape '!'
-              or r.room_label_snapshot ilike ${contains} escape '!'
-              or r.external_ref ilike ${contains} escape '!'
-              or r.id::text like ${prefix} escape '!')
+       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and (g.name ilike ${sqlLiteral(contains, 'text')} escape '!'
+              or r.room_label_snapshot ilike ${sqlLiteral(contains, 'text')} escape '!'
+              or r.external_ref ilike ${sqlLiteral(contains, 'text')} escape '!'
+              or r.id::text like ${sqlLiteral(prefix, 'text')} escape '!')
        order by r.starts_at desc, r.id
-       limit ${Math.min(Math.max(1, limit), 200)}`,
+       limit ${sqlLiteral(Math.min(Math.max(1, limit), 200), 'int')}`),
+    ]),
   );
   return rows.map((r) => ({
     id: r.id,

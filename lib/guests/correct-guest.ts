@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { writeAuditEvent } from '../audit/write-audit-event';
 
@@ -40,24 +40,31 @@ export async function correctGuestOfReservation(
     });
   const details = parsed.data;
   return asService({ tenantId }, async (tx) => {
-    const guests = await tx.$queryRaw<{ id: string; name: string; email: string | null; phone: string | null }[]>`
+    const [guests] = await runInTransaction(tx, [
+      statement<{ id: string; name: string; email: string | null; phone: string | null }>(`
       select g.id, g.name, g.email, g.phone from reservations r
         join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-       where r.tenant_id = ${tenantId}::uuid and r.id = ${reservationId}::uuid for update of g`;
+       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and r.id = ${sqlLiteral(reservationId, 'uuid')} for update of g`),
+    ]);
     const guest = guests[0];
     if (!guest) throw new AppError('not_found', 'No such guest.');
     const changed = FIELDS.filter((field) => guest[field] !== details[field]);
     if (changed.length === 0) return { changed };
     await tx.guest.update({ where: { tenantId_id: { tenantId, id: guest.id } }, data: details });
     if (changed.includes('email')) {
-      await tx.$executeRaw`update messages m set to_address = ${details.email}, updated_at = now()
+      await runInTransaction(tx, [
+        effectStatement(`update messages m set to_address = ${sqlLiteral(details.email, 'text')}, updated_at = now()
          from reservations r
-        where r.tenant_id = ${tenantId}::uuid and r.guest_id = ${guest.id}::uuid
-          and m.tenant_id = r.tenant_id and m.reservation_id = r.id and m.status in ('queued', 'failed')`;
+        where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guest.id, 'uuid')}
+          and m.tenant_id = r.tenant_id and m.reservation_id = r.id and m.status in ('queued', 'failed')`),
+      ]);
       // A guest booked without an email gets their link now (once: the outbox is unique per occasion).
-      await tx.$queryRaw`select m.id from reservations r
+      await runInTransaction(tx, [
+        effectStatement(`select m.id from reservations r
          cross join lateral app_enqueue_guest_message(r.tenant_id, r.id, 'key_link', 'booking') m
-        where r.tenant_id = ${tenantId}::uuid and r.guest_id = ${guest.id}::uuid`;
+        where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guest.id, 'uuid')}`),
+      ]);
     }
     await writeAuditEvent(tx, {
       tenantId,

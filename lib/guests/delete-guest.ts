@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService, type Tx } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import { redactWebhookPayload } from './redact-webhook-payload';
 import { writeAuditEvent } from '../audit/write-audit-event';
@@ -44,9 +44,12 @@ export async function deleteGuestOfReservation(input: {
 }): Promise<'deleted' | 'name_mismatch'> {
   const { tenantId, actor } = input;
   return asService({ tenantId }, async (tx) => {
-    const guests = await tx.$queryRaw<{ id: string; name: string }[]>`select g.id, g.name from reservations r
+    const [guests] = await runInTransaction(tx, [
+      statement<{ id: string; name: string }>(`select g.id, g.name from reservations r
       join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-      where r.tenant_id = ${tenantId}::uuid and r.id = ${input.reservationId}::uuid for update of g`;
+      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and r.id = ${sqlLiteral(input.reservationId, 'uuid')} for update of g`),
+    ]);
     if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
     if (!sameName(input.confirmName, guests[0]!.name)) return 'name_mismatch';
     await eraseGuest(tx, { tenantId, guestId: guests[0]!.id, actor });
@@ -59,20 +62,34 @@ async function eraseGuest(
   tx: Tx,
   { tenantId, guestId, actor }: { tenantId: string; guestId: string; actor: Actor },
 ): Promise<void> {
-  const guests = await tx.$queryRaw<
-    { id: string }[]
-  >`select id from guests where tenant_id = ${tenantId}::uuid and id = ${guestId}::uuid for update`;
+  const [guests] = await runInTransaction(tx, [
+    statement<{ id: string }>(
+      `select id from guests where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(guestId, 'uuid')} for update`,
+    ),
+  ]);
   if (guests.length !== 1) throw new AppError('not_found', 'No such guest.');
   // Lock the guest's reservations first, as a check-in does: a check-in racing the deletion
   // either finishes before it (and its key is revoked here) or finds the guest gone.
-  await tx.$queryRaw`select id from reservations where tenant_id = ${tenantId}::uuid and guest_id = ${guestId}::uuid order by id for update`;
-  const keys = await tx.$queryRaw<{ id: string }[]>`select k.id from access_keys k
+  await runInTransaction(tx, [
+    effectStatement(
+      `select id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and guest_id = ${sqlLiteral(guestId, 'uuid')} order by id for update`,
+    ),
+  ]);
+  const [keys] = await runInTransaction(tx, [
+    statement<{ id: string }>(`select k.id from access_keys k
     join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
-    where k.tenant_id = ${tenantId}::uuid and r.guest_id = ${guestId}::uuid and r.ends_at > now()
-      and k.status in ('pre_issued', 'active') order by k.created_at`;
+    where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guestId, 'uuid')}
+      and r.ends_at > now()
+      and k.status in ('pre_issued', 'active') order by k.created_at`),
+  ]);
   for (const key of keys) {
-    await tx.$queryRaw`select id from app_end_key(${tenantId}::uuid, ${key.id}::uuid, 'revoked', ${GUEST_DELETED},
-      ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+    await runInTransaction(tx, [
+      effectStatement(`select id from app_end_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(key.id, 'uuid')}, 'revoked', ${sqlLiteral(GUEST_DELETED, 'text')},
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+    ]);
   }
   const refs = await tx.reservation.findMany({
     where: { tenantId, guestId },
@@ -104,23 +121,28 @@ async function eraseFromWebhookPayloads(
   tx: Tx,
   { tenantId, guestId }: { tenantId: string; guestId: string },
 ): Promise<number> {
-  const events = await tx.$queryRaw<{ id: string; provider: 'stripe' | 'calendly' | 'cal'; payload: unknown }[]>`
+  const [events] = await runInTransaction(tx, [
+    statement<{ id: string; provider: 'stripe' | 'calendly' | 'cal'; payload: unknown }>(`
     with mine as (
       select r.source, r.external_ref, g.payment_intent_id
         from reservations r left join booking_groups g on g.tenant_id = r.tenant_id and g.id = r.booking_group_id
-       where r.tenant_id = ${tenantId}::uuid and r.guest_id = ${guestId}::uuid
+       where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guestId, 'uuid')}
     )
     select e.id, e.provider, e.payload from webhook_events e
-     where e.tenant_id = ${tenantId}::uuid and not coalesce((e.payload->>'redacted')::boolean, false)
+     where e.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and not coalesce((e.payload->>'redacted')::boolean, false)
        and (exists (select 1 from mine m where m.external_ref is not null and m.source::text = e.provider::text
                       and (starts_with(e.dedupe_key, m.external_ref || ':')
                            or m.external_ref in (e.payload->'payload'->>'old_invitee', e.payload->'payload'->>'new_invitee', e.payload->'payload'->>'rescheduleUid')))
          or exists (select 1 from mine m where m.payment_intent_id is not null and e.provider = 'stripe'
                       and m.payment_intent_id in (e.payload->'data'->'object'->>'id', e.payload->'data'->'object'->>'payment_intent')))
-     for update`;
+     for update`),
+  ]);
   for (const event of events) {
-    await tx.$executeRaw`update webhook_events set payload = ${JSON.stringify(redactWebhookPayload(event.provider, event.payload))}::jsonb
-      where tenant_id = ${tenantId}::uuid and id = ${event.id}::uuid`;
+    const payload = JSON.stringify(redactWebhookPayload(event.provider, event.payload));
+    await runInTransaction(tx, [
+      effectStatement(`update webhook_events set payload = ${sqlLiteral(payload, 'jsonb')}
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(event.id, 'uuid')}`),
+    ]);
   }
   return events.length;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../audit/actor';
 import { GUEST_LINK_GRACE_MS, guestTokenFor, guestUrl, hashGuestToken } from '../auth/guest-links';
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { writeAuditEvent } from '../audit/write-audit-event';
 
@@ -26,10 +26,11 @@ export async function rotateGuestLink({
   const linkId = randomUUID();
   const token = guestTokenFor(linkId);
   return asService({ tenantId }, async (tx) => {
-    const reservations = await tx.$queryRaw<
-      { status: string; ends_at: Date; room_id: string; guest_id: string | null }[]
-    >`
-      select status, ends_at, room_id, guest_id from reservations where tenant_id = ${tenantId}::uuid and id = ${reservationId}::uuid for update`;
+    const [reservations] = await runInTransaction(tx, [
+      statement<{ status: string; ends_at: Date; room_id: string; guest_id: string | null }>(`
+      select status, ends_at, room_id, guest_id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(reservationId, 'uuid')} for update`),
+    ]);
     if (reservations.length !== 1) throw new AppError('not_found', 'No such reservation.');
     const reservation = reservations[0]!;
     if (reservation.status === 'cancelled' || reservation.status === 'checked_out' || reservation.guest_id === null) {
@@ -39,8 +40,11 @@ export async function rotateGuestLink({
         { status: reservation.status },
       );
     }
-    const ended = await tx.$queryRaw<{ id: string }[]>`update guest_links set ended_at = now()
-      where tenant_id = ${tenantId}::uuid and reservation_id = ${reservationId}::uuid and ended_at is null returning id`;
+    const [ended] = await runInTransaction(tx, [
+      statement<{ id: string }>(`update guest_links set ended_at = now()
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id = ${sqlLiteral(reservationId, 'uuid')}
+        and ended_at is null returning id`),
+    ]);
     await tx.guestLink.create({
       data: {
         id: linkId,
@@ -51,12 +55,17 @@ export async function rotateGuestLink({
       },
     });
     // The PIN the old link showed goes with it: each live stay key is re-issued with a new PIN.
-    const reissued = await tx.$queryRaw<{ id: string }[]>`
+    const [reissued] = await runInTransaction(tx, [
+      statement<{ id: string }>(`
       select n.id from access_keys k
-       cross join lateral reissue_key(k.tenant_id, k.id, ${REISSUE_REASON_LINK_REPLACED}, ${actor.type}::actor_type,
-                                      ${actor.id}, ${actor.label}, ${REISSUE_REASON_LINK_REPLACED}) n
-       where k.tenant_id = ${tenantId}::uuid and k.reservation_id = ${reservationId}::uuid and k.kind = 'guest'
-         and k.status in ('pre_issued', 'active')`;
+       cross join lateral reissue_key(k.tenant_id, k.id, ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')},
+         ${sqlLiteral(actor.type, 'actor_type')},
+         ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
+         ${sqlLiteral(REISSUE_REASON_LINK_REPLACED, 'text')}) n
+       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and k.reservation_id = ${sqlLiteral(reservationId, 'uuid')} and k.kind = 'guest'
+         and k.status in ('pre_issued', 'active')`),
+    ]);
     await writeAuditEvent(tx, {
       tenantId,
       actor,

@@ -5,7 +5,15 @@ import {
   resolveIncidentStatement,
   resolvePlatformIncident,
 } from '../incidents/incidents';
-import { asService, runInTransaction, serviceStatement, statement, type Tx } from '../db/tx';
+import {
+  asService,
+  effectStatement,
+  runInTransaction,
+  serviceStatement,
+  sqlLiteral,
+  statement,
+  type Tx,
+} from '../db/tx';
 import { logger } from '../log/logger';
 import { installLockProvider } from '../locks/install-provider';
 import type { LockProviderName } from '../locks/provider';
@@ -49,8 +57,11 @@ export async function checkHealth(): Promise<Health> {
   let worker: 'ok' | 'failing' = 'failing';
   try {
     worker = await asService(async (tx) => {
-      const rows = await tx.$queryRaw<{ fresh: boolean }[]>`select exists (
-        select 1 from worker_heartbeats where beat_at > now() - make_interval(secs => ${WORKER_STALE_AFTER_SECONDS})) as fresh`;
+      const [rows] = await runInTransaction(tx, [
+        statement<{ fresh: boolean }>(`select exists (
+        select 1 from worker_heartbeats
+         where beat_at > now() - make_interval(secs => ${sqlLiteral(WORKER_STALE_AFTER_SECONDS, 'float8')})) as fresh`),
+      ]);
       const fresh = rows[0]?.fresh === true;
       // A worker that died while others live (the reaper's incident) stays told for a while.
       if (fresh) await resolveWorkerIncident(tx);
@@ -87,9 +98,13 @@ export const WORKER_DEATH_TOLD_MINUTES = 10;
  * someone should see that a process died.
  */
 async function resolveWorkerIncident(tx: Tx): Promise<void> {
-  await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
-    where tenant_id is null and condition_key = ${INCIDENT.worker.conditionKey} and resolved_at is null
-      and coalesce((detail->>'reapedAt')::timestamptz, '-infinity') < now() - make_interval(mins => ${WORKER_DEATH_TOLD_MINUTES})`;
+  await runInTransaction(tx, [
+    effectStatement(`update incidents set resolved_at = now(), updated_at = now()
+    where tenant_id is null and condition_key = ${sqlLiteral(INCIDENT.worker.conditionKey, 'text')}
+      and resolved_at is null
+      and coalesce((detail->>'reapedAt')::timestamptz, '-infinity')
+          < now() - make_interval(mins => ${sqlLiteral(WORKER_DEATH_TOLD_MINUTES, 'int')})`),
+  ]);
 }
 
 /**
@@ -99,16 +114,20 @@ async function resolveWorkerIncident(tx: Tx): Promise<void> {
  */
 export async function recordDeadWorkers(tx: Tx, dead: { workerId: string; beatAt: Date }[]): Promise<void> {
   if (dead.length === 0) return;
-  const ids = JSON.stringify(dead.map((d) => d.workerId));
-  const lastBeat = new Date(Math.max(...dead.map((d) => d.beatAt.getTime())));
-  await tx.$executeRaw`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
-    values (null, ${INCIDENT.worker.conditionKey}, ${INCIDENT.worker.kind}, 'critical',
-            ${'A job worker process stopped reporting in; the live workers took over its jobs. Until it is replaced, keys are programmed and webhooks processed by fewer workers.'},
-            jsonb_build_object('deadWorkers', ${ids}::jsonb, 'lastBeatAt', ${lastBeat}::timestamptz, 'reapedAt', now()))
+  const ids = sqlLiteral(JSON.stringify(dead.map((d) => d.workerId)), 'jsonb');
+  const lastBeat = sqlLiteral(new Date(Math.max(...dead.map((d) => d.beatAt.getTime()))), 'timestamptz');
+  const summary =
+    'A job worker process stopped reporting in; the live workers took over its jobs. Until it is replaced, keys are programmed and webhooks processed by fewer workers.';
+  await runInTransaction(tx, [
+    effectStatement(`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
+    values (null, ${sqlLiteral(INCIDENT.worker.conditionKey, 'text')}, ${sqlLiteral(INCIDENT.worker.kind, 'text')}, 'critical',
+            ${sqlLiteral(summary, 'text')},
+            jsonb_build_object('deadWorkers', ${ids}, 'lastBeatAt', ${lastBeat}, 'reapedAt', now()))
     on conflict (condition_key) where tenant_id is null and resolved_at is null do update set
       occurrences = i.occurrences + 1, updated_at = now(),
-      detail = i.detail || jsonb_build_object('deadWorkers', coalesce(i.detail->'deadWorkers', '[]') || ${ids}::jsonb,
-                                              'lastBeatAt', ${lastBeat}::timestamptz, 'reapedAt', now())`;
+      detail = i.detail || jsonb_build_object('deadWorkers', coalesce(i.detail->'deadWorkers', '[]') || ${ids},
+                                              'lastBeatAt', ${lastBeat}, 'reapedAt', now())`),
+  ]);
 }
 
 const PROVIDER_LABEL: Record<LockProviderName, string> = { seam: 'Seam', ttlock: 'TTLock', simulator: 'simulator' };

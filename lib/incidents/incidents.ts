@@ -1,4 +1,4 @@
-import { effectStatement, sqlArray, sqlLiteral, type Statement, type Tx } from '../db/tx';
+import { effectStatement, runInTransaction, sqlArray, sqlLiteral, statement, type Statement, type Tx } from '../db/tx';
 
 export type IncidentInput = {
   tenantId: string;
@@ -11,12 +11,20 @@ export type IncidentInput = {
 };
 
 /** Opens the incident for a condition, or counts one more occurrence of the open one. */
-export async function openIncident(tx: Tx, input: IncidentInput): Promise<void> {
-  await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
-    values (${input.tenantId}::uuid, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary}, ${JSON.stringify(input.detail ?? {})}::jsonb)
+export function openIncidentStatement(input: IncidentInput): Statement<void> {
+  return effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
+    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
+      ${sqlLiteral(input.kind, 'text')},
+      ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')},
+      ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
     on conflict (tenant_id, condition_key) where resolved_at is null
     do update set occurrences = incidents.occurrences + 1, updated_at = now(), summary = excluded.summary, detail = excluded.detail,
-      severity = excluded.severity`;
+      severity = excluded.severity`);
+}
+
+/** Opens the incident for a condition, or counts one more occurrence of the open one. */
+export async function openIncident(tx: Tx, input: IncidentInput): Promise<void> {
+  await runInTransaction(tx, [openIncidentStatement(input)]);
 }
 
 /** How many occurrence ids an incident remembers, so a replayed occurrence is not counted twice. */
@@ -28,15 +36,20 @@ const REMEMBERED_OCCURRENCES = 100;
  */
 export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurrenceId: string }): Promise<void> {
   const detail = JSON.stringify({ ...input.detail, occurrenceIds: [input.occurrenceId] });
-  await tx.$executeRaw`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
-    values (${input.tenantId}::uuid, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary}, ${detail}::jsonb)
+  const occurrenceId = sqlLiteral(input.occurrenceId, 'text');
+  await runInTransaction(tx, [
+    effectStatement(`insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
+    values (${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.conditionKey, 'text')},
+      ${sqlLiteral(input.kind, 'text')},
+      ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(detail, 'jsonb')})
     on conflict (tenant_id, condition_key) where resolved_at is null
     do update set occurrences = i.occurrences + 1, updated_at = now(), summary = excluded.summary, severity = excluded.severity,
       detail = excluded.detail || jsonb_build_object('occurrenceIds',
         (select jsonb_agg(o) from (select o from jsonb_array_elements(coalesce(i.detail->'occurrenceIds', '[]')) o
-                                    offset greatest(jsonb_array_length(coalesce(i.detail->'occurrenceIds', '[]')) - ${REMEMBERED_OCCURRENCES - 1}, 0)) kept)
-          || jsonb_build_array(${input.occurrenceId}::text))
-    where not coalesce(i.detail->'occurrenceIds', '[]') ? ${input.occurrenceId}::text`;
+                                    offset greatest(jsonb_array_length(coalesce(i.detail->'occurrenceIds', '[]')) - ${sqlLiteral(REMEMBERED_OCCURRENCES - 1, 'int')}, 0)) kept)
+          || jsonb_build_array(${occurrenceId}))
+    where not coalesce(i.detail->'occurrenceIds', '[]') ? ${occurrenceId}`),
+  ]);
 }
 
 /**
@@ -45,7 +58,8 @@ export async function openIncidentOnce(tx: Tx, input: IncidentInput & { occurren
  */
 export function resolveIncidentStatement(input: { tenantId: string; conditionKey: string }): Statement<void> {
   return effectStatement(`update incidents set resolved_at = now(), updated_at = now()
-    where tenant_id = ${sqlLiteral(input.tenantId, 'uuid')} and condition_key = ${sqlLiteral(input.conditionKey, 'text')}
+    where tenant_id = ${sqlLiteral(input.tenantId, 'uuid')}
+      and condition_key = ${sqlLiteral(input.conditionKey, 'text')}
       and resolved_at is null`);
 }
 
@@ -64,30 +78,37 @@ export async function recordSourceFailure(
   input: { tenantId: string; source: string; label: string; reason: string; eventId: string },
 ): Promise<number> {
   const detail = JSON.stringify({ lastReason: input.reason, eventIds: [input.eventId] });
-  const rows = await tx.$queryRaw<{ occurrences: number }[]>`
+  const tenantId = sqlLiteral(input.tenantId, 'uuid');
+  const conditionKey = sqlLiteral(`webhook_processing:${input.source}`, 'text');
+  const reason = sqlLiteral(input.reason, 'text');
+  const eventId = sqlLiteral(input.eventId, 'text');
+  const [rows] = await runInTransaction(tx, [
+    statement<{ occurrences: number }>(`
     with counted as (
       insert into incidents as i (tenant_id, condition_key, kind, severity, summary, detail)
-      values (${input.tenantId}::uuid, ${`webhook_processing:${input.source}`}, 'webhook_processing_failed', 'warning',
-              ${`Processing ${input.label} webhooks failed (${input.reason}).`}, ${detail}::jsonb)
+      values (${tenantId}, ${conditionKey}, 'webhook_processing_failed', 'warning',
+              ${sqlLiteral(`Processing ${input.label} webhooks failed (${input.reason}).`, 'text')},
+              ${sqlLiteral(detail, 'jsonb')})
       on conflict (tenant_id, condition_key) where resolved_at is null do update set
         occurrences = i.occurrences + 1,
         severity = case when i.occurrences + 1 >= 5 then 'critical' else i.severity end,
         summary = case when i.occurrences + 1 in (5, 20)
-                       then ${`${input.label} webhooks have failed `} || (i.occurrences + 1) || ' times in a row (last: ' || ${input.reason} || ').'
+                       then ${sqlLiteral(`${input.label} webhooks have failed `, 'text')} || (i.occurrences + 1) || ' times in a row (last: ' || ${reason} || ').'
                        else i.summary end,
-        detail = i.detail || jsonb_build_object('lastReason', ${input.reason}::text, 'eventIds',
+        detail = i.detail || jsonb_build_object('lastReason', ${reason}, 'eventIds',
           (select coalesce(jsonb_agg(o), '[]') from (select o from jsonb_array_elements(coalesce(i.detail->'eventIds', '[]')) o
-                                      offset greatest(jsonb_array_length(coalesce(i.detail->'eventIds', '[]')) - ${REMEMBERED_OCCURRENCES - 1}, 0)) kept)
-            || jsonb_build_array(${input.eventId}::text)),
+                                      offset greatest(jsonb_array_length(coalesce(i.detail->'eventIds', '[]')) - ${sqlLiteral(REMEMBERED_OCCURRENCES - 1, 'int')}, 0)) kept)
+            || jsonb_build_array(${eventId})),
         updated_at = case when i.occurrences + 1 in (5, 20) then now() else i.updated_at end
-      where not coalesce(i.detail->'eventIds', '[]') ? ${input.eventId}::text
+      where not coalesce(i.detail->'eventIds', '[]') ? ${eventId}
       returning occurrences
     )
     select occurrences from counted
     union all
     select occurrences from incidents
-     where tenant_id = ${input.tenantId}::uuid and condition_key = ${`webhook_processing:${input.source}`}
-       and resolved_at is null and not exists (select 1 from counted)`;
+     where tenant_id = ${tenantId} and condition_key = ${conditionKey}
+       and resolved_at is null and not exists (select 1 from counted)`),
+  ]);
   return rows[0]?.occurrences ?? 0;
 }
 
@@ -101,8 +122,12 @@ export function sourceSuccessStatement(input: { tenantId: string; source: string
  * it if needed: the incident lists the keys it affects instead of one incident per key.
  */
 export async function addKeyToIncident(tx: Tx, input: IncidentInput & { keyId: string }): Promise<void> {
-  await tx.$executeRaw`select app_incident_add_key(${input.tenantId}::uuid, ${input.conditionKey}, ${input.kind}, ${input.severity},
-    ${input.summary}, ${input.keyId}::uuid, ${JSON.stringify(input.detail ?? {})}::jsonb)`;
+  await runInTransaction(tx, [
+    effectStatement(`select app_incident_add_key(${sqlLiteral(input.tenantId, 'uuid')},
+      ${sqlLiteral(input.conditionKey, 'text')},
+    ${sqlLiteral(input.kind, 'text')}, ${sqlLiteral(input.severity, 'text')}, ${sqlLiteral(input.summary, 'text')},
+    ${sqlLiteral(input.keyId, 'uuid')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})`),
+  ]);
 }
 
 /**
@@ -114,7 +139,8 @@ export function clearKeyFromIncidentsStatement(input: {
   conditionKeys: string[];
   keyId: string;
 }): Statement<void> {
-  return effectStatement(`select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlArray(input.conditionKeys, 'text')},
+  return effectStatement(`select app_incident_clear_key(${sqlLiteral(input.tenantId, 'uuid')},
+    ${sqlArray(input.conditionKeys, 'text')},
     ${sqlLiteral(input.keyId, 'uuid')})`);
 }
 
@@ -122,15 +148,21 @@ export type PlatformIncidentInput = Omit<IncidentInput, 'tenantId'>;
 
 /** Opens an incident of the whole install (no tenant: every tenant's staff see it), or leaves the open one be. */
 export async function openPlatformIncident(tx: Tx, input: PlatformIncidentInput): Promise<void> {
-  await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
-    values (null, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary}, ${JSON.stringify(input.detail ?? {})}::jsonb)
-    on conflict (condition_key) where tenant_id is null and resolved_at is null do nothing`;
+  await runInTransaction(tx, [
+    effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail)
+    values (null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
+      ${sqlLiteral(input.severity, 'text')},
+      ${sqlLiteral(input.summary, 'text')}, ${sqlLiteral(JSON.stringify(input.detail ?? {}), 'jsonb')})
+    on conflict (condition_key) where tenant_id is null and resolved_at is null do nothing`),
+  ]);
 }
 
 /** Resolves the open incident of an install-wide condition, if any. */
 export async function resolvePlatformIncident(tx: Tx, input: { conditionKey: string }): Promise<void> {
-  await tx.$executeRaw`update incidents set resolved_at = now(), updated_at = now()
-    where tenant_id is null and condition_key = ${input.conditionKey} and resolved_at is null`;
+  await runInTransaction(tx, [
+    effectStatement(`update incidents set resolved_at = now(), updated_at = now()
+    where tenant_id is null and condition_key = ${sqlLiteral(input.conditionKey, 'text')} and resolved_at is null`),
+  ]);
 }
 
 /**
@@ -141,9 +173,15 @@ export async function recordPastPlatformIncident(
   tx: Tx,
   input: PlatformIncidentInput & { since: Date },
 ): Promise<void> {
-  await tx.$executeRaw`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
-    select null, ${input.conditionKey}, ${input.kind}, ${input.severity}, ${input.summary},
-           ${JSON.stringify({ ...input.detail, from: input.since.toISOString() })}::jsonb, ${input.since}, now()
-    where not exists (select 1 from incidents where tenant_id is null and kind = ${input.kind}
-                        and opened_at > ${input.since}::timestamptz - interval '2 minutes')`;
+  const since = sqlLiteral(input.since, 'timestamptz');
+  await runInTransaction(tx, [
+    effectStatement(`insert into incidents (tenant_id, condition_key, kind, severity, summary, detail, opened_at, resolved_at)
+    select null, ${sqlLiteral(input.conditionKey, 'text')}, ${sqlLiteral(input.kind, 'text')},
+      ${sqlLiteral(input.severity, 'text')},
+      ${sqlLiteral(input.summary, 'text')},
+      ${sqlLiteral(JSON.stringify({ ...input.detail, from: input.since.toISOString() }), 'jsonb')},
+           ${since}, now()
+    where not exists (select 1 from incidents where tenant_id is null and kind = ${sqlLiteral(input.kind, 'text')}
+                        and opened_at > ${since} - interval '2 minutes')`),
+  ]);
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
 import { lockProviderFor } from '../locks/tenant-provider';
@@ -56,26 +56,45 @@ export async function checkBackupNeeded(
   }
   return asService({ tenantId }, async (tx) => {
     // The key may have ended or been confirmed while the pool was asked: then the backup is not used.
-    const fresh = await tx.$queryRaw<{ status: string; state: string }[]>`
+    const [fresh] = await runInTransaction(tx, [
+      statement<{ status: string; state: string }>(`
       select k.status::text, c.state::text from access_keys k
-        join key_lock_codes c on c.tenant_id = k.tenant_id and c.key_id = k.id and c.lock_id = ${door.lockId}::uuid
-       where k.tenant_id = ${tenantId}::uuid and k.id = ${keyId}::uuid for update of k`;
+        join key_lock_codes c on c.tenant_id = k.tenant_id and c.key_id = k.id and c.lock_id = ${sqlLiteral(door.lockId, 'uuid')}
+       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')} for update of k`),
+    ]);
     if (!fresh[0] || !['pre_issued', 'active'].includes(fresh[0].status) || fresh[0].state === 'set')
       return { kind: 'not_needed' } as const;
-    const inserted = await tx.$queryRaw<{ id: string }[]>`
+    const [inserted] = await runInTransaction(tx, [
+      statement<{ id: string }>(`
       insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, kind, backup_for)
-      values (${tenantId}::uuid, ${key.reservationId}::uuid, null, ${key.roomId}::uuid, ${key.status}::key_status,
-              ${pulled.data.pin}, ${key.validFrom}, ${key.expiresAt}, 'backup', ${keyId}::uuid)
+      values (${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(key.reservationId, 'uuid')}, null, ${sqlLiteral(key.roomId, 'uuid')},
+        ${sqlLiteral(key.status, 'key_status')},
+        ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')},
+        ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
       on conflict do nothing
-      returning id`;
+      returning id`),
+    ]);
     const backupKeyId = inserted[0]?.id;
     if (!backupKeyId) return { kind: 'not_possible', reason: 'backup_exists_or_pin_taken' } as const;
     // The pool's code is on the lock already; a PIN clash with a live key there refuses the backup.
-    await tx.$executeRaw`insert into key_lock_codes (tenant_id, key_id, lock_id, state, code_id, set_at)
-      values (${tenantId}::uuid, ${backupKeyId}::uuid, ${door.lockId}::uuid, 'set', ${pulled.data.codeId}, now())`;
-    await tx.$executeRaw`select app_audit(${tenantId}::uuid, ${actor.type}::actor_type, ${actor.id}, ${actor.label}, 'key.backup_issued', 'access_key',
-      ${backupKeyId}::uuid, ${key.roomId}::uuid, ${door.error ?? `code_${door.state}`},
-      ${JSON.stringify({ reservationId: key.reservationId, standsInFor: keyId, lockId: door.lockId, lockName: door.lock.name })}::jsonb)`;
+    await runInTransaction(tx, [
+      effectStatement(`insert into key_lock_codes (tenant_id, key_id, lock_id, state, code_id, set_at)
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(backupKeyId, 'uuid')},
+        ${sqlLiteral(door.lockId, 'uuid')}, 'set', ${sqlLiteral(pulled.data.codeId, 'text')}, now())`),
+    ]);
+    const metadata = {
+      reservationId: key.reservationId,
+      standsInFor: keyId,
+      lockId: door.lockId,
+      lockName: door.lock.name,
+    };
+    await runInTransaction(tx, [
+      effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')},
+        ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}, 'key.backup_issued', 'access_key',
+        ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(door.error ?? `code_${door.state}`, 'text')},
+        ${sqlLiteral(JSON.stringify(metadata), 'jsonb')})`),
+    ]);
     logger.info({ keyId, backupKeyId, lockId: door.lockId }, 'backup code issued');
     return { kind: 'issued', backupKeyId } as const;
   });

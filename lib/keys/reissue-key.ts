@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { toKeyView, type AccessKeyRow, type KeyView } from './key-view';
 
 export const KEY_REASON_REISSUED = 'reissued';
@@ -25,10 +25,12 @@ export async function reissueKey({
   reason: string;
   actor: Actor;
 }): Promise<KeyView> {
-  const rows = await asService(
-    { tenantId },
-    (tx) => tx.$queryRaw<AccessKeyRow[]>`select * from reissue_key(${tenantId}::uuid, ${keyId}::uuid, ${reason},
-      ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+  const [rows] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<AccessKeyRow>(`select * from reissue_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(keyId, 'uuid')}, ${sqlLiteral(reason, 'text')},
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+    ]),
   );
   return toKeyView(rows[0]!);
 }
@@ -48,10 +50,13 @@ export async function issueNewStayKey({
   reason: string;
   actor: Actor;
 }): Promise<KeyView> {
-  const rows = await asService(
-    { tenantId },
-    (tx) => tx.$queryRaw<AccessKeyRow[]>`select * from issue_new_stay_key(${tenantId}::uuid, ${reservationId}::uuid,
-      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+  const [rows] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<AccessKeyRow>(`select * from issue_new_stay_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(reservationId, 'uuid')},
+      ${sqlLiteral(reason, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
+      ${sqlLiteral(actor.label, 'text')})`),
+    ]),
   );
   return toKeyView(rows[0]!);
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { writeAuditEvent } from '../audit/write-audit-event';
 
@@ -17,9 +17,11 @@ export async function revealPin({
   actor: Actor;
 }): Promise<{ pin: string }> {
   return asService({ tenantId }, async (tx) => {
-    const keys = await tx.$queryRaw<{ pin: string; status: string; roomId: string; reservationId: string }[]>`
+    const [keys] = await runInTransaction(tx, [
+      statement<{ pin: string; status: string; roomId: string; reservationId: string }>(`
       select pin, status, room_id as "roomId", reservation_id as "reservationId" from access_keys
-       where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid for update`;
+       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(keyId, 'uuid')} for update`),
+    ]);
     if (keys.length !== 1) throw new AppError('not_found', 'No such key.');
     const key = keys[0]!;
     if (key.status !== 'pre_issued' && key.status !== 'active') {

@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { assertTransition, type KeyState } from './lifecycle';
 import { toKeyView, type AccessKeyRow, type KeyView } from './key-view';
@@ -20,14 +20,18 @@ export async function revokeKey({
   actor: Actor;
 }): Promise<KeyView> {
   return asService({ tenantId }, async (tx) => {
-    const current = await tx.$queryRaw<{ status: KeyState }[]>`select status from access_keys
-      where tenant_id = ${tenantId}::uuid and id = ${keyId}::uuid for update`;
+    const [current] = await runInTransaction(tx, [
+      statement<{ status: KeyState }>(`select status from access_keys
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(keyId, 'uuid')} for update`),
+    ]);
     if (current.length !== 1) throw new AppError('not_found', 'No such key.');
     assertTransition(current[0]!.status, 'revoked');
-    const rows = await tx.$queryRaw<
-      AccessKeyRow[]
-    >`select * from app_end_key(${tenantId}::uuid, ${keyId}::uuid, 'revoked',
-      ${reason}, ${actor.type}::actor_type, ${actor.id}, ${actor.label}) where id is not null`;
+    const [rows] = await runInTransaction(tx, [
+      statement<AccessKeyRow>(`select * from app_end_key(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(keyId, 'uuid')}, 'revoked',
+      ${sqlLiteral(reason, 'text')}, ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
+      ${sqlLiteral(actor.label, 'text')}) where id is not null`),
+    ]);
     // The row lock above makes this unreachable, but a key that another path ended is never re-ended.
     if (rows.length !== 1)
       throw new AppError('illegal_transition', 'That key has already ended.', { from: 'ended', to: 'revoked' });

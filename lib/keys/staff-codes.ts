@@ -1,6 +1,6 @@
 import type { Actor } from '../audit/actor';
 import type { StaffCodePurpose } from '../db/generated/enums';
-import { asService, withTenant } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { toKeyView, type KeyView } from './key-view';
 
@@ -72,9 +72,13 @@ export async function createStaffCode(input: {
 }): Promise<StaffCodeView> {
   const { tenantId, actor } = input;
   return asService({ tenantId }, async (tx) => {
-    const created = await tx.$queryRaw<{ id: string }[]>`select id from create_staff_code(${tenantId}::uuid,
-      ${input.roomId}::uuid, ${input.label}, ${input.purpose}::staff_code_purpose, ${input.startsAt}::timestamptz,
-      ${input.endsAt}::timestamptz, ${input.userId ?? null}::uuid, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+    const [created] = await runInTransaction(tx, [
+      statement<{ id: string }>(`select id from create_staff_code(${sqlLiteral(tenantId, 'uuid')},
+      ${sqlLiteral(input.roomId, 'uuid')}, ${sqlLiteral(input.label, 'text')},
+      ${sqlLiteral(input.purpose, 'staff_code_purpose')}, ${sqlLiteral(input.startsAt, 'timestamptz')},
+      ${sqlLiteral(input.endsAt, 'timestamptz')}, ${sqlLiteral(input.userId ?? null, 'uuid')},
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+    ]);
     const rows = await tx.accessKey.findMany({ where: { tenantId, id: created[0]!.id }, select: STAFF_SELECT });
     return toStaffCodeView(rows[0]!);
   });

@@ -1,6 +1,6 @@
 import { resolveIncidentStatement } from '../incidents/incidents';
 import type { Actor } from '../audit/actor';
-import { asService, runInTransaction } from '../db/tx';
+import { asService, runInTransaction, sqlArray, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { lockCondition } from './lock-events';
 import { writeAuditEvent } from '../audit/write-audit-event';
@@ -22,20 +22,26 @@ export async function acknowledgeLockDrift({
   actor: Actor;
 }): Promise<{ lockId: string; acknowledged: number }> {
   return asService({ tenantId }, async (tx) => {
-    const rows = await tx.$queryRaw<{ detail: { lockId?: unknown; foreignCodeIds?: unknown } }[]>`
+    const [rows] = await runInTransaction(tx, [
+      statement<{ detail: { lockId?: unknown; foreignCodeIds?: unknown } }>(`
       select detail from incidents
-       where tenant_id = ${tenantId}::uuid and id = ${incidentId}::uuid and kind = 'lock_drift' and resolved_at is null
-       for update`;
+       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(incidentId, 'uuid')}
+         and kind = 'lock_drift' and resolved_at is null
+       for update`),
+    ]);
     const detail = rows[0]?.detail;
     const lockId = typeof detail?.lockId === 'string' ? detail.lockId : null;
     if (!lockId) throw new AppError('not_found', 'No open drift incident with this id.');
     const codes = Array.isArray(detail?.foreignCodeIds)
       ? detail.foreignCodeIds.filter((id): id is string => typeof id === 'string')
       : [];
-    const updated = await tx.$executeRaw`update locks set acknowledged_foreign_codes = ${codes}::text[],
+    const [updated] = await runInTransaction(tx, [
+      statement(`update locks set acknowledged_foreign_codes = ${sqlArray(codes, 'text')},
         foreign_codes_acknowledged_at = now(), updated_at = now()
-      where tenant_id = ${tenantId}::uuid and id = ${lockId}::uuid`;
-    if (updated === 0) throw new AppError('not_found', 'The lock of this incident no longer exists.');
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(lockId, 'uuid')}
+      returning 1 as updated`),
+    ]);
+    if (updated.length === 0) throw new AppError('not_found', 'The lock of this incident no longer exists.');
     await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey: lockCondition.drift(lockId) })]);
     await writeAuditEvent(tx, {
       tenantId,

@@ -1,5 +1,5 @@
 import { openIncident, resolveIncidentStatement } from '../incidents/incidents';
-import { asService, runInTransaction, type Tx } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { lockKeysBeforeDoorsStatements } from './lock-order';
 import { retryDoorsOfLock } from './retry-failed-doors';
@@ -25,10 +25,13 @@ type LockRow = { id: string; name: string; last_event_at: Date | null };
 
 /** The live keys with a door on this lock: what an incident about the lock affects. */
 async function liveKeysOn(tx: Tx, tenantId: string, lockId: string): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const [rows] = await runInTransaction(tx, [
+    statement<{ id: string }>(`
     select k.id from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
-     where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lockId}::uuid and k.status in ('pre_issued', 'active')
-     order by k.valid_from`;
+     where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and c.lock_id = ${sqlLiteral(lockId, 'uuid')}
+       and k.status in ('pre_issued', 'active')
+     order by k.valid_from`),
+  ]);
   return rows.map((r) => r.id);
 }
 
@@ -37,11 +40,14 @@ async function liveKeysOn(tx: Tx, tenantId: string, lockId: string): Promise<str
  * is open or opens within a day. An offline lock with any of these is critical: guests are waiting.
  */
 async function keysDueOn(tx: Tx, tenantId: string, lockId: string): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const [rows] = await runInTransaction(tx, [
+    statement<{ id: string }>(`
     select k.id from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
-     where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lockId}::uuid and k.status in ('pre_issued', 'active')
+     where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and c.lock_id = ${sqlLiteral(lockId, 'uuid')}
+       and k.status in ('pre_issued', 'active')
        and (c.state <> 'set' or k.valid_from <= now() + interval '24 hours')
-     order by k.valid_from`;
+     order by k.valid_from`),
+  ]);
   return rows.map((r) => r.id);
 }
 
@@ -52,13 +58,17 @@ const OFFLINE_WORDS: Record<DeviceOfflineReason, string> = {
 };
 
 export async function enqueueProgram(tx: Tx, tenantId: string, keyId: string): Promise<void> {
-  await tx.$executeRaw`select app_enqueue_job('vendor_program_key', ${JSON.stringify({ tenantId, keyId })}::jsonb,
-    queue_name => ${`key:${keyId}`}, max_attempts => 8)`;
+  await runInTransaction(tx, [
+    effectStatement(`select app_enqueue_job('vendor_program_key', ${sqlLiteral(JSON.stringify({ tenantId, keyId }), 'jsonb')},
+    queue_name => ${sqlLiteral(`key:${keyId}`, 'text')}, max_attempts => 8)`),
+  ]);
 }
 
 export async function enqueueRemove(tx: Tx, tenantId: string, keyId: string): Promise<void> {
-  await tx.$executeRaw`select app_enqueue_job('vendor_remove_key', ${JSON.stringify({ tenantId, keyId })}::jsonb,
-    queue_name => ${`key:${keyId}`}, max_attempts => 8)`;
+  await runInTransaction(tx, [
+    effectStatement(`select app_enqueue_job('vendor_remove_key', ${sqlLiteral(JSON.stringify({ tenantId, keyId }), 'jsonb')},
+    queue_name => ${sqlLiteral(`key:${keyId}`, 'text')}, max_attempts => 8)`),
+  ]);
 }
 
 /**
@@ -123,18 +133,25 @@ export async function applyLockEvent(input: {
 }): Promise<LockEventOutcome> {
   const { tenantId, provider, event } = input;
   return asService({ tenantId }, async (tx) => {
-    const locks = await tx.$queryRaw<LockRow[]>`
+    const [locks] = await runInTransaction(tx, [
+      statement<LockRow>(`
       select id, name, last_event_at from locks
-       where tenant_id = ${tenantId}::uuid and provider = ${provider}::lock_provider and device_id = ${event.deviceId}
-       for update`;
+       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and provider = ${sqlLiteral(provider, 'lock_provider')}
+         and device_id = ${sqlLiteral(event.deviceId, 'text')}
+       for update`),
+    ]);
     const lock = locks[0];
     if (!lock) return { status: 'ignored', reason: 'unknown_device' };
     const newer = !lock.last_event_at || lock.last_event_at <= event.occurredAt;
     if (newer) {
-      await tx.$executeRaw`update locks set last_event = ${event.kind}, last_event_at = ${event.occurredAt},
-          last_seen_at = case when ${event.kind} <> 'device_disconnected' then greatest(last_seen_at, ${event.occurredAt}) else last_seen_at end,
+      const kind = sqlLiteral(event.kind, 'text');
+      const occurredAt = sqlLiteral(event.occurredAt, 'timestamptz');
+      await runInTransaction(tx, [
+        effectStatement(`update locks set last_event = ${kind}, last_event_at = ${occurredAt},
+          last_seen_at = case when ${kind} <> 'device_disconnected' then greatest(last_seen_at, ${occurredAt}) else last_seen_at end,
           updated_at = now()
-        where tenant_id = ${tenantId}::uuid and id = ${lock.id}::uuid`;
+        where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(lock.id, 'uuid')}`),
+      ]);
     }
     switch (event.kind) {
       case 'code_set':
@@ -189,9 +206,12 @@ async function applyCodeEvent(
   lock: LockRow,
   event: Extract<LockEvent, { codeId: string }>,
 ): Promise<LockEventOutcome> {
-  const keys = await tx.$queryRaw<{ key_id: string }[]>`
+  const [keys] = await runInTransaction(tx, [
+    statement<{ key_id: string }>(`
     select key_id from key_lock_codes
-     where tenant_id = ${tenantId}::uuid and lock_id = ${lock.id}::uuid and code_id = ${event.codeId}`;
+     where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and lock_id = ${sqlLiteral(lock.id, 'uuid')}
+       and code_id = ${sqlLiteral(event.codeId, 'text')}`),
+  ]);
   await runInTransaction(
     tx,
     lockKeysBeforeDoorsStatements(
@@ -199,10 +219,13 @@ async function applyCodeEvent(
       keys.map((k) => k.key_id),
     ),
   );
-  const doors = await tx.$queryRaw<{ key_id: string; state: string }[]>`
+  const [doors] = await runInTransaction(tx, [
+    statement<{ key_id: string; state: string }>(`
     select key_id, state::text from key_lock_codes
-     where tenant_id = ${tenantId}::uuid and lock_id = ${lock.id}::uuid and code_id = ${event.codeId}
-     for update`;
+     where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and lock_id = ${sqlLiteral(lock.id, 'uuid')}
+       and code_id = ${sqlLiteral(event.codeId, 'text')}
+     for update`),
+  ]);
   const door = doors[0];
   if (!door) return { status: 'ignored', reason: 'unknown_code' };
   const where = { tenantId, keyId: door.key_id, lockId: lock.id };

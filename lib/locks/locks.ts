@@ -1,6 +1,6 @@
 import type { Actor } from '../audit/actor';
 import { hasSqlstate, SQLSTATE } from '../db/errors';
-import { asService, withTenant, type Tx } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import type { DoorRole, LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
@@ -103,11 +103,14 @@ export async function holdLockDevice(
 ): Promise<{ id: string; created: boolean }> {
   const { tenantId, provider, account, deviceId } = input;
   try {
-    const created = await tx.$queryRaw<{ id: string }[]>`
+    const [created] = await runInTransaction(tx, [
+      statement<{ id: string }>(`
       insert into locks (tenant_id, provider, account, device_id, name)
-      values (${tenantId}::uuid, ${provider}::lock_provider, ${account}, ${deviceId}, ${input.name ?? deviceId})
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(provider, 'lock_provider')},
+        ${sqlLiteral(account, 'text')}, ${sqlLiteral(deviceId, 'text')}, ${sqlLiteral(input.name ?? deviceId, 'text')})
       on conflict (tenant_id, provider, device_id) do nothing
-      returning id`;
+      returning id`),
+    ]);
     if (created[0]) return { id: created[0].id, created: true };
   } catch (error) {
     if (hasSqlstate(error, SQLSTATE.lockDeviceHeld))
@@ -183,20 +186,28 @@ export async function addRoomLock(input: {
     ]);
     if (!room) throw new AppError('not_found', 'Unknown room.');
     if (!lock) throw new AppError('not_found', 'Unknown lock.');
-    const created = await tx.$executeRaw`insert into room_locks (tenant_id, room_id, lock_id, role)
-      values (${tenantId}::uuid, ${roomId}::uuid, ${lockId}::uuid, ${input.role ?? 'room'}::door_role)
-      on conflict do nothing`;
-    if (created === 0) return { roomId, lockId };
-    const keys = await tx.$queryRaw<{ id: string }[]>`
+    const [created] = await runInTransaction(tx, [
+      statement(`insert into room_locks (tenant_id, room_id, lock_id, role)
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(roomId, 'uuid')}, ${sqlLiteral(lockId, 'uuid')},
+        ${sqlLiteral(input.role ?? 'room', 'door_role')})
+      on conflict do nothing
+      returning 1 as inserted`),
+    ]);
+    if (created.length === 0) return { roomId, lockId };
+    const [keys] = await runInTransaction(tx, [
+      statement<{ id: string }>(`
       insert into key_lock_codes (tenant_id, key_id, lock_id)
-      select k.tenant_id, k.id, ${lockId}::uuid from access_keys k
-       where k.tenant_id = ${tenantId}::uuid and k.room_id = ${roomId}::uuid and k.status in ('pre_issued', 'active')
+      select k.tenant_id, k.id, ${sqlLiteral(lockId, 'uuid')} from access_keys k
+       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.room_id = ${sqlLiteral(roomId, 'uuid')}
+         and k.status in ('pre_issued', 'active')
          and k.kind <> 'backup'
          and not exists (select 1 from key_lock_codes c join access_keys o on o.tenant_id = c.tenant_id and o.id = c.key_id
-                          where c.tenant_id = k.tenant_id and c.lock_id = ${lockId}::uuid and o.pin = k.pin
+                          where c.tenant_id = k.tenant_id and c.lock_id = ${sqlLiteral(lockId, 'uuid')}
+                            and o.pin = k.pin
                             and c.state not in ('removed', 'failed'))
       on conflict do nothing
-      returning key_id as id`;
+      returning key_id as id`),
+    ]);
     for (const key of keys) await enqueueProgram(tx, tenantId, key.id);
     await writeAuditEvent(tx, {
       tenantId,
@@ -239,9 +250,13 @@ export async function syncLocks(input: {
   }
   const own = account !== INSTALL_ACCOUNT;
   return asService({ tenantId }, async (tx) => {
-    const rows = await tx.$queryRaw<{ lockId: string; inserted: boolean }[]>`
-      select lock_id as "lockId", inserted from app_import_lock_devices(${tenantId}::uuid, ${name}::lock_provider,
-        ${account}, ${JSON.stringify(devices.data)}::jsonb, ${own})`;
+    const [rows] = await runInTransaction(tx, [
+      statement<{ lockId: string; inserted: boolean }>(`
+      select lock_id as "lockId", inserted from app_import_lock_devices(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(name, 'lock_provider')},
+        ${sqlLiteral(account, 'text')}, ${sqlLiteral(JSON.stringify(devices.data), 'jsonb')},
+        ${sqlLiteral(own, 'boolean')})`),
+    ]);
     const imported = rows.filter((r) => r.inserted).length;
     if (own && rows.length < devices.data.length)
       logger.info(
@@ -316,9 +331,8 @@ export async function listLockDetails({ tenantId }: { tenantId: string }): Promi
       },
       orderBy: [{ name: 'asc' }, { id: 'asc' }],
     });
-    const codes = await tx.$queryRaw<
-      (Omit<LockCodeView, 'validFrom' | 'expiresAt'> & { lockId: string; validFrom: Date; expiresAt: Date })[]
-    >`
+    const [codes] = await runInTransaction(tx, [
+      statement<Omit<LockCodeView, 'validFrom' | 'expiresAt'> & { lockId: string; validFrom: Date; expiresAt: Date }>(`
       select c.lock_id as "lockId", k.id as "keyId", k.kind::text as kind, k.status::text as "keyStatus",
              r.room_label_snapshot as "roomLabel", r.id as "reservationId",
              g.name as "guestDisplay", k.valid_from as "validFrom", k.expires_at as "expiresAt",
@@ -327,14 +341,21 @@ export async function listLockDetails({ tenantId }: { tenantId: string }): Promi
         join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
         join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
         left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-       where c.tenant_id = ${tenantId}::uuid
+       where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
          and (k.status in ('pre_issued', 'active') or c.state in ('removing', 'remove_failed', 'valid_until_end'))
-       order by k.valid_from, k.id`;
-    const incidents = await tx.$queryRaw<
-      { conditionKey: string; kind: string; severity: string; summary: string; openedAt: Date }[]
-    >`select condition_key as "conditionKey", kind, severity, summary, opened_at as "openedAt" from incidents
-       where tenant_id = ${tenantId}::uuid and resolved_at is null and condition_key like 'lock\\_%:%'
-       order by opened_at`;
+       order by k.valid_from, k.id`),
+    ]);
+    const [incidents] = await runInTransaction(tx, [
+      statement<{
+        conditionKey: string;
+        kind: string;
+        severity: string;
+        summary: string;
+        openedAt: Date;
+      }>(`select condition_key as "conditionKey", kind, severity, summary, opened_at as "openedAt" from incidents
+       where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and resolved_at is null and condition_key like 'lock\\_%:%'
+       order by opened_at`),
+    ]);
     return locks.map((lock) => {
       const ours = codes
         .filter((c) => c.lockId === lock.id)

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { openIncidentOnce, resolveIncidentStatement } from '../incidents/incidents';
 import type { Actor } from '../audit/actor';
-import { asService, runInTransaction, type Tx } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import { lockKeysBeforeDoorsStatements } from './lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
@@ -104,8 +104,11 @@ export async function reconcileLock(input: {
   }
   const reach = reachOf(device ?? null);
   return asService({ tenantId }, async (tx) => {
-    const keys = await tx.$queryRaw<{ key_id: string }[]>`
-      select key_id from key_lock_codes where tenant_id = ${tenantId}::uuid and lock_id = ${lockId}::uuid`;
+    const [keys] = await runInTransaction(tx, [
+      statement<{ key_id: string }>(`
+      select key_id from key_lock_codes where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and lock_id = ${sqlLiteral(lockId, 'uuid')}`),
+    ]);
     await runInTransaction(
       tx,
       lockKeysBeforeDoorsStatements(
@@ -113,13 +116,15 @@ export async function reconcileLock(input: {
         keys.map((k) => k.key_id),
       ),
     );
-    const ours = await tx.$queryRaw<OurDoor[]>`
+    const [ours] = await runInTransaction(tx, [
+      statement<OurDoor>(`
       select c.key_id, c.state::text, c.code_id, k.status in ('pre_issued', 'active') as key_live
         from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
-       where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lockId}::uuid
+       where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and c.lock_id = ${sqlLiteral(lockId, 'uuid')}
          and c.state in ('pending', 'setting', 'set', 'failed', 'removing', 'removed', 'remove_failed')
          and (k.status in ('pre_issued', 'active') or c.state <> 'removed' or c.removed_at > now() - interval '30 days')
-       for update of c`;
+       for update of c`),
+    ]);
     const byKey = new Map(ours.map((door) => [door.key_id, door]));
     const onLock = new Map<string, ProviderCode>();
     for (const code of theirs) if (code.clientRef && code.state !== 'absent') onLock.set(code.clientRef, code);
@@ -139,20 +144,29 @@ export async function reconcileLock(input: {
       const code = onLock.get(door.key_id);
       if (door.key_live && door.state === 'set' && !code) {
         report.missingKeyIds.push(door.key_id);
-        await tx.$executeRaw`update key_lock_codes set state = 'pending', code_id = null, error = 'missing_on_lock', updated_at = now()
-          where tenant_id = ${tenantId}::uuid and key_id = ${door.key_id}::uuid and lock_id = ${lockId}::uuid`;
+        await runInTransaction(tx, [
+          effectStatement(`update key_lock_codes set state = 'pending', code_id = null, error = 'missing_on_lock', updated_at = now()
+          where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(door.key_id, 'uuid')}
+            and lock_id = ${sqlLiteral(lockId, 'uuid')}`),
+        ]);
         await enqueueProgram(tx, tenantId, door.key_id);
       } else if (door.key_live && door.state === 'failed' && input.retryFailed) {
         report.retriedKeyIds.push(door.key_id);
-        await tx.$executeRaw`update key_lock_codes set state = 'pending', code_id = coalesce(${code?.codeId ?? null}, code_id),
+        await runInTransaction(tx, [
+          effectStatement(`update key_lock_codes set state = 'pending', code_id = coalesce(${sqlLiteral(code?.codeId ?? null, 'text')}, code_id),
             error = null, attempts = 0, updated_at = now()
-          where tenant_id = ${tenantId}::uuid and key_id = ${door.key_id}::uuid and lock_id = ${lockId}::uuid`;
+          where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(door.key_id, 'uuid')}
+            and lock_id = ${sqlLiteral(lockId, 'uuid')}`),
+        ]);
         await enqueueProgram(tx, tenantId, door.key_id);
       } else if (!door.key_live && (door.state === 'removed' || door.state === 'remove_failed') && code) {
         report.lingeringKeyIds.push(door.key_id);
-        await tx.$executeRaw`update key_lock_codes set state = 'removing', code_id = ${code.codeId}, error = 'still_on_lock',
+        await runInTransaction(tx, [
+          effectStatement(`update key_lock_codes set state = 'removing', code_id = ${sqlLiteral(code.codeId, 'text')}, error = 'still_on_lock',
             attempts = 0, updated_at = now()
-          where tenant_id = ${tenantId}::uuid and key_id = ${door.key_id}::uuid and lock_id = ${lockId}::uuid`;
+          where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and key_id = ${sqlLiteral(door.key_id, 'uuid')}
+            and lock_id = ${sqlLiteral(lockId, 'uuid')}`),
+        ]);
         await enqueueRemove(tx, tenantId, door.key_id);
       }
     }
@@ -278,10 +292,13 @@ async function recordDeviceMissing(tx: Tx, tenantId: string, lock: { id: string;
     where: { tenantId_id: { tenantId, id: lock.id } },
     data: { online: null, offlineReason: 'missing', syncedAt: new Date() },
   });
-  const keys = await tx.$queryRaw<{ id: string }[]>`
+  const [keys] = await runInTransaction(tx, [
+    statement<{ id: string }>(`
     select k.id from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
-     where c.tenant_id = ${tenantId}::uuid and c.lock_id = ${lock.id}::uuid and k.status in ('pre_issued', 'active')
-     order by k.valid_from`;
+     where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and c.lock_id = ${sqlLiteral(lock.id, 'uuid')}
+       and k.status in ('pre_issued', 'active')
+     order by k.valid_from`),
+  ]);
   await openIncidentOnce(tx, {
     tenantId,
     conditionKey: lockCondition.missing(lock.id),
@@ -296,8 +313,8 @@ async function recordDeviceMissing(tx: Tx, tenantId: string, lock: { id: string;
 
 /** Every tenant that has locks, checked in turn (the `check_locks` job). */
 export async function checkAllLocks(): Promise<{ tenants: number; failures: number }> {
-  const tenants = await asService(
-    (tx) => tx.$queryRaw<{ tenant_id: string }[]>`select distinct tenant_id from locks order by tenant_id`,
+  const [tenants] = await asService((tx) =>
+    runInTransaction(tx, [statement<{ tenant_id: string }>(`select distinct tenant_id from locks order by tenant_id`)]),
   );
   let failures = 0;
   for (const { tenant_id } of tenants) failures += (await checkTenantLocks(tenant_id)).failures;

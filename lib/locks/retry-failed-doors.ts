@@ -1,4 +1,4 @@
-import { runStatements, statement, serviceStatement, sqlLiteral, type Tx } from '../db/tx';
+import { runInTransaction, runStatements, serviceStatement, sqlLiteral, statement, type Tx } from '../db/tx';
 
 /**
  * The schedule's part of sending failed doors again (the worker's `retry_failed_doors`, every minute):
@@ -31,8 +31,10 @@ export async function retryFailedDoors(limit = 200): Promise<{ tenants: number; 
  * refused is tried again. Returns how many.
  */
 export async function retryDoorsOfLock(tx: Tx, tenantId: string, lockId: string): Promise<number> {
-  const rows = await tx.$queryRaw<
-    { n: number }[]
-  >`select app_retry_failed_doors(${tenantId}::uuid, ${lockId}::uuid) as n`;
+  const [rows] = await runInTransaction(tx, [
+    statement<{ n: number }>(
+      `select app_retry_failed_doors(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(lockId, 'uuid')}) as n`,
+    ),
+  ]);
   return rows[0]?.n ?? 0;
 }

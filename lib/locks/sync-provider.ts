@@ -5,9 +5,9 @@ import {
   effectStatement,
   runInTransaction,
   runStatements,
-  statement,
   sqlArray,
   sqlLiteral,
+  statement,
   type Statement,
   type Tx,
 } from '../db/tx';
@@ -181,9 +181,12 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
       }
       await asService({ tenantId: job.tenantId }, async (tx) => {
         await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
-        await tx.$executeRaw`update key_lock_codes set code_id = null, updated_at = now()
-          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid
-            and state in ('pending', 'setting')`;
+        await runInTransaction(tx, [
+          effectStatement(`update key_lock_codes set code_id = null, updated_at = now()
+          where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(key.id, 'uuid')}
+            and lock_id = ${sqlLiteral(door.lockId, 'uuid')}
+            and state in ('pending', 'setting')`),
+        ]);
       });
       return programDoor(job, key, { ...door, codeId: null }, provider);
     }
@@ -195,8 +198,11 @@ async function programDoor(job: JobAttempt, key: LoadedKey, door: Door, provider
     if (read.ok && !read.data) {
       await asService({ tenantId: job.tenantId }, async (tx) => {
         await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
-        await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', updated_at = now()
-          where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and state in ('pending', 'setting')`;
+        await runInTransaction(tx, [
+          effectStatement(`update key_lock_codes set code_id = null, state = 'pending', updated_at = now()
+          where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(key.id, 'uuid')}
+            and lock_id = ${sqlLiteral(door.lockId, 'uuid')} and state in ('pending', 'setting')`),
+        ]);
       });
       return { kind: 'retry', code: 'code_vanished' };
     }
@@ -250,25 +256,56 @@ async function issueOfflineCode(job: JobAttempt, key: LoadedKey, door: Door, pro
     return issued.retryable ? { kind: 'retry', code: issued.code } : failDoor(job, key, door, issued.code);
   }
   const replaced = await asService({ tenantId: job.tenantId }, async (tx) => {
-    const live = await tx.$queryRaw<{ id: string }[]>`select id from access_keys
-      where tenant_id = ${job.tenantId}::uuid and id = ${key.id}::uuid and status in ('pre_issued', 'active') for update`;
+    const [live] = await runInTransaction(tx, [
+      statement<{ id: string }>(`select id from access_keys
+      where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and id = ${sqlLiteral(key.id, 'uuid')}
+        and status in ('pre_issued', 'active') for update`),
+    ]);
     if (live.length === 0) return false; // ended meanwhile: the computed code was never given to anyone
     // The old key's door never held a code: it goes, then the key ends (one live key per stay), then
     // its successor arrives with the offline code already on its door.
-    await tx.$executeRaw`delete from key_lock_codes where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid`;
-    await tx.$queryRaw`select id from app_end_key(${job.tenantId}::uuid, ${key.id}::uuid, 'revoked', 'replaced_by_offline_code',
-      'system', null, 'offline codes')`;
+    await runInTransaction(tx, [
+      effectStatement(
+        `delete from key_lock_codes where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')}
+          and key_id = ${sqlLiteral(key.id, 'uuid')}`,
+      ),
+    ]);
+    await runInTransaction(tx, [
+      effectStatement(`select id from app_end_key(${sqlLiteral(job.tenantId, 'uuid')},
+        ${sqlLiteral(key.id, 'uuid')}, 'revoked', 'replaced_by_offline_code',
+      'system', null, 'offline codes')`),
+    ]);
     // Same kind as the key it replaces (a staff code stays a staff code, with its label and holder).
-    await tx.$executeRaw`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at,
+    await runInTransaction(tx, [
+      effectStatement(`insert into access_keys (tenant_id, id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at,
         kind, staff_label, staff_purpose, staff_user_id, issued_by_id, issued_by_label)
-      values (${job.tenantId}::uuid, ${replacementId}::uuid, ${key.reservationId}::uuid, ${key.checkInId}::uuid, ${key.roomId}::uuid,
-              ${key.status}::key_status, ${issued.data.pin}, ${key.validFrom}, ${key.expiresAt}, ${key.kind}::key_kind,
-              ${key.staffLabel}, ${key.staffPurpose}::staff_code_purpose, ${key.staffUserId}::uuid, ${key.issuedById}, ${key.issuedByLabel})`;
-    await tx.$executeRaw`update key_lock_codes set state = 'set', offline = true, code_id = ${issued.data.codeId}, set_at = now()
-      where tenant_id = ${job.tenantId}::uuid and key_id = ${replacementId}::uuid`;
-    await tx.$executeRaw`select app_audit(${job.tenantId}::uuid, 'system', null, 'offline codes', 'key.issued', 'access_key',
-      ${replacementId}::uuid, ${key.roomId}::uuid, 'offline_code',
-      ${JSON.stringify({ reservationId: key.reservationId, checkInId: key.checkInId, replaces: key.id, lockId: door.lockId, offline: true })}::jsonb)`;
+      values (${sqlLiteral(job.tenantId, 'uuid')}, ${sqlLiteral(replacementId, 'uuid')},
+        ${sqlLiteral(key.reservationId, 'uuid')}, ${sqlLiteral(key.checkInId, 'uuid')},
+        ${sqlLiteral(key.roomId, 'uuid')},
+        ${sqlLiteral(key.status, 'key_status')}, ${sqlLiteral(issued.data.pin, 'text')},
+        ${sqlLiteral(key.validFrom, 'timestamptz')}, ${sqlLiteral(key.expiresAt, 'timestamptz')},
+        ${sqlLiteral(key.kind, 'key_kind')},
+        ${sqlLiteral(key.staffLabel, 'text')}, ${sqlLiteral(key.staffPurpose, 'staff_code_purpose')},
+        ${sqlLiteral(key.staffUserId, 'uuid')}, ${sqlLiteral(key.issuedById, 'text')},
+        ${sqlLiteral(key.issuedByLabel, 'text')})`),
+    ]);
+    await runInTransaction(tx, [
+      effectStatement(`update key_lock_codes set state = 'set', offline = true, code_id = ${sqlLiteral(issued.data.codeId, 'text')},
+        set_at = now()
+      where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(replacementId, 'uuid')}`),
+    ]);
+    const metadata = {
+      reservationId: key.reservationId,
+      checkInId: key.checkInId,
+      replaces: key.id,
+      lockId: door.lockId,
+      offline: true,
+    };
+    await runInTransaction(tx, [
+      effectStatement(`select app_audit(${sqlLiteral(job.tenantId, 'uuid')}, 'system', null, 'offline codes', 'key.issued',
+      'access_key', ${sqlLiteral(replacementId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, 'offline_code',
+      ${sqlLiteral(JSON.stringify(metadata), 'jsonb')})`),
+    ]);
     return true;
   });
   if (!replaced) logger.info({ keyId: key.id }, 'key ended while its offline code was computed; code not used');
@@ -488,11 +525,12 @@ export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
 
 /** A door that no longer needs its window redone (done, or nothing to redo). */
 async function clearRewindow(job: JobAttempt, lockIds: string[]): Promise<void> {
-  await asService(
-    { tenantId: job.tenantId },
-    (tx) =>
-      tx.$executeRaw`update key_lock_codes set rewindow = false, updated_at = now()
-        where tenant_id = ${job.tenantId}::uuid and key_id = ${job.keyId}::uuid and lock_id = any(${lockIds}::uuid[])`,
+  await asService({ tenantId: job.tenantId }, (tx) =>
+    runInTransaction(tx, [
+      effectStatement(`update key_lock_codes set rewindow = false, updated_at = now()
+        where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(job.keyId, 'uuid')}
+          and lock_id = any(${sqlArray(lockIds, 'uuid')})`),
+    ]),
   );
 }
 
@@ -529,8 +567,11 @@ async function failRewindow(job: JobAttempt, key: LoadedKey, door: Door, code: s
   logger.warn({ keyId: key.id, lockId: door.lockId, providerCode: code }, 'window change not applied on lock');
   await asService({ tenantId: job.tenantId }, async (tx) => {
     await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
-    await tx.$executeRaw`update key_lock_codes set rewindow = false, rewindow_error = ${code}, updated_at = now()
-      where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid`;
+    await runInTransaction(tx, [
+      effectStatement(`update key_lock_codes set rewindow = false, rewindow_error = ${sqlLiteral(code, 'text')}, updated_at = now()
+      where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(key.id, 'uuid')}
+        and lock_id = ${sqlLiteral(door.lockId, 'uuid')}`),
+    ]);
     await countOnLockFailure(tx, {
       tenantId: job.tenantId,
       keyId: key.id,
@@ -592,9 +633,12 @@ async function rewindowDoor(job: JobAttempt, key: LoadedKey, door: Door, provide
 async function programAgain(job: JobAttempt, key: LoadedKey, door: Door): Promise<Step> {
   await asService({ tenantId: job.tenantId }, async (tx) => {
     await runInTransaction(tx, lockKeysBeforeDoorsStatements(job.tenantId, [key.id]));
-    await tx.$executeRaw`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, rewindow_error = null,
+    await runInTransaction(tx, [
+      effectStatement(`update key_lock_codes set code_id = null, state = 'pending', rewindow = false, rewindow_error = null,
         attempts = 0, error = null, set_at = null, updated_at = now()
-      where tenant_id = ${job.tenantId}::uuid and key_id = ${key.id}::uuid and lock_id = ${door.lockId}::uuid and rewindow`;
+      where tenant_id = ${sqlLiteral(job.tenantId, 'uuid')} and key_id = ${sqlLiteral(key.id, 'uuid')}
+        and lock_id = ${sqlLiteral(door.lockId, 'uuid')} and rewindow`),
+    ]);
     await runInTransaction(tx, [
       clearKeyFromIncidentsStatement({
         tenantId: job.tenantId,
@@ -602,9 +646,11 @@ async function programAgain(job: JobAttempt, key: LoadedKey, door: Door): Promis
         keyId: key.id,
       }),
     ]);
-    await tx.$executeRaw`select app_enqueue_job('vendor_program_key',
-        ${JSON.stringify({ tenantId: job.tenantId, keyId: key.id })}::jsonb,
-        queue_name => ${`key:${key.id}`}::text, max_attempts => 8)`;
+    await runInTransaction(tx, [
+      effectStatement(`select app_enqueue_job('vendor_program_key',
+        ${sqlLiteral(JSON.stringify({ tenantId: job.tenantId, keyId: key.id }), 'jsonb')},
+        queue_name => ${sqlLiteral(`key:${key.id}`, 'text')}, max_attempts => 8)`),
+    ]);
   });
   return { kind: 'done' };
 }

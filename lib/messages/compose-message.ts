@@ -53,8 +53,8 @@ export async function composeMessage(tx: Tx, message: MessageRow): Promise<Compo
 }
 
 async function composeGuestMail(tx: Tx, message: MessageRow, reservationId: string, to: string): Promise<Composition> {
-  const rows = await tx.$queryRaw<
-    {
+  const [rows] = await runInTransaction(tx, [
+    statement<{
       status: string;
       starts_at: Date;
       ends_at: Date;
@@ -66,8 +66,7 @@ async function composeGuestMail(tx: Tx, message: MessageRow, reservationId: stri
       address: string | null;
       link_id: string | null;
       changes: number;
-    }[]
-  >`select r.status::text, r.starts_at, r.ends_at, r.guest_id, g.name as guest_name, ro.label as room_label,
+    }>(`select r.status::text, r.starts_at, r.ends_at, r.guest_id, g.name as guest_name, ro.label as room_label,
            f.name as facility_name, f.time_zone, f.address,
            (select gl.id from guest_links gl
              where gl.tenant_id = r.tenant_id and gl.reservation_id = r.id and gl.ended_at is null and gl.expires_at > now()
@@ -79,7 +78,8 @@ async function composeGuestMail(tx: Tx, message: MessageRow, reservationId: stri
       join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
       join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
       left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
-     where r.tenant_id = ${message.tenant_id}::uuid and r.id = ${reservationId}::uuid`;
+     where r.tenant_id = ${sqlLiteral(message.tenant_id, 'uuid')} and r.id = ${sqlLiteral(reservationId, 'uuid')}`),
+  ]);
   const stay = rows[0];
   if (!stay) return { skip: 'reservation_gone' };
   if (stay.guest_id === null) return { skip: 'guest_deleted' };
@@ -132,9 +132,12 @@ async function composeGuestMail(tx: Tx, message: MessageRow, reservationId: stri
 }
 
 async function composeIncidentMail(tx: Tx, message: MessageRow, to: string): Promise<Composition> {
-  const rows = await tx.$queryRaw<{ summary: string; tenant_name: string }[]>`
+  const [rows] = await runInTransaction(tx, [
+    statement<{ summary: string; tenant_name: string }>(`
     select i.summary, t.name as tenant_name from incidents i join tenants t on t.id = i.tenant_id
-     where i.tenant_id = ${message.tenant_id}::uuid and i.id = ${message.incident_id}::uuid`;
+     where i.tenant_id = ${sqlLiteral(message.tenant_id, 'uuid')}
+       and i.id = ${sqlLiteral(message.incident_id, 'uuid')}`),
+  ]);
   const incident = rows[0];
   if (!incident) return { skip: 'incident_gone' };
   const level = Number(/:level:(\d+)/.exec(message.occasion)?.[1] ?? 1);

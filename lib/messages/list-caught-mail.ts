@@ -1,4 +1,4 @@
-import { asService, withTenant } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement, withTenant } from '../db/tx';
 
 export type CaughtMailView = {
   id: string;
@@ -20,16 +20,15 @@ export async function listCaughtMail({
   userId?: string | null;
   limit?: number;
 }): Promise<CaughtMailView[]> {
-  return withTenant(
-    { tenantId, userId },
-    (tx) =>
-      tx.$queryRaw<
-        CaughtMailView[]
-      >`select id, message_id as "messageId", rcpt_to as "to", subject, text_body as "text",
+  const [rows] = await withTenant({ tenantId, userId }, (tx) =>
+    runInTransaction(tx, [
+      statement<CaughtMailView>(`select id, message_id as "messageId", rcpt_to as "to", subject, text_body as "text",
         attachments, received_at as "receivedAt"
-      from caught_mail where tenant_id = ${tenantId}::uuid
-      order by received_at desc, id limit ${Math.min(Math.max(limit, 1), 200)}::int`,
+      from caught_mail where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+      order by received_at desc, id limit ${sqlLiteral(Math.min(Math.max(limit, 1), 200), 'int')}`),
+    ]),
   );
+  return rows;
 }
 
 export type CaughtAccountMailView = { to: string; subject: string; text: string; receivedAt: Date };
@@ -45,12 +44,14 @@ export async function listCaughtAccountMail({
   email: string;
   limit?: number;
 }): Promise<CaughtAccountMailView[]> {
-  return asService(
-    (tx) =>
-      tx.$queryRaw<CaughtAccountMailView[]>`select c.rcpt_to as "to", c.subject, c.text_body as "text",
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<CaughtAccountMailView>(`select c.rcpt_to as "to", c.subject, c.text_body as "text",
         c.received_at as "receivedAt"
       from caught_account_mail c join account_messages m on m.id = c.message_id
-      where m.to_address = ${email.trim().toLowerCase()}
-      order by c.received_at desc, c.id limit ${Math.min(Math.max(limit, 1), 50)}::int`,
+      where m.to_address = ${sqlLiteral(email.trim().toLowerCase(), 'text')}
+      order by c.received_at desc, c.id limit ${sqlLiteral(Math.min(Math.max(limit, 1), 50), 'int')}`),
+    ]),
   );
+  return rows;
 }

@@ -1,9 +1,6 @@
-import { Prisma } from '../db/generated/client';
-import { withTenant } from '../db/tx';
+import { runInTransaction, sqlLiteral, statement, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { MESSAGE_COLUMNS, type MessageRecord } from './message-view';
-
-const columns = Prisma.raw(MESSAGE_COLUMNS);
 
 /** The messages of one of the tenant's reservations, newest first; `not_found` for another tenant's. */
 export async function listReservationMessages({
@@ -18,10 +15,13 @@ export async function listReservationMessages({
   return withTenant({ tenantId, userId }, async (tx) => {
     const found = await tx.reservation.findMany({ where: { tenantId, id: reservationId }, select: { id: true } });
     if (found.length !== 1) throw new AppError('not_found', 'No such reservation.');
-    return tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
+    const [rows] = await runInTransaction(tx, [
+      statement<MessageRecord>(`select ${MESSAGE_COLUMNS} from messages m
       left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
-      where m.tenant_id = ${tenantId}::uuid and m.reservation_id = ${reservationId}::uuid
-      order by m.created_at desc, m.id`;
+      where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and m.reservation_id = ${sqlLiteral(reservationId, 'uuid')}
+      order by m.created_at desc, m.id`),
+    ]);
+    return rows;
   });
 }
 
@@ -37,12 +37,14 @@ export async function listTenantMessages({
   failedOnly?: boolean;
   limit?: number;
 }): Promise<MessageRecord[]> {
-  return withTenant(
-    { tenantId, userId },
-    (tx) =>
-      tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
+  const [rows] = await withTenant({ tenantId, userId }, (tx) =>
+    runInTransaction(tx, [
+      statement<MessageRecord>(`select ${MESSAGE_COLUMNS} from messages m
       left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
-      where m.tenant_id = ${tenantId}::uuid and (not ${failedOnly} or m.status = 'failed')
-      order by m.created_at desc, m.id limit ${Math.min(Math.max(limit, 1), 500)}::int`,
+      where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and (not ${sqlLiteral(failedOnly, 'boolean')}
+        or m.status = 'failed')
+      order by m.created_at desc, m.id limit ${sqlLiteral(Math.min(Math.max(limit, 1), 500), 'int')}`),
+    ]),
   );
+  return rows;
 }

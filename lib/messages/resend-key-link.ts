@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../audit/actor';
-import { Prisma } from '../db/generated/client';
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 import { hitRateLimits } from '../ratelimit/rate-limit';
 import { MESSAGE_COLUMNS, type MessageRecord } from './message-view';
 
 /** At most 3 resends of one reservation's link per 10 minutes, across every process. */
 export const RESEND_LIMIT = { windowSeconds: 600, limit: 3 } as const;
-
-const columns = Prisma.raw(MESSAGE_COLUMNS);
 
 /**
  * Sends a reservation's guest link again (`POST /reservations/{id}/messages`, the desk's "Resend
@@ -33,10 +30,13 @@ export async function resendKeyLink({
   });
   await hitRateLimits([{ bucket: `message_resend:${tenantId}:${reservationId}`, ...RESEND_LIMIT }]);
   return asService({ tenantId }, async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string; room_id: string }[]>`select m.id, r.room_id
-      from reservations r, app_enqueue_guest_message(${tenantId}::uuid, ${reservationId}::uuid, 'key_link',
-                                                     ${`resend:${randomUUID()}`}) m
-      where r.tenant_id = ${tenantId}::uuid and r.id = ${reservationId}::uuid`;
+    const [rows] = await runInTransaction(tx, [
+      statement<{ id: string; room_id: string }>(`select m.id, r.room_id
+      from reservations r, app_enqueue_guest_message(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(reservationId, 'uuid')}, 'key_link',
+        ${sqlLiteral(`resend:${randomUUID()}`, 'text')}) m
+      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.id = ${sqlLiteral(reservationId, 'uuid')}`),
+    ]);
     const created = rows[0];
     if (!created) {
       throw new AppError(
@@ -44,12 +44,18 @@ export async function resendKeyLink({
         'This stay gets no messages: it is cancelled or over, or the guest has no email on file.',
       );
     }
-    await tx.$executeRaw`select app_audit(${tenantId}::uuid, ${actor.type}::actor_type, ${actor.id}, ${actor.label},
-      'message.resent', 'reservation', ${reservationId}::uuid, ${created.room_id}::uuid, null,
-      ${JSON.stringify({ messageId: created.id, kind: 'key_link' })}::jsonb)`;
-    const messages = await tx.$queryRaw<MessageRecord[]>`select ${columns} from messages m
+    await runInTransaction(tx, [
+      effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')},
+        ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')},
+      'message.resent', 'reservation', ${sqlLiteral(reservationId, 'uuid')},
+        ${sqlLiteral(created.room_id, 'uuid')}, null,
+      ${sqlLiteral(JSON.stringify({ messageId: created.id, kind: 'key_link' }), 'jsonb')})`),
+    ]);
+    const [messages] = await runInTransaction(tx, [
+      statement<MessageRecord>(`select ${MESSAGE_COLUMNS} from messages m
       left join reservations r on r.tenant_id = m.tenant_id and r.id = m.reservation_id
-      where m.tenant_id = ${tenantId}::uuid and m.id = ${created.id}::uuid`;
+      where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and m.id = ${sqlLiteral(created.id, 'uuid')}`),
+    ]);
     return messages[0]!;
   });
 }

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { accountLinkUrl } from '../auth/account-tokens';
-import { asService, type Tx } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import { formatDateTime } from '../i18n/formats';
 import { intlLocale } from '../i18n/locale';
 import { wordsOf, type Composition } from './compose-message';
@@ -33,19 +33,25 @@ export async function sendAccountMessage(input: {
 }): Promise<SendOutcome> {
   const { messageId } = input;
   const claimed = await asService(async (tx) => {
-    const rows = await tx.$queryRaw<AccountMessageRow[]>`select id, kind::text, invitation_id, reset_id, to_address,
+    const [rows] = await runInTransaction(tx, [
+      statement<AccountMessageRow>(`select id, kind::text, invitation_id, reset_id, to_address,
         locale, status::text, claimed_at
-      from account_messages where id = ${messageId}::uuid for update`;
+      from account_messages where id = ${sqlLiteral(messageId, 'uuid')} for update`),
+    ]);
     const message = rows[0];
     if (claimDecision(message) === 'done') return { outcome: 'done' as const };
     const composed = await composeAccountMail(tx, message!);
     if ('skip' in composed) {
-      await tx.$executeRaw`update account_messages set status = 'skipped', last_error = ${composed.skip}, claimed_at = null,
-          updated_at = now() where id = ${messageId}::uuid`;
+      await runInTransaction(tx, [
+        effectStatement(`update account_messages set status = 'skipped', last_error = ${sqlLiteral(composed.skip, 'text')}, claimed_at = null,
+          updated_at = now() where id = ${sqlLiteral(messageId, 'uuid')}`),
+      ]);
       return { outcome: 'skipped' as const };
     }
-    await tx.$executeRaw`update account_messages set status = 'sending', claimed_at = now(), attempts = attempts + 1,
-        updated_at = now() where id = ${messageId}::uuid`;
+    await runInTransaction(tx, [
+      effectStatement(`update account_messages set status = 'sending', claimed_at = now(), attempts = attempts + 1,
+        updated_at = now() where id = ${sqlLiteral(messageId, 'uuid')}`),
+    ]);
     return { outcome: 'claimed' as const, mail: composed.mail };
   });
   if (claimed.outcome !== 'claimed') return claimed.outcome;
@@ -54,14 +60,18 @@ export async function sendAccountMessage(input: {
     mail: claimed.mail,
     log: { accountMessageId: messageId },
     sent: (providerId) =>
-      asService(
-        (tx) => tx.$executeRaw`update account_messages set status = 'sent', sent_at = now(), claimed_at = null,
-            last_error = null, provider_message_id = ${providerId}, updated_at = now() where id = ${messageId}::uuid`,
+      asService((tx) =>
+        runInTransaction(tx, [
+          effectStatement(`update account_messages set status = 'sent', sent_at = now(), claimed_at = null,
+            last_error = null, provider_message_id = ${sqlLiteral(providerId, 'text')}, updated_at = now() where id = ${sqlLiteral(messageId, 'uuid')}`),
+        ]),
       ),
     unsent: (status, reason) =>
-      asService(
-        (tx) => tx.$executeRaw`update account_messages set status = ${status}::message_status, last_error = ${reason},
-            claimed_at = null, updated_at = now() where id = ${messageId}::uuid`,
+      asService((tx) =>
+        runInTransaction(tx, [
+          effectStatement(`update account_messages set status = ${sqlLiteral(status, 'message_status')}, last_error = ${sqlLiteral(reason, 'text')},
+            claimed_at = null, updated_at = now() where id = ${sqlLiteral(messageId, 'uuid')}`),
+        ]),
       ),
   });
 }
@@ -70,12 +80,13 @@ async function composeAccountMail(tx: Tx, message: AccountMessageRow): Promise<C
   const { lang, t } = wordsOf(message.locale);
   const at = (date: Date) => formatDateTime(date, 'stamp', { locale: intlLocale(lang), timeZone: 'UTC' }) + ' UTC';
   if (message.kind === 'staff_invitation') {
-    const rows = await tx.$queryRaw<
-      { tenant_name: string; role: 'front_desk' | 'manager'; inviter: string; expires_at: Date }[]
-    >`
+    const [rows] = await runInTransaction(tx, [
+      statement<{ tenant_name: string; role: 'front_desk' | 'manager'; inviter: string; expires_at: Date }>(`
       select t.name as tenant_name, i.role::text, i.invited_by_label as inviter, i.expires_at
         from staff_invitations i join tenants t on t.id = i.tenant_id
-       where i.id = ${message.invitation_id}::uuid and i.accepted_at is null and i.ended_at is null and i.expires_at > now()`;
+       where i.id = ${sqlLiteral(message.invitation_id, 'uuid')}
+         and i.accepted_at is null and i.ended_at is null and i.expires_at > now()`),
+    ]);
     const invitation = rows[0];
     if (!invitation) return { skip: 'invitation_closed' };
     const vars = { tenant: invitation.tenant_name, inviter: invitation.inviter, role: t(`role.${invitation.role}`) };
@@ -88,8 +99,11 @@ async function composeAccountMail(tx: Tx, message: AccountMessageRow): Promise<C
       footer: t('mail.invitation.footer', vars),
     });
   }
-  const rows = await tx.$queryRaw<{ expires_at: Date }[]>`select expires_at from password_resets
-    where id = ${message.reset_id}::uuid and used_at is null and ended_at is null and expires_at > now()`;
+  const [rows] = await runInTransaction(tx, [
+    statement<{ expires_at: Date }>(`select expires_at from password_resets
+    where id = ${sqlLiteral(message.reset_id, 'uuid')}
+      and used_at is null and ended_at is null and expires_at > now()`),
+  ]);
   if (!rows[0]) return { skip: 'reset_closed' };
   return mailOf(message.to_address, lang, {
     subject: t('mail.reset.subject'),

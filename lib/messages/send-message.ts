@@ -1,4 +1,4 @@
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { logger } from '../log/logger';
 import { composeMessage, type ComposedMail, type MessageRow } from './compose-message';
 import { mailFrom, mailTransport } from './mail-transport';
@@ -30,19 +30,26 @@ export async function sendMessage(input: {
 }): Promise<SendOutcome> {
   const { tenantId, messageId } = input;
   const claimed = await asService({ tenantId }, async (tx) => {
-    const rows = await tx.$queryRaw<MessageRow[]>`select id, tenant_id, reservation_id, incident_id, kind::text,
+    const [rows] = await runInTransaction(tx, [
+      statement<MessageRow>(`select id, tenant_id, reservation_id, incident_id, kind::text,
         occasion, to_address, locale, status::text, claimed_at
-      from messages where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid for update`;
+      from messages where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(messageId, 'uuid')} for update`),
+    ]);
     const message = rows[0];
     if (claimDecision(message) === 'done') return { outcome: 'done' as const };
     const composed = await composeMessage(tx, message!);
     if ('skip' in composed) {
-      await tx.$executeRaw`update messages set status = 'skipped', last_error = ${composed.skip}, claimed_at = null, updated_at = now()
-        where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
+      await runInTransaction(tx, [
+        effectStatement(`update messages set status = 'skipped', last_error = ${sqlLiteral(composed.skip, 'text')}, claimed_at = null, updated_at = now()
+        where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(messageId, 'uuid')}`),
+      ]);
       return { outcome: 'skipped' as const };
     }
-    await tx.$executeRaw`update messages set status = 'sending', claimed_at = now(), attempts = attempts + 1, updated_at = now()
-      where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
+    await runInTransaction(tx, [
+      effectStatement(`update messages set status = 'sending', claimed_at = now(), attempts = attempts + 1, updated_at = now()
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(messageId, 'uuid')}`),
+    ]);
     return { outcome: 'claimed' as const, message: message!, mail: composed.mail };
   });
   if (claimed.outcome !== 'claimed') return claimed.outcome;
@@ -52,19 +59,24 @@ export async function sendMessage(input: {
     log: { tenantId, messageId },
     sent: (providerId) =>
       asService({ tenantId }, async (tx) => {
-        await tx.$executeRaw`update messages set status = 'sent', sent_at = now(), claimed_at = null, last_error = null,
-            provider_message_id = ${providerId}, updated_at = now()
-          where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`;
-        await tx.$executeRaw`select app_audit(${tenantId}::uuid, 'system'::actor_type, null, 'mailer', 'message.sent', 'message',
-            ${messageId}::uuid, null, null, ${JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id })}::jsonb)`;
+        await runInTransaction(tx, [
+          effectStatement(`update messages set status = 'sent', sent_at = now(), claimed_at = null, last_error = null,
+            provider_message_id = ${sqlLiteral(providerId, 'text')}, updated_at = now()
+          where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(messageId, 'uuid')}`),
+        ]);
+        await runInTransaction(tx, [
+          effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, 'system'::actor_type, null, 'mailer', 'message.sent',
+            'message', ${sqlLiteral(messageId, 'uuid')}, null, null,
+            ${sqlLiteral(JSON.stringify({ kind: claimed.message.kind, reservationId: claimed.message.reservation_id }), 'jsonb')})`),
+        ]);
       }),
     unsent: (status, reason) =>
-      asService(
-        { tenantId },
-        (tx) =>
-          tx.$executeRaw`update messages set status = ${status}::message_status, last_error = ${reason},
+      asService({ tenantId }, (tx) =>
+        runInTransaction(tx, [
+          effectStatement(`update messages set status = ${sqlLiteral(status, 'message_status')}, last_error = ${sqlLiteral(reason, 'text')},
             claimed_at = null, updated_at = now()
-          where tenant_id = ${tenantId}::uuid and id = ${messageId}::uuid`,
+          where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(messageId, 'uuid')}`),
+        ]),
       ),
   });
 }

@@ -1,4 +1,4 @@
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import type { ParsedMail } from 'mailparser';
 import { MESSAGE_ID_HEADER } from './send-message';
 
@@ -19,19 +19,27 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   const messageId = typeof header === 'string' ? header.trim() : '';
   const refuse = () => Object.assign(new Error('Unknown message'), { responseCode: 550 });
   if (!MESSAGE_ID.test(messageId)) throw refuse();
-  const owners = await asService(
-    (tx) => tx.$queryRaw<{ tenant_id: string | null }[]>`select tenant_id from messages where id = ${messageId}::uuid
-      union all select null from account_messages where id = ${messageId}::uuid`,
+  const [owners] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{
+        tenant_id: string | null;
+      }>(`select tenant_id from messages where id = ${sqlLiteral(messageId, 'uuid')}
+      union all select null from account_messages where id = ${sqlLiteral(messageId, 'uuid')}`),
+    ]),
   );
   if (owners.length !== 1) throw refuse();
   const tenantId = owners[0]!.tenant_id;
   const { parsed } = mail;
   if (tenantId === null) {
-    await asService(
-      (tx) =>
-        tx.$executeRaw`insert into caught_account_mail (message_id, mail_from, rcpt_to, subject, text_body, html_body, size_bytes)
-        values (${messageId}::uuid, ${mail.envelope.from}, ${mail.envelope.to.join(', ')}, ${parsed.subject ?? ''},
-                ${parsed.text ?? ''}, ${typeof parsed.html === 'string' ? parsed.html : ''}, ${mail.size}::int)`,
+    await asService((tx) =>
+      runInTransaction(tx, [
+        effectStatement(`insert into caught_account_mail (message_id, mail_from, rcpt_to, subject, text_body, html_body, size_bytes)
+        values (${sqlLiteral(messageId, 'uuid')}, ${sqlLiteral(mail.envelope.from, 'text')},
+          ${sqlLiteral(mail.envelope.to.join(', '), 'text')}, ${sqlLiteral(parsed.subject ?? '', 'text')},
+          ${sqlLiteral(parsed.text ?? '', 'text')},
+          ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
+          ${sqlLiteral(mail.size, 'int')})`),
+      ]),
     );
     return;
   }
@@ -40,11 +48,15 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
     contentType: a.contentType,
     size: a.size,
   }));
-  await asService(
-    { tenantId },
-    (tx) =>
-      tx.$executeRaw`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
-      values (${tenantId}::uuid, ${messageId}::uuid, ${mail.envelope.from}, ${mail.envelope.to.join(', ')}, ${parsed.subject ?? ''},
-              ${parsed.text ?? ''}, ${typeof parsed.html === 'string' ? parsed.html : ''}, ${JSON.stringify(attachments)}::jsonb, ${mail.size}::int)`,
+  await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      effectStatement(`insert into caught_mail (tenant_id, message_id, mail_from, rcpt_to, subject, text_body, html_body, attachments, size_bytes)
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(messageId, 'uuid')},
+        ${sqlLiteral(mail.envelope.from, 'text')}, ${sqlLiteral(mail.envelope.to.join(', '), 'text')},
+        ${sqlLiteral(parsed.subject ?? '', 'text')},
+        ${sqlLiteral(parsed.text ?? '', 'text')},
+        ${sqlLiteral(typeof parsed.html === 'string' ? parsed.html : '', 'text')},
+        ${sqlLiteral(JSON.stringify(attachments), 'jsonb')}, ${sqlLiteral(mail.size, 'int')})`),
+    ]),
   );
 }

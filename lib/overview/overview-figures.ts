@@ -1,4 +1,4 @@
-import { withTenant, type Tx } from '../db/tx';
+import { runInTransaction, sqlArray, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import { nameRecords, type ReservationName } from '../records/name-records';
 
 /** Days the overview's charts cover, today included. */
@@ -57,7 +57,8 @@ const OCCUPYING = ['confirmed', 'checked_in', 'checked_out'];
  * become index conditions, and range overlap is not one.
  */
 async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityOccupancy[]> {
-  return tx.$queryRaw<FacilityOccupancy[]>`
+  const [rows] = await runInTransaction(tx, [
+    statement<FacilityOccupancy>(`
     select f.id::text as "facilityId", f.name, f.time_zone as "timeZone", f.booking_unit::text as "bookingUnit",
            to_char(w.today, 'YYYY-MM-DD') as day,
            count(ro.id)::int as rooms,
@@ -65,15 +66,15 @@ async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityO
              exists (select 1 from reservations s
                       where s.tenant_id = ro.tenant_id and s.room_id = ro.id
                         and s.starts_at >= w.since and s.starts_at < w.until
-                        and s.status::text = any(${OCCUPYING}::text[]))
+                        and s.status::text = any(${sqlArray(OCCUPYING, 'text')}))
              or exists (select 1 from (select s.ends_at, s.status from reservations s
                                          where s.tenant_id = ro.tenant_id and s.room_id = ro.id
                                            and s.starts_at < w.since and s.status::text <> 'cancelled'
                                          order by s.starts_at desc limit 1) last
-                         where last.ends_at > w.since and last.status::text = any(${OCCUPYING}::text[]))
+                         where last.ends_at > w.since and last.status::text = any(${sqlArray(OCCUPYING, 'text')}))
            )::int as occupied
       from facilities f
-      cross join lateral (select (${now}::timestamptz at time zone f.time_zone)::date as today) d
+      cross join lateral (select (${sqlLiteral(now, 'timestamptz')} at time zone f.time_zone)::date as today) d
       cross join lateral (
         select d.today,
                case when f.booking_unit = 'night' then (d.today + f.check_in_time) at time zone f.time_zone
@@ -81,9 +82,11 @@ async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityO
                case when f.booking_unit = 'night' then (d.today + 1 + f.check_out_time) at time zone f.time_zone
                     else (d.today + 1)::timestamp at time zone f.time_zone end as until) w
       left join rooms ro on ro.tenant_id = f.tenant_id and ro.facility_id = f.id and ro.archived_at is null
-     where f.tenant_id = ${tenantId}::uuid
+     where f.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
      group by f.id, f.name, f.time_zone, f.booking_unit, w.today, f.created_at
-     order by f.created_at, f.name`;
+     order by f.created_at, f.name`),
+  ]);
+  return rows;
 }
 
 /**
@@ -92,31 +95,32 @@ async function occupancy(tx: Tx, tenantId: string, now: Date): Promise<FacilityO
  * Each count is one range scan of a (tenant, time) index over the window, grouped by local day.
  */
 async function perDay(tx: Tx, tenantId: string, timeZone: string, now: Date): Promise<OverviewDay[]> {
-  return tx.$queryRaw<OverviewDay[]>`
+  const [rows] = await runInTransaction(tx, [
+    statement<OverviewDay>(`
     with w as (
-      select today, (today - ${OVERVIEW_DAYS - 1}::int)::timestamp at time zone ${timeZone} as since,
-             (today + 1)::timestamp at time zone ${timeZone} as until
-        from (select (${now}::timestamptz at time zone ${timeZone})::date as today) d
+      select today, (today - ${sqlLiteral(OVERVIEW_DAYS - 1, 'int')})::timestamp at time zone ${sqlLiteral(timeZone, 'text')} as since,
+             (today + 1)::timestamp at time zone ${sqlLiteral(timeZone, 'text')} as until
+        from (select (${sqlLiteral(now, 'timestamptz')} at time zone ${sqlLiteral(timeZone, 'text')})::date as today) d
     ),
-    days as (select (w.today - g)::date as day from w, generate_series(${OVERVIEW_DAYS - 1}::int, 0, -1) g),
+    days as (select (w.today - g)::date as day from w, generate_series(${sqlLiteral(OVERVIEW_DAYS - 1, 'int')}, 0, -1) g),
     ci as (
-      select (c.created_at at time zone ${timeZone})::date as day, count(*)::int as n
+      select (c.created_at at time zone ${sqlLiteral(timeZone, 'text')})::date as day, count(*)::int as n
         from check_ins c, w
-       where c.tenant_id = ${tenantId}::uuid and c.created_at >= w.since and c.created_at < w.until
+       where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and c.created_at >= w.since and c.created_at < w.until
        group by 1
     ),
     k as (
-      select (k.created_at at time zone ${timeZone})::date as day, count(*)::int as n,
+      select (k.created_at at time zone ${sqlLiteral(timeZone, 'text')})::date as day, count(*)::int as n,
              count(*) filter (where k.vendor_sync = 'failed')::int as failed
         from access_keys k, w
-       where k.tenant_id = ${tenantId}::uuid and k.created_at >= w.since and k.created_at < w.until
+       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.created_at >= w.since and k.created_at < w.until
        group by 1
     ),
     wh as (
-      select (e.received_at at time zone ${timeZone})::date as day, count(*)::int as n,
+      select (e.received_at at time zone ${sqlLiteral(timeZone, 'text')})::date as day, count(*)::int as n,
              count(*) filter (where e.status in ('failed', 'dead', 'rejected'))::int as failed
         from webhook_events e, w
-       where e.tenant_id = ${tenantId}::uuid and e.received_at >= w.since and e.received_at < w.until
+       where e.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and e.received_at >= w.since and e.received_at < w.until
        group by 1
     )
     select to_char(days.day, 'YYYY-MM-DD') as day,
@@ -126,23 +130,31 @@ async function perDay(tx: Tx, tenantId: string, timeZone: string, now: Date): Pr
       left join ci on ci.day = days.day
       left join k on k.day = days.day
       left join wh on wh.day = days.day
-     order by days.day`;
+     order by days.day`),
+  ]);
+  return rows;
 }
 
 /** Live keys not (yet) on their lock: counts, and the oldest few named by room and guest. */
 async function unsyncedKeys(tx: Tx, tenantId: string): Promise<OverviewFigures['keys']> {
-  const [counts] = await tx.$queryRaw<{ pending: number; failed: number }[]>`
+  const [[counts]] = await runInTransaction(tx, [
+    statement<{ pending: number; failed: number }>(`
     select count(*) filter (where vendor_sync = 'pending')::int as pending,
            count(*) filter (where vendor_sync = 'failed')::int as failed
       from access_keys
-     where tenant_id = ${tenantId}::uuid and vendor_sync <> 'synced' and status in ('pre_issued', 'active')`;
+     where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+       and vendor_sync <> 'synced' and status in ('pre_issued', 'active')`),
+  ]);
   // Failed first: those need a person; pending ones usually resolve by themselves.
-  const oldest = await tx.$queryRaw<{ keyId: string; vendorSync: 'pending' | 'failed' }[]>`
+  const [oldest] = await runInTransaction(tx, [
+    statement<{ keyId: string; vendorSync: 'pending' | 'failed' }>(`
     select id::text as "keyId", vendor_sync::text as "vendorSync"
       from access_keys
-     where tenant_id = ${tenantId}::uuid and vendor_sync <> 'synced' and status in ('pre_issued', 'active')
+     where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+       and vendor_sync <> 'synced' and status in ('pre_issued', 'active')
      order by vendor_sync = 'failed' desc, created_at, id
-     limit ${OVERVIEW_KEYS_NAMED}`;
+     limit ${sqlLiteral(OVERVIEW_KEYS_NAMED, 'int')}`),
+  ]);
   const names = await nameRecords(tx, tenantId, { keyIds: oldest.map((k) => k.keyId) });
   return {
     pending: counts?.pending ?? 0,
@@ -169,18 +181,26 @@ export async function overviewFigures({
   const figures = await withTenant({ tenantId }, async (tx) => {
     const occ = await occupancy(tx, tenantId, now);
     const keys = await unsyncedKeys(tx, tenantId);
-    const [incidents] = await tx.$queryRaw<OverviewFigures['incidents'][]>`
+    const [[incidents]] = await runInTransaction(tx, [
+      statement<OverviewFigures['incidents']>(`
       select count(*)::int as open, count(*) filter (where severity = 'critical')::int as critical,
              count(*) filter (where tenant_id is null)::int as "installWide",
              count(*) filter (where tenant_id is null and severity = 'critical')::int as "installWideCritical"
-        from incidents where (tenant_id = ${tenantId}::uuid or tenant_id is null) and resolved_at is null`;
-    const [webhooks] = await tx.$queryRaw<{ n: number }[]>`
+        from incidents where (tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+          or tenant_id is null) and resolved_at is null`),
+    ]);
+    const [[webhooks]] = await runInTransaction(tx, [
+      statement<{ n: number }>(`
       select count(*)::int as n from webhook_events
-       where tenant_id = ${tenantId}::uuid and received_at > ${now}::timestamptz - interval '24 hours'
-         and received_at <= ${now}::timestamptz and status in ('failed', 'dead', 'rejected')`;
+       where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+         and received_at > ${sqlLiteral(now, 'timestamptz')} - interval '24 hours'
+         and received_at <= ${sqlLiteral(now, 'timestamptz')} and status in ('failed', 'dead', 'rejected')`),
+    ]);
     // Guest messages (and managers' alerts) that the worker gave up on (lib/messages).
-    const [messages] = await tx.$queryRaw<{ n: number }[]>`
-      select count(*)::int as n from messages where tenant_id = ${tenantId}::uuid and status = 'failed'`;
+    const [[messages]] = await runInTransaction(tx, [
+      statement<{ n: number }>(`
+      select count(*)::int as n from messages where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and status = 'failed'`),
+    ]);
     const days = await perDay(tx, tenantId, timeZone, now);
     return {
       occupancy: occ,

@@ -43,3 +43,8 @@ export function paymentsConfigured(): boolean {
 export function resetStripeClientForTests(): void {
   client = undefined;
 }
+
+/** The local Stripe stand-in's address when `npm start` runs one (no STRIPE_SECRET_KEY given), else null. */
+export function paymentStandinUrl(): string | null {
+  return process.env.STRIPE_STANDIN_URL || null;
+}

@@ -1,4 +1,4 @@
-import { asService } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
 
 /**
  * Deletes rate-limit rows that no longer limit anything (`app_rate_prune`: fixed windows over an
@@ -11,8 +11,10 @@ export async function pruneRateLimits(
   const batch = options.batch ?? 10_000;
   const total = { windows: 0, buckets: 0 };
   for (let i = 0; i < (options.maxBatches ?? 100); i++) {
-    const rows = await asService(
-      (tx) => tx.$queryRaw<{ windows: number; buckets: number }[]>`select * from app_rate_prune(${batch}::int)`,
+    const [rows] = await asService((tx) =>
+      runInTransaction(tx, [
+        statement<{ windows: number; buckets: number }>(`select * from app_rate_prune(${sqlLiteral(batch, 'int')})`),
+      ]),
     );
     const { windows, buckets } = rows[0]!;
     total.windows += windows;

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/tx';
+import { runInTransaction, sqlArray, sqlLiteral, statement, type Tx } from '../db/tx';
 
 /**
  * A stay as a person reads it: its room and guest ("Room 102 · Kenji Sato"). `guestName` is null once
@@ -65,25 +65,27 @@ export async function nameRecords(tx: Tx, tenantId: string, refs: RecordRefs): P
   const [names = empty] =
     reservationIds.length + keyIds.length + lockIds.length + roomIds.length + eventIds.length === 0
       ? []
-      : await tx.$queryRaw<NameRows[]>`
+      : await runInTransaction(tx, [
+          statement<NameRows>(`
           with k as (
             select k.id, k.reservation_id, k.room_id from access_keys k
-             where k.tenant_id = ${tenantId}::uuid and k.id = any(${keyIds}::uuid[])
+             where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = any(${sqlArray(keyIds, 'uuid')})
           ), r as (
             select r.id, r.room_label_snapshot, r.guest_id from reservations r
-             where r.tenant_id = ${tenantId}::uuid
-               and r.id = any(array(select k.reservation_id from k) || ${reservationIds}::uuid[])
+             where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+               and r.id = any(array(select k.reservation_id from k) || ${sqlArray(reservationIds, 'uuid')})
           ), g as (
             select g.id, g.name from guests g
-             where g.tenant_id = ${tenantId}::uuid and g.id = any(array(select r.guest_id from r))
+             where g.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and g.id = any(array(select r.guest_id from r))
           ), ro as (
             select ro.id, ro.label from rooms ro
-             where ro.tenant_id = ${tenantId}::uuid and ro.id = any(array(select k.room_id from k) || ${roomIds}::uuid[])
+             where ro.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+               and ro.id = any(array(select k.room_id from k) || ${sqlArray(roomIds, 'uuid')})
           )
           select
             (select coalesce(json_agg(json_build_object('reservationId', r.id, 'roomLabel', r.room_label_snapshot,
                                                         'guestName', g.name)), '[]')
-               from r left join g on g.id = r.guest_id where r.id = any(${reservationIds}::uuid[])) as reservations,
+               from r left join g on g.id = r.guest_id where r.id = any(${sqlArray(reservationIds, 'uuid')})) as reservations,
             (select coalesce(json_agg(json_build_object('keyId', k.id, 'reservationId', r.id,
                                                         'roomLabel', coalesce(ro.label, r.room_label_snapshot),
                                                         'guestName', g.name)), '[]')
@@ -91,15 +93,18 @@ export async function nameRecords(tx: Tx, tenantId: string, refs: RecordRefs): P
                left join g on g.id = r.guest_id) as keys,
             (select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name)), '[]')
                from locks l
-              where cardinality(${lockIds}::uuid[]) > 0
-                and l.tenant_id = ${tenantId}::uuid and l.id = any(${lockIds}::uuid[])) as locks,
+              where cardinality(${sqlArray(lockIds, 'uuid')}) > 0
+                and l.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+                  and l.id = any(${sqlArray(lockIds, 'uuid')})) as locks,
             (select coalesce(json_agg(json_build_object('id', ro.id, 'label', ro.label)), '[]')
-               from ro where ro.id = any(${roomIds}::uuid[])) as rooms,
+               from ro where ro.id = any(${sqlArray(roomIds, 'uuid')})) as rooms,
             (select coalesce(json_agg(json_build_object('id', e.id, 'provider', e.provider, 'type', e.type,
                                                         'status', e.status, 'receivedAt', e.received_at)), '[]')
                from webhook_events e
-              where cardinality(${eventIds}::uuid[]) > 0
-                and e.tenant_id = ${tenantId}::uuid and e.id = any(${eventIds}::uuid[])) as events`;
+              where cardinality(${sqlArray(eventIds, 'uuid')}) > 0
+                and e.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+                  and e.id = any(${sqlArray(eventIds, 'uuid')})) as events`),
+        ]).then(([rows]) => rows);
   return {
     reservations: byId(names.reservations, (r) => r.reservationId),
     keys: Object.fromEntries(names.keys.map(({ keyId, ...name }) => [keyId, name])),

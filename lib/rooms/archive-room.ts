@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService, withTenant, type Tx } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { writeAuditEvent } from '../audit/write-audit-event';
 
@@ -48,8 +48,11 @@ export async function restoreRoom(input: {
 async function setArchived(input: { tenantId: string; roomId: string; actor: Actor; archive: boolean }) {
   const { tenantId, roomId, actor, archive } = input;
   return asService({ tenantId }, async (tx) => {
-    const rows = await tx.$queryRaw<{ label: string; archived_at: Date | null }[]>`
-      select label, archived_at from rooms where tenant_id = ${tenantId}::uuid and id = ${roomId}::uuid for update`;
+    const [rows] = await runInTransaction(tx, [
+      statement<{ label: string; archived_at: Date | null }>(`
+      select label, archived_at from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and id = ${sqlLiteral(roomId, 'uuid')} for update`),
+    ]);
     if (rows.length !== 1) throw new AppError('not_found', 'No such room.');
     const { label, archived_at: archivedAt } = rows[0]!;
     if ((archivedAt !== null) === archive) return { id: roomId, archived: archive };

@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService, withTenant, type Tx } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import { seamAccount } from './lock-account';
 import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from './ttlock-credentials';
 import type { SecretProvider } from '../db/generated/enums';
@@ -46,7 +46,12 @@ export async function storeProviderSecret(
   const { key, version } = currentDataKey();
   const { tenantId, actor } = input;
   // Every process drops its cached copy on the database's notice; this one at once, too.
-  await tx.$queryRaw`select app_secret_set(${tenantId}::uuid, ${input.provider}::secret_provider, ${input.value}, ${key}, ${version}::int)`;
+  await runInTransaction(tx, [
+    effectStatement(
+      `select app_secret_set(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'secret_provider')},
+        ${sqlLiteral(input.value, 'text')}, ${sqlLiteral(key, 'text')}, ${sqlLiteral(version, 'int')})`,
+    ),
+  ]);
   await writeAuditEvent(tx, {
     tenantId,
     actor,
@@ -61,7 +66,12 @@ export async function storeProviderSecret(
         ? ttlockAccountOf(input.value)
         : null;
   if (account)
-    await tx.$queryRaw`select app_rekey_lock_account(${tenantId}::uuid, ${input.provider}::lock_provider, ${account})`;
+    await runInTransaction(tx, [
+      effectStatement(
+        `select app_rekey_lock_account(${sqlLiteral(tenantId, 'uuid')},
+          ${sqlLiteral(input.provider, 'lock_provider')}, ${sqlLiteral(account, 'text')})`,
+      ),
+    ]);
   return { keyVersion: version };
 }
 
@@ -82,12 +92,13 @@ export async function getProviderSecret({
   provider: SecretProvider;
 }): Promise<string | null> {
   const { keys } = currentKeyring();
-  const rows = await asService(
-    { tenantId },
-    (tx) =>
-      tx.$queryRaw<
-        { value: string | null }[]
-      >`select app_secret_get(${tenantId}::uuid, ${provider}::secret_provider, ${JSON.stringify(keys)}::jsonb) as value`,
+  const [rows] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<{ value: string | null }>(
+        `select app_secret_get(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(provider, 'secret_provider')},
+          ${sqlLiteral(JSON.stringify(keys), 'jsonb')}) as value`,
+      ),
+    ]),
   );
   return rows[0]?.value ?? null;
 }
@@ -101,8 +112,10 @@ export async function rotateProviderSecrets({ actor }: { actor: Actor }): Promis
   const { current, keys } = currentKeyring();
   const version = current.version;
   return asService(async (tx) => {
-    const rows = await tx.$queryRaw<{ tenant_id: string; provider: SecretProvider; old_version: number }[]>`
-      select * from app_secret_rotate(${JSON.stringify(keys)}::jsonb, ${version}::int)`;
+    const [rows] = await runInTransaction(tx, [
+      statement<{ tenant_id: string; provider: SecretProvider; old_version: number }>(`
+      select * from app_secret_rotate(${sqlLiteral(JSON.stringify(keys), 'jsonb')}, ${sqlLiteral(version, 'int')})`),
+    ]);
     for (const row of rows) {
       await writeAuditEvent(tx, {
         tenantId: row.tenant_id,

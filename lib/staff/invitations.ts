@@ -1,8 +1,14 @@
 import type { Actor } from '../audit/actor';
-import { accountLinkUrl, hashAccountToken, isAccountTokenShape, newAccountLink } from '../auth/account-tokens';
+import {
+  accountLinkUrl,
+  hashAccountToken,
+  isAccountTokenShape,
+  newAccountLink,
+  tokenHashLiteral,
+} from '../auth/account-tokens';
 import { hashPassword } from '../auth/password';
 import type { Role } from '../auth/permissions';
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
 
 // A member joins a tenant only by accepting an invitation mailed to their address (72 h, single use,
@@ -40,12 +46,15 @@ export async function inviteMember(input: {
   const { tenantId, role, actor } = input;
   const email = input.email.trim().toLowerCase();
   const link = newAccountLink('staff-invitation');
-  const rows = await asService(
-    { tenantId },
-    (tx) =>
-      tx.$queryRaw<{ invitation_id: string; expires_at: Date }[]>`
-      select * from app_invite_member(${tenantId}::uuid, ${link.id}::uuid, ${link.tokenHash}, ${email},
-        ${input.name.trim()}, ${role}::membership_role, ${actor.type}::actor_type, ${actor.id}, ${actor.label})`,
+  const [rows] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<{ invitation_id: string; expires_at: Date }>(`
+      select * from app_invite_member(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(link.id, 'uuid')},
+        ${tokenHashLiteral(link.tokenHash)}, ${sqlLiteral(email, 'text')},
+        ${sqlLiteral(input.name.trim(), 'text')}, ${sqlLiteral(role, 'membership_role')},
+        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
+        ${sqlLiteral(actor.label, 'text')})`),
+    ]),
   );
   return { invitationId: rows[0]!.invitation_id, email, status: 'invited', expiresAt: rows[0]!.expires_at };
 }
@@ -71,11 +80,14 @@ export async function revokeInvitation(input: {
   actor: Actor;
 }): Promise<{ invitationId: string; revoked: boolean }> {
   const { tenantId, invitationId, actor } = input;
-  const rows = await asService(
-    { tenantId },
-    (tx) =>
-      tx.$queryRaw<{ revoked: boolean }[]>`select app_revoke_invitation(${tenantId}::uuid, ${invitationId}::uuid,
-      ${actor.type}::actor_type, ${actor.id}, ${actor.label}) as revoked`,
+  const [rows] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<{
+        revoked: boolean;
+      }>(`select app_revoke_invitation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(invitationId, 'uuid')},
+      ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')},
+      ${sqlLiteral(actor.label, 'text')}) as revoked`),
+    ]),
   );
   return { invitationId, revoked: rows[0]!.revoked };
 }
@@ -99,14 +111,16 @@ function tokenHashOf(token: string): Uint8Array<ArrayBuffer> {
 /** The open invitation a link names, or null (unknown, used, ended or past its end — all alike). */
 export async function readInvitation(token: string): Promise<InvitationPage | null> {
   if (!isAccountTokenShape(token)) return null;
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<InvitationPage[]>`
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<InvitationPage>(`
       select t.name as "tenantName", i.role, i.email, i.user_id as "userId", i.expires_at as "expiresAt",
              (u.password_hash is null) as "needsPassword"
         from staff_invitations i join tenants t on t.id = i.tenant_id join users u on u.id = i.user_id
-       where i.token_hash = ${hashAccountToken(token)} and i.accepted_at is null and i.ended_at is null
-         and i.expires_at > now()`,
+       where i.token_hash = ${tokenHashLiteral(hashAccountToken(token))}
+         and i.accepted_at is null and i.ended_at is null
+         and i.expires_at > now()`),
+    ]),
   );
   return rows[0] ?? null;
 }
@@ -121,11 +135,12 @@ export async function acceptInvitation(input: {
   userId: string;
 }): Promise<{ tenantId: string; role: Role }> {
   const tokenHash = tokenHashOf(input.token);
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<
-        { tenant_id: string; role: Role }[]
-      >`select * from app_accept_invitation(${tokenHash}, ${input.userId}::uuid)`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{ tenant_id: string; role: Role }>(
+        `select * from app_accept_invitation(${tokenHashLiteral(tokenHash)}, ${sqlLiteral(input.userId, 'uuid')})`,
+      ),
+    ]),
   );
   return { tenantId: rows[0]!.tenant_id, role: rows[0]!.role };
 }
@@ -133,7 +148,13 @@ export async function acceptInvitation(input: {
 /** The signed-in account declines the invitation its link names (`member.invitation_declined`). */
 export async function declineInvitation(input: { token: string; userId: string }): Promise<{ declined: true }> {
   const tokenHash = tokenHashOf(input.token);
-  await asService((tx) => tx.$executeRaw`select app_decline_invitation(${tokenHash}, ${input.userId}::uuid)`);
+  await asService((tx) =>
+    runInTransaction(tx, [
+      effectStatement(
+        `select app_decline_invitation(${tokenHashLiteral(tokenHash)}, ${sqlLiteral(input.userId, 'uuid')})`,
+      ),
+    ]),
+  );
   return { declined: true };
 }
 
@@ -148,10 +169,11 @@ export async function activateInvitedAccount(input: {
 }): Promise<{ userId: string; tenantId: string; sessionGeneration: number }> {
   const tokenHash = tokenHashOf(input.token);
   const passwordHash = await hashPassword(input.password);
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<{ user_id: string; tenant_id: string; session_generation: number }[]>`
-      select * from app_activate_invited_account(${tokenHash}, ${passwordHash})`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{ user_id: string; tenant_id: string; session_generation: number }>(`
+      select * from app_activate_invited_account(${tokenHashLiteral(tokenHash)}, ${sqlLiteral(passwordHash, 'text')})`),
+    ]),
   );
   const row = rows[0]!;
   return { userId: row.user_id, tenantId: row.tenant_id, sessionGeneration: row.session_generation };

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { clearSignInLimits } from '../auth/sign-in';
 import type { Role } from '../auth/permissions';
-import { asService, withTenant, type Tx } from '../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import { AppError } from '../errors';
 import { writeAuditEvent, type AuditMetadataOf } from '../audit/write-audit-event';
 
@@ -45,9 +45,12 @@ export async function listMembers({ tenantId }: { tenantId: string }): Promise<M
 
 // The member's row, locked: changes to one membership wait for each other.
 async function memberOf(tx: Tx, tenantId: string, userId: string) {
-  const rows = await tx.$queryRaw<{ role: Role; deactivated_at: Date | null; email: string }[]>`
+  const [rows] = await runInTransaction(tx, [
+    statement<{ role: Role; deactivated_at: Date | null; email: string }>(`
     select m.role, m.deactivated_at, u.email from memberships m join users u on u.id = m.user_id
-     where m.tenant_id = ${tenantId}::uuid and m.user_id = ${userId}::uuid for update of m`;
+     where m.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+       and m.user_id = ${sqlLiteral(userId, 'uuid')} for update of m`),
+  ]);
   if (rows.length !== 1) throw new AppError('not_found', 'No such member.');
   return rows[0]!;
 }

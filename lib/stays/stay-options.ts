@@ -1,4 +1,4 @@
-import { withTenant } from '../db/tx';
+import { runInTransaction, sqlArray, sqlLiteral, statement, withTenant } from '../db/tx';
 
 export type FreeRoom = { id: string; label: string };
 
@@ -32,10 +32,16 @@ export async function freeRoomsForMove({
       orderBy: { label: 'asc' },
     });
     // Held by another stay (its dates, a checked-in guest's key, an offline code) over the span: room_holds.
-    const held = await tx.$queryRaw<{ room_id: string }[]>`select distinct room_id from room_holds
-      where tenant_id = ${tenantId}::uuid and reservation_id <> ${reservationId}::uuid and not soft
-        and room_id = any(${rooms.map((r) => r.id)}::uuid[])
-        and during && tstzrange(${from}::timestamptz, ${stay.endsAt}::timestamptz, '[)')`;
+    const [held] = await runInTransaction(tx, [
+      statement<{ room_id: string }>(`select distinct room_id from room_holds
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and reservation_id <> ${sqlLiteral(reservationId, 'uuid')}
+        and not soft
+        and room_id = any(${sqlArray(
+          rooms.map((r) => r.id),
+          'uuid',
+        )})
+        and during && tstzrange(${sqlLiteral(from, 'timestamptz')}, ${sqlLiteral(stay.endsAt, 'timestamptz')}, '[)')`),
+    ]);
     const taken = new Set(held.map((h) => h.room_id));
     return rooms.filter((room) => !taken.has(room.id));
   });

@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { asService, type Tx } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import type { WebhookProvider } from '../db/generated/enums';
 import { PROCESS_WEBHOOK_TASK, WEBHOOK_MAX_ATTEMPTS } from './inbox';
 import { writeAuditEvent } from '../audit/write-audit-event';
@@ -18,14 +18,21 @@ export async function replayWebhookEvents(input: {
 }): Promise<{ requeued: number }> {
   const { actor } = input;
   const run = async (tx: Tx): Promise<{ requeued: number }> => {
-    const events = await tx.$queryRaw<
-      { id: string; tenant_id: string | null }[]
-    >`update webhook_events set status = 'received', reason = null
-      where provider = ${input.provider}::webhook_provider and received_at >= ${input.from} and received_at < ${input.to}
-        and (${input.tenantId ?? null}::uuid is null or tenant_id = ${input.tenantId ?? null}::uuid)
-      returning id, tenant_id`;
+    const [events] = await runInTransaction(tx, [
+      statement<{ id: string; tenant_id: string | null }>(`update webhook_events set status = 'received', reason = null
+      where provider = ${sqlLiteral(input.provider, 'webhook_provider')}
+        and received_at >= ${sqlLiteral(input.from, 'timestamptz')}
+          and received_at < ${sqlLiteral(input.to, 'timestamptz')}
+        and (${sqlLiteral(input.tenantId ?? null, 'uuid')} is null or tenant_id = ${sqlLiteral(input.tenantId ?? null, 'uuid')})
+      returning id, tenant_id`),
+    ]);
     for (const event of events) {
-      await tx.$executeRaw`select app_enqueue_job(${PROCESS_WEBHOOK_TASK}, ${JSON.stringify({ eventId: event.id })}::jsonb, max_attempts => ${WEBHOOK_MAX_ATTEMPTS}::int)`;
+      await runInTransaction(tx, [
+        effectStatement(
+          `select app_enqueue_job(${sqlLiteral(PROCESS_WEBHOOK_TASK, 'text')},
+            ${sqlLiteral(JSON.stringify({ eventId: event.id }), 'jsonb')}, max_attempts => ${sqlLiteral(WEBHOOK_MAX_ATTEMPTS, 'int')})`,
+        ),
+      ]);
     }
     const perTenant = new Map<string, number>();
     for (const e of events) if (e.tenant_id) perTenant.set(e.tenant_id, (perTenant.get(e.tenant_id) ?? 0) + 1);

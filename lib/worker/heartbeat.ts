@@ -1,4 +1,4 @@
-import { asService } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlArray, sqlLiteral, statement } from '../db/tx';
 import { recordDeadWorkers } from '../health/check-health';
 
 /**
@@ -6,10 +6,12 @@ import { recordDeadWorkers } from '../health/check-health';
  * them all: a dead process's jobs are released by these ids); /api/health reads the time.
  */
 export async function beat(workerId: string, queueWorkerIds: readonly string[]): Promise<void> {
-  await asService(
-    (tx) =>
-      tx.$executeRaw`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids) values (${workerId}, now(), ${[...queueWorkerIds]}::text[])
-      on conflict (worker_id) do update set beat_at = excluded.beat_at, queue_worker_ids = excluded.queue_worker_ids`,
+  await asService((tx) =>
+    runInTransaction(tx, [
+      effectStatement(`insert into worker_heartbeats (worker_id, beat_at, queue_worker_ids)
+      values (${sqlLiteral(workerId, 'text')}, now(), ${sqlArray(queueWorkerIds, 'text')})
+      on conflict (worker_id) do update set beat_at = excluded.beat_at, queue_worker_ids = excluded.queue_worker_ids`),
+    ]),
   );
 }
 
@@ -25,12 +27,14 @@ export async function reapDeadWorkers(): Promise<string[]> {
   return asService(async (tx) => {
     // Which processes this reap forgets (another reaper waiting here finds them gone), so the
     // install's worker incident can name them in the same transaction.
-    const dead = await tx.$queryRaw<{ workerId: string; beatAt: Date }[]>`
+    const [dead] = await runInTransaction(tx, [
+      statement<{ workerId: string; beatAt: Date }>(`
       select worker_id as "workerId", beat_at as "beatAt" from worker_heartbeats
-       where beat_at < now() - make_interval(secs => ${DEAD_AFTER_SECONDS}::int) order by worker_id for update`;
-    const rows = await tx.$queryRaw<
-      { ids: string[] }[]
-    >`select app_reap_dead_workers(${DEAD_AFTER_SECONDS}::int) as ids`;
+       where beat_at < now() - make_interval(secs => ${sqlLiteral(DEAD_AFTER_SECONDS, 'int')}) order by worker_id for update`),
+    ]);
+    const [rows] = await runInTransaction(tx, [
+      statement<{ ids: string[] }>(`select app_reap_dead_workers(${sqlLiteral(DEAD_AFTER_SECONDS, 'int')}) as ids`),
+    ]);
     await recordDeadWorkers(tx, dead);
     return rows[0]?.ids ?? [];
   });
@@ -41,5 +45,9 @@ export async function reapDeadWorkers(): Promise<string[]> {
  * died, and no live worker reports it as one.
  */
 export async function forgetWorker(workerId: string): Promise<void> {
-  await asService((tx) => tx.$executeRaw`delete from worker_heartbeats where worker_id = ${workerId}`);
+  await asService((tx) =>
+    runInTransaction(tx, [
+      effectStatement(`delete from worker_heartbeats where worker_id = ${sqlLiteral(workerId, 'text')}`),
+    ]),
+  );
 }

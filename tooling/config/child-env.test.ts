@@ -112,6 +112,8 @@ describe('the environment of each child process', () => {
         'LOCK_VENDOR_USERNAME',
         'LOCK_VENDOR_PASSWORD',
         'SMTP_URL',
+        // A late payment is refunded, and a released hold's session expired, while the worker processes.
+        'STRIPE_SECRET_KEY',
       ].sort(),
     );
     expect(env).toMatchObject({

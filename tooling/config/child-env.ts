@@ -61,8 +61,10 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
   // Decrypting rows on an older data key; guest links; Stripe (payment intents, webhook signatures);
   // the operator's leave for tenant-given addresses to be private (not a credential, but named like one).
   web: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'ALLOW_PRIVATE_FETCH'],
-  // Decrypting rows on an older data key; guest links in the messages it sends; sending them.
-  worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL', 'ALLOW_PRIVATE_FETCH'],
+  // Decrypting rows on an older data key; guest links in the messages it sends; sending them; Stripe (a payment
+  // that arrived after its hold was released is refunded while the event is processed; a released hold's
+  // Checkout Session is expired).
+  worker: ['APP_DATA_KEYS', 'GUEST_LINK_SECRET', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'ALLOW_PRIVATE_FETCH'],
   simulator: [],
   mailcatcher: [],
   stripestandin: [],

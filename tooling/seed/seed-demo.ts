@@ -1,5 +1,5 @@
 import { assignInstallDevice } from '../../lib/locks/locks';
-import { asService } from '../../lib/db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral } from '../../lib/db/tx';
 import { guestTokenFor, guestUrl, hashGuestToken } from '../../lib/auth/guest-links';
 import { hashPassword } from '../../lib/auth/password';
 import { guestRef } from '../../lib/bookings/create-booking-group';
@@ -229,7 +229,12 @@ export async function seedDemo(
       });
       const keys = await tx.accessKey.count({ where: { reservationId: demo.reservationId } });
       if (keys === 0 && reservation.status === 'confirmed' && reservation.endsAt > now) {
-        await tx.$queryRaw`select id from pre_issue_key(${demo.tenantId}::uuid, ${demo.reservationId}::uuid, 'system', null, 'demo seed')`;
+        await runInTransaction(tx, [
+          effectStatement(
+            `select id from pre_issue_key(${sqlLiteral(demo.tenantId, 'uuid')},
+              ${sqlLiteral(demo.reservationId, 'uuid')}, 'system', null, 'demo seed')`,
+          ),
+        ]);
       }
     }
   });

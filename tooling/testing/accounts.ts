@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Role } from '../../lib/auth/permissions';
 import { derivedToken } from '../../lib/auth/guest-links';
 import { acceptInvitation, inviteMember } from '../../lib/staff/invitations';
-import { asService } from '../../lib/db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../../lib/db/tx';
 import { TEST_ACTOR } from './fixtures';
 
 // Accounts in tests: the links that reach people by mail, read from the rows they belong to (as the
@@ -10,10 +10,12 @@ import { TEST_ACTOR } from './fixtures';
 
 /** The link token of the newest open invitation of `tenantId` for `email`. */
 export async function invitationToken(tenantId: string, email: string): Promise<string> {
-  const rows = await asService(
-    (tx) =>
-      tx.$queryRaw<{ id: string }[]>`select id from staff_invitations where tenant_id = ${tenantId}::uuid
-      and email = ${email.toLowerCase()} and accepted_at is null and ended_at is null order by created_at desc limit 1`,
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{ id: string }>(`select id from staff_invitations where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+      and email = ${sqlLiteral(email.toLowerCase(), 'text')}
+        and accepted_at is null and ended_at is null order by created_at desc limit 1`),
+    ]),
   );
   if (!rows[0]) throw new Error(`no open invitation for ${email}`);
   return derivedToken('staff-invitation', rows[0].id);

@@ -12,6 +12,7 @@ import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';
 import { OverviewCharts, OverviewTiles } from '@/app/manage/_components/overview-tiles';
 import { overviewFigures } from '@/lib/overview/overview-figures';
+import { paymentStandinUrl } from '@/lib/payments/stripe-client';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('manage.title') };
@@ -41,6 +42,7 @@ export default async function ManagePage() {
     mailbox: can(role, 'mailbox.view'),
   };
 
+  const standin = paymentStandinUrl();
   const canManageKeys = can(staff.current.role, 'api_keys.manage');
   const canManageSecrets = can(staff.current.role, 'secrets.manage');
 
@@ -51,6 +53,14 @@ export default async function ManagePage() {
         <TimesIn zone={zone} />
       </PageHeader>
 
+      {standin ? (
+        <p className="muted" data-testid="payment-standin">
+          {t('manage.paymentStandin')}{' '}
+          <a href={standin} target="_blank" rel="noreferrer">
+            {t('manage.paymentStandinOpen')}
+          </a>
+        </p>
+      ) : null}
       <OverviewTiles figures={figures} links={links} />
       <OverviewCharts figures={figures} zone={zone} />
 

@@ -1,7 +1,15 @@
 import { openIncident, openIncidentOnce } from '../../incidents/incidents';
 import { randomUUID } from 'node:crypto';
 import { linkedItems, storedItem, type GuestLocale } from '../../bookings/create-booking-group';
-import { asService, runStatements, statement, sqlLiteral, type Tx } from '../../db/tx';
+import {
+  asService,
+  effectStatement,
+  runInTransaction,
+  runStatements,
+  sqlLiteral,
+  statement,
+  type Tx,
+} from '../../db/tx';
 import { isAppError } from '../../errors';
 import { logger } from '../../log/logger';
 import type { WebhookOutcome } from '../types';
@@ -25,7 +33,12 @@ async function lockBooking(
   tx: Tx,
   input: { tenantId: string; provider: Provider; externalRef: string },
 ): Promise<void> {
-  await tx.$executeRaw`select app_lock_provider_booking(${input.tenantId}::uuid, ${input.provider}, ${input.externalRef})`;
+  await runInTransaction(tx, [
+    effectStatement(
+      `select app_lock_provider_booking(${sqlLiteral(input.tenantId, 'uuid')}, ${sqlLiteral(input.provider, 'text')},
+        ${sqlLiteral(input.externalRef, 'text')})`,
+    ),
+  ]);
 }
 
 /**
@@ -149,8 +162,11 @@ export async function cancelProviderBooking(input: {
       select: { id: true },
     });
     for (const reservation of reservations) {
-      await tx.$queryRaw`select id from cancel_reservation(${tenantId}::uuid, ${reservation.id}::uuid, ${input.reason}, 'booking_canceled',
-        ${actor.type}::actor_type, ${actor.id}, ${actor.label})`;
+      await runInTransaction(tx, [
+        effectStatement(`select id from cancel_reservation(${sqlLiteral(tenantId, 'uuid')},
+          ${sqlLiteral(reservation.id, 'uuid')}, ${sqlLiteral(input.reason, 'text')}, 'booking_canceled',
+        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+      ]);
       await tx.reservation.updateMany({
         where: {
           tenantId,

@@ -1,4 +1,4 @@
-import { asService } from '../../db/tx';
+import { asService, runInTransaction, sqlArray, sqlLiteral, statement } from '../../db/tx';
 import type { StoredWebhookEvent, WebhookOutcome } from '../types';
 import { eventTime, ZStripeEventSchema } from './event-fields';
 import { auditStripeEventOnce } from './record-billing-failure';
@@ -19,10 +19,14 @@ export async function handleChargeRefunded(stored: StoredWebhookEvent): Promise<
   if (isOutcome(resolved)) return resolved;
   const { tenantId, reservationIds } = resolved;
   await asService({ tenantId }, async (tx) => {
-    const refunded = await tx.$queryRaw<
-      { id: string; room_id: string }[]
-    >`update reservations set refunded_at = ${eventTime(event)}
-      where tenant_id = ${tenantId}::uuid and id = any(${reservationIds}::uuid[]) and refunded_at is null returning id, room_id`;
+    const [refunded] = await runInTransaction(tx, [
+      statement<{
+        id: string;
+        room_id: string;
+      }>(`update reservations set refunded_at = ${sqlLiteral(eventTime(event), 'timestamptz')}
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = any(${sqlArray(reservationIds, 'uuid')}
+        ) and refunded_at is null returning id, room_id`),
+    ]);
     for (const row of refunded) {
       await auditStripeEventOnce(tx, {
         tenantId,

@@ -1,4 +1,4 @@
-import { asService } from '../../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral } from '../../db/tx';
 import type { StoredWebhookEvent, WebhookOutcome } from '../types';
 import { eventTime, ZStripeEventSchema } from './event-fields';
 
@@ -28,15 +28,17 @@ export async function handleCustomerSubscription(stored: StoredWebhookEvent): Pr
   const plan = items[0]?.price?.nickname ?? items[0]?.price?.id ?? null;
   const periodEnd = typeof sub.current_period_end === 'number' ? new Date(sub.current_period_end * 1000) : null;
   const customer = typeof sub.customer === 'string' ? sub.customer : null;
-  await asService(
-    { tenantId },
-    (tx) =>
-      tx.$executeRaw`insert into subscriptions (tenant_id, stripe_subscription_id, stripe_customer_id, status, plan, current_period_end, stripe_updated_at, updated_at)
-      values (${tenantId}::uuid, ${id}, ${customer}, ${status}, ${plan}, ${periodEnd}::timestamptz, ${eventTime(event)}, now())
+  await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      effectStatement(`insert into subscriptions (tenant_id, stripe_subscription_id, stripe_customer_id, status, plan, current_period_end, stripe_updated_at, updated_at)
+      values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(id, 'text')}, ${sqlLiteral(customer, 'text')},
+        ${sqlLiteral(status, 'text')}, ${sqlLiteral(plan, 'text')}, ${sqlLiteral(periodEnd, 'timestamptz')},
+        ${sqlLiteral(eventTime(event), 'timestamptz')}, now())
       on conflict (tenant_id, stripe_subscription_id) do update set
         stripe_customer_id = excluded.stripe_customer_id, status = excluded.status, plan = excluded.plan,
         current_period_end = excluded.current_period_end, stripe_updated_at = excluded.stripe_updated_at, updated_at = now()
-      where subscriptions.stripe_updated_at is null or subscriptions.stripe_updated_at <= excluded.stripe_updated_at`,
+      where subscriptions.stripe_updated_at is null or subscriptions.stripe_updated_at <= excluded.stripe_updated_at`),
+    ]),
   );
   return { status: 'processed' };
 }

@@ -1,4 +1,4 @@
-import { asService } from '../../db/tx';
+import { asService, runInTransaction, sqlArray, sqlLiteral, statement } from '../../db/tx';
 import type { StoredWebhookEvent, WebhookOutcome } from '../types';
 import { eventTime, ZStripeEventSchema } from './event-fields';
 import { auditStripeEventOnce, recordBillingFailure } from './record-billing-failure';
@@ -21,12 +21,13 @@ export async function handlePaymentIntentPaymentFailed(stored: StoredWebhookEven
   const { tenantId, reservationIds } = resolved;
   const failure = event.data.object.last_payment_error as { code?: string } | undefined;
   await asService({ tenantId }, async (tx) => {
-    const rooms = await tx.$queryRaw<
-      { id: string; room_id: string; time_zone: string }[]
-    >`select r.id, r.room_id, f.time_zone
+    const [rooms] = await runInTransaction(tx, [
+      statement<{ id: string; room_id: string; time_zone: string }>(`select r.id, r.room_id, f.time_zone
       from reservations r join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
       join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
-      where r.tenant_id = ${tenantId}::uuid and r.id = any(${reservationIds}::uuid[]) order by r.starts_at, r.id`;
+      where r.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+        and r.id = any(${sqlArray(reservationIds, 'uuid')}) order by r.starts_at, r.id`),
+    ]);
     for (const row of rooms) {
       await auditStripeEventOnce(tx, {
         tenantId,

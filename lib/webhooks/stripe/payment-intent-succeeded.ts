@@ -1,5 +1,5 @@
 import { openIncident } from '../../incidents/incidents';
-import { asService } from '../../db/tx';
+import { asService, runInTransaction, sqlArray, sqlLiteral, statement } from '../../db/tx';
 import type { StoredWebhookEvent, WebhookOutcome } from '../types';
 import { eventTime, ZStripeEventSchema } from './event-fields';
 import { auditStripeEventOnce } from './record-billing-failure';
@@ -47,10 +47,14 @@ export async function handlePaymentIntentSucceeded(stored: StoredWebhookEvent): 
     return { status: 'failed', reason: 'amount_mismatch' };
   }
   await asService({ tenantId }, async (tx) => {
-    const paid = await tx.$queryRaw<
-      { id: string; room_id: string }[]
-    >`update reservations set paid_at = ${eventTime(event)}
-      where tenant_id = ${tenantId}::uuid and id = any(${reservationIds}::uuid[]) and paid_at is null returning id, room_id`;
+    const [paid] = await runInTransaction(tx, [
+      statement<{
+        id: string;
+        room_id: string;
+      }>(`update reservations set paid_at = ${sqlLiteral(eventTime(event), 'timestamptz')}
+      where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = any(${sqlArray(reservationIds, 'uuid')}
+        ) and paid_at is null returning id, room_id`),
+    ]);
     for (const row of paid) {
       await auditStripeEventOnce(tx, {
         tenantId,

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/tx';
+import { effectStatement, runInTransaction, sqlLiteral, type Tx } from '../../db/tx';
 
 /**
  * Records one billing failure per tenant, kind and day — the day in the property's time zone
@@ -15,11 +15,15 @@ export async function recordBillingFailure(
     detail: Record<string, unknown>;
   },
 ): Promise<void> {
-  await tx.$executeRaw`insert into billing_failures (tenant_id, kind, day, detail)
-    values (${input.tenantId}::uuid, ${input.kind},
-            (${input.at}::timestamptz at time zone coalesce(${input.facilityTimeZone ?? null}::text, app_tenant_time_zone(${input.tenantId}::uuid)))::date,
-            ${JSON.stringify(input.detail)}::jsonb)
-    on conflict (tenant_id, kind, day) do nothing`;
+  const tenantId = sqlLiteral(input.tenantId, 'uuid');
+  await runInTransaction(tx, [
+    effectStatement(`insert into billing_failures (tenant_id, kind, day, detail)
+    values (${tenantId}, ${sqlLiteral(input.kind, 'text')},
+            (${sqlLiteral(input.at, 'timestamptz')} at time zone
+               coalesce(${sqlLiteral(input.facilityTimeZone ?? null, 'text')}, app_tenant_time_zone(${tenantId})))::date,
+            ${sqlLiteral(JSON.stringify(input.detail), 'jsonb')})
+    on conflict (tenant_id, kind, day) do nothing`),
+  ]);
 }
 
 /**
@@ -38,8 +42,12 @@ export async function auditStripeEventOnce(
     metadata: Record<string, unknown>;
   },
 ): Promise<void> {
-  await tx.$executeRaw`insert into audit_events (tenant_id, actor_type, actor_id, actor_label, action, subject_type, subject_id, room_id, reason, metadata)
-    values (${input.tenantId}::uuid, 'provider', ${input.stripeEventId}, 'Stripe', ${input.action}, 'reservation', ${input.subjectId}::uuid,
-            ${input.roomId ?? null}::uuid, ${input.reason ?? null}, ${JSON.stringify({ ...input.metadata, stripeEventId: input.stripeEventId })}::jsonb)
-    on conflict (tenant_id, action, subject_id, (metadata->>'stripeEventId')) where metadata ? 'stripeEventId' do nothing`;
+  await runInTransaction(tx, [
+    effectStatement(`insert into audit_events (tenant_id, actor_type, actor_id, actor_label, action, subject_type, subject_id, room_id, reason, metadata)
+    values (${sqlLiteral(input.tenantId, 'uuid')}, 'provider', ${sqlLiteral(input.stripeEventId, 'text')}, 'Stripe',
+            ${sqlLiteral(input.action, 'text')}, 'reservation', ${sqlLiteral(input.subjectId, 'uuid')},
+            ${sqlLiteral(input.roomId ?? null, 'uuid')}, ${sqlLiteral(input.reason ?? null, 'text')},
+            ${sqlLiteral(JSON.stringify({ ...input.metadata, stripeEventId: input.stripeEventId }), 'jsonb')})
+    on conflict (tenant_id, action, subject_id, (metadata->>'stripeEventId')) where metadata ? 'stripeEventId' do nothing`),
+  ]);
 }

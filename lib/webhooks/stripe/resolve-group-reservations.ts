@@ -1,5 +1,5 @@
 import { openIncident } from '../../incidents/incidents';
-import { asService } from '../../db/tx';
+import { asService, runInTransaction, sqlLiteral, statement } from '../../db/tx';
 import type { WebhookOutcome } from '../types';
 
 export type GroupReservations = {
@@ -43,15 +43,17 @@ export async function resolveGroupReservations(input: {
     });
     const found: Row[] = [];
     for (const { tenantId } of holders) {
-      found.push(
-        ...(await tx.$queryRaw<Row[]>`select r.id as "reservationId", r.tenant_id as "reservationTenantId",
-            g.id as "groupId", g.tenant_id as "groupTenantId", g.amount_cents as "amountCents", g.currency,
-            t.stripe_account_id as "tenantAccount"
-          from booking_groups g join tenants t on t.id = g.tenant_id
-          join reservations r on r.booking_group_id = g.id
-          where g.tenant_id = ${tenantId}::uuid and g.payment_intent_id = ${input.paymentIntentId}
-          order by r.id`),
-      );
+      const [rows] = await runInTransaction(tx, [
+        statement<Row>(`select r.id as "reservationId", r.tenant_id as "reservationTenantId",
+          g.id as "groupId", g.tenant_id as "groupTenantId", g.amount_cents as "amountCents", g.currency,
+          t.stripe_account_id as "tenantAccount"
+        from booking_groups g join tenants t on t.id = g.tenant_id
+        join reservations r on r.booking_group_id = g.id
+        where g.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+          and g.payment_intent_id = ${sqlLiteral(input.paymentIntentId, 'text')}
+        order by r.id`),
+      ]);
+      found.push(...rows);
     }
     return found;
   });
