@@ -94,8 +94,9 @@ describe('a failed door', () => {
     // Five minutes after the first failure, long before the deadline.
     expect(first.next_retry_at!.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
     expect(first.next_retry_at!.getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000 + 5_000);
-    // Not due yet: the schedule leaves it.
-    expect(await retryFailedDoors()).toMatchObject({ doors: 0 });
+    // Not due yet: the schedule leaves it (other tests' doors in this database may be due; this one is not sent).
+    await retryFailedDoors();
+    expect(await door(keyId)).toMatchObject({ state: 'failed', auto_retries: 0 });
     await env.admin.query(`update key_lock_codes set next_retry_at = now() - interval '1 second' where key_id = $1`, [
       keyId,
     ]);
