@@ -19,8 +19,13 @@ async function db<T>(input: BookingSiteDbInput): Promise<T> {
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
 }
 
-/** A published nightly facility of a tenant of its own: one room type ("Standard") over `rooms` rooms. */
-async function publishedFacility(name: string, rooms: number, payment: 'none' | 'online' | 'at_property') {
+/** A published facility (nightly unless told; hourly ones open 09:00–21:00) of a tenant of its own: one room type ("Standard") over `rooms` rooms. */
+async function publishedFacility(
+  name: string,
+  rooms: number,
+  payment: 'none' | 'online' | 'at_property',
+  unit: 'night' | 'hour' = 'night',
+) {
   const tenant = await makeTenant(name, rooms, 'Asia/Tokyo');
   const slug = `t-${tenant.id.slice(0, 8)}-${Date.now().toString(36)}`;
   const { roomTypeId } = await db<{ roomTypeId: string }>({
@@ -30,6 +35,7 @@ async function publishedFacility(name: string, rooms: number, payment: 'none' | 
     roomIds: tenant.rooms.map((r) => r.id),
     slug,
     payment,
+    unit,
   });
   return { tenant, slug, roomTypeId };
 }
@@ -225,6 +231,42 @@ test('axe finds nothing serious on the booking steps', async ({ page }) => {
   await check('details with errors');
   await sendDetails(page, 'Mika Sato', `axe-${Date.now().toString(36)}@example.com`);
   await check('code');
+});
+
+test('a guest books two hours at an hourly facility and pays at the property', async ({ page }) => {
+  const { slug } = await publishedFacility('Booking hourly', 1, 'at_property', 'hour');
+  const email = `hour-${Date.now().toString(36)}@example.com`;
+  const day = tokyoDay(3);
+  await page.goto(`/b/${slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Book a room by the hour');
+  await expect(page.getByTestId('cal-instruction')).toHaveText('Pick a day.');
+  await showMonthOf(page, day);
+  await page.locator(`[data-day="${day}"]`).click();
+  // 15-minute steps inside the opening hours.
+  await expect(page.getByTestId('time-from').locator('option').first()).toHaveText('09:00');
+  await expect(page.getByTestId('time-to').locator('option').last()).toHaveText('21:00');
+  await page.getByTestId('time-from').selectOption('10:00');
+  await page.getByTestId('time-to').selectOption('12:15');
+  await page.getByRole('button', { name: 'Show rooms' }).click();
+  await expect(page.getByTestId('book-step')).toHaveAttribute('data-step', 'room');
+  await expect(page.getByTestId('room-price').first()).toContainText(/[¥￥][\d,]+/);
+  await page.getByRole('button', { name: 'Choose Standard' }).click();
+  await expect(page.getByTestId('book-summary')).toContainText('10:00');
+  await sendDetails(page, 'Yui Mori', email);
+
+  // A wrong code first: said plainly, the booking not made.
+  await page.getByLabel('6-digit code').fill('000000');
+  const code = await mailed(email, /\b(\d{6})\b/);
+  if (code !== '000000') {
+    await page.getByRole('button', { name: 'Confirm booking' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'That code is not right.' })).toBeVisible();
+  }
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Confirm booking' }).click();
+  await page.waitForURL(new RegExp(`/b/${slug}/done\\?request=`));
+  await expect(page.getByTestId('done-status')).toHaveText('Your booking is confirmed.');
+  await expect(page.getByText('You pay at the property.')).toBeVisible();
+  await expect(page.getByTestId('done-summary')).toContainText(/10:00.*12:15/);
 });
 
 test("the booking site's first-load JavaScript stays within 1.15× the minimal page's", async ({ browser }) => {
