@@ -128,7 +128,7 @@ export function BookingDone({ slug, requestId, unit, timeZone, tag, words }: Pro
           {fill(words.held, { time: formatDateTime(data.holdExpiresAt, 'time', { locale: tag, timeZone }) })}
         </p>
       )}
-      {data.status === 'held' && data.paymentUrl && (
+      {data.status === 'held' && data.paymentUrl && !data.paid && (
         <a className="guest-link" href={data.paymentUrl}>
           {words.backToPayment}
         </a>

@@ -146,7 +146,10 @@ export function BookingFlow({ slug, facility, today, locale, tag, words }: Props
 
   // Availability of the month shown and the next one (a stay may end there).
   const months = [url.month, addMonths(url.month, 1)];
-  const availability = useQueries({ queries: months.map((m) => availabilityQuery(slug, m)) });
+  // Asked only while the calendar is shown; back on it, an answer under 30 s old is used as it is.
+  const availability = useQueries({
+    queries: months.map((m) => ({ ...availabilityQuery(slug, m), enabled: step === 'dates' })),
+  });
   const byDay = new Map<string, DayAvailability>();
   for (const q of availability) for (const d of q.data ?? []) byDay.set(d.date, d);
   const shown = availability[0]!;

@@ -3,6 +3,16 @@
  * runtime on the page, decision 013). `tag` is the formatting locale (`intlLocale`: en-GB, ja-JP).
  */
 
+// One formatter per locale and options for the page's life: building one costs far more than
+// formatting with it, and a month's grid formats some fifty labels on every render.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(tag: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${tag} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(tag, options)));
+  return format;
+}
+
 /**
  * An amount in the currency's smallest unit (12000 JPY = ¥12,000; 1234 EUR = €12.34): the
  * currency's own number of decimals decides, as lib/i18n/money.ts does on the server.
@@ -28,12 +38,12 @@ export function formatDay(tag: string, day: string, style: 'long' | 'medium' | '
       : style === 'medium'
         ? { dateStyle: 'medium' }
         : { weekday: 'short', day: 'numeric', month: 'short' };
-  return new Intl.DateTimeFormat(tag, { ...options, timeZone: 'UTC' }).format(noon(day));
+  return dateFormat(tag, { ...options, timeZone: 'UTC' }).format(noon(day));
 }
 
 /** A month's title ("December 2026", "2026年12月"). */
 export function formatMonth(tag: string, month: string): string {
-  return new Intl.DateTimeFormat(tag, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(noon(`${month}-01`));
+  return dateFormat(tag, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(noon(`${month}-01`));
 }
 
 /** Short weekday names from `weekStart` (0 = Sunday), for the grid's column headers. */
@@ -42,8 +52,8 @@ export function weekdayNames(tag: string, weekStart: 0 | 1): { short: string; lo
   return Array.from({ length: 7 }, (_, i) => {
     const day = noon(`2026-11-${String(1 + ((i + weekStart) % 7)).padStart(2, '0')}`);
     return {
-      short: new Intl.DateTimeFormat(tag, { weekday: 'short', timeZone: 'UTC' }).format(day),
-      long: new Intl.DateTimeFormat(tag, { weekday: 'long', timeZone: 'UTC' }).format(day),
+      short: dateFormat(tag, { weekday: 'short', timeZone: 'UTC' }).format(day),
+      long: dateFormat(tag, { weekday: 'long', timeZone: 'UTC' }).format(day),
     };
   });
 }
@@ -51,7 +61,7 @@ export function weekdayNames(tag: string, weekStart: 0 | 1): { short: string; lo
 /** A wall-clock `HH:MM` in the locale's way of writing times ("15:00", "15:00"). */
 export function formatClock(tag: string, time: string): string {
   const [h, m] = time.split(':').map(Number) as [number, number];
-  return new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' })
+  return dateFormat(tag, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' })
     .format(Date.UTC(2026, 0, 1, h % 24, m))
     .replace(/^00/, h === 24 ? '24' : '00');
 }
