@@ -3,6 +3,7 @@ import { asService } from '../db/tx';
 import { AppError } from '../errors';
 import type { RoomSettings } from './room-input';
 import { writeAuditEvent } from '../audit/write-audit-event';
+import { changesOf } from '../audit/changes';
 
 /**
  * Changes a room's label, rate, currency, unit, rate name and PIN length in one transaction,
@@ -23,7 +24,7 @@ export async function updateRoom(input: {
     });
     if (rows.length !== 1) throw new AppError('not_found', 'No such room.');
     const before = rows[0]!;
-    const changed = (Object.keys(settings) as (keyof RoomSettings)[]).filter((key) => before[key] !== settings[key]);
+    const changes = changesOf(before, settings);
     await tx.room.update({ where: { tenantId_id: { tenantId, id: roomId } }, data: settings });
     await writeAuditEvent(tx, {
       tenantId,
@@ -31,13 +32,8 @@ export async function updateRoom(input: {
       action: 'room.updated',
       subject: { type: 'room', id: roomId },
       roomId,
-      metadata: {
-        label: settings.label,
-        changed,
-        before: Object.fromEntries(changed.map((key) => [key, before[key]])),
-        after: Object.fromEntries(changed.map((key) => [key, settings[key]])),
-      },
+      metadata: { label: settings.label, ...changes },
     });
-    return { id: roomId, changed };
+    return { id: roomId, changed: changes.changed };
   });
 }
