@@ -51,7 +51,8 @@ export const REFERENCE_TABLES: Record<string, string> = {
   api_key_secrets: 'lookup: an API key’s secret hash → (tenant_id, api_key_id), kept in step by triggers',
   stripe_payment_intents:
     'lookup: a Stripe payment intent id → (tenant_id, booking_group_id), kept in step by triggers',
-  facility_slugs: 'lookup: a booking site’s slug → (tenant_id, facility_id), found before any tenant is known; kept by a trigger',
+  facility_slugs:
+    'lookup: a booking site’s slug → (tenant_id, facility_id), found before any tenant is known; kept by a trigger',
   stripe_checkout_sessions:
     'lookup: a Stripe Checkout Session id → (tenant_id, booking_group_id), kept in step by triggers',
   booking_request_ids:

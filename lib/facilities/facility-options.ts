@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyExponent } from '../rooms/room-input';
+import { currencyExponent } from '../i18n/money';
 
 export const PAYMENT_MODES = ['none', 'online', 'at_property'] as const;
 export const CHECK_IN_MODES = ['desk', 'self'] as const;
@@ -44,11 +44,9 @@ export const ZOpensHoursSchema = z.coerce
   .max(168, 'facilities.error.opensHours');
 
 /** A booking site address: 3–63 characters of a–z, 0–9 and inner hyphens (facilities' check). */
-export const ZSlugSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'facilities.error.slug');
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+export const ZSlugSchema = z.string().trim().toLowerCase().regex(SLUG_PATTERN, 'facilities.error.slug');
 
 /** A tax rate typed as a percentage ("10", "8.5") in basis points, or null when it is not one. */
 export function percentToBasisPoints(text: string): number | null {

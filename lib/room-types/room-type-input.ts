@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyExponent, toMinorUnits } from '../rooms/room-input';
+import { currencyExponent, toMinorUnits } from '../i18n/money';
 
 /** A room type's settings as the domain takes them: prices in the facility currency's smallest unit. */
 export type RoomTypeSettings = {

@@ -4,6 +4,7 @@ import { writeAuditEvent } from '../audit/write-audit-event';
 import { asService, type Tx } from '../db/tx';
 import { AppError } from '../errors';
 import type { RoomTypeSettings } from './room-type-input';
+import { refuseArchivedType } from '../rooms/room-type-archived';
 
 // The currency the prices were typed in must still be the facility's, else they would be read wrongly.
 async function facilityCurrency(tx: Tx, tenantId: string, facilityId: string, typedIn?: string): Promise<string> {
@@ -156,10 +157,4 @@ export async function setRoomType(input: {
     });
     return { id: roomId, changed: true };
   });
-}
-
-/** Refuses an archived room type (`conflict`); an unknown one is left to the foreign keys. */
-export async function refuseArchivedType(tx: Tx, tenantId: string, roomTypeId: string): Promise<void> {
-  const archived = await tx.roomType.count({ where: { tenantId, id: roomTypeId, archivedAt: { not: null } } });
-  if (archived > 0) throw new AppError('conflict', 'This room type is archived.', { reason: 'room_type_archived' });
 }
