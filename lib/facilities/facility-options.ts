@@ -61,30 +61,33 @@ export function basisPointsToPercent(bp: number): string {
   return String(bp / 100);
 }
 
-const text = z.string().max(20_000, 'facilities.error.tooLong').default('');
+const text = z.string().max(20_000, 'facilities.error.tooLong').optional();
 
-/** The facility's guests-and-payments form, as it posts; messages are catalog keys. */
+/**
+ * A facility's guests-and-payments form, or its booking site texts, as they post: the options left
+ * out keep their value. Messages are catalog keys.
+ */
 export const ZFacilityOptionsFormSchema = z
   .object({
     facilityId: z.uuid(),
-    currency: ZCurrencySchema,
-    country: ZCountrySchema,
-    taxMode: z.enum(TAX_MODES, 'facilities.error.choice'),
-    taxRate: z.string(),
-    paymentMode: z.enum(PAYMENT_MODES, 'facilities.error.choice'),
-    checkInMode: z.enum(CHECK_IN_MODES, 'facilities.error.choice'),
-    selfCheckInOpensHours: ZOpensHoursSchema,
-    registration: z.enum(REGISTRATION_MODES, 'facilities.error.choice'),
+    currency: ZCurrencySchema.optional(),
+    country: ZCountrySchema.optional(),
+    taxMode: z.enum(TAX_MODES, 'facilities.error.choice').optional(),
+    taxRate: z.string().optional(),
+    paymentMode: z.enum(PAYMENT_MODES, 'facilities.error.choice').optional(),
+    checkInMode: z.enum(CHECK_IN_MODES, 'facilities.error.choice').optional(),
+    selfCheckInOpensHours: ZOpensHoursSchema.optional(),
+    registration: z.enum(REGISTRATION_MODES, 'facilities.error.choice').optional(),
     termsText: text,
     privacyText: text,
   })
   .transform((form, ctx) => {
-    const taxRateBp = percentToBasisPoints(form.taxRate);
+    const { facilityId, taxRate, ...rest } = form;
+    const taxRateBp = taxRate === undefined ? undefined : percentToBasisPoints(taxRate);
     if (taxRateBp === null) {
       ctx.addIssue({ code: 'custom', path: ['taxRate'], message: 'facilities.error.taxRate' });
       return z.NEVER;
     }
-    const { facilityId, taxRate: _typed, ...rest } = form;
-    const options: FacilityOptions = { ...rest, taxRateBp };
+    const options: Partial<FacilityOptions> = { ...rest, taxRateBp };
     return { facilityId, options };
   });

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { cancelReservation } from '../bookings/cancel-reservation';
-import { listPayments, recordPayment } from './record-payment';
+import { recordPayment, reservationPayments } from './record-payment';
 
 let admin: pg.Client;
 let mine: Awaited<ReturnType<typeof createBookableTenant>>;
@@ -48,13 +48,16 @@ describe('recordPayment', () => {
     expect(
       (await admin.query(`select paid_at from reservations where id = $1`, [reservationId])).rows[0].paid_at,
     ).toEqual(paidAt);
-    expect(
-      (await listPayments({ tenantId: mine.tenantId, reservationId })).map((p) => [p.amountCents, p.method]),
-    ).toEqual([
-      [12000, 'cash'],
-      [3000, 'card_terminal'],
-    ]);
-    expect(await listPayments({ tenantId: theirs.tenantId, reservationId })).toEqual([]);
+    const panel = await reservationPayments({ tenantId: mine.tenantId, reservationId });
+    expect({ ...panel, payments: panel?.payments.map((p) => [p.amountCents, p.method]) }).toEqual({
+      paid: true,
+      currency: 'jpy',
+      payments: [
+        [12000, 'cash'],
+        [3000, 'card_terminal'],
+      ],
+    });
+    expect(await reservationPayments({ tenantId: theirs.tenantId, reservationId })).toBeNull();
     const { rows } = await admin.query(
       `select metadata->>'amount' as amount, metadata->>'method' as method from audit_events
         where subject_id = $1 and action = 'reservation.paid' order by occurred_at, id`,

@@ -2,9 +2,38 @@ import type { Actor } from '../audit/actor';
 import { writeAuditEvent } from '../audit/write-audit-event';
 import { asService, runInTransaction, sqlLiteral, statement, withTenant } from '../db/tx';
 import { AppError } from '../errors';
+import { toMinorUnits } from '../i18n/money';
+import { z } from 'zod';
 
 export const PROPERTY_PAYMENT_METHODS = ['cash', 'card_terminal'] as const;
 export type PropertyPaymentMethod = (typeof PROPERTY_PAYMENT_METHODS)[number];
+
+/**
+ * The desk's payment form: the amount typed in the facility currency's major unit (the currency as
+ * the page showed it), the method and a note. Messages are catalog keys.
+ */
+export const ZPaymentFormSchema = z
+  .object({
+    reservationId: z.uuid('payments.error.notFound'),
+    currency: z.string().trim().toLowerCase(),
+    amount: z.string().trim(),
+    method: z.enum(PROPERTY_PAYMENT_METHODS, 'payments.error.generic'),
+    note: z.string().trim().max(500, 'payments.error.tooLong').default(''),
+  })
+  .transform((form, ctx) => {
+    const amountCents = toMinorUnits(form.amount, form.currency);
+    if (amountCents === null || amountCents < 1 || amountCents > 100_000_000) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'payments.error.amount' });
+      return z.NEVER;
+    }
+    return {
+      reservationId: form.reservationId,
+      currency: form.currency,
+      amountCents,
+      method: form.method,
+      note: form.note,
+    };
+  });
 
 /** A payment as the API answers (API.md `POST /reservations/{id}/payments`). */
 export type PaymentView = {
@@ -40,6 +69,8 @@ export async function recordPayment(input: {
   amountCents: number;
   method: PropertyPaymentMethod;
   note?: string | null;
+  /** The currency the amount was typed in, when a person typed it: it must be the facility's. */
+  currency?: string;
   actor: Actor;
 }): Promise<PaymentView> {
   const { tenantId, reservationId, amountCents, method, actor } = input;
@@ -60,6 +91,10 @@ export async function recordPayment(input: {
     if (stay.status === 'cancelled')
       throw new AppError('illegal_transition', 'This stay was cancelled: no payment can be recorded for it.', {
         from: 'cancelled',
+      });
+    if (input.currency !== undefined && input.currency !== stay.currency)
+      throw new AppError('conflict', 'The facility’s currency has changed: reload the page.', {
+        currency: stay.currency,
       });
     const payment = await tx.payment.create({
       data: {
@@ -89,13 +124,33 @@ export async function recordPayment(input: {
   });
 }
 
-/** The payments of one of the tenant's stays, oldest first (none for another tenant's). */
-export async function listPayments(input: { tenantId: string; reservationId: string }): Promise<PaymentView[]> {
-  return withTenant({ tenantId: input.tenantId }, (tx) =>
-    tx.payment.findMany({
-      where: { tenantId: input.tenantId, reservationId: input.reservationId },
-      select: PAYMENT_SELECT,
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    }),
-  );
+/**
+ * One of the tenant's stays as its payments panel shows it: whether it is paid (and not refunded),
+ * the facility's currency and its payments, oldest first; null for another tenant's or no stay.
+ */
+export async function reservationPayments(input: {
+  tenantId: string;
+  reservationId: string;
+}): Promise<{ paid: boolean; currency: string; payments: PaymentView[] } | null> {
+  const { tenantId, reservationId } = input;
+  return withTenant({ tenantId }, async (tx) => {
+    const [stays, payments] = await Promise.all([
+      tx.reservation.findMany({
+        where: { tenantId, id: reservationId },
+        select: { paidAt: true, refundedAt: true, room: { select: { facility: { select: { currency: true } } } } },
+      }),
+      tx.payment.findMany({
+        where: { tenantId, reservationId },
+        select: PAYMENT_SELECT,
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      }),
+    ]);
+    if (stays.length !== 1) return null;
+    const stay = stays[0]!;
+    return {
+      paid: stay.paidAt !== null && stay.refundedAt === null,
+      currency: stay.room.facility.currency,
+      payments,
+    };
+  });
 }

@@ -1,4 +1,4 @@
-import { runStatements, sqlLiteral, statement } from '../db/tx';
+import { runStatements, sqlLiteral, statement, withTenant } from '../db/tx';
 
 /** A room type with its facility's currency and unit and the rooms of the type. */
 export type RoomTypeDetail = {
@@ -64,3 +64,16 @@ export function toRoomTypeView(type: RoomTypeDetail) {
     roomIds: type.roomIds,
   };
 }
+
+/** The tenant's facilities as the room type form offers them: the currency prices are typed in and the unit they are per. */
+export async function listRoomTypeFacilities({ tenantId }: { tenantId: string }) {
+  return withTenant({ tenantId }, (tx) =>
+    tx.facility.findMany({
+      where: { tenantId },
+      select: { id: true, name: true, currency: true, bookingUnit: true },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+    }),
+  );
+}
+
+export type RoomTypeFacility = Awaited<ReturnType<typeof listRoomTypeFacilities>>[number];

@@ -21,6 +21,8 @@ export const ZRoomFormSchema = z
     /** The room being edited; absent for a new one, which names its facility. */
     roomId: optionalId,
     facilityId: optionalId,
+    /** The room's type: empty for none; left out, it keeps its type. */
+    roomTypeId: z.preprocess((v) => (v === '' ? null : v), z.uuid('rooms.error.roomType').nullable().optional()),
     label: z.string().trim().min(1, 'rooms.error.labelRequired').max(100, 'rooms.error.tooLong'),
     currency: z
       .string()
@@ -51,5 +53,5 @@ export const ZRoomFormSchema = z
       rateName: form.rateName,
       pinLength: form.pinLength,
     };
-    return { roomId: form.roomId, facilityId: form.facilityId, settings };
+    return { roomId: form.roomId, facilityId: form.facilityId, roomTypeId: form.roomTypeId, settings };
   });
