@@ -330,3 +330,81 @@ describe('cli migrate --target', () => {
     expect(elsewhere.stderr).toMatch(/Refusing: .* points at host/);
   }, 60_000);
 });
+
+describe('cli room types and the booking site', () => {
+  it('creates a room type and a room of it, sets the facility’s modes, publishes it, refuses a taken slug', async () => {
+    const { createFacility } = await import('../lib/facilities/create-facility');
+    const [mine, theirs] = await Promise.all([createTenant({ name: 'Type Inn' }), createTenant({ name: 'Taken Inn' })]);
+    const [facility, other] = await Promise.all([
+      createFacility({ tenantId: mine.id, name: 'Main', timeZone: 'Asia/Tokyo' }),
+      createFacility({ tenantId: theirs.id, name: 'Main', timeZone: 'Asia/Tokyo' }),
+    ]);
+    const slug = `cli-${process.pid}-${Date.now().toString(36)}`;
+    const [type, updated, published] = await Promise.all([
+      cli('room-type-create', '--tenant', mine.id, '--facility', facility.id, '--name', 'Twin', '--capacity', '3'),
+      cli(
+        'facility-update',
+        ...['--tenant', mine.id, '--facility', facility.id, '--check-in', 'self'],
+        ...['--self-check-in-opens-hours', '6', '--registration', 'jp', '--payment', 'at_property'],
+      ),
+      cli('facility-publish', '--tenant', mine.id, '--facility', facility.id, '--slug', slug),
+    ]);
+    expect([type.stderr, updated.stderr, published.stderr]).toEqual(['', '', '']);
+    const { id: roomTypeId } = JSON.parse(type.stdout) as { id: string };
+    expect(JSON.parse(updated.stdout)).toEqual({ id: facility.id });
+    expect(JSON.parse(published.stdout)).toEqual({
+      slug,
+      url: expect.stringMatching(new RegExp(`^https?://.+/b/${slug}$`)),
+    });
+    const [room, source, taken] = await Promise.all([
+      cli('room-create', '--tenant', mine.id, '--facility', facility.id, '--label', '7', '--room-type', roomTypeId),
+      cli(
+        'booking-source-add',
+        '--tenant',
+        mine.id,
+        '--provider',
+        'cal',
+        '--event-type',
+        '4242',
+        '--room-type',
+        roomTypeId,
+      ),
+      cli('facility-publish', '--tenant', theirs.id, '--facility', other.id, '--slug', slug),
+    ]);
+    expect({ failed: taken.code !== 0, stdout: taken.stdout, stderr: taken.stderr }).toEqual({
+      failed: true,
+      stdout: '',
+      stderr: 'error: slug_taken: This address is taken.\n',
+    });
+    const { id: roomId } = JSON.parse(room.stdout) as { id: string };
+    expect(JSON.parse(source.stdout)).toEqual({ id: expect.any(String) });
+
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select t.name, t.capacity, t.weekday_cents, r.id as room_id, f.check_in_mode::text, f.self_check_in_opens_hours,
+              f.registration::text, f.payment_mode::text, f.slug, f.published_at is not null as published,
+              (select count(*)::int from booking_sources s where s.room_type_id = t.id and s.room_id is null) as sources,
+              (select slug from facilities where id = $3) as their_slug
+         from room_types t join rooms r on r.room_type_id = t.id join facilities f on f.id = t.facility_id
+        where t.tenant_id = $1 and t.id = $2`,
+      [mine.id, roomTypeId, other.id],
+    );
+    await admin.end();
+    expect(rows).toEqual([
+      {
+        name: 'Twin',
+        capacity: 3,
+        weekday_cents: 10000,
+        room_id: roomId,
+        check_in_mode: 'self',
+        self_check_in_opens_hours: 6,
+        registration: 'jp',
+        payment_mode: 'at_property',
+        slug,
+        published: true,
+        sources: 1,
+        their_slug: null,
+      },
+    ]);
+  }, 90_000);
+});

@@ -76,6 +76,7 @@ export default async function RoomsPage({ searchParams }: Props) {
           <tr>
             <th scope="col">{t('rooms.col.label')}</th>
             <th scope="col">{t('rooms.col.facility')}</th>
+            <th scope="col">{t('rooms.col.roomType')}</th>
             <th scope="col">{t('rooms.col.rate')}</th>
             <th scope="col">{t('rooms.col.doors')}</th>
             <th scope="col">{t('rooms.col.status')}</th>
@@ -90,6 +91,7 @@ export default async function RoomsPage({ searchParams }: Props) {
                 </Link>
               </th>
               <td>{room.facility.name}</td>
+              <td>{room.roomType?.name ?? <span className="muted">{t('rooms.noRoomType')}</span>}</td>
               <td>
                 {t(`rooms.per.${room.rateUnit}`, { amount: formatMoney(locale, room.rateCents, room.currency) })}
                 <span className="facts__sub">{room.rateName}</span>
