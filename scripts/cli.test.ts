@@ -9,6 +9,9 @@ import { createTenant } from '../lib/staff/create-tenant';
 
 const run = promisify(execFile);
 
+// Each CLI call starts a process that loads tsx and the app's modules (seconds under load); a test makes several.
+const CLI_TEST_TIMEOUT = 90_000;
+
 /** Runs the real CLI in a child process against this worker's test database. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -27,7 +30,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-describe('the CLI', () => {
+describe('the CLI', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates a tenant, facility, room, user and API key, printing one JSON object each', async () => {
     const tenant = await cli('tenant-create', '--name', 'CLI Inn', '--stripe-account', 'acct_cli123');
     expect(tenant.stderr).toBe('');
@@ -132,7 +135,7 @@ describe('the CLI', () => {
   }, 90_000);
 });
 
-describe('cli lock-assign', () => {
+describe('cli lock-assign', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('gives a device of the install’s lock account to one tenant, and refuses it to any other', async () => {
     const device = String(400_000_000 + Math.floor(Math.random() * 100_000_000));
     const [mine, theirs] = await Promise.all([
@@ -200,7 +203,7 @@ describe('cli lock-assign', () => {
   }, 60_000);
 });
 
-describe('cli user-create', () => {
+describe('cli user-create', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('refuses an email that already has an account, saying so, and keeps that account as it was', async () => {
     const first = await createTenant({ name: 'First Inn' });
     const second = await createTenant({ name: 'Second Inn' });
@@ -255,7 +258,7 @@ describe('cli user-create', () => {
   }, 60_000);
 });
 
-describe('cli user-unlock', () => {
+describe('cli user-unlock', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('clears the account’s sign-in limits for every address, and refuses an unknown email', async () => {
     const tenant = await createTenant({ name: 'Unlock Inn' });
     const email = `unlock-${process.pid}-${Date.now()}@example.com`;
@@ -286,7 +289,7 @@ describe('cli user-unlock', () => {
   });
 });
 
-describe('cli migrate --target', () => {
+describe('cli migrate --target', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('prints the plan, applies on an empty database, applies nothing the second time, and refuses a mismatched target', async () => {
     const pg = (await import('pg')).default;
     const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
@@ -331,7 +334,7 @@ describe('cli migrate --target', () => {
   }, 60_000);
 });
 
-describe('cli room types and the booking site', () => {
+describe('cli room types and the booking site', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates a room type and a room of it, sets the facility’s modes, publishes it, refuses a taken slug', async () => {
     const { createFacility } = await import('../lib/facilities/create-facility');
     const [mine, theirs] = await Promise.all([createTenant({ name: 'Type Inn' }), createTenant({ name: 'Taken Inn' })]);
