@@ -32,6 +32,33 @@ const DB = 'unlockos_bench_booking';
 const EMPTY_DB = `${DB}_empty`;
 const PATH = '/api/public/facilities/{slug}/availability';
 
+/** What was slow and what fixed it (figures from this bench's runs before and after, on this machine). */
+const HOW = `How it was reached (2026-12-03). The first runs of this bench, before migration \`20261205010000_room_holds_end\`,
+missed by far: with only 30,000 stays of history (1,000 a room) the month took p50 1,102 ms against 55 ms almost empty
+(p99 9.2×), and the function read 194,367 buffers. What dominated: \`app_room_type_availability\` asked \`app_room_free\`
+once per room and day (930 calls for 30 rooms × 31 days; that alone was the 35–55 ms of the almost empty database), and
+each call's \`h.during && p_during\` on room_holds was a filter, not an index condition — \`&&\` on a range (like
+\`lower()\` and \`upper()\`) is not leakproof, so under row-level security the planner keeps it above the policy's
+qual: each call read all of its room's holds through \`room_holds_no_overlap\` on (tenant_id, room_id) and threw away
+all but one (a Bitmap Heap Scan with 921 rows removed by filter per call at 27,657 holds; at a million stays, 33,000 a
+room, 31 million rows a month). Now:
+1. room_holds has its end as a stored column (\`ends_at\`, generated from \`upper(during)\`, so the triggers that write
+   room_holds are unchanged) with \`room_holds_room_end (tenant_id, room_id, ends_at)\`: a timestamptz comparison is
+   leakproof, so it is an index condition under row-level security.
+2. \`app_room_type_availability\` reads the facility's hard holds ending after the day before \`from\` (UTC: before
+   the first day starts in any time zone) once, one index range a room — the future holds, whatever the history —
+   and matches them to the days in memory (\`range_agg\` of what they take of each day, for the hourly facilities' sum);
+   the same answers (lib/booking-site tests; the bench checks the JSON is the same on both databases).
+3. \`app_room_free\` (a quote, a hold, a group booking) bounds its scan the same way (\`ends_at > lower(p_during)\`).
+
+Found on the way, not changed here: the hold trigger's delete for a cancelled stay (\`reservations_hold_room\`:
+\`delete from room_holds where tenant_id = … and reservation_id = … and key_id is null\`) is planned as a scan of
+\`room_holds_no_overlap\` with tenant_id alone as its useful key (GiST's cost estimate, 8.30, ignores that
+reservation_id is its last column, and beats the exact \`room_holds_stay\` btree's 8.44): 3,180 buffers and 20 ms a
+cancellation at 54,000 holds, growing with every hold the tenant has (a seq scan of room_holds before the tables were
+analyzed). Loading 2,000 cancelled stays into a history of 54,000 holds took 46–57 s, so the bench loads them
+first; a cancellation on a large tenant pays it too.`;
+
 const startedAt = Date.now();
 process.env.UNLOCKOS_DATA_DIR ??= '.data/bench';
 process.env.DB_POOL_MAX = String(Math.max(8, CLIENTS * 2));
@@ -218,6 +245,7 @@ for (const cancelled of [true, false]) {
 }
 let loaded = 0;
 let analyzing = false;
+let analyzedAt = 0;
 await Promise.all(
   sessions.map(async (session) => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
@@ -236,10 +264,11 @@ await Promise.all(
       log(
         `  ${loaded.toLocaleString('en')} / ${(perRoom * ROOMS).toLocaleString('en')} reservations (${seconds.toFixed(0)} s, ${(loaded / seconds).toFixed(0)}/s)`,
       );
-      // Fresh statistics as the tables grow, as autovacuum's analyze would keep them: planned for the
-      // almost empty tables, the triggers' statements chose scans that grow with the history.
-      if (!analyzing) {
+      // Fresh statistics each time the history has doubled, as autovacuum's analyze would keep them: planned
+      // for the almost empty tables, the triggers' statements chose scans that grow with the history.
+      if (!analyzing && loaded >= analyzedAt * 2) {
         analyzing = true;
+        analyzedAt = loaded;
         await session.query('analyze reservations, room_holds');
         analyzing = false;
       }
@@ -331,7 +360,7 @@ Machine: ${machine()}. Run: ${new Date().toISOString()}, ${minutes} min in all. 
 
 The facility: a published booking site (as \`createBookingSite\` makes one) of ${ROOMS} rooms, ${ROOMS - TWIN_ROOMS} of one room type and ${TWIN_ROOMS} of another, booked by the night. Each call asks for the 31 days ${from} … ${to}, which hold the same bookings on both databases (two-night stays with a night free between in every room, a long weekend full in one room type, some cancelled: ${taken} room-nights of ${31 * ROOMS} taken), so every call answers the same JSON (the bench checks it) and only the history behind it differs.
 
-Almost empty history: ${emptyCounts.reservations.toLocaleString('en')} reservations (the month's and one night in each room on each of the last ${RECENT_DAYS} days), ${emptyCounts.holds.toLocaleString('en')} room_holds rows. With history: ${historyCounts.reservations.toLocaleString('en')} reservations (${historyCounts.holds.toLocaleString('en')} room_holds rows), ${(perRoom * ROOMS).toLocaleString('en')} of them loaded into the same ${ROOMS} rooms — ${perRoom.toLocaleString('en')} a room, a ${STAY_MINUTES}-minute stay every ${SLOT_MINUTES} minutes from ${span.first.toISOString().slice(0, 10)} to ${RECENT_DAYS + 3} days ago (a million stays do not fit in 30 rooms' nights), 90 % checked out and 10 % cancelled — in ${insertSeconds.toFixed(0)} s by bulk \`insert … select … from generate_series\` as the owner in statements of ${(CHUNK_SLOTS * ROOMS).toLocaleString('en')} rows, two sessions, with every trigger on (room_holds, the overlap constraints, the snapshots), then VACUUM (ANALYZE) of reservations and room_holds (${vacuumSeconds.toFixed(0)} s, as autovacuum would have); ${historyCounts.size} on disk.
+Almost empty history: ${emptyCounts.reservations.toLocaleString('en')} reservations (the month's and one night in each room on each of the last ${RECENT_DAYS} days), ${emptyCounts.holds.toLocaleString('en')} room_holds rows. With history: ${historyCounts.reservations.toLocaleString('en')} reservations (${historyCounts.holds.toLocaleString('en')} room_holds rows), ${(perRoom * ROOMS).toLocaleString('en')} of them loaded into the same ${ROOMS} rooms — ${perRoom.toLocaleString('en')} a room, a ${STAY_MINUTES}-minute stay every ${SLOT_MINUTES} minutes from ${span.first.toISOString().slice(0, 10)} to ${RECENT_DAYS + 3} days ago (a million stays do not fit in 30 rooms' nights), 90 % checked out and 10 % cancelled — in ${insertSeconds.toFixed(0)} s by bulk \`insert … select … from generate_series\` as the owner in statements of ${(CHUNK_SLOTS * ROOMS).toLocaleString('en')} rows, two sessions, the cancelled first (see below), statistics refreshed each time the history doubled, with every trigger on (room_holds, the overlap constraints, the snapshots), then VACUUM (ANALYZE) of reservations and room_holds (${vacuumSeconds.toFixed(0)} s, as autovacuum would have); ${historyCounts.size} on disk.
 
 ${table([...baseline.rows, ...history.rows, ...again.rows, ...history2.rows])}
 
@@ -342,6 +371,8 @@ Plan with history (\`explain (analyze, buffers) select * from app_room_type_avai
 \`\`\`
 ${plan.join('\n')}
 \`\`\`
+
+${HOW}
 `;
 writeSection('Booking site availability', body);
 process.stdout.write(body);
