@@ -9,6 +9,7 @@
 // BENCH_RESERVATIONS scales the history down for a quick check; BENCH_SECONDS is the time per measurement;
 // BENCH_CLIENTS the concurrent clients of the second measurement. BENCH_KEEP_DATA=1 leaves both databases
 // (unlockos_bench_booking and its _empty copy) on the embedded server for a look afterwards.
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createDatabaseIfMissing, openDatabase, prepareDatabase, withDatabase } from '../../tooling/database/database';
 import { machine, measure, table, writeSection, type Measurement } from './harness';
@@ -60,6 +61,7 @@ analyzed). Loading 2,000 cancelled stays into a history of 54,000 holds took 46�
 first; a cancellation on a large tenant pays it too.`;
 
 const startedAt = Date.now();
+const loadAtStart = loadavg()[0]!;
 process.env.UNLOCKOS_DATA_DIR ??= '.data/bench';
 process.env.DB_POOL_MAX = String(Math.max(8, CLIENTS * 2));
 process.env.NEXTAUTH_SECRET ??= 'bench-secret';
@@ -360,7 +362,7 @@ const parsed = JSON.parse(baseline.data) as { roomTypes: { free: number; total: 
 const taken = parsed.reduce((n, d) => n + d.roomTypes.reduce((m, t) => m + t.total - t.free, 0), 0);
 const body = `
 Command: \`npm run bench:booking\` (in one process: the router's handler of GET /api/public/facilities/{slug}/availability called as the web process calls it — the per-address rate limit, the facility lookup and \`app_room_type_availability\` in one round trip, then the JSON — against an embedded PostgreSQL the bench starts; ${SECONDS} s per measurement after a warm-up of up to 50 untimed calls, sequential and with ${CLIENTS} concurrent clients; a thousand client addresses in turn, so the limit's whole path runs and nothing is refused).
-Machine: ${machine()}. Run: ${new Date().toISOString()}, ${minutes} min in all. PostgreSQL as \`npm start\` runs it (shared_buffers 128 MB).
+Machine: ${machine()}. Run: ${new Date().toISOString()}, ${minutes} min in all; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (above ~2 on this machine, other work shared the cores and the figures are noisy). PostgreSQL as \`npm start\` runs it (shared_buffers 128 MB).
 
 The facility: a published booking site (as \`createBookingSite\` makes one) of ${ROOMS} rooms, ${ROOMS - TWIN_ROOMS} of one room type and ${TWIN_ROOMS} of another, booked by the night. Each call asks for the 31 days ${from} … ${to}, which hold the same bookings on both databases (two-night stays with a night free between in every room, a long weekend full in one room type, some cancelled: ${taken} room-nights of ${31 * ROOMS} taken), so every call answers the same JSON (the bench checks it) and only the history behind it differs.
 
