@@ -23,8 +23,8 @@ type Props = {
     pinLength: number;
     roomTypeId: string | null;
   };
-  /** The room types the edited room may take: those of its facility that are on sale (and its own). */
-  roomTypes?: { id: string; name: string }[];
+  /** The room types the room may take: those on sale of its facility (and its own); a new room's, of any facility. */
+  roomTypes?: { id: string; name: string; facilityId?: string }[];
 };
 
 /** A room's label and rate (amount in the currency's major unit, per night or hour, with a name) and PIN length. */
@@ -85,13 +85,13 @@ export function RoomForm({ facilities, facilityId, room, roomTypes = [] }: Props
         </ActionSelect>
         {input('rateName', t('field.rateName'), room?.rateName ?? t('defaultRateName'), { maxLength: 100 })}
         {input('pinLength', t('field.pinLength'), room?.pinLength ?? 6, { type: 'number', min: 4, max: 10 })}
-        {room && (
+        {(room || roomTypes.length > 0) && (
           <ActionSelect
             state={state}
             id={`${id}-roomTypeId`}
             name="roomTypeId"
             label={t('field.roomType')}
-            stored={room.roomTypeId ?? ''}
+            stored={room?.roomTypeId ?? ''}
             data-testid="room-roomTypeId"
           >
             <option value="">{t('noRoomType')}</option>
