@@ -6,7 +6,7 @@ import {
   type ReservationName,
   type RoomName,
   type WebhookEventName,
-} from '@/lib/records/name-records';
+} from '@/lib/records/record-names';
 
 // Records named the one way everywhere (audit log, incidents, timeline, overview): "Room 102 · Kenji
 // Sato", linked to where a person acts on them. Server and Client Components alike (the words come

@@ -15,6 +15,7 @@ export type AppErrorCode =
   | 'last_manager'
   | 'payment_intent_in_use'
   | 'payment_intent_invalid'
+  | 'slug_taken'
   | 'payload_too_large'
   | 'rate_limited'
   | 'invalid_code'

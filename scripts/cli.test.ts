@@ -9,6 +9,9 @@ import { createTenant } from '../lib/staff/create-tenant';
 
 const run = promisify(execFile);
 
+// Each CLI call starts a process that loads tsx and the app's modules (seconds under load); a test makes several.
+const CLI_TEST_TIMEOUT = 90_000;
+
 /** Runs the real CLI in a child process against this worker's test database. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -27,7 +30,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-describe('the CLI', () => {
+describe('the CLI', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates a tenant, facility, room, user and API key, printing one JSON object each', async () => {
     const tenant = await cli('tenant-create', '--name', 'CLI Inn', '--stripe-account', 'acct_cli123');
     expect(tenant.stderr).toBe('');
@@ -132,7 +135,7 @@ describe('the CLI', () => {
   }, 90_000);
 });
 
-describe('cli lock-assign', () => {
+describe('cli lock-assign', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('gives a device of the install’s lock account to one tenant, and refuses it to any other', async () => {
     const device = String(400_000_000 + Math.floor(Math.random() * 100_000_000));
     const [mine, theirs] = await Promise.all([
@@ -200,7 +203,7 @@ describe('cli lock-assign', () => {
   }, 60_000);
 });
 
-describe('cli user-create', () => {
+describe('cli user-create', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('refuses an email that already has an account, saying so, and keeps that account as it was', async () => {
     const first = await createTenant({ name: 'First Inn' });
     const second = await createTenant({ name: 'Second Inn' });
@@ -255,7 +258,7 @@ describe('cli user-create', () => {
   }, 60_000);
 });
 
-describe('cli user-unlock', () => {
+describe('cli user-unlock', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('clears the account’s sign-in limits for every address, and refuses an unknown email', async () => {
     const tenant = await createTenant({ name: 'Unlock Inn' });
     const email = `unlock-${process.pid}-${Date.now()}@example.com`;
@@ -286,7 +289,7 @@ describe('cli user-unlock', () => {
   });
 });
 
-describe('cli migrate --target', () => {
+describe('cli migrate --target', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('prints the plan, applies on an empty database, applies nothing the second time, and refuses a mismatched target', async () => {
     const pg = (await import('pg')).default;
     const maintenance = new pg.Client({ connectionString: process.env.TEST_MAINTENANCE_URL });
@@ -329,4 +332,82 @@ describe('cli migrate --target', () => {
     expect(elsewhere.code).not.toBe(0);
     expect(elsewhere.stderr).toMatch(/Refusing: .* points at host/);
   }, 60_000);
+});
+
+describe('cli room types and the booking site', { timeout: CLI_TEST_TIMEOUT }, () => {
+  it('creates a room type and a room of it, sets the facility’s modes, publishes it, refuses a taken slug', async () => {
+    const { createFacility } = await import('../lib/facilities/create-facility');
+    const [mine, theirs] = await Promise.all([createTenant({ name: 'Type Inn' }), createTenant({ name: 'Taken Inn' })]);
+    const [facility, other] = await Promise.all([
+      createFacility({ tenantId: mine.id, name: 'Main', timeZone: 'Asia/Tokyo' }),
+      createFacility({ tenantId: theirs.id, name: 'Main', timeZone: 'Asia/Tokyo' }),
+    ]);
+    const slug = `cli-${process.pid}-${Date.now().toString(36)}`;
+    const [type, updated, published] = await Promise.all([
+      cli('room-type-create', '--tenant', mine.id, '--facility', facility.id, '--name', 'Twin', '--capacity', '3'),
+      cli(
+        'facility-update',
+        ...['--tenant', mine.id, '--facility', facility.id, '--check-in', 'self'],
+        ...['--self-check-in-opens-hours', '6', '--registration', 'jp', '--payment', 'at_property'],
+      ),
+      cli('facility-publish', '--tenant', mine.id, '--facility', facility.id, '--slug', slug),
+    ]);
+    expect([type.stderr, updated.stderr, published.stderr]).toEqual(['', '', '']);
+    const { id: roomTypeId } = JSON.parse(type.stdout) as { id: string };
+    expect(JSON.parse(updated.stdout)).toEqual({ id: facility.id });
+    expect(JSON.parse(published.stdout)).toEqual({
+      slug,
+      url: expect.stringMatching(new RegExp(`^https?://.+/b/${slug}$`)),
+    });
+    const [room, source, taken] = await Promise.all([
+      cli('room-create', '--tenant', mine.id, '--facility', facility.id, '--label', '7', '--room-type', roomTypeId),
+      cli(
+        'booking-source-add',
+        '--tenant',
+        mine.id,
+        '--provider',
+        'cal',
+        '--event-type',
+        '4242',
+        '--room-type',
+        roomTypeId,
+      ),
+      cli('facility-publish', '--tenant', theirs.id, '--facility', other.id, '--slug', slug),
+    ]);
+    expect({ failed: taken.code !== 0, stdout: taken.stdout, stderr: taken.stderr }).toEqual({
+      failed: true,
+      stdout: '',
+      stderr: 'error: slug_taken: This address is taken.\n',
+    });
+    const { id: roomId } = JSON.parse(room.stdout) as { id: string };
+    expect(JSON.parse(source.stdout)).toEqual({ id: expect.any(String) });
+
+    const admin = await adminClient();
+    const { rows } = await admin.query(
+      `select t.name, t.capacity, t.weekday_cents, r.id as room_id, f.check_in_mode::text, f.self_check_in_opens_hours,
+              f.registration::text, f.payment_mode::text, f.slug, f.published_at is not null as published,
+              (select count(*)::int from booking_sources s where s.room_type_id = t.id and s.room_id is null) as sources,
+              (select slug from facilities where id = $3) as their_slug
+         from room_types t join rooms r on r.room_type_id = t.id join facilities f on f.id = t.facility_id
+        where t.tenant_id = $1 and t.id = $2`,
+      [mine.id, roomTypeId, other.id],
+    );
+    await admin.end();
+    expect(rows).toEqual([
+      {
+        name: 'Twin',
+        capacity: 3,
+        weekday_cents: 10000,
+        room_id: roomId,
+        check_in_mode: 'self',
+        self_check_in_opens_hours: 6,
+        registration: 'jp',
+        payment_mode: 'at_property',
+        slug,
+        published: true,
+        sources: 1,
+        their_slug: null,
+      },
+    ]);
+  }, 90_000);
 });

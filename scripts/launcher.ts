@@ -180,7 +180,9 @@ export async function announce(services: Services, webUrls: string[]): Promise<v
   const { appUrl, demo, seeded, settings } = services;
   const standinUrl = settings.stripeStandin ? stripeStandinUrl(settings.stripeStandin) : null;
   const { guestTokenFor, guestUrl } = await import('../lib/auth/guest-links');
-  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID } = await import('../tooling/seed/seed-demo');
+  const { DEMO_SIGN_INS, DEMO_PASSWORD, DEMO_GUEST_LINK_ID, DEMO_BOOKING_SITES } =
+    await import('../tooling/seed/seed-demo');
+  const { bookingSiteUrl } = await import('../lib/facilities/update-facility-options');
   const demoGuestUrl = demo ? guestUrl(guestTokenFor(DEMO_GUEST_LINK_ID)) : null;
   writePrivateFile(
     path.join(dataDir(), 'services.json'),
@@ -198,6 +200,7 @@ export async function announce(services: Services, webUrls: string[]): Promise<v
     for (const s of DEMO_SIGN_INS) say(`  ${s.email.padEnd(26)} ${s.role.padEnd(11)} ${s.tenants.join(', ')}`);
     if (seeded) say('(demo data seeded on this first start)');
     say(`Demo guest key page (phone): ${demoGuestUrl}`);
+    say(`Demo booking sites: ${DEMO_BOOKING_SITES.map((site) => bookingSiteUrl(site.slug)).join(', ')}`);
   } else {
     say(
       'No demo data in this database (`npm run cli -- seed-demo` adds it on purpose); create a tenant with `npm run cli -- tenant-create`.',

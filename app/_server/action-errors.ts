@@ -51,6 +51,13 @@ export const ACTION_NAMES = [
   'activateAccount',
   'requestPasswordReset',
   'resetPassword',
+  // Room types, the booking site and payments at the desk (issue 30).
+  'saveRoomType',
+  'archiveRoomType',
+  'saveFacilityOptions',
+  'publishFacility',
+  'unpublishFacility',
+  'recordPayment',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -92,6 +99,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     correctGuest: 'stay.guestDetails.invalid',
     acknowledgeDrift: 'incidents.acknowledge.notFound',
     issueBackupCode: 'key.backup.notFound',
+    saveRoom: 'rooms.error.roomType',
+    archiveRoomType: 'roomTypes.notFound',
+    recordPayment: 'payments.error.notFound',
   },
   forbidden: {
     default: 'forbidden.body',
@@ -138,6 +148,12 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     createStaffCode: 'staffCodes.error.notFound',
     acknowledgeDrift: 'incidents.acknowledge.notFound',
     issueBackupCode: 'key.backup.notFound',
+    saveRoomType: 'roomTypes.notFound',
+    archiveRoomType: 'roomTypes.notFound',
+    saveFacilityOptions: 'facilities.notFound',
+    publishFacility: 'facilities.notFound',
+    unpublishFacility: 'facilities.notFound',
+    recordPayment: 'payments.error.notFound',
   },
   conflict: {
     checkIn: 'checkIn.lockProblem',
@@ -146,8 +162,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     archiveRoom: 'rooms.archive.hasStays',
     inviteMember: 'staff.create.alreadyMember',
     activateAccount: 'invitation.signInToAccept',
-    addBookingSource: 'bookingSources.roomArchived',
+    addBookingSource: 'bookingSources.roomTypeArchived',
+    saveRoomType: 'roomTypes.error.nameTaken',
   },
+  slug_taken: { publishFacility: 'facilities.site.slugTaken' },
   last_manager: { changeMemberRole: 'staff.lastManager', setMemberActive: 'staff.lastManager' },
   reservation_not_ready: {
     checkOut: 'stay.error.notCheckedIn',
@@ -172,6 +190,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     moveStay: 'stay.error.illegal',
     changeStayDates: 'stay.error.illegal',
     noShow: 'stay.error.illegal',
+    recordPayment: 'payments.error.cancelled',
     reissueKey: 'stay.error.reissueIllegal',
     issueNewKey: 'stay.error.illegal',
   },
@@ -227,6 +246,12 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     correctGuest: 'stay.error.generic',
     acknowledgeDrift: 'incidents.acknowledge.error',
     issueBackupCode: 'key.backup.error',
+    saveRoomType: 'roomTypes.error.generic',
+    archiveRoomType: 'roomTypes.archive.error',
+    saveFacilityOptions: 'facilities.error.generic',
+    publishFacility: 'facilities.error.publish',
+    unpublishFacility: 'facilities.error.publish',
+    recordPayment: 'payments.error.generic',
   },
 };
 

@@ -23,6 +23,7 @@ const BODIES: Record<string, unknown> = {
     endsAt: '2030-01-01T02:00:00Z',
   },
   'POST /reservations/{id}/messages': { kind: 'key_link' },
+  'POST /reservations/{id}/payments': { amountCents: 100, method: 'cash' },
 };
 
 /** Every row of tenant B in every tenant table, as one comparable string. */

@@ -22,6 +22,7 @@ const STATUS: Record<AppErrorCode, number> = {
   last_manager: 409,
   payment_intent_in_use: 409,
   payment_intent_invalid: 409,
+  slug_taken: 409,
   payload_too_large: 413,
   rate_limited: 429,
   invalid_code: 400,

@@ -159,6 +159,40 @@ export const API_EXAMPLES: Record<string, TOperationExamples> = {
     parameters: { id: RESERVATION },
     response: { data: reservation },
   },
+  'GET /room-types': {
+    response: {
+      data: [
+        {
+          id: 'f4e3d2c1-b0a9-4877-8665-544332211000',
+          facilityId: FACILITY,
+          name: 'Standard Double',
+          capacity: 2,
+          rateCents: 12000,
+          currency: 'jpy',
+          unit: 'night',
+          roomIds: [ROOM_101, ROOM_102],
+        },
+      ],
+      nextCursor: null,
+    },
+  },
+  'POST /reservations/{id}/payments': {
+    parameters: { id: RESERVATION },
+    request: {
+      cash: { summary: 'Cash at the desk', value: { amountCents: 24000, method: 'cash', note: 'Two nights' } },
+    },
+    response: {
+      data: {
+        id: 'd5c4b3a2-9180-4f6e-8d5c-4b3a29180f6e',
+        reservationId: RESERVATION,
+        amountCents: 24000,
+        currency: 'jpy',
+        method: 'cash',
+        note: 'Two nights',
+        createdAt: '2026-12-01T15:10:00Z',
+      },
+    },
+  },
   'POST /reservations/{id}/cancel': {
     parameters: { id: RESERVATION },
     request: { reason: { summary: 'Cancel with a reason', value: { reason: 'Guest cancelled by phone' } } },

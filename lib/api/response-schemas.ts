@@ -119,6 +119,31 @@ export const ZWebhookEventSchema = z
   })
   .meta({ id: 'WebhookEvent' });
 
+export const ZRoomTypeSchema = z
+  .object({
+    id: z.uuid(),
+    facilityId: z.uuid(),
+    name: z.string(),
+    capacity: z.number().int(),
+    rateCents: z.number().int().describe('The weekday price, in the currency’s smallest unit'),
+    currency: z.string().describe('ISO 4217, lower case: the facility’s'),
+    unit: z.enum(['night', 'hour']).describe('What the rate is per: the facility’s booking unit'),
+    roomIds: z.array(z.uuid()).describe('The rooms of this type (archived rooms apart)'),
+  })
+  .meta({ id: 'RoomType' });
+
+export const ZPaymentSchema = z
+  .object({
+    id: z.uuid(),
+    reservationId: z.uuid(),
+    amountCents: z.number().int(),
+    currency: z.string(),
+    method: z.enum(['cash', 'card_terminal', 'stripe']),
+    note: z.string().nullable(),
+    createdAt: instant,
+  })
+  .meta({ id: 'Payment' });
+
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 export const listOf = <T extends z.ZodType>(schema: T) =>
   z.object({ data: z.array(schema), nextCursor: z.string().nullable() });

@@ -19,6 +19,8 @@ import { listReservationMessages } from '../messages/list-messages';
 import { toMessageView } from '../messages/message-view';
 import { resendKeyLink } from '../messages/resend-key-link';
 import { listRooms } from '../rooms/list-rooms';
+import { recordPayment } from '../payments/record-payment';
+import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
 import { changeReservationDates } from '../stays/change-dates';
 import { checkOutReservation } from '../stays/check-out';
 import { completeCheckIn } from '../stays/complete-check-in';
@@ -36,8 +38,10 @@ import {
   ZCheckInResultSchema,
   ZKeySchema,
   ZLockSchema,
+  ZPaymentSchema,
   ZReservationSchema,
   ZRoomSchema,
+  ZRoomTypeSchema,
   ZStaffCodeSchema,
   ZWebhookEventSchema,
 } from './response-schemas';
@@ -52,6 +56,7 @@ import {
   ZListReservationsQuerySchema,
   ZListWebhookEventsQuerySchema,
   ZMoveReservationBodySchema,
+  ZRecordPaymentBodySchema,
   ZReissueKeyBodySchema,
   ZRevokeKeyBodySchema,
 } from './schemas';
@@ -95,6 +100,18 @@ export const API_ROUTES: RouteSpec[] = [
         { data: await listRooms({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId }), nextCursor: null },
         { requestId },
       ),
+    keyCheckedInTransaction: true,
+  },
+  {
+    method: 'GET',
+    path: '/room-types',
+    summary: 'List the room types of the key’s tenant, with their weekday rate and rooms',
+    success: { status: 200, description: 'Room types', schema: listOf(ZRoomTypeSchema) },
+    errors: [],
+    handler: async ({ principal, requestId }) => {
+      const types = await listRoomTypes({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId });
+      return json({ data: types.map(toRoomTypeView), nextCursor: null }, { requestId });
+    },
     keyCheckedInTransaction: true,
   },
   {
@@ -178,6 +195,27 @@ export const API_ROUTES: RouteSpec[] = [
         actor: apiKeyActor(principal),
       });
       return json({ data }, { requestId });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/reservations/{id}/payments',
+    idKind: 'reservation',
+    summary:
+      'Record a payment taken at the property (cash, card terminal): the stay is paid from its first payment (audited reservation.paid)',
+    body: ZRecordPaymentBodySchema,
+    success: { status: 201, description: 'The payment', schema: dataOf(ZPaymentSchema) },
+    errors: ['invalid_request', 'not_found', 'illegal_transition'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const body = await readJson(request, ZRecordPaymentBodySchema);
+      const data = await recordPayment({
+        tenantId: principal.tenantId,
+        reservationId,
+        ...body,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data }, { status: 201, requestId });
     },
   },
   {

@@ -144,4 +144,13 @@ export const ZListWebhookEventsQuerySchema = z
   })
   .strict();
 
+/** POST /reservations/{id}/payments: a payment taken at the property, in the facility currency's smallest unit. */
+export const ZRecordPaymentBodySchema = z
+  .object({
+    amountCents: z.number().int().min(1).max(100_000_000),
+    method: z.enum(['cash', 'card_terminal']),
+    note: z.string().trim().max(500).optional(),
+  })
+  .strict();
+
 export const ZEmptyQuerySchema = z.object({}).strict();

@@ -70,6 +70,11 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'member.unlocked',
   'booking_source.added',
   'booking_source.removed',
+  'room_type.created',
+  'room_type.updated',
+  'room_type.archived',
+  'facility.published',
+  'facility.unpublished',
 ] as const;
 export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
 

@@ -41,7 +41,29 @@ export type AuditMetadataOf = {
   'member.deactivated': { email: string; role: string };
   'member.unlocked': { email: string; clearedLimits: number };
   'webhook.replayed': { provider: string; from: string; to: string; requeued: number };
-  'booking_source.added': { provider: string; eventType: string; room: string; previousRoomId?: string };
+  'booking_source.added': {
+    provider: string;
+    eventType: string;
+    room: string;
+    roomTypeId?: string;
+    previousRoomId?: string;
+    previousRoomTypeId?: string;
+  };
+  'room_type.created': {
+    facilityId: string;
+    currency: string;
+    name: string;
+    description: string;
+    capacity: number;
+    weekdayCents: number;
+    weekendCents: number | null;
+    holidayCents: number | null;
+  };
+  'room_type.updated': { name: string; changed: string[]; before: JsonObject; after: JsonObject };
+  'room_type.archived': { name: string };
+  'facility.published': { slug: string; previousSlug: string | null };
+  'facility.unpublished': { slug: string | null };
+  'reservation.paid': { amount: number; currency: string; method: string; paymentId: string };
   'booking_source.removed': { provider: string; eventType: string; room: string };
   'key.pin_revealed': { reservationId: string };
   'guest.updated': { guestId: string; changed: string[] };
@@ -67,6 +89,7 @@ export type AuditSubjectType =
   | 'provider_secret'
   | 'reservation'
   | 'room'
+  | 'room_type'
   | 'tenant'
   | 'user'
   | 'webhook_events';

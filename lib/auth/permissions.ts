@@ -12,6 +12,8 @@ export const PERMISSIONS = [
   'stays.change',
   'staff_codes.manage',
   'messages.resend',
+  /** Payments taken at the property (cash, card terminal). */
+  'payments.record',
   'manage.view',
   'audit.view',
   'webhooks.view',
@@ -38,6 +40,7 @@ const FRONT_DESK: readonly Permission[] = [
   'stays.change',
   'staff_codes.manage',
   'messages.resend',
+  'payments.record',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

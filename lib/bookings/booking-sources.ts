@@ -18,35 +18,50 @@ export function normaliseEventType(provider: 'calendly' | 'cal', value: string):
 
 /**
  * Maps a provider's event type (Calendly event type URI, Cal.com event type id) to one of the
- * tenant's rooms (not an archived one: `conflict`); mapping it again moves it to the new room. With an `actor`, audited
- * `booking_source.added` (with the room it had before, when it had one).
+ * tenant's rooms, or to one of its room types (each booking then gets a free room of the type):
+ * exactly one of `roomId` and `roomTypeId` (booking_sources_room_or_type). An archived room or type
+ * is `conflict`; another tenant's is `not_found`. Mapping it again moves it to the new room or type.
+ * With an `actor`, audited `booking_source.added` (with the room or type it had before).
  */
 export async function addBookingSource(input: {
   tenantId: string;
   provider: 'calendly' | 'cal';
   eventType: string;
-  roomId: string;
+  roomId?: string | null;
+  roomTypeId?: string | null;
   actor?: Actor;
 }): Promise<{ id: string }> {
-  const { tenantId, provider, eventType, roomId, actor } = input;
-  return asService({ tenantId }, async (tx) => {
-    const rooms = await tx.room.findMany({
-      where: { tenantId, id: roomId },
-      select: { label: true, archivedAt: true },
+  const { tenantId, provider, eventType, actor } = input;
+  const roomId = input.roomId ?? null;
+  const roomTypeId = input.roomTypeId ?? null;
+  if ((roomId === null) === (roomTypeId === null))
+    throw new AppError('invalid_request', 'Give a room or a room type, not both.', {
+      issues: [{ path: 'roomId', message: 'give a room or a room type, not both', code: 'custom' }],
     });
-    if (rooms.length !== 1) throw new AppError('not_found', 'No such room.');
-    // Its bookings would all be refused: an archived room takes no new stays.
-    if (rooms[0]!.archivedAt) throw new AppError('conflict', 'This room is archived and takes no new stays.');
+  return asService({ tenantId }, async (tx) => {
+    const target = roomId
+      ? await tx.room.findMany({ where: { tenantId, id: roomId }, select: { label: true, archivedAt: true } })
+      : (
+          await tx.roomType.findMany({ where: { tenantId, id: roomTypeId! }, select: { name: true, archivedAt: true } })
+        ).map(({ name, archivedAt }) => ({ label: name, archivedAt }));
+    if (target.length !== 1) throw new AppError('not_found', roomId ? 'No such room.' : 'No such room type.');
+    // Its bookings would all be refused: an archived room takes no new stays, an archived type is not sold.
+    if (target[0]!.archivedAt)
+      throw new AppError(
+        'conflict',
+        roomId ? 'This room is archived and takes no new stays.' : 'This room type is archived.',
+      );
     const before = await tx.bookingSource.findMany({
       where: { tenantId, provider, eventType },
-      select: { roomId: true },
+      select: { roomId: true, roomTypeId: true },
     });
     const source = await tx.bookingSource.upsert({
       where: { tenantId_provider_eventType: { tenantId, provider, eventType } },
-      create: { tenantId, provider, eventType, roomId },
-      update: { roomId },
+      create: { tenantId, provider, eventType, roomId, roomTypeId },
+      update: { roomId, roomTypeId },
       select: { id: true },
     });
+    const previous = before[0];
     if (actor)
       await writeAuditEvent(tx, {
         tenantId,
@@ -57,8 +72,11 @@ export async function addBookingSource(input: {
         metadata: {
           provider,
           eventType,
-          room: rooms[0]!.label,
-          ...(before[0]?.roomId && before[0].roomId !== roomId && { previousRoomId: before[0].roomId }),
+          room: target[0]!.label,
+          ...(roomTypeId && { roomTypeId }),
+          ...(previous?.roomId && previous.roomId !== roomId && { previousRoomId: previous.roomId }),
+          ...(previous?.roomTypeId &&
+            previous.roomTypeId !== roomTypeId && { previousRoomTypeId: previous.roomTypeId }),
         },
       });
     return source;

@@ -86,6 +86,11 @@ export function dbErrorInfo(error: unknown): DbErrorInfo | null {
   return null;
 }
 
+/** The constraint an error names: node-postgres gives it, Prisma's adapter only in the message. */
+function constraintOf(info: DbErrorInfo): string | undefined {
+  return info.constraint ?? /constraint "([^"]+)"/.exec(info.message ?? '')?.[1];
+}
+
 function stringField(record: Record<string, unknown>, key: string): string | undefined {
   const value = record[key];
   return typeof value === 'string' ? value : undefined;
@@ -315,7 +320,27 @@ export function toDomainError(error: unknown): unknown {
       );
     case SQLSTATE.exclusionViolation:
       return new AppError('room_unavailable', 'The room is already booked for that time.', {}, { cause: error });
+    case SQLSTATE.foreignKeyViolation:
+      // rooms_room_type_fkey names the facility too: a type of another facility (or tenant) is refused.
+      if (constraintOf(info) === 'rooms_room_type_fkey')
+        return new AppError(
+          'invalid_request',
+          'That room type is not one of this room’s facility.',
+          { issues: [{ path: 'roomTypeId', message: 'not a room type of the room’s facility', code: 'custom' }] },
+          { cause: error },
+        );
+      return error;
     case SQLSTATE.uniqueViolation:
+      // facility_slugs: a booking site address is unique on the whole install.
+      if (constraintOf(info) === 'facility_slugs_pkey')
+        return new AppError('slug_taken', 'This address is taken.', {}, { cause: error });
+      if (constraintOf(info) === 'room_types_tenant_id_facility_id_name_key')
+        return new AppError(
+          'conflict',
+          'This facility already has a room type of that name.',
+          { field: 'name' },
+          { cause: error },
+        );
       if (info.constraint === 'booking_groups_tenant_payment_intent_key' || /payment_intent/.test(info.message ?? '')) {
         return new AppError(
           'payment_intent_in_use',

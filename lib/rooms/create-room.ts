@@ -6,6 +6,7 @@ import { withoutUndefined } from '../facilities/create-facility';
 import { assignInstallDevice, holdLockDevice } from '../locks/locks';
 import { lockAccountFor, tenantProviderName } from '../locks/tenant-provider';
 import type { RoomSettings } from './room-input';
+import { refuseArchivedType } from './room-type-archived';
 
 const SYSTEM = { type: 'system' as const, id: null, label: 'system' };
 
@@ -22,10 +23,12 @@ export async function createRoom(
     facilityId: string;
     label: string;
     lockDeviceRef?: string | null;
+    /** A room type of the same facility (rooms_room_type_fkey refuses another's: `invalid_request`). */
+    roomTypeId?: string | null;
     actor?: Actor;
   } & Partial<Omit<RoomSettings, 'label'>>,
 ): Promise<{ id: string }> {
-  const { tenantId, facilityId, label, lockDeviceRef, actor, ...rate } = input;
+  const { tenantId, facilityId, label, lockDeviceRef, roomTypeId, actor, ...rate } = input;
   const provider = lockDeviceRef ? await tenantProviderName(tenantId) : null;
   const account = provider ? await lockAccountFor(tenantId, provider) : null;
   if (provider && !account)
@@ -35,8 +38,9 @@ export async function createRoom(
   return asService({ tenantId }, async (tx) => {
     const facilities = await tx.facility.count({ where: { tenantId, id: facilityId } });
     if (facilities !== 1) throw new AppError('not_found', 'No such facility.');
+    if (roomTypeId) await refuseArchivedType(tx, tenantId, roomTypeId);
     const room = await tx.room.create({
-      data: { tenantId, facilityId, label, ...withoutUndefined(rate) },
+      data: { tenantId, facilityId, label, roomTypeId: roomTypeId ?? null, ...withoutUndefined(rate) },
       select: { id: true, rateCents: true, currency: true, rateUnit: true, rateName: true },
     });
     if (lockDeviceRef && provider && account) {
@@ -61,6 +65,7 @@ export async function createRoom(
           currency: room.currency,
           rateUnit: room.rateUnit,
           rateName: room.rateName,
+          roomTypeId: roomTypeId ?? null,
         },
       });
     return { id: room.id };

@@ -18,6 +18,8 @@ export async function listRoomDetails({ tenantId, roomId }: { tenantId: string; 
         rateUnit: true,
         rateName: true,
         pinLength: true,
+        roomTypeId: true,
+        roomType: { select: { name: true } },
         archivedAt: true,
         roomLocks: { select: { role: true, lock: { select: { id: true, name: true, deviceId: true } } } },
       },

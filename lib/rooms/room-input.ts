@@ -1,30 +1,7 @@
 import { z } from 'zod';
 
-/** How many minor units a currency's major unit has: 0 for JPY, 2 for EUR (as Intl knows it). */
-export function currencyExponent(currency: string): number | null {
-  try {
-    const format = new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() });
-    return format.resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return null;
-  }
-}
-
-/** An amount typed in the currency's major unit ("12000", "120.50") in its minor unit, or null when it has too many decimals. */
-export function toMinorUnits(amount: string, currency: string): number | null {
-  const exponent = currencyExponent(currency);
-  const match = /^(\d{1,9})(?:[.,](\d+))?$/.exec(amount.trim());
-  if (exponent === null || !match) return null;
-  const fraction = match[2] ?? '';
-  if (fraction.length > exponent) return null;
-  return Number(match[1]) * 10 ** exponent + Number(fraction.padEnd(exponent, '0') || '0');
-}
-
-/** A minor-unit amount as the form shows it again ("120.50"). */
-export function fromMinorUnits(cents: number, currency: string): string {
-  const exponent = currencyExponent(currency) ?? 2;
-  return exponent === 0 ? String(cents) : (cents / 10 ** exponent).toFixed(exponent);
-}
+export { currencyExponent, fromMinorUnits, toMinorUnits } from '../i18n/money';
+import { currencyExponent, toMinorUnits } from '../i18n/money';
 
 /** A room's settings as the domain takes them. */
 export type RoomSettings = {
@@ -44,6 +21,8 @@ export const ZRoomFormSchema = z
     /** The room being edited; absent for a new one, which names its facility. */
     roomId: optionalId,
     facilityId: optionalId,
+    /** The room's type: empty for none; left out, it keeps its type. */
+    roomTypeId: z.preprocess((v) => (v === '' ? null : v), z.uuid('rooms.error.roomType').nullable().optional()),
     label: z.string().trim().min(1, 'rooms.error.labelRequired').max(100, 'rooms.error.tooLong'),
     currency: z
       .string()
@@ -74,5 +53,5 @@ export const ZRoomFormSchema = z
       rateName: form.rateName,
       pinLength: form.pinLength,
     };
-    return { roomId: form.roomId, facilityId: form.facilityId, settings };
+    return { roomId: form.roomId, facilityId: form.facilityId, roomTypeId: form.roomTypeId, settings };
   });

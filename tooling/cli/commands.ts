@@ -15,6 +15,11 @@ import { createRoom } from '../../lib/rooms/create-room';
 import { createStaffUser } from '../../lib/staff/create-staff-user';
 import { createTenant } from '../../lib/staff/create-tenant';
 import { isTimeZone } from '../../lib/facilities/time-zones';
+import { CHECK_IN_MODES, PAYMENT_MODES, REGISTRATION_MODES, SLUG_PATTERN } from '../../lib/facilities/facility-options';
+import { publishFacility } from '../../lib/facilities/publish-facility';
+import { updateFacilityOptions } from '../../lib/facilities/update-facility-options';
+import { MAX_PRICE_CENTS } from '../../lib/room-types/room-type-input';
+import { createRoomType } from '../../lib/room-types/save-room-type';
 import { WEBHOOK_PROVIDERS } from '../../lib/webhooks/webhook-log-filters';
 
 const uuid = z.uuid();
@@ -72,6 +77,7 @@ export const COMMANDS: Record<string, CliCommand> = {
         facility: uuid,
         label: z.string().trim().min(1).max(100),
         'lock-device': z.string().min(1).max(200).optional(),
+        'room-type': uuid.optional(),
       })
       .strict(),
     (f) =>
@@ -80,8 +86,78 @@ export const COMMANDS: Record<string, CliCommand> = {
         facilityId: f.facility,
         label: f.label,
         lockDeviceRef: f['lock-device'],
+        roomTypeId: f['room-type'],
         actor: CLI_ACTOR,
       }),
+  ),
+  'room-type-create': command(
+    z
+      .object({
+        tenant: uuid,
+        facility: uuid,
+        name: z.string().trim().min(1).max(80),
+        capacity: z.coerce.number().int().min(1).max(50).default(2),
+        'rate-cents': z.coerce.number().int().min(0).max(MAX_PRICE_CENTS).default(10000),
+      })
+      .strict(),
+    (f) =>
+      createRoomType({
+        tenantId: f.tenant,
+        facilityId: f.facility,
+        settings: {
+          name: f.name,
+          description: '',
+          capacity: f.capacity,
+          weekdayCents: f['rate-cents'],
+          weekendCents: null,
+          holidayCents: null,
+        },
+        actor: CLI_ACTOR,
+      }),
+  ),
+  'facility-update': command(
+    z
+      .object({
+        tenant: uuid,
+        facility: uuid,
+        'check-in': z.enum(CHECK_IN_MODES).optional(),
+        'self-check-in-opens-hours': z.coerce.number().int().min(0).max(168).optional(),
+        registration: z.enum(REGISTRATION_MODES).optional(),
+        payment: z.enum(PAYMENT_MODES).optional(),
+      })
+      .strict(),
+    async (f) => {
+      const { id } = await updateFacilityOptions({
+        tenantId: f.tenant,
+        facilityId: f.facility,
+        options: {
+          checkInMode: f['check-in'],
+          selfCheckInOpensHours: f['self-check-in-opens-hours'],
+          registration: f.registration,
+          paymentMode: f.payment,
+        },
+        actor: CLI_ACTOR,
+      });
+      return { id };
+    },
+  ),
+  'facility-publish': command(
+    z
+      .object({
+        tenant: uuid,
+        facility: uuid,
+        slug: z.string().regex(SLUG_PATTERN, 'must be 3–63 characters of a-z, 0-9 and inner hyphens'),
+      })
+      .strict(),
+    async (f) => {
+      const { slug, url } = await publishFacility({
+        tenantId: f.tenant,
+        facilityId: f.facility,
+        slug: f.slug,
+        actor: CLI_ACTOR,
+      });
+      return { slug, url };
+    },
   ),
   'user-create': command(
     z
@@ -140,15 +216,21 @@ export const COMMANDS: Record<string, CliCommand> = {
         tenant: uuid,
         provider: z.enum(['calendly', 'cal']),
         'event-type': z.string().trim().min(1).max(500),
-        room: uuid,
+        room: uuid.optional(),
+        'room-type': uuid.optional(),
       })
-      .strict(),
+      .strict()
+      .refine((f) => (f.room === undefined) !== (f['room-type'] === undefined), {
+        message: 'give --room or --room-type, not both',
+        path: ['room'],
+      }),
     (f) =>
       addBookingSource({
         tenantId: f.tenant,
         provider: f.provider,
         eventType: f['event-type'],
         roomId: f.room,
+        roomTypeId: f['room-type'],
         actor: CLI_ACTOR,
       }),
   ),

@@ -1,5 +1,6 @@
 import { assignInstallDevice } from '../../lib/locks/locks';
-import { asService, effectStatement, runInTransaction, sqlLiteral } from '../../lib/db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, type Tx } from '../../lib/db/tx';
+import { bookingSiteUrl } from '../../lib/facilities/update-facility-options';
 import { guestTokenFor, guestUrl, hashGuestToken } from '../../lib/auth/guest-links';
 import { hashPassword } from '../../lib/auth/password';
 import { guestRef } from '../../lib/bookings/create-booking-group';
@@ -28,7 +29,59 @@ const ID = {
   // Sakura's meeting rooms, rented by the hour (issue 15).
   sakuraMeetings: '5a0c0000-0000-4000-8000-00000000d011',
   meetingA: '5a0c0000-0000-4000-8000-00000000d021',
+  // Room types sold on the booking sites (issue 30).
+  typeDouble: '5a0c0000-0000-4000-8000-0000000e0001',
+  typeTwin: '5a0c0000-0000-4000-8000-0000000e0002',
+  typeMeeting: '5a0c0000-0000-4000-8000-0000000e0003',
 } as const;
+
+/** The demo's booking sites: Sakura's inn by the night, its meeting rooms by the hour. */
+export const DEMO_BOOKING_SITES = [
+  { facilityId: ID.sakuraFacility, slug: 'demo' },
+  { facilityId: ID.sakuraMeetings, slug: 'demo-hourly' },
+] as const;
+
+const DEMO_TERMS =
+  'Check-in from 15:00, check-out by 10:00. Cancellation is free until 3 days before arrival; after that the first night is charged. No smoking; quiet hours 22:00–07:00.';
+const DEMO_PRIVACY =
+  'Sakura Inn keeps your name, email and phone to run your stay and, where Japanese law requires it, the guest register for three years. We share them with no one else.';
+
+// Room types and which rooms are of them (room 101 and 102 doubles, 201 a twin; the meeting room per hour).
+const ROOM_TYPES = [
+  {
+    id: ID.typeDouble,
+    facilityId: ID.sakuraFacility,
+    name: 'Standard Double',
+    description: 'A double bed, a desk and a rain shower; 18 m².',
+    capacity: 2,
+    weekdayCents: 12000,
+    weekendCents: 15000,
+    holidayCents: 18000,
+    rooms: ['5a0c0000-0000-4000-8000-000000000021', '5a0c0000-0000-4000-8000-000000000022'],
+  },
+  {
+    id: ID.typeTwin,
+    facilityId: ID.sakuraFacility,
+    name: 'Twin',
+    description: 'Two single beds and a view of the garden; 22 m².',
+    capacity: 2,
+    weekdayCents: 14000,
+    weekendCents: 17000,
+    holidayCents: 20000,
+    rooms: ['5a0c0000-0000-4000-8000-000000000023'],
+  },
+  {
+    id: ID.typeMeeting,
+    facilityId: ID.sakuraMeetings,
+    name: 'Meeting room',
+    description: 'Six seats, a screen and a whiteboard.',
+    capacity: 6,
+    weekdayCents: 3000,
+    weekendCents: 3500,
+    holidayCents: null,
+    rooms: [ID.meetingA],
+  },
+] as const;
 
 const DEMO_RESERVATIONS = [
   { tenantId: ID.sakura, reservationId: ID.resAiko, linkId: ID.linkAiko },
@@ -78,9 +131,12 @@ const ROOMS = [
  * Seeds the demo: two tenants, their facilities, rooms, staff and today's arrivals. Idempotent:
  * every row has a fixed id or natural key and is inserted only when missing.
  */
-export async function seedDemo(
-  now = new Date(),
-): Promise<{ tenants: string[]; guestLinks: string[]; signIns: { email: string; password: string; role: string }[] }> {
+export async function seedDemo(now = new Date()): Promise<{
+  tenants: string[];
+  guestLinks: string[];
+  bookingSites: string[];
+  signIns: { email: string; password: string; role: string }[];
+}> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const at = (days: number, hours: number) => new Date(today.getTime() + days * 86_400_000 + hours * 3_600_000);
@@ -145,6 +201,7 @@ export async function seedDemo(
       })),
       skipDuplicates: true,
     });
+    await seedBookingSites(tx, now);
     // Each room's own door, a device of the simulator (the demo tenants chose no provider), assigned to
     // its tenant as the operator's `lock-assign` does: on the install's account a tenant sees only those.
     for (const r of ROOMS.filter((room) => room.lock)) {
@@ -241,8 +298,34 @@ export async function seedDemo(
   return {
     tenants: [ID.sakura, ID.harbor],
     guestLinks: DEMO_RESERVATIONS.map((r) => guestUrl(guestTokenFor(r.linkId))),
+    bookingSites: DEMO_BOOKING_SITES.map((site) => bookingSiteUrl(site.slug)),
     signIns: DEMO_SIGN_INS.map((s) => ({ email: s.email, password: DEMO_PASSWORD, role: s.role })),
   };
+}
+
+// Sakura's room types with their rates, its rooms given them, and both its facilities published with
+// online payment, terms and privacy texts. A facility already published (or given a type) keeps what it has.
+async function seedBookingSites(tx: Tx, now: Date): Promise<void> {
+  await tx.roomType.createMany({
+    data: ROOM_TYPES.map(({ rooms: _rooms, ...type }) => ({ tenantId: ID.sakura, ...type })),
+    skipDuplicates: true,
+  });
+  for (const type of ROOM_TYPES)
+    await tx.room.updateMany({
+      where: { tenantId: ID.sakura, id: { in: [...type.rooms] }, roomTypeId: null },
+      data: { roomTypeId: type.id },
+    });
+  for (const site of DEMO_BOOKING_SITES)
+    await tx.facility.updateMany({
+      where: { tenantId: ID.sakura, id: site.facilityId, publishedAt: null, slug: null },
+      data: {
+        slug: site.slug,
+        publishedAt: now,
+        paymentMode: site.facilityId === ID.sakuraFacility ? 'online' : 'at_property',
+        termsText: DEMO_TERMS,
+        privacyText: DEMO_PRIVACY,
+      },
+    });
 }
 
 /** True when the demo's tenants are in the database (so the launcher can show its sign-ins). */

@@ -9,8 +9,17 @@ import { Field, Select } from '@/components/ui/field';
 import { ActionResult } from './action-result';
 import styles from './setup.module.css';
 
-/** "Map an event type": a Calendly event type URI (or id) or a Cal.com event type id, and the room its bookings take. */
-export function AddBookingSourceForm({ rooms }: { rooms: { id: string; label: string }[] }) {
+/**
+ * "Map an event type": a Calendly event type URI (or id) or a Cal.com event type id, and the room its
+ * bookings take, or the room type whose free room each booking gets.
+ */
+export function AddBookingSourceForm({
+  rooms,
+  roomTypes = [],
+}: {
+  rooms: { id: string; label: string }[];
+  roomTypes?: { id: string; name: string }[];
+}) {
   const t = useTranslations('bookingSources');
   const [state, action, pending] = useActionState(addBookingSourceAction, null);
   const [provider, setProvider] = useState(typedValue(state, 'provider', 'calendly'));
@@ -46,15 +55,26 @@ export function AddBookingSourceForm({ rooms }: { rooms: { id: string; label: st
           state={state}
           id={`${id}-roomId`}
           name="roomId"
-          label={t('field.room')}
+          label={roomTypes.length > 0 ? t('field.target') : t('field.room')}
           stored={rooms[0]?.id}
           data-testid="booking-source-room"
         >
-          {rooms.map((room) => (
-            <option key={room.id} value={room.id}>
-              {room.label}
-            </option>
-          ))}
+          <optgroup label={t('target.room')}>
+            {rooms.map((room) => (
+              <option key={room.id} value={room.id}>
+                {room.label}
+              </option>
+            ))}
+          </optgroup>
+          {roomTypes.length > 0 && (
+            <optgroup label={t('target.roomType')}>
+              {roomTypes.map((type) => (
+                <option key={type.id} value={`type:${type.id}`}>
+                  {t('roomTypeOption', { name: type.name })}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </ActionSelect>
       </div>
       <div className="form__submit-row">

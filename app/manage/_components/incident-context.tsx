@@ -2,7 +2,7 @@ import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { LockLink, RoomLabel, StayName, WebhookEventLink } from '@/components/record-name';
 import type { IncidentContext } from '@/lib/incidents/list-incidents';
-import { recordHref } from '@/lib/records/name-records';
+import { recordHref } from '@/lib/records/record-names';
 import styles from './incident-context.module.css';
 
 /**

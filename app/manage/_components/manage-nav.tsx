@@ -12,6 +12,7 @@ export const MANAGE_NAV_ITEMS = [
   { id: 'overview', href: '/manage', label: 'manage.nav.overview', permission: 'manage.view' },
   { id: 'facilities', href: '/manage/facilities', label: 'facilities.nav', permission: 'property.manage' },
   { id: 'rooms', href: '/manage/rooms', label: 'rooms.nav', permission: 'property.manage' },
+  { id: 'room-types', href: '/manage/room-types', label: 'roomTypes.nav', permission: 'property.manage' },
   {
     id: 'booking-sources',
     href: '/manage/booking-sources',

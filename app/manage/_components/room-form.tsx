@@ -21,11 +21,14 @@ type Props = {
     rateUnit: 'night' | 'hour';
     rateName: string;
     pinLength: number;
+    roomTypeId: string | null;
   };
+  /** The room types the room may take: those on sale of its facility (and its own); a new room's, of any facility. */
+  roomTypes?: { id: string; name: string; facilityId?: string }[];
 };
 
 /** A room's label and rate (amount in the currency's major unit, per night or hour, with a name) and PIN length. */
-export function RoomForm({ facilities, facilityId, room }: Props) {
+export function RoomForm({ facilities, facilityId, room, roomTypes = [] }: Props) {
   const t = useTranslations('rooms');
   const [state, action, pending] = useActionState(saveRoomAction, null);
   const id = useId();
@@ -82,6 +85,23 @@ export function RoomForm({ facilities, facilityId, room }: Props) {
         </ActionSelect>
         {input('rateName', t('field.rateName'), room?.rateName ?? t('defaultRateName'), { maxLength: 100 })}
         {input('pinLength', t('field.pinLength'), room?.pinLength ?? 6, { type: 'number', min: 4, max: 10 })}
+        {(room || roomTypes.length > 0) && (
+          <ActionSelect
+            state={state}
+            id={`${id}-roomTypeId`}
+            name="roomTypeId"
+            label={t('field.roomType')}
+            stored={room?.roomTypeId ?? ''}
+            data-testid="room-roomTypeId"
+          >
+            <option value="">{t('noRoomType')}</option>
+            {roomTypes.map((type) => (
+              <option key={type.id} value={type.id}>
+                {type.name}
+              </option>
+            ))}
+          </ActionSelect>
+        )}
       </div>
       <div className="form__submit-row">
         <Button variant="primary" type="submit" loading={pending} loadingLabel={t('saving')} data-testid="room-save">

@@ -6,7 +6,24 @@ import { refuse, staffAction } from '@/app/_server/action';
 
 const SOURCES = { path: '/manage/booking-sources' } as const;
 
-/** Maps a Calendly or Cal.com event type to a room (an event type mapped again moves to the new room); audited. */
+/** What the form's target names: a room by its id, a room type as `type:<id>`. */
+const ZTargetSchema = z.union(
+  [
+    z.uuid().transform((roomId) => ({ roomId, roomTypeId: null })),
+    z
+      .string()
+      .regex(/^type:/)
+      .transform((text) => text.slice(5))
+      .pipe(z.uuid())
+      .transform((roomTypeId) => ({ roomId: null, roomTypeId })),
+  ],
+  'bookingSources.targetRequired',
+);
+
+/**
+ * Maps a Calendly or Cal.com event type to a room or a room type (an event type mapped again moves
+ * to the new one); audited.
+ */
 export const addBookingSourceAction = staffAction(
   {
     name: 'addBookingSource',
@@ -14,15 +31,15 @@ export const addBookingSourceAction = staffAction(
     input: z.object({
       provider: z.enum(['calendly', 'cal'], 'bookingSources.error'),
       eventType: z.string().trim().min(1, 'bookingSources.eventTypeRequired').max(500),
-      roomId: z.uuid('bookingSources.roomRequired'),
+      roomId: ZTargetSchema,
     }),
     echo: { provider: 'text', eventType: 'text', roomId: 'text' },
     revalidate: SOURCES,
   },
-  async ({ input: { provider, eventType, roomId }, tenantId, actor }) => {
+  async ({ input: { provider, eventType, roomId: target }, tenantId, actor }) => {
     const normalised = normaliseEventType(provider, eventType);
     if (!normalised) return refuse(`bookingSources.eventTypeInvalid.${provider}`, { field: 'eventType' });
-    return addBookingSource({ tenantId, provider, eventType: normalised, roomId, actor });
+    return addBookingSource({ tenantId, provider, eventType: normalised, ...target, actor });
   },
 );
 

@@ -6,6 +6,7 @@ import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { listBookingSources } from '@/lib/bookings/booking-sources';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
+import { listRoomTypes } from '@/lib/room-types/list-room-types';
 import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
@@ -17,10 +18,11 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function BookingSourcesPage() {
   const staff = await requireStaff('property.manage', '/manage/booking-sources');
   const { tenantId } = staff.current;
-  const [t, sources, rooms] = await Promise.all([
+  const [t, sources, rooms, types] = await Promise.all([
     getT(),
     listBookingSources({ tenantId }),
     listRoomDetails({ tenantId }),
+    listRoomTypes({ tenantId }),
   ]);
   const live = rooms.filter((room) => room.archivedAt === null);
 
@@ -45,6 +47,7 @@ export default async function BookingSourcesPage() {
             <h2 id="booking-source-add-title">{t('bookingSources.addTitle')}</h2>
             <AddBookingSourceForm
               rooms={live.map((room) => ({ id: room.id, label: `${room.label} · ${room.facility.name}` }))}
+              roomTypes={types.map((type) => ({ id: type.id, name: `${type.name} · ${type.facilityName}` }))}
             />
           </section>
         )}

@@ -24,13 +24,14 @@ export const saveRoomAction = staffAction(
       rateUnit: TEXT,
       rateName: TEXT,
       pinLength: TEXT,
+      roomTypeId: TEXT,
     },
     revalidate: MANAGE,
   },
-  async ({ input: { roomId, facilityId, settings }, tenantId, actor }) => {
-    if (roomId) return { ...(await updateRoom({ tenantId, roomId, settings, actor })), created: false };
+  async ({ input: { roomId, facilityId, roomTypeId, settings }, tenantId, actor }) => {
+    if (roomId) return { ...(await updateRoom({ tenantId, roomId, settings, roomTypeId, actor })), created: false };
     if (!facilityId) return refuse('rooms.error.facility', { field: 'facilityId' });
-    const { id } = await createRoom({ tenantId, facilityId, ...settings, actor });
+    const { id } = await createRoom({ tenantId, facilityId, ...settings, roomTypeId, actor });
     return { id, changed: [], created: true };
   },
 );

@@ -10,6 +10,7 @@ import { Notice } from '@/components/ui/notice';
 import { listFacilitySettings } from '@/lib/facilities/save-facility';
 import { formatMoney } from '@/lib/i18n/money';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
+import { listRoomTypes } from '@/lib/room-types/list-room-types';
 import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
@@ -23,12 +24,13 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function RoomsPage({ searchParams }: Props) {
   const staff = await requireStaff('property.manage', '/manage/rooms');
   const { tenantId } = staff.current;
-  const [t, locale, query, facilities, rooms] = await Promise.all([
+  const [t, locale, query, facilities, rooms, types] = await Promise.all([
     getT(),
     getLocale(),
     searchParams,
     listFacilitySettings({ tenantId }),
     listRoomDetails({ tenantId }),
+    listRoomTypes({ tenantId }),
   ]);
   const facilityId = typeof query.facility === 'string' ? query.facility : undefined;
 
@@ -60,6 +62,13 @@ export default async function RoomsPage({ searchParams }: Props) {
             <RoomForm
               facilities={facilities.map(({ id, name, bookingUnit }) => ({ id, name, bookingUnit }))}
               facilityId={facilityId}
+              roomTypes={types
+                .filter((type) => !type.archivedAt)
+                .map(({ id, name, facilityId: typeFacility, facilityName }) => ({
+                  id,
+                  name: facilities.length > 1 ? `${name} (${facilityName})` : name,
+                  facilityId: typeFacility,
+                }))}
             />
           </ClientMessages>
         </section>
@@ -76,6 +85,7 @@ export default async function RoomsPage({ searchParams }: Props) {
           <tr>
             <th scope="col">{t('rooms.col.label')}</th>
             <th scope="col">{t('rooms.col.facility')}</th>
+            <th scope="col">{t('rooms.col.roomType')}</th>
             <th scope="col">{t('rooms.col.rate')}</th>
             <th scope="col">{t('rooms.col.doors')}</th>
             <th scope="col">{t('rooms.col.status')}</th>
@@ -90,6 +100,7 @@ export default async function RoomsPage({ searchParams }: Props) {
                 </Link>
               </th>
               <td>{room.facility.name}</td>
+              <td>{room.roomType?.name ?? <span className="muted">{t('rooms.noRoomType')}</span>}</td>
               <td>
                 {t(`rooms.per.${room.rateUnit}`, { amount: formatMoney(locale, room.rateCents, room.currency) })}
                 <span className="facts__sub">{room.rateName}</span>

@@ -17,7 +17,7 @@ import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
 import { reservationView } from '@/lib/desk/reservation-page';
 import type { OfflineCodeStillValid } from '@/lib/keys/offline-codes-still-valid';
-import { getT } from '@/i18n/server';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
 import { StayActions } from '@/app/desk/_components/stay-actions';
@@ -26,6 +26,12 @@ import { LiveRefresh } from '@/app/desk/_components/live-refresh';
 import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { buttonClassName } from '@/components/ui/button';
+import { Badge } from '@/components/ui/badge';
+import { Table } from '@/components/ui/table';
+import { PaymentForm } from '@/app/desk/_components/payment-form';
+import { can } from '@/lib/auth/permissions';
+import { formatMoney } from '@/lib/i18n/money';
+import { reservationPayments } from '@/lib/payments/record-payment';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -53,8 +59,14 @@ export default async function ReservationPage({ params }: Props) {
   const { id } = await params;
   const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
   if (!ZReservationIdSchema.safeParse(id).success) notFound();
-  const [t, format, view] = await Promise.all([getT(), getFormatter(), loadReservation(staff, id)]);
-  if (!view) notFound();
+  const [t, format, view, payments, locale] = await Promise.all([
+    getT(),
+    getFormatter(),
+    loadReservation(staff, id),
+    reservationPayments({ tenantId: staff.current.tenantId, reservationId: id }),
+    getLocale(),
+  ]);
+  if (!view || !payments) notFound();
 
   const { reservation, allows, checkInWindow, checkInProblems, freeRooms, timeline, sync } = view;
   const { timeZone } = reservation.room.facility;
@@ -91,7 +103,7 @@ export default async function ReservationPage({ params }: Props) {
 
   return (
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
-    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay']}>
+    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay', 'payments']}>
       <CheckInProvider
         roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}
         offlineCodes={offlineCodes}
@@ -188,7 +200,16 @@ export default async function ReservationPage({ params }: Props) {
               <div>
                 <dt>{t('reservation.statusHeading')}</dt>
                 <dd>
-                  <ReservationStatusBadge status={reservation.status} data-testid="reservation-status" />
+                  <ReservationStatusBadge status={reservation.status} data-testid="reservation-status" />{' '}
+                  {payments.paid ? (
+                    <Badge tone="success" data-testid="reservation-paid">
+                      {t('payments.paidBadge')}
+                    </Badge>
+                  ) : (
+                    <Badge tone="neutral" data-testid="reservation-unpaid">
+                      {t('payments.unpaidBadge')}
+                    </Badge>
+                  )}
                 </dd>
               </div>
               <div>
@@ -242,6 +263,37 @@ export default async function ReservationPage({ params }: Props) {
             {allows.rotateGuestLink && <RotateGuestLinkForm reservationId={reservation.id} />}
           </section>
         </div>
+
+        <section className="section card" aria-labelledby="payments-title" data-testid="payments">
+          <h2 id="payments-title">{t('payments.title')}</h2>
+          {payments.payments.length === 0 ? (
+            <p className="empty-state">{t('payments.empty')}</p>
+          ) : (
+            <Table region={{ labelledBy: 'payments-title' }} data-testid="payments-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('payments.col.when')}</th>
+                  <th scope="col">{t('payments.col.amount')}</th>
+                  <th scope="col">{t('payments.col.method')}</th>
+                  <th scope="col">{t('payments.col.note')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {payments.payments.map((payment) => (
+                  <tr key={payment.id} data-testid="payment-row">
+                    <td>{when(payment.createdAt)}</td>
+                    <td>{formatMoney(locale, payment.amountCents, payment.currency)}</td>
+                    <td>{t(`payments.method.${payment.method}`)}</td>
+                    <td>{payment.note ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+          {can(staff.current.role, 'payments.record') && reservation.status !== 'cancelled' && (
+            <PaymentForm reservationId={reservation.id} currency={payments.currency} />
+          )}
+        </section>
 
         <section className="section" aria-labelledby="keys-title">
           <h2 id="keys-title">{t('reservation.keys.title')}</h2>

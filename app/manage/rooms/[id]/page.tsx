@@ -14,6 +14,7 @@ import { Span } from '@/components/time';
 import { listLocks } from '@/lib/locks/locks';
 import { futureStaysOfRoom } from '@/lib/rooms/archive-room';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
+import { listRoomTypes } from '@/lib/room-types/list-room-types';
 import { fromMinorUnits } from '@/lib/rooms/room-input';
 import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
@@ -34,7 +35,11 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   const [t, rooms] = await Promise.all([getT(), listRoomDetails({ tenantId, roomId: id })]);
   const room = rooms[0];
   if (!room) notFound();
-  const [locks, stays] = await Promise.all([listLocks({ tenantId }), futureStaysOfRoom({ tenantId, roomId: id })]);
+  const [locks, stays, types] = await Promise.all([
+    listLocks({ tenantId }),
+    futureStaysOfRoom({ tenantId, roomId: id }),
+    listRoomTypes({ tenantId, facilityId: room.facilityId, archived: true }),
+  ]);
   const doorIds = new Set(room.roomLocks.map(({ lock }) => lock.id));
   const archived = room.archivedAt !== null;
 
@@ -66,7 +71,11 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
               rateUnit: room.rateUnit,
               rateName: room.rateName,
               pinLength: room.pinLength,
+              roomTypeId: room.roomTypeId,
             }}
+            roomTypes={types
+              .filter((type) => !type.archivedAt || type.id === room.roomTypeId)
+              .map(({ id: typeId, name }) => ({ id: typeId, name }))}
           />
         </section>
 

@@ -1,0 +1,98 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { z } from 'zod';
+import { PageHeader } from '@/app/manage/_components/list-page';
+import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { RoomTypeArchiveButton, RoomTypeForm } from '@/app/manage/_components/room-type-form';
+import { ClientMessages } from '@/components/client-messages';
+import { Badge } from '@/components/ui/badge';
+import { fromMinorUnits } from '@/lib/i18n/money';
+import { listRoomDetails } from '@/lib/rooms/list-room-details';
+import { listRoomTypes } from '@/lib/room-types/list-room-types';
+import { getT } from '@/i18n/server';
+import { requireStaff } from '@/app/_server/staff';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT())('roomTypes.editTitle') };
+}
+
+/** One room type: its name, capacity and prices, its rooms, and archive; another tenant's id is the 404 page. */
+export default async function RoomTypePage({ params }: { params: Promise<{ id: string }> }) {
+  const staff = await requireStaff('property.manage', '/manage/room-types');
+  const { tenantId } = staff.current;
+  const { id } = await params;
+  if (!z.uuid().safeParse(id).success) notFound();
+  const [t, types, rooms] = await Promise.all([
+    getT(),
+    listRoomTypes({ tenantId, roomTypeId: id, archived: true }),
+    listRoomDetails({ tenantId }),
+  ]);
+  const type = types[0];
+  if (!type) notFound();
+  const price = (cents: number | null) => (cents === null ? '' : fromMinorUnits(cents, type.currency));
+  const ofType = rooms.filter((room) => type.roomIds.includes(room.id));
+
+  return (
+    <>
+      <ManageNav staff={staff} current="room-types" />
+      <p className="back-link">
+        <Link href="/manage/room-types">{t('roomTypes.back')}</Link>
+      </p>
+      <PageHeader
+        title={
+          <>
+            {type.name} · {type.facilityName}{' '}
+            {type.archivedAt && <Badge tone="neutral">{t('roomTypes.archivedBadge')}</Badge>}
+          </>
+        }
+      />
+      <ClientMessages only={['roomTypes']}>
+        <section aria-labelledby="room-type-settings-title" className="section card">
+          <h2 id="room-type-settings-title">{t('roomTypes.settings')}</h2>
+          <RoomTypeForm
+            facilities={[]}
+            roomType={{
+              id: type.id,
+              facility: {
+                id: type.facilityId,
+                name: type.facilityName,
+                currency: type.currency,
+                bookingUnit: type.unit,
+              },
+              name: type.name,
+              description: type.description,
+              capacity: type.capacity,
+              weekday: price(type.weekdayCents),
+              weekend: price(type.weekendCents),
+              holiday: price(type.holidayCents),
+            }}
+          />
+        </section>
+
+        <section aria-labelledby="room-type-rooms-title" className="section card">
+          <h2 id="room-type-rooms-title">{t('roomTypes.rooms')}</h2>
+          {ofType.length === 0 ? (
+            <p className="muted">{t('roomTypes.noRooms')}</p>
+          ) : (
+            <ul data-testid="room-type-rooms">
+              {ofType.map((room) => (
+                <li key={room.id}>
+                  <Link href={`/manage/rooms/${room.id}`}>{room.label}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        {!type.archivedAt && (
+          <section aria-labelledby="room-type-archive-title" className="section card">
+            <h2 id="room-type-archive-title">{t('roomTypes.archive.title')}</h2>
+            <p className="muted">{t('roomTypes.archive.lead')}</p>
+            <RoomTypeArchiveButton roomTypeId={type.id} />
+          </section>
+        )}
+      </ClientMessages>
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { expect, test } from './fixtures';
+import { bookNight } from './helpers';
+
+const tomorrow = () => new Date(Date.now() + 86_400_000);
+
+// A manager sets up what the booking site sells — a room type with its three prices, a room of it —
+// and publishes the facility; then the desk records a cash payment and the stay reads Paid.
+test('a manager sells a room type and publishes the facility; the desk records a cash payment', async ({
+  managerPage: page,
+  deskPage,
+  tenant,
+}) => {
+  await page.goto('/manage/room-types');
+  await expect(page.getByTestId('room-types-empty')).toContainText('No room types yet');
+
+  // A price that is not an amount: the error stands next to its field, nothing is made.
+  await page.getByTestId('room-type-name').fill('Standard Double');
+  await page.getByTestId('room-type-weekday').fill('12,000 yen');
+  await page.getByTestId('room-type-save').click();
+  await expect(page.getByTestId('room-type-form-error')).toHaveText(
+    'Nothing was saved. Correct the fields marked below.',
+  );
+  await expect(page.getByTestId('room-type-weekday')).toHaveAccessibleDescription(/Enter an amount/);
+  await expect(page.getByTestId('room-types-empty')).toBeVisible();
+
+  await page.getByTestId('room-type-weekday').fill('12000');
+  await page.getByTestId('room-type-weekend').fill('15000');
+  await page.getByTestId('room-type-holiday').fill('18000');
+  await page.getByTestId('room-type-capacity').fill('2');
+  await page.getByTestId('room-type-save').click();
+  await expect(page.getByTestId('room-type-result')).toContainText('Room type added.');
+  const row = page.getByTestId('room-type-row').filter({ hasText: 'Standard Double' });
+  await expect(row.getByTestId('room-type-prices')).toContainText(/¥12,000 · (JP)?¥15,000 · (JP)?¥18,000/);
+  await expect(row).toContainText('0 rooms');
+
+  // The same name again at this facility is refused with a clear message.
+  await page.getByTestId('room-type-name').fill('Standard Double');
+  await page.getByTestId('room-type-weekday').fill('9000');
+  await page.getByTestId('room-type-save').click();
+  await expect(page.getByTestId('room-type-result')).toHaveText('This facility already has a room type of that name.');
+
+  // A room is given the type on its own page.
+  const room = tenant.rooms[0]!;
+  await page.goto(`/manage/rooms/${room.id}`);
+  await page.getByTestId('room-roomTypeId').selectOption({ label: 'Standard Double' });
+  await page.getByTestId('room-save').click();
+  await expect(page.getByTestId('room-result')).toHaveText('Saved.');
+  await page.goto('/manage/room-types');
+  await expect(page.getByTestId('room-type-row').filter({ hasText: 'Standard Double' })).toContainText('1 room');
+
+  // The facility takes payment at the property and is published at an address of its own.
+  await page.goto(`/manage/facilities/${tenant.facilityId}`);
+  await expect(page.getByTestId('facility-site-unpublished')).toBeVisible();
+  await page.getByTestId('facility-paymentMode').selectOption('at_property');
+  await page.getByTestId('facility-options-save').click();
+  await expect(page.getByTestId('facility-options-result')).toHaveText('Saved.');
+  await page.getByTestId('facility-slug').fill('-bad-');
+  await page.getByTestId('facility-publish').click();
+  await expect(page.getByTestId('facility-slug')).toHaveAccessibleDescription(/3 to 63 characters/);
+  const slug = `e2e-${tenant.id.slice(0, 8)}`;
+  await page.getByTestId('facility-slug').fill(slug);
+  await page.getByTestId('facility-publish').click();
+  await expect(page.getByTestId('facility-publish-result')).toContainText('Published.');
+  await expect(page.getByTestId('facility-site-link')).toHaveText(new RegExp(`/b/${slug}$`));
+  await page.reload();
+  await expect(page.getByTestId('facility-paymentMode')).toHaveValue('at_property');
+
+  // The desk books the room, records a cash payment, and the stay reads Paid.
+  await bookNight(deskPage, { day: tomorrow(), guestName: `Paying Guest ${Date.now()}`, roomId: room.id });
+  await expect(deskPage.getByTestId('reservation-unpaid')).toHaveText('Not paid');
+  await expect(deskPage.getByTestId('payments')).toContainText('No payment recorded.');
+  await deskPage.getByTestId('payment-amount').fill('12000');
+  await deskPage.getByTestId('payment-method').selectOption('cash');
+  await deskPage.getByTestId('payment-note').fill('Paid at arrival');
+  await deskPage.getByTestId('payment-record').click();
+  await expect(deskPage.getByTestId('payment-result')).toHaveText('Payment recorded.');
+  await expect(deskPage.getByTestId('reservation-paid')).toHaveText('Paid');
+  await expect(deskPage.getByTestId('payment-row')).toContainText('¥12,000');
+  await expect(deskPage.getByTestId('payment-row')).toContainText('Cash');
+});
