@@ -268,34 +268,3 @@ test('a guest books two hours at an hourly facility and pays at the property', a
   await expect(page.getByText('You pay at the property.')).toBeVisible();
   await expect(page.getByTestId('done-summary')).toContainText(/10:00.*12:15/);
 });
-
-test("the booking site's first-load JavaScript stays within 1.15× the minimal page's", async ({ browser }) => {
-  // As scripts/bench/guest-page.ts measures it: the scripts a first visit downloads, decoded.
-  const { slug } = await publishedFacility('Booking JS', 1, 'online');
-  async function firstLoadJs(path: string): Promise<number> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const bodies: Promise<number>[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() === 'script')
-        bodies.push(
-          response.body().then(
-            (b) => b.length,
-            () => 0,
-          ),
-        );
-    });
-    await page.goto(path, { waitUntil: 'networkidle' });
-    const bytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
-    await context.close();
-    return bytes;
-  }
-  const minimal = await firstLoadJs('/minimal');
-  const booking = await firstLoadJs(`/b/${slug}`);
-  const done = await firstLoadJs(`/b/${slug}/done?request=00000000-0000-4000-8000-000000000000`);
-  const figures = `/minimal ${minimal} B, /b/{slug} ${booking} B (${(booking / minimal).toFixed(3)}×), done ${done} B (${(done / minimal).toFixed(3)}×)`;
-  test.info().annotations.push({ type: 'first-load JavaScript', description: figures });
-  process.stdout.write(`first-load JavaScript: ${figures}\n`);
-  expect(booking / minimal).toBeLessThanOrEqual(1.15);
-  expect(done / minimal).toBeLessThanOrEqual(1.15);
-});
