@@ -3,7 +3,7 @@ export type MessageRecord = {
   id: string;
   reservationId: string | null;
   roomLabel: string | null;
-  kind: 'key_link' | 'stay_changed' | 'incident_opened' | 'incident_raised';
+  kind: 'key_link' | 'stay_changed' | 'incident_opened' | 'incident_raised' | 'booking_code';
   channel: 'email';
   /** Null once the guest was deleted (erased). */
   to: string | null;

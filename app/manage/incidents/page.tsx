@@ -34,6 +34,7 @@ const KNOWN_KINDS = [
   'lock_remove_failed',
   'room_without_lock',
   'payment_mismatch',
+  'late_payment',
   'health_worker',
   'health_database',
   'health_lock_provider',
