@@ -1,16 +1,23 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { BookingFlow } from '@/app/b/[slug]/_components/booking-flow';
 import { BookingFrame } from '@/app/b/[slug]/_components/booking-frame';
 import { bookingWords } from '@/app/b/[slug]/_components/booking-words';
-import { todayIn } from '@/app/b/[slug]/_lib/calendar';
+import { addMonths, monthOf, monthRange, todayIn, type DayAvailability } from '@/app/b/[slug]/_lib/calendar';
 import { formatClock } from '@/app/b/[slug]/_lib/format';
 import { QueryProvider } from '@/components/query-provider';
 import { getLocale, getT } from '@/i18n/server';
+import { getAvailability } from '@/lib/booking-site/availability';
 import { getPublicFacility } from '@/lib/booking-site/public-facility';
+import { publicReadLimit } from '@/lib/booking-site/rate-limits';
+import { clientAddress } from '@/lib/http/client-address';
 import { intlLocale } from '@/lib/i18n/locale';
 
-type Props = { params: Promise<{ slug: string }> };
+type Props = {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [{ slug }, t] = await Promise.all([params, getT()]);
@@ -23,11 +30,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * language: the facility is read on the server, the steps run in the browser against the public
  * API (BookingFlow), with every word translated here. Unknown or unpublished slug → 404.
  */
-export default async function BookingSitePage({ params }: Props) {
-  const [{ slug }, t, locale] = await Promise.all([params, getT(), getLocale()]);
+export default async function BookingSitePage({ params, searchParams }: Props) {
+  const [{ slug }, t, locale, query] = await Promise.all([params, getT(), getLocale(), searchParams]);
   const facility = await getPublicFacility(slug);
   if (!facility) notFound();
   const tag = intlLocale(locale);
+  const today = todayIn(facility.timeZone);
+  const initial = query.m || query.in || query.day ? null : await firstMonths(slug, monthOf(today));
   return (
     <BookingFrame facilityName={facility.name} locale={locale}>
       <h1 className="book-title">
@@ -51,7 +60,9 @@ export default async function BookingSitePage({ params }: Props) {
         <BookingFlow
           slug={slug}
           facility={facility}
-          today={todayIn(facility.timeZone)}
+          today={today}
+          initialDays={initial?.days}
+          initialAt={initial?.at}
           locale={locale}
           tag={tag}
           words={bookingWords(t)}
@@ -59,4 +70,22 @@ export default async function BookingSitePage({ params }: Props) {
       </QueryProvider>
     </BookingFrame>
   );
+}
+
+/**
+ * A first visit's calendar (this month and the next) read on the server, so the page arrives with its days and
+ * the browser need not ask before showing them; null when the read is refused (rate limited): the browser asks.
+ */
+async function firstMonths(slug: string, month: string): Promise<{ days: DayAvailability[]; at: number } | null> {
+  try {
+    const days = await getAvailability({
+      slug,
+      from: monthRange(month).from,
+      to: monthRange(addMonths(month, 1)).to,
+      limit: publicReadLimit(clientAddress(await headers())),
+    });
+    return { days, at: Date.now() };
+  } catch {
+    return null;
+  }
 }

@@ -36,6 +36,9 @@ type Props = {
   /** The formatting tag (en-GB, ja-JP). */
   tag: string;
   words: BookingWords;
+  /** A first visit's days of this month and the next, read on the server (when it read them), and when. */
+  initialDays?: DayAvailability[] | undefined;
+  initialAt?: number | undefined;
 };
 
 // The steps after the calendar load when they are reached (or when the page opens on one): a first
@@ -117,7 +120,7 @@ const availabilityQuery = (slug: string, month: string) => ({
  * and end), a room type with its price, the guest's details and terms, then the emailed code. Once
  * confirmed, an online payment goes to Stripe Checkout, anything else to the confirmation page.
  */
-export function BookingFlow({ slug, facility, today, locale, tag, words }: Props) {
+export function BookingFlow({ slug, facility, today, locale, tag, words, initialDays, initialAt }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -148,7 +151,14 @@ export function BookingFlow({ slug, facility, today, locale, tag, words }: Props
   const months = [url.month, addMonths(url.month, 1)];
   // Asked only while the calendar is shown; back on it, an answer under 30 s old is used as it is.
   const availability = useQueries({
-    queries: months.map((m) => ({ ...availabilityQuery(slug, m), enabled: step === 'dates' })),
+    queries: months.map((m) => {
+      const initial = initialDays?.filter((d) => d.date.startsWith(m));
+      return {
+        ...availabilityQuery(slug, m),
+        enabled: step === 'dates',
+        ...(initial && initial.length > 0 ? { initialData: initial, initialDataUpdatedAt: initialAt } : {}),
+      };
+    }),
   });
   const byDay = new Map<string, DayAvailability>();
   for (const q of availability) for (const d of q.data ?? []) byDay.set(d.date, d);
