@@ -7,23 +7,10 @@ import { fill } from '@/lib/i18n/slots';
 import { formatAmount } from '../_lib/format';
 import { errorText, PublicApiError, publicApi } from './api';
 import type { DoneWords } from './booking-words';
+import type { TRequestStatus } from '@/lib/booking-site/booking-requests';
 
-/** `GET /api/public/booking-requests/{id}`: where a booking request stands. */
-export type RequestState = {
-  id: string;
-  status: 'awaiting_code' | 'held' | 'confirmed' | 'cancelled' | 'gone';
-  paid: boolean;
-  /** A payment that came after the hold ran out, given back. */
-  refunded: boolean;
-  holdExpiresAt: string | null;
-  paymentUrl: string | null;
-  roomTypeName: string;
-  startsAt: string;
-  endsAt: string;
-  amountCents: number;
-  currency: string;
-  payment: 'none' | 'online' | 'at_property';
-};
+/** `GET /api/public/booking-requests/{id}`: where a booking request stands (the server's own type). */
+export type RequestState = TRequestStatus;
 
 const FINAL = new Set<RequestState['status']>(['confirmed', 'cancelled', 'gone']);
 const POLL_MS = 2_000;

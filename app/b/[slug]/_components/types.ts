@@ -1,3 +1,4 @@
+import type { createBookingRequest, TConfirmation } from '@/lib/booking-site/booking-requests';
 import type { Level } from '../_lib/calendar';
 
 /** What the guest has picked so far, read from the page's URL (so the back button walks the steps). */
@@ -17,12 +18,8 @@ export const choiceKey = (choice: Choice) =>
   choice.unit === 'night' ? `${choice.checkIn}/${choice.checkOut}` : `${choice.startsAt}/${choice.endsAt}`;
 
 export type Quote = { available: boolean; amountCents: number; currency: string };
-export type BookingRequest = { id: string; status: 'awaiting_code'; codeExpiresAt: string };
-export type Confirmation = {
-  reservationId: string;
-  status: 'held' | 'confirmed';
-  paymentUrl: string | null;
-  holdExpiresAt: string | null;
-};
+/** The public API's answers, typed as the server writes them. */
+export type BookingRequest = Awaited<ReturnType<typeof createBookingRequest>>;
+export type Confirmation = TConfirmation;
 export type GuestDetails = { name: string; email: string; phone: string; acceptTerms: boolean };
 export type { Level };
