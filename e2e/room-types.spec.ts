@@ -76,7 +76,8 @@ test('a manager sells a room type and publishes the facility; the desk records a
   await expect(page.getByTestId('room-type-photo-result')).toHaveText('Photo added.');
   const photo = page.getByTestId('room-type-photo-list').getByRole('img', { name: 'Double bed by the window' });
   await expect(photo).toBeVisible();
-  expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+  // The manager's own copy of the photo loads (its bytes are the PNG sent: 40 px wide).
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
   await page.goto('/manage/room-types');
 
   // The same name again at this facility is refused with a clear message.
