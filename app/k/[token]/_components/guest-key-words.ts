@@ -53,7 +53,6 @@ function selfServiceWords(t: Translate) {
     checkInHint: t('guestHome.checkInHint'),
     checkInButton: t('guestHome.checkInButton'),
     checkingIn: t('guestHome.checkingIn'),
-    checkedIn: t('guestHome.checkedIn'),
     checkInRefused: {
       failed: t('guestHome.checkInFailed'),
       too_early: t('guestHome.checkInTooEarly'),
