@@ -114,13 +114,13 @@ test('a guest checks in from the phone, sees the PIN, and checks out early — i
   for (const language of ['en', 'ja'] as const) {
     const page = pages[language];
     // One tap only asks; "no" keeps the stay.
-    await page.getByTestId('guest-check-out').click();
+    await page.getByTestId('guest-check-out-start').click();
     await expect(page.getByRole('heading', { name: WORDS[language].question })).toBeFocused();
     await page.getByTestId('guest-check-out-cancel').click();
-    await expect(page.getByTestId('guest-check-out')).toBeFocused();
+    await expect(page.getByTestId('guest-check-out-start')).toBeFocused();
     await expect(page.getByTestId('guest-pin')).toBeVisible();
     // Yes: the stay ends, and the page says so.
-    await page.getByTestId('guest-check-out').click();
+    await page.getByTestId('guest-check-out-start').click();
     await page.getByTestId('guest-check-out-confirm').click();
     await expect(page.getByTestId('guest-ended')).toContainText(WORDS[language].ended, { timeout: 20_000 });
     await expect(page.getByTestId('guest-no-reentry')).toContainText(WORDS[language].noReentry);

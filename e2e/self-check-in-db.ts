@@ -8,6 +8,7 @@
  * Prints one JSON object.
  */
 import pg from 'pg';
+import { localSecrets } from '../tooling/config/local-state';
 import { openDatabase } from '../tooling/database/database';
 
 export type SelfCheckInDbInput =
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
       return;
     }
     process.env.APP_DATABASE_URL = database.appUrl;
+    // The guest link's token is derived under the server's secret, found as the CLI finds it (scripts/cli.ts).
+    process.env.NEXTAUTH_SECRET ||= localSecrets().nextauthSecret;
     const { bookRoom } = await import('../tooling/testing/fixtures');
     const { disconnectDb } = await import('../lib/db/client');
     try {

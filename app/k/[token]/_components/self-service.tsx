@@ -139,7 +139,7 @@ export function CheckOut({ token, words, onDone }: { token: string; words: SelfS
           </Button>
         </div>
       ) : (
-        <Button ref={opener} block onClick={() => setAsking(true)} data-testid="guest-check-out">
+        <Button ref={opener} block onClick={() => setAsking(true)} data-testid="guest-check-out-start">
           {words.checkOutButton}
         </Button>
       )}
