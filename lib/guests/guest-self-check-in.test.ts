@@ -122,6 +122,36 @@ describe('POST /api/guest/{token}/check-in', () => {
     expect(Date.parse(late.data.validFrom)).toBe(before.getTime());
   });
 
+  it('keeps that rule when the desk moves the stay afterwards (the new key goes through the same window)', async () => {
+    const stay = await stayAt('self', { startsInHours: 20, earlyCheckInMinutes: 60 });
+    expect((await checkIn(stay.token)).status).toBe(200);
+    await moveReservation({
+      tenantId: stay.tenantId,
+      reservationId: stay.reservationId,
+      roomId: stay.roomIds[1]!,
+      reason: 'upgrade',
+      actor: TEST_ACTOR,
+    });
+    const { rows } = await admin.query(
+      `select room_id as "roomId", valid_from as "validFrom" from access_keys where reservation_id = $1 and status = 'active'`,
+      [stay.reservationId],
+    );
+    expect(rows).toEqual([{ roomId: stay.roomIds[1], validFrom: new Date(stay.startsAt.getTime() - 60 * 60_000) }]);
+  });
+
+  it('lets the desk still check a guest in at a self check-in facility; the guest then sees that key', async () => {
+    // Within the facility's early check-in, so the desk's check-in is open too.
+    const stay = await stayAt('self', { startsInHours: 0.5 });
+    const { completeCheckIn } = await import('../stays/complete-check-in');
+    const { key } = await completeCheckIn({
+      tenantId: stay.tenantId,
+      reservationId: stay.reservationId,
+      actor: TEST_ACTOR,
+    });
+    expect((await (await postKey(stay.token)).json()).data.id).toBe(key.id);
+    expect((await (await checkIn(stay.token)).json()).data.id).toBe(key.id);
+  });
+
   it('races a desk move of the reservation: one check-in, one live key, on the room the stay ends up in', async () => {
     const stay = await stayAt('self');
     const [guest, desk] = await Promise.allSettled([
