@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { getGuestKey, getGuestStatus } from '../guests/get-guest-key';
+import { checkInAsGuest } from '../guests/guest-check-in';
+import { checkOutAsGuest } from '../guests/guest-check-out';
 import { guestKeyLimit, guestStatusLimit } from '../guests/guest-rate-limits';
 import { clientAddress } from '../http/client-address';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
@@ -54,6 +56,22 @@ const OTHER_ROUTES: RouterRoute[] = [
     /** The key a guest link opens; the rate limit is counted in the link's read (one round trip). */
     handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) =>
       json({ data: await getGuestKey(token!, guestKeyLimit(token!, clientAddress(request))) }, { requestId }),
+    ),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/check-in',
+    /** The guest's own check-in (a self check-in facility): the key, the same one again; counted with the key endpoint. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) =>
+      json({ data: await checkInAsGuest(token!, guestKeyLimit(token!, clientAddress(request))) }, { requestId }),
+    ),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/check-out',
+    /** The guest's early check-out: the stay ends now, its keys revoked; again → the same answer. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) =>
+      json({ data: await checkOutAsGuest(token!, guestKeyLimit(token!, clientAddress(request))) }, { requestId }),
     ),
   },
   {

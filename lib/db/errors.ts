@@ -27,6 +27,9 @@ export const SQLSTATE = {
   checkInTooEarly: 'UC001',
   roomOccupied: 'UC002',
   checkInNotReady: 'UC003',
+  // Guest self check-in (migration 20261206000000_guest_self_check_in).
+  deskCheckIn: 'UC004',
+  registrationRequired: 'UC005',
   roomsUnavailable: 'UB001',
   stayCannotChange: 'UR001',
   roomCannotTakeStay: 'UR002',
@@ -187,6 +190,15 @@ export function toDomainError(error: unknown): unknown {
         'reservation_not_ready',
         info.message ?? 'This reservation cannot be checked in.',
         { status: info.detail },
+        { cause: error },
+      );
+    case SQLSTATE.deskCheckIn:
+      return new AppError('desk_check_in', 'At this property the front desk checks guests in.', {}, { cause: error });
+    case SQLSTATE.registrationRequired:
+      return new AppError(
+        'registration_required',
+        'Every guest of this stay must be registered before check-in.',
+        {},
         { cause: error },
       );
     case SQLSTATE.notFound:

@@ -110,6 +110,18 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
     reason: 'the guest link’s ended stay, through app_guest_link_reservation',
     via: 'app_guest_link_reservation',
   },
+  app_guest_keys_hidden: {
+    reason: 'whether the guest link’s keys are hidden (self check-in not done), through app_guest_link_reservation',
+    via: 'app_guest_link_reservation',
+  },
+  app_guest_self_service: {
+    reason: 'what the guest link’s stay still needs (check-in, register, payment), through app_guest_link_reservation',
+    via: 'app_guest_link_reservation',
+  },
+  app_registration_complete: {
+    reason:
+      'takes its tenant as p_tenant (the name ../shared/API.md’s guest self-service contract gives it), and reads only that tenant’s rows',
+  },
   app_public_facility: {
     reason: 'a guest on a booking site has only its slug: facility_slugs finds the tenant and facility',
     via: 'facility_slugs',

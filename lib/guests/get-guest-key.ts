@@ -26,6 +26,20 @@ export type GuestStay = {
     /** facilities.guest_info as stored: read it with `readGuestInfo`. */
     guestInfo: unknown;
   };
+  /** What the stay still needs and allows (SQL app_guest_self_service, issue 31). */
+  selfService: GuestSelfService;
+};
+
+/** A stay's self-service state as its guest link reads it (app_guest_self_service). */
+export type GuestSelfService = {
+  checkInMode: 'desk' | 'self';
+  /** When the guest may check in from the phone (`self`), whatever the mode. */
+  selfCheckInOpensAt: Date;
+  checkedIn: boolean;
+  registration: 'none' | 'jp';
+  registrationComplete: boolean;
+  paymentMode: 'none' | 'online' | 'at_property';
+  paid: boolean;
 };
 
 /** A stay that ended (cancelled or checked out) as its still-valid link may show it: no key, no guest. */
@@ -70,6 +84,13 @@ type StayRow = {
   check_out_time: string;
   booking_unit: 'night' | 'hour';
   guest_info: unknown;
+  check_in_mode: 'desk' | 'self';
+  self_check_in_opens_at: Date;
+  checked_in: boolean;
+  registration: 'none' | 'jp';
+  registration_complete: boolean;
+  payment_mode: 'none' | 'online' | 'at_property';
+  paid: boolean;
 };
 
 /**
@@ -79,11 +100,14 @@ type StayRow = {
  */
 const STAY_SQL = `select gl.tenant_id, gl.reservation_id, r.starts_at, r.ends_at, r.status::text as status,
          r.room_label_snapshot as room_label, f.name as facility_name, f.time_zone, f.address, f.phone,
-         to_char(f.check_out_time, 'HH24:MI') as check_out_time, f.booking_unit::text as booking_unit, f.guest_info
+         to_char(f.check_out_time, 'HH24:MI') as check_out_time, f.booking_unit::text as booking_unit, f.guest_info,
+         s.check_in_mode::text as check_in_mode, s.self_check_in_opens_at, s.checked_in, s.registration::text as registration,
+         s.registration_complete, s.payment_mode::text as payment_mode, s.paid
     from guest_links gl
     join reservations r on r.tenant_id = gl.tenant_id and r.id = gl.reservation_id
     join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
-    join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id`;
+    join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
+    cross join app_guest_self_service() s`;
 
 /** The link's stay's keys, newest first (what `pickGuestKey` picks from), named by the link itself as well as by RLS. */
 const KEYS_SQL = `select k.id, k.status::text as status, k.pin, k.valid_from as "validFrom", k.expires_at as "expiresAt",
@@ -178,7 +202,28 @@ function stayOf(r: StayRow): GuestStay {
       bookingUnit: r.booking_unit,
       guestInfo: r.guest_info,
     },
+    selfService: {
+      checkInMode: r.check_in_mode,
+      selfCheckInOpensAt: r.self_check_in_opens_at,
+      checkedIn: r.checked_in,
+      registration: r.registration,
+      registrationComplete: r.registration_complete,
+      paymentMode: r.payment_mode,
+      paid: r.paid,
+    },
   };
+}
+
+/** At a self check-in facility before the guest checks in: no key is shown (the guest policy hides them too). */
+export function awaitsSelfCheckIn(stay: Pick<GuestStay, 'selfService'>): boolean {
+  return stay.selfService.checkInMode === 'self' && !stay.selfService.checkedIn;
+}
+
+/** The self check-in part of a `GuestStatus`: null where the desk checks guests in. */
+export function selfCheckInOf(stay: Pick<GuestStay, 'selfService'>): GuestStatus['selfCheckIn'] {
+  return stay.selfService.checkInMode === 'self'
+    ? { opensAt: stay.selfService.selfCheckInOpensAt.toISOString() }
+    : null;
 }
 
 /**
@@ -188,6 +233,8 @@ function stayOf(r: StayRow): GuestStay {
  * A backup code stands in for a key whose code has not reached the lock, while it does.
  */
 function pickGuestKey(keys: KeyRow[], stay: GuestStay, now: Date): { key: KeyView | null; issue: boolean } {
+  // The guest policy already shows no key here; this keeps the rule if a read ever goes around it.
+  if (awaitsSelfCheckIn(stay)) return { key: null, issue: false };
   const backups = keys.filter((k) => k.kind === 'backup');
   const own = keys.filter((k) => k.kind !== 'backup');
   const shown = (key: KeyRow) => {
@@ -239,7 +286,7 @@ export async function getGuestStatus(
   if (refused) throw refused;
   if (stay) {
     const { key } = pickGuestKey(keys, stay, options.now ?? new Date());
-    return { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(keys, key) };
+    return { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(keys, key), selfCheckIn: selfCheckInOf(stay) };
   }
   return ended ? { stay: statusStayOf(ended), key: null, lockWindow: null } : null;
 }
@@ -270,6 +317,11 @@ export async function readGuestStay(
  */
 export async function guestKeyOf({ stay, keys }: GuestStayRead): Promise<KeyView & { roomLabel: string }> {
   const { tenantId, reservationId } = stay;
+  if (awaitsSelfCheckIn(stay)) {
+    throw new AppError('check_in_required', 'Check in on this page to get the door code.', {
+      opensAt: stay.selfService.selfCheckInOpensAt.toISOString(),
+    });
+  }
   const picked = pickGuestKey(keys, stay, new Date());
   if (picked.issue) {
     const checkIns = await asService({ tenantId }, (tx) =>

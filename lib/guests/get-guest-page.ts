@@ -5,6 +5,7 @@ import {
   guestKeyOf,
   lockWindowOf,
   readGuestStay,
+  selfCheckInOf,
   statusStayOf,
   type GuestStay,
 } from './get-guest-key';
@@ -42,11 +43,17 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
   const { stay, refused } = read;
   const key = await (refused ? Promise.reject(refused) : guestKeyOf(read)).then(
     ({ roomLabel: _room, ...view }) => view,
-    (error: unknown) => (isAppError(error) && error.code === 'reservation_not_ready' ? null : undefined),
+    // No key yet, or none before the guest checks in (a self check-in facility): the page says why.
+    (error: unknown) =>
+      isAppError(error) && (error.code === 'reservation_not_ready' || error.code === 'check_in_required')
+        ? null
+        : undefined,
   );
   const readAt = Date.now();
   const initial: GuestStatus | null =
-    key === undefined ? null : { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(read.keys, key) };
+    key === undefined
+      ? null
+      : { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(read.keys, key), selfCheckIn: selfCheckInOf(stay) };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
     const { phone, address } = stay.facility;
     return { kind: 'thanks', facilityName: stay.facilityName, phone, address };

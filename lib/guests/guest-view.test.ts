@@ -23,6 +23,21 @@ const status = (k: KeyView | null, stay: Partial<GuestStatus['stay']> = {}): Gue
 });
 
 describe('guestViewOf', () => {
+  it('at a self check-in facility shows the check-in, never a key, until the stay is checked in', () => {
+    const selfStay = (k: KeyView | null, stayStatus: GuestStatus['stay']['status']): GuestStatus => ({
+      ...status(k, { status: stayStatus, startsAt: at(30), endsAt: at(54) }),
+      selfCheckIn: { opensAt: at(6) },
+    });
+    // Even a key the poll somehow carried is not shown before check-in.
+    const closed = guestViewOf(selfStay(key({ status: 'pre_issued' }), 'confirmed'), NOW);
+    expect(closed).toEqual({ kind: 'checkInClosed', opensAt: at(6) });
+    expect(shownPin(closed)).toBeNull();
+    expect(nextBoundary(selfStay(null, 'confirmed'), NOW)).toBe(Date.parse(at(6)));
+    expect(guestViewOf(selfStay(null, 'confirmed'), Date.parse(at(6))).kind).toBe('checkInOpen');
+    const checkedIn = selfStay(key({ validFrom: at(29), expiresAt: at(54) }), 'checked_in');
+    expect(guestViewOf(checkedIn, NOW)).toMatchObject({ kind: 'scheduled', pin: '123456' });
+  });
+
   it('shows a live, confirmed key that works now as ready, with its PIN', () => {
     const view = guestViewOf(status(key()), NOW);
     expect(view).toMatchObject({ kind: 'ready', pin: '123456' });

@@ -19,6 +19,11 @@ export type GuestStatus = {
    * see the desk), null when it does (or there is no key). Absent in answers from before it existed.
    */
   lockWindow?: GuestLockWindow;
+  /**
+   * At a self check-in facility, when the guest may check in from the phone (issue 31); null where the
+   * desk checks guests in. Absent in answers from before it existed.
+   */
+  selfCheckIn?: { opensAt: string } | null;
 };
 
 export type GuestLockWindow = 'updating' | 'failed' | null;
@@ -30,6 +35,8 @@ export type GuestView =
   | { kind: 'thanks' }
   /** No key has been issued yet. */
   | { kind: 'notReady' }
+  /** A self check-in facility: the guest checks in on the page first (from `opensAt`), no key before. */
+  | { kind: 'checkInClosed' | 'checkInOpen'; opensAt: string }
   /** No PIN on the page: the key ended, the lock refused it, or the lock has not confirmed it yet. */
   | { kind: 'revoked' | 'expired' | 'failed' | 'activating'; key: KeyView }
   /** The PIN, confirmed by the lock but not working before `key.validFrom` (a stay days away). */
@@ -47,6 +54,10 @@ export function guestViewOf(status: GuestStatus, now: number): GuestView {
   const { stay, key } = status;
   if (stay.status === 'cancelled') return { kind: 'cancelled' };
   if (stay.status === 'checked_out' || Date.parse(stay.endsAt) <= now) return { kind: 'thanks' };
+  if (status.selfCheckIn && stay.status !== 'checked_in') {
+    const { opensAt } = status.selfCheckIn;
+    return { kind: Date.parse(opensAt) > now ? 'checkInClosed' : 'checkInOpen', opensAt };
+  }
   if (!key) return { kind: 'notReady' };
   if (key.status === 'revoked') return { kind: 'revoked', key };
   // The expiry sweep runs once a minute; past its end a key no longer opens the door anyway.
@@ -70,7 +81,7 @@ export function shownPin(view: GuestView): string | null {
 /** The next instant after `now` at which the view can change with no new answer: the key's start or end, the stay's end. */
 export function nextBoundary(status: GuestStatus | null, now: number): number | null {
   if (!status) return null;
-  const instants = [status.key?.validFrom, status.key?.expiresAt, status.stay.endsAt]
+  const instants = [status.key?.validFrom, status.key?.expiresAt, status.stay.endsAt, status.selfCheckIn?.opensAt]
     .filter((at): at is string => typeof at === 'string')
     .map(Date.parse)
     .filter((at) => at > now);

@@ -13,6 +13,9 @@ export type CheckInResult = { checkInId: string; key: KeyView; revokedKeyIds: st
  * Before the stay's start minus the facility's early check-in minutes it is `too_early` (with
  * `opensAt`) unless `early` — then it is audited as an early check-in, and refused while another
  * stay of the room overlaps the hours before the start (the trigger check_ins_guard_window).
+ * With a guest actor it is the guest's self check-in (issue 31): `desk_check_in` where the desk checks
+ * guests in, `too_early` before `startsAt − self_check_in_opens_hours`, `registration_required` until the
+ * register is complete, never `early`; its key works no earlier than the early check-in allows.
  */
 export async function completeCheckIn({
   tenantId,

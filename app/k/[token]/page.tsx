@@ -7,6 +7,7 @@ import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
 import { StayEnded } from '@/app/k/[token]/_components/stay-ended';
+import { StayRegister, StayTodo } from '@/app/k/[token]/_components/stay-todo';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { setLocale } from '@/app/_server/actions';
 import { When } from '@/components/time';
@@ -39,9 +40,10 @@ function GuestPage({ facilityName, locale, children }: { facilityName: string; l
 }
 
 /**
- * The guest's key page (phone first): room, stay window in the facility's time zone, the live key
- * (kept true while the page is open), then how to get in and whom to call. After the stay, a
- * thank-you; for a cancelled booking, that fact — both with the property's contact.
+ * The guest's key page, the stay's home (phone first): room, stay window in the facility's time zone,
+ * the live key (kept true while the page is open; at a self check-in facility the check-in first, and
+ * check-out once checked in), what is still to do, then how to get in and whom to call. After the
+ * stay, a thank-you; for a cancelled booking, that fact — both with the property's contact.
  */
 export default async function GuestKeyPage({ params }: Props) {
   const [{ token }, t, locale] = await Promise.all([params, getT(), getLocale()]);
@@ -91,6 +93,8 @@ export default async function GuestKeyPage({ params }: Props) {
         />
       </section>
 
+      <StayTodo stay={stay} locale={locale} t={t} readAt={readAt} />
+      <StayRegister stay={stay} t={t} />
       <DoorInfo stay={stay} locale={locale} t={t} />
       <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
       <p className="guest-calendar">

@@ -1,4 +1,4 @@
--- A stay key's window: from its natural start, never before other stays' hard holds on the room end.
+-- A stay key's window: from its natural start (a self check-in's: its early check-in), after other stays' hard holds.
 CREATE OR REPLACE FUNCTION public.app_stay_key_window(p_tenant_id uuid, p_reservation_id uuid, p_status key_status, p_from timestamp with time zone DEFAULT NULL::timestamp with time zone, OUT valid_from timestamp with time zone, OUT expires_at timestamp with time zone)
  RETURNS record
  LANGUAGE sql
@@ -13,10 +13,15 @@ AS $function$
          w.ends_at
     from (select r.tenant_id, r.id, r.room_id, r.starts_at, r.ends_at,
                  coalesce(p_from,
-                          case when p_status = 'active' then least(now(), r.starts_at)
+                          case when p_status = 'active' and c.self_check_in
+                                 -- A guest's self check-in: never before the early check-in allows.
+                                 then greatest(least(now(), r.starts_at),
+                                               r.starts_at - make_interval(mins => f.early_check_in_minutes))
+                               when p_status = 'active' then least(now(), r.starts_at)
                                else r.starts_at - make_interval(mins => f.key_lead_minutes) end) as natural_from
             from reservations r
             join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
             join facilities f on f.tenant_id = ro.tenant_id and f.id = ro.facility_id
+            left join check_ins c on c.tenant_id = r.tenant_id and c.reservation_id = r.id
            where r.tenant_id = p_tenant_id and r.id = p_reservation_id) w
 $function$;

@@ -1,4 +1,4 @@
--- Trigger: a check-in only once its window opens (app_check_in_opens_at), for every writer of check_ins.
+-- Trigger: a check-in only once its window opens (app_check_in_opens_at; a guest's own: app_self_check_in_opens_at).
 CREATE OR REPLACE FUNCTION public.check_ins_guard_window()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -8,6 +8,15 @@ declare
   v_opens timestamptz := app_check_in_opens_at(new.tenant_id, new.reservation_id);
   v_room uuid;
 begin
+  -- A guest's self check-in opens earlier, and its key still waits for v_opens (app_stay_key_window).
+  if new.self_check_in then
+    v_opens := app_self_check_in_opens_at(new.tenant_id, new.reservation_id);
+    if v_opens is null or now() >= v_opens then
+      return new;
+    end if;
+    raise exception 'check-in opens at %', v_opens using errcode = 'UC001',
+      detail = to_char(v_opens at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+  end if;
   if v_opens is null or now() >= v_opens then
     return new;
   end if;

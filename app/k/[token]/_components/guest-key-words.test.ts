@@ -16,6 +16,10 @@ describe('guestKeyWords', () => {
 
     it(`fills its slots to exactly what next-intl writes (${locale})`, () => {
       expect(fill(words.pinAria, { digits: '1 2 3 4 5 6' })).toBe(t('guest.pinAria', { digits: '1 2 3 4 5 6' }));
+      expect(fill(words.selfService.checkInOpensStatus, { time: '30 Nov 2026, 15:00' })).toBe(
+        t('guestHome.checkInOpensStatus', { time: '30 Nov 2026, 15:00' }),
+      );
+      for (const word of Object.values(words.selfService.checkInRefused)) expect(word.trim()).not.toBe('');
       expect(fill(words.worksFromStatus, { time: '30 Nov 2026, 15:00' })).toBe(
         t('guestStay.worksFromStatus', { time: '30 Nov 2026, 15:00' }),
       );

@@ -20,6 +20,8 @@ export function guestKeyWords(t: Translate) {
       error: t('guest.error'),
       thanks: t('guestStay.thanksTitle'),
       cancelled: t('guestStay.cancelledTitle'),
+      checkInClosed: t('guestHome.checkInClosed'),
+      checkInOpen: t('guestHome.checkInOpen'),
     },
     activatingHint: t('guest.activatingHint'),
     notReadyHint: t('guest.notReadyHint'),
@@ -40,7 +42,34 @@ export function guestKeyWords(t: Translate) {
     copyPin: t('guestStay.copyPin'),
     copied: t('guestStay.copied'),
     copyFailed: t('guestStay.copyFailed'),
+    selfService: selfServiceWords(t),
   };
 }
+
+/** The words of the self check-in and early check-out (issue 31), for the same component. */
+function selfServiceWords(t: Translate) {
+  return {
+    checkInOpensStatus: leaveSlots((values) => t('guestHome.checkInOpensStatus', values), 'time'),
+    checkInHint: t('guestHome.checkInHint'),
+    checkInButton: t('guestHome.checkInButton'),
+    checkingIn: t('guestHome.checkingIn'),
+    checkInRefused: {
+      failed: t('guestHome.checkInFailed'),
+      too_early: t('guestHome.checkInTooEarly'),
+      registration_required: t('guestHome.checkInRegistration'),
+      desk_check_in: t('guestHome.checkInDesk'),
+    },
+    checkOutHeading: t('guestHome.checkOutHeading'),
+    checkOutButton: t('guestHome.checkOutButton'),
+    checkOutConfirmTitle: t('guestHome.checkOutConfirmTitle'),
+    checkOutConfirmBody: t('guestHome.checkOutConfirmBody'),
+    checkOutConfirm: t('guestHome.checkOutConfirm'),
+    checkOutCancel: t('guestHome.checkOutCancel'),
+    checkingOut: t('guestHome.checkingOut'),
+    checkOutFailed: t('guestHome.checkOutFailed'),
+  };
+}
+
+export type SelfServiceWords = ReturnType<typeof selfServiceWords>;
 
 export type GuestKeyWords = ReturnType<typeof guestKeyWords>;

@@ -14,6 +14,7 @@ import {
   type GuestView,
 } from '@/lib/guests/guest-view';
 import type { GuestKeyWords } from './guest-key-words';
+import { CheckInButton, CheckOut } from './self-service';
 
 type Props = {
   token: string;
@@ -164,12 +165,15 @@ const TONE: Record<View['kind'], string> = {
   error: 'danger',
   thanks: 'neutral',
   cancelled: 'neutral',
+  checkInClosed: 'info',
+  checkInOpen: 'info',
 };
 
 /** What the server-rendered part of the page shows of the stay: when it differs, that part is rendered again. */
 function staySignature(status: GuestStatus, now: number): string {
-  const { roomLabel, startsAt, endsAt } = status.stay;
-  return [roomLabel, startsAt, endsAt, guestPhaseOf(guestViewOf(status, now))].join('|');
+  const { roomLabel, startsAt, endsAt, status: stayStatus } = status.stay;
+  // The stay's status too: a check-in (from this phone or another) renders what is still to do again.
+  return [roomLabel, startsAt, endsAt, stayStatus, guestPhaseOf(guestViewOf(status, now))].join('|');
 }
 
 /** Copies the PIN, and says so where a screen reader hears it. */
@@ -251,10 +255,22 @@ export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }
   };
 
   const busy = view.kind === 'loading' || view.kind === 'activating';
+  const at = (instant: string) => formatDateTime(instant, 'stamp', { locale, timeZone });
   const statusText =
     view.kind === 'scheduled'
-      ? fill(words.worksFromStatus, { time: formatDateTime(view.key.validFrom, 'stamp', { locale, timeZone }) })
-      : words.status[view.kind];
+      ? fill(words.worksFromStatus, { time: at(view.key.validFrom) })
+      : view.kind === 'checkInClosed'
+        ? fill(words.selfService.checkInOpensStatus, { time: at(view.opensAt) })
+        : words.status[view.kind];
+  const checkingIn = view.kind === 'checkInClosed' || view.kind === 'checkInOpen';
+  // Early check-out: while the stay is checked in and its page is the live one.
+  const checkedIn = poll.status?.stay.status === 'checked_in' && guestPhaseOf(view as GuestView) === 'live';
+  // After an action the status line says what happened: focus goes there (it is announced as well).
+  const statusLine = useRef<HTMLDivElement>(null);
+  const afterCheckIn = () => {
+    statusLine.current?.focus();
+    poll.pollNow();
+  };
   const key = view.kind === 'ready' || view.kind === 'scheduled' ? view.key : null;
   // New stay dates on their way to the lock, or refused by it: the PIN is the same, its end may not be.
   const lockWindow = key ? (poll.status?.lockWindow ?? null) : null;
@@ -272,6 +288,8 @@ export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }
       )}
 
       <div
+        ref={statusLine}
+        tabIndex={-1}
         role="status"
         aria-live="polite"
         aria-atomic="true"
@@ -286,6 +304,8 @@ export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }
       {view.kind === 'loading' && <div className="skeleton guest-pin-skeleton" aria-hidden="true" />}
       {view.kind === 'activating' && <p className="guest-hint">{words.activatingHint}</p>}
       {view.kind === 'notReady' && <p className="guest-hint">{words.notReadyHint}</p>}
+      {checkingIn && <p className="guest-hint">{words.selfService.checkInHint}</p>}
+      {view.kind === 'checkInOpen' && <CheckInButton token={token} words={words.selfService} onDone={afterCheckIn} />}
 
       {key && pin && (
         <div className="guest-pin-block">
@@ -338,11 +358,13 @@ export function GuestKey({ token, timeZone, locale, words, initial, renderedAt }
         </div>
       )}
 
-      {view.kind !== 'notFound' && view.kind !== 'thanks' && view.kind !== 'cancelled' && (
+      {view.kind !== 'notFound' && view.kind !== 'thanks' && view.kind !== 'cancelled' && !checkingIn && (
         <Button size="large" block onClick={refresh} disabled={refreshing}>
           {refreshing ? words.refreshing : words.refresh}
         </Button>
       )}
+
+      {checkedIn && <CheckOut token={token} words={words.selfService} onDone={() => router.refresh()} />}
     </div>
   );
 }

@@ -26,6 +26,11 @@ export function StayEnded({
       <p className="guest-text">
         {kind === 'thanks' ? t('guestStay.thanksBody', { facility: facilityName }) : t('guestStay.cancelledBody')}
       </p>
+      {kind === 'thanks' && (
+        <p className="guest-text" data-testid="guest-no-reentry">
+          {t('guestHome.noReentry')}
+        </p>
+      )}
       {kind === 'thanks' && (phone || address) && <p className="guest-text">{t('guestStay.thanksContact')}</p>}
       <FacilityContact t={t} phone={phone} address={address} />
     </section>
