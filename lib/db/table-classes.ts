@@ -36,6 +36,7 @@ export const TENANT_TABLES = [
   'room_types',
   'payments',
   'booking_requests',
+  'stay_extensions',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */
