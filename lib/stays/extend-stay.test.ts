@@ -298,6 +298,16 @@ describe('an extension paid online through Stripe Checkout', () => {
     expect(answer.paymentUrl).toContain(`${standin.url}/pay/cs_`);
     expect(await endOf(reservationId)).toBe(checkOut('2027-10-05').toISOString());
     expect(await extensionsOf(reservationId)).toMatchObject([{ status: 'held', holds: 1, paid: false }]);
+    // Its release is a job at the hold's end, 15 minutes on, written with the hold.
+    const { rows: jobs } = await admin.query(
+      `select extract(epoch from j.run_at - e.hold_expires_at)::int as lag, extract(epoch from e.hold_expires_at - e.created_at)::int as hold
+         from stay_extensions e
+         join graphile_worker._private_jobs j on j.payload->>'extensionId' = e.id::text
+         join graphile_worker._private_tasks t on t.id = j.task_id and t.identifier = 'release_stay_extension'
+        where e.reservation_id = $1`,
+      [reservationId],
+    );
+    expect(jobs).toEqual([{ lag: 0, hold: 900 }]);
     const created = stripeCalls.filter(
       (c) =>
         c.path === '/v1/checkout/sessions' &&
