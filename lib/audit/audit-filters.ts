@@ -76,6 +76,8 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'room_type.created',
   'room_type.updated',
   'room_type.archived',
+  'room_type.photo_added',
+  'room_type.photo_removed',
   'facility.published',
   'facility.unpublished',
 ] as const;

@@ -61,6 +61,8 @@ export type AuditMetadataOf = {
   };
   'room_type.updated': { name: string; changed: string[]; before: JsonObject; after: JsonObject };
   'room_type.archived': { name: string };
+  'room_type.photo_added': { name: string; photoId: string; position: number; contentType: string; bytes: number };
+  'room_type.photo_removed': { photoId: string };
   'facility.published': { slug: string; previousSlug: string | null };
   'facility.unpublished': { slug: string | null };
   'reservation.paid': { amount: number; currency: string; method: string; paymentId: string };

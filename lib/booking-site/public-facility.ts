@@ -14,7 +14,14 @@ export type PublicFacility = {
   payment: 'none' | 'online' | 'at_property';
   termsText: string;
   privacyText: string;
-  roomTypes: { id: string; name: string; description: string; capacity: number }[];
+  roomTypes: {
+    id: string;
+    name: string;
+    description: string;
+    capacity: number;
+    /** Its photos in order, each at its own address on this site (cached for good: a photo never changes). */
+    photos: { url: string; alt: string }[];
+  }[];
 };
 
 /** The facility behind a slug as the server prices and books it: the public view plus what stays inside. */
@@ -54,8 +61,14 @@ type Row = {
     weekdayCents: number;
     weekendCents: number | null;
     holidayCents: number | null;
+    photos: { id: string; alt: string }[];
   }[];
 };
+
+/** Where the booking site of `slug` serves one of its photos (GET /api/public/facilities/{slug}/photos/{id}). */
+export function publicPhotoPath(slug: string, photoId: string): string {
+  return `/api/public/facilities/${slug}/photos/${photoId}`;
+}
 
 const SLUG = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 
@@ -70,7 +83,10 @@ export function bookingSiteStatement(slug: string): Statement<BookingSite[]> {
             t.stripe_account_id,
             coalesce((select jsonb_agg(jsonb_build_object('id', rt.id, 'name', rt.name, 'description', rt.description,
                                                           'capacity', rt.capacity, 'weekdayCents', rt.weekday_cents,
-                                                          'weekendCents', rt.weekend_cents, 'holidayCents', rt.holiday_cents)
+                                                          'weekendCents', rt.weekend_cents, 'holidayCents', rt.holiday_cents,
+                                                          'photos', coalesce((select jsonb_agg(jsonb_build_object('id', ph.id, 'alt', ph.alt) order by ph.position)
+                                                                                from room_type_photos ph
+                                                                               where ph.tenant_id = rt.tenant_id and ph.room_type_id = rt.id), '[]'))
                                        order by rt.weekday_cents, rt.name)
                         from room_types rt
                        where rt.tenant_id = f.tenant_id and rt.facility_id = f.id and rt.archived_at is null), '[]') as room_types
@@ -103,7 +119,13 @@ export function bookingSiteStatement(slug: string): Statement<BookingSite[]> {
           payment: row.payment,
           termsText: row.terms_text,
           privacyText: row.privacy_text,
-          roomTypes: row.room_types.map(({ id, name, description, capacity }) => ({ id, name, description, capacity })),
+          roomTypes: row.room_types.map(({ id, name, description, capacity, photos }) => ({
+            id,
+            name,
+            description,
+            capacity,
+            photos: photos.map((photo) => ({ url: publicPhotoPath(slug, photo.id), alt: photo.alt })),
+          })),
         },
         rates: new Map(
           row.room_types.map((t) => [

@@ -338,6 +338,9 @@ export function toDomainError(error: unknown): unknown {
       // facility_slugs: a booking site address is unique on the whole install.
       if (constraintOf(info) === 'facility_slugs_pkey')
         return new AppError('slug_taken', 'This address is taken.', {}, { cause: error });
+      // Two uploads raced for a room type's last free place (at most six photos).
+      if (constraintOf(info) === 'room_type_photos_tenant_id_room_type_id_position_key')
+        return new AppError('conflict', 'A room type has at most 6 photos.', { field: 'photo' }, { cause: error });
       if (constraintOf(info) === 'room_types_tenant_id_facility_id_name_key')
         return new AppError(
           'conflict',

@@ -36,6 +36,7 @@ export const TENANT_TABLES = [
   'room_types',
   'payments',
   'booking_requests',
+  'room_type_photos',
   'stay_extensions',
 ] as const;
 

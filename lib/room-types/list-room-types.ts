@@ -15,6 +15,8 @@ export type RoomTypeDetail = {
   unit: 'night' | 'hour';
   archivedAt: Date | null;
   roomIds: string[];
+  /** Its photos in the order shown (at most six). */
+  photos: { id: string; alt: string }[];
 };
 
 /**
@@ -39,7 +41,10 @@ export async function listRoomTypes(input: {
               f.currency, f.booking_unit::text as unit, t.archived_at as "archivedAt",
               coalesce((select array_agg(r.id order by r.label, r.id) from rooms r
                          where r.tenant_id = t.tenant_id and r.room_type_id = t.id and r.archived_at is null),
-                       '{}') as "roomIds"
+                       '{}') as "roomIds",
+              coalesce((select jsonb_agg(jsonb_build_object('id', p.id, 'alt', p.alt) order by p.position)
+                          from room_type_photos p where p.tenant_id = t.tenant_id and p.room_type_id = t.id),
+                       '[]') as photos
          from room_types t join facilities f on f.tenant_id = t.tenant_id and f.id = t.facility_id
         where t.tenant_id = ${tenant}
           ${facilityId ? `and t.facility_id = ${sqlLiteral(facilityId, 'uuid')}` : ''}

@@ -188,6 +188,11 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     [ids.tenantId, ids.facilityId, ids.roomId],
   );
   await q(
+    `insert into room_type_photos (tenant_id, room_type_id, position, content_type, bytes)
+     select tenant_id, id, 0, 'image/png', '\\x89504e47'::bytea from room_types where tenant_id = $1 and facility_id = $2`,
+    [ids.tenantId, ids.facilityId],
+  );
+  await q(
     `insert into payments (tenant_id, reservation_id, amount_cents, currency, method) values ($1, $2, 10000, 'jpy', 'cash')`,
     [ids.tenantId, ids.reservationId],
   );

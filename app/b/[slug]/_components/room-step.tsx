@@ -64,6 +64,23 @@ export function RoomStep({ slug, roomTypes, choice, whenText, tag, onChoose, onC
               data-room-type={type.id}
               data-available={quote.data ? String(available) : undefined}
             >
+              {type.photos.length > 0 && (
+                <ul className="book-room__photos" aria-label={type.name}>
+                  {type.photos.map((photo, n) => (
+                    <li key={photo.url}>
+                      {/* eslint-disable-next-line @next/next/no-img-element -- the site's own small photos, cached for good */}
+                      <img
+                        src={photo.url}
+                        alt={photo.alt || `${type.name} (${n + 1}/${type.photos.length})`}
+                        width={320}
+                        height={240}
+                        loading="lazy"
+                        decoding="async"
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
               <h3 className="book-room__name">{type.name}</h3>
               <p className="book-room__capacity">{fill(words.rooms.capacity, { count: String(type.capacity) })}</p>
               {type.description && <p className="book-room__description">{type.description}</p>}

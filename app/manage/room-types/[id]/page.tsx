@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomTypeArchiveButton, RoomTypeForm } from '@/app/manage/_components/room-type-form';
+import { RoomTypePhotos } from '@/app/manage/_components/room-type-photos';
 import { ClientMessages } from '@/components/client-messages';
 import { Badge } from '@/components/ui/badge';
 import { fromMinorUnits } from '@/lib/i18n/money';
@@ -68,6 +69,11 @@ export default async function RoomTypePage({ params }: { params: Promise<{ id: s
               holiday: price(type.holidayCents),
             }}
           />
+        </section>
+
+        <section aria-labelledby="room-type-photos-title" className="section card">
+          <h2 id="room-type-photos-title">{t('roomTypes.photos.title')}</h2>
+          <RoomTypePhotos roomTypeId={type.id} photos={type.photos} />
         </section>
 
         <section aria-labelledby="room-type-rooms-title" className="section card">
