@@ -4,6 +4,8 @@ import { checkInAsGuest } from '../guests/guest-check-in';
 import { checkOutAsGuest } from '../guests/guest-check-out';
 import { guestKeyLimit, guestStatusLimit } from '../guests/guest-rate-limits';
 import { clientAddress } from '../http/client-address';
+import { requestStayExtension, ZExtensionBodySchema } from '../stays/extend-stay';
+import { readJson } from './body';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
 import { PUBLIC_BOOKING_ROUTES } from './public-routes';
@@ -87,6 +89,16 @@ const OTHER_ROUTES: RouterRoute[] = [
         return new Response(null, { status: 304, headers: { etag, 'cache-control': 'no-store' } });
       }
       return json(body, { requestId, headers: { etag } });
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/extension',
+    /** A later end of the link's stay (decision 029), counted against the key endpoint's limit for the link. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) => {
+      const body = await readJson(request, ZExtensionBodySchema);
+      const data = await requestStayExtension(token!, body, guestKeyLimit(token!, clientAddress(request)));
+      return json({ data }, { requestId });
     }),
   },
   {

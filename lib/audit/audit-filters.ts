@@ -57,6 +57,9 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * `AUDIT_ACTIONS` adds it to the filter and needs its label in messages/.
  */
 export const UNLISTED_AUDIT_ACTIONS = [
+  // A guest's extension waiting for its online payment, and its hold given back (decision 029).
+  'reservation.extension_held',
+  'reservation.extension_released',
   'facility.created',
   'facility.updated',
   'room.created',

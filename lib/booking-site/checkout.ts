@@ -1,7 +1,7 @@
 import { appBaseUrl } from '../auth/guest-links';
 import { AppError } from '../errors';
 import { runStatements, sqlLiteral, statement, effectStatement } from '../db/tx';
-import { logger } from '../log/logger';
+import { createHoldCheckoutSession, expireCheckoutSession } from '../payments/checkout-sessions';
 import { stripeClient } from '../payments/stripe-client';
 
 type GroupRow = {
@@ -70,31 +70,12 @@ export async function startCheckout(input: {
     ...(group.guest_email ? { customer_email: group.guest_email } : {}),
     locale: group.locale === 'ja' ? ('ja' as const) : ('en' as const),
   };
-  const account = group.stripe_account_id ? { stripeAccount: group.stripe_account_id } : {};
-  const holdEnd = Math.floor(new Date(group.hold_expires_at).getTime() / 1000);
-  let session;
-  try {
-    try {
-      session = await stripe.checkout.sessions.create(
-        { ...params, expires_at: holdEnd },
-        { idempotencyKey: `checkout:${bookingGroupId}`, ...account },
-      );
-    } catch (error) {
-      // Live Stripe takes an expiry at least 30 minutes ahead; the hold is shorter. Then the session lasts 30
-      // minutes and the hold's end expires it (releaseBookingHold); a payment after that is refunded.
-      if ((error as { param?: string }).param !== 'expires_at') throw error;
-      session = await stripe.checkout.sessions.create(
-        { ...params, expires_at: Math.floor(Date.now() / 1000) + 31 * 60 },
-        { idempotencyKey: `checkout:${bookingGroupId}:30min`, ...account },
-      );
-    }
-  } catch (error) {
-    logger.warn({ bookingGroupId, code: (error as { code?: string }).code }, 'checkout session not created');
-    throw new AppError('unavailable', 'The payment page could not be opened; try again in a moment.', {
-      retryAfter: 5,
-    });
-  }
-  if (!session.url) throw new AppError('unavailable', 'The payment page could not be opened; try again in a moment.');
+  const session = await createHoldCheckoutSession(stripe, params, {
+    idempotencyKey: `checkout:${bookingGroupId}`,
+    stripeAccount: group.stripe_account_id,
+    holdExpiresAt: group.hold_expires_at,
+    logContext: { bookingGroupId },
+  });
   await runStatements(scope, [
     effectStatement(
       `update booking_groups set checkout_session_id = ${sqlLiteral(session.id, 'text')},
@@ -131,13 +112,7 @@ export async function releaseBookingHold(input: {
   const session = sessions[0];
   const stripe = stripeClient();
   if (count > 0 && !input.now && stripe && session?.checkout_session_id) {
-    await stripe.checkout.sessions
-      .expire(
-        session.checkout_session_id,
-        {},
-        session.stripe_account_id ? { stripeAccount: session.stripe_account_id } : {},
-      )
-      .catch((error: { code?: string }) => logger.info({ bookingGroupId, code: error.code }, 'session not expired'));
+    await expireCheckoutSession(stripe, session.checkout_session_id, session.stripe_account_id, { bookingGroupId });
   }
   return count;
 }

@@ -1,67 +1,30 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeHandler } from '../api/router';
-import { resetStripeClientForTests } from '../payments/stripe-client';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { adminClient } from '../../tooling/testing/fixtures';
 import { callPublic, createBookingSite, trustTestClientAddresses } from '../../tooling/testing/booking-site';
 import { deliverAndProcessStripe } from '../../tooling/testing/stripe-events';
-import {
-  startStripeStandin,
-  type StandinRequest,
-  type StripeStandin,
-} from '../../tooling/stripe-standin/stripe-standin';
+import type { StandinRequest, StripeStandin } from '../../tooling/stripe-standin/stripe-standin';
+import { startStandinWithApp, type TStandinApp } from '../../tooling/testing/stripe-standin-app';
 import { bookingCode } from './booking-code';
 import { releaseBookingHold } from './checkout';
 
 // Online payment through Stripe Checkout against the local stand-in (the `stripe` SDK at STRIPE_API_URL), its
 // webhooks delivered to the app's own route: a hold, paid once, released at its end, and a payment after release.
 
-const stripeRoute = routeHandler('POST', '/api/webhooks/stripe');
-const SECRET = `whsec_${randomBytes(16).toString('hex')}`;
-let app: http.Server;
-let standin: StripeStandin;
 let admin: pg.Client;
-const stripeCalls: StandinRequest[] = [];
-
+let harness: TStandinApp;
+let standin: StripeStandin;
+let stripeCalls: StandinRequest[];
+let SECRET: string;
 beforeAll(async () => {
   trustTestClientAddresses();
   admin = await adminClient();
-  app = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-      void stripeRoute(
-        new Request('http://app/api/webhooks/stripe', { method: 'POST', headers, body: Buffer.concat(chunks) }),
-        {
-          params: Promise.resolve({}),
-        },
-      ).then(async (response) => res.writeHead(response.status).end(await response.text()));
-    });
-  });
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  const webhookUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/api/webhooks/stripe`;
-  standin = await startStripeStandin({
-    webhookUrl,
-    webhookSecret: SECRET,
-    retryDelaysMs: [],
-    onRequest: (r) => stripeCalls.push(r),
-  });
-  process.env.STRIPE_WEBHOOK_SECRET = SECRET;
-  process.env.STRIPE_SECRET_KEY = 'sk_test_local_standin';
-  process.env.STRIPE_API_URL = standin.url;
-  resetStripeClientForTests();
+  harness = await startStandinWithApp();
+  ({ standin, calls: stripeCalls, secret: SECRET } = harness);
 });
 afterAll(async () => {
-  for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_API_URL']) delete process.env[name];
-  resetStripeClientForTests();
-  await standin.close();
-  app.closeAllConnections();
-  await new Promise((resolve) => app.close(resolve));
+  await harness.close();
   await admin.end();
 });
 

@@ -37,6 +37,7 @@ export const SQLSTATE = {
   neverCheckedIn: 'UR004',
   unknownRooms: 'UB002',
   roomArchived: 'UR005',
+  stayChangedMeanwhile: 'UR006',
   lastManager: 'UM001',
   // Accounts (migration 20261204220000_staff_accounts).
   alreadyMember: 'UU001',
@@ -270,6 +271,9 @@ export function toDomainError(error: unknown): unknown {
         { roomIds: jsonList(info.detail) },
         { cause: error },
       );
+    // app_request_stay_extension: the stay's end moved since the extension was priced.
+    case SQLSTATE.stayChangedMeanwhile:
+      return new AppError('conflict', info.message ?? 'The stay changed meanwhile.', {}, { cause: error });
     case SQLSTATE.roomArchived:
       return new AppError(
         'room_unavailable',

@@ -37,6 +37,7 @@ export const TENANT_TABLES = [
   'payments',
   'booking_requests',
   'room_type_photos',
+  'stay_extensions',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { checkLockProviderHealth, checkTenantLockProviders } from '../health/check-health';
 import { sweepBookingRequests } from '../booking-site/booking-requests';
 import { releaseBookingHold } from '../booking-site/checkout';
+import { releaseStayExtension } from '../stays/extend-stay';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
@@ -19,6 +20,7 @@ const ZWebhookJobSchema = z.object({ eventId: z.uuid() });
 const ZMessageJobSchema = z.object({ tenantId: z.uuid(), messageId: z.uuid() });
 const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
 const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() });
+const ZExtensionJobSchema = z.object({ tenantId: z.uuid(), extensionId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -69,6 +71,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     release_booking_hold: async (payload, helpers) => {
       const released = await releaseBookingHold(ZHoldJobSchema.parse(payload));
       if (released > 0) helpers.logger.info(`released ${released} unpaid held stay(s)`);
+    },
+    // A guest's extension held for its online payment, at the hold's end: unpaid, the added time is given back.
+    release_stay_extension: async (payload, helpers) => {
+      if ((await releaseStayExtension(ZExtensionJobSchema.parse(payload))) > 0)
+        helpers.logger.info('released an unpaid stay extension');
     },
     // Booking requests that never became a booking keep no guest's details past a day.
     sweep_booking_requests: async (_payload, helpers) => {

@@ -196,6 +196,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     `insert into payments (tenant_id, reservation_id, amount_cents, currency, method) values ($1, $2, 10000, 'jpy', 'cash')`,
     [ids.tenantId, ids.reservationId],
   );
+  // An extension the guest asked for, applied (owed at the property).
+  await q(
+    `insert into stay_extensions (tenant_id, reservation_id, room_id, from_ends_at, ends_at, amount_cents, currency, payment_mode, status)
+     values ($1, $2, $3, now() + interval '1 day', now() + interval '2 days', 10000, 'jpy', 'at_property', 'applied')`,
+    [ids.tenantId, ids.reservationId, ids.roomId],
+  );
   return ids;
 }
 

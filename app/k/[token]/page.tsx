@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { DoorInfo } from '@/app/k/[token]/_components/door-info';
+import { ExtendStay } from '@/app/k/[token]/_components/extend-stay';
 import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
@@ -95,6 +96,7 @@ export default async function GuestKeyPage({ params }: Props) {
 
       <StayTodo stay={stay} locale={locale} t={t} readAt={readAt} />
       <StayRegister stay={stay} t={t} />
+      <ExtendStay token={token} stay={stay} locale={locale} t={t} />
       <DoorInfo stay={stay} locale={locale} t={t} />
       <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
       <p className="guest-calendar">

@@ -8,6 +8,7 @@ declare
   v_during tstzrange := tstzrange(new.starts_at, new.ends_at, '[)');
 begin
   if new.status = 'cancelled' then
+    -- the stay's own dates and any extension it was holding
     delete from room_holds where tenant_id = new.tenant_id and reservation_id = new.id and key_id is null;
     return null;
   end if;
@@ -18,7 +19,7 @@ begin
   perform app_yield_key_leads(new.tenant_id, new.room_id, new.id, v_during);
   insert into room_holds (tenant_id, room_id, reservation_id, during)
   values (new.tenant_id, new.room_id, new.id, v_during)
-  on conflict (tenant_id, reservation_id) where key_id is null
+  on conflict (tenant_id, reservation_id) where key_id is null and extension_id is null
   do update set room_id = excluded.room_id, during = excluded.during;
   return null;
 end $function$;
