@@ -36,6 +36,7 @@ export const TENANT_TABLES = [
   'room_types',
   'payments',
   'booking_requests',
+  'guest_registrations',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */
@@ -112,6 +113,10 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
   app_public_facility: {
     reason: 'a guest on a booking site has only its slug: facility_slugs finds the tenant and facility',
     via: 'facility_slugs',
+  },
+  app_registration_complete: {
+    reason:
+      'takes its tenant as p_tenant (the signature issue 31 fixed for the self check-in) and reads only that tenant’s stay',
   },
   app_secret_rotate: {
     reason: 'the operator re-encrypts every tenant’s provider secrets under a new data key (install-wide by nature)',

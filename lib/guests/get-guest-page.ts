@@ -46,7 +46,9 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
   );
   const readAt = Date.now();
   const initial: GuestStatus | null =
-    key === undefined ? null : { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(read.keys, key) };
+    key === undefined
+      ? null
+      : { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(read.keys, key), registration: read.registration };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
     const { phone, address } = stay.facility;
     return { kind: 'thanks', facilityName: stay.facilityName, phone, address };

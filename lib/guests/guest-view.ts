@@ -19,7 +19,14 @@ export type GuestStatus = {
    * see the desk), null when it does (or there is no key). Absent in answers from before it existed.
    */
   lockWindow?: GuestLockWindow;
+  /**
+   * The stay's guest register (Japan's lodging law): `not_required` where the facility keeps none,
+   * `missing` until every guest is recorded, then `complete`. Absent in answers from before it existed.
+   */
+  registration?: GuestRegistrationState;
 };
+
+export type GuestRegistrationState = 'not_required' | 'missing' | 'complete';
 
 export type GuestLockWindow = 'updating' | 'failed' | null;
 

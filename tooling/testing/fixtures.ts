@@ -191,6 +191,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     `insert into payments (tenant_id, reservation_id, amount_cents, currency, method) values ($1, $2, 10000, 'jpy', 'cash')`,
     [ids.tenantId, ids.reservationId],
   );
+  // One guest of the stay's register (Japan's lodging law), as its definer function would write it.
+  await q(
+    `insert into guest_registrations (tenant_id, reservation_id, position, name, address, address_in_japan, nationality, retain_until)
+     values ($1, $2, 1, 'Guest', 'Tokyo', true, 'JP', now())`,
+    [ids.tenantId, ids.reservationId],
+  );
   return ids;
 }
 
