@@ -28,6 +28,10 @@ export const AUDIT_ACTIONS = [
   'reservation.payment_failed',
   'guest.deleted',
   'guest.updated',
+  'registration.recorded',
+  'registration.viewed',
+  'registration.exported',
+  'registration.erased',
   'webhook.replayed',
   'secret.set',
   'secret.rotated',
@@ -107,6 +111,7 @@ export const AUDIT_REASON_CODES = [
   'staff_code_rules',
   'payment_timeout',
   'payment_after_release',
+  'retention_ended',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

@@ -9,7 +9,7 @@ import {
   type GuestStay,
 } from './get-guest-key';
 import { guestKeyLimit } from './guest-rate-limits';
-import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
+import { guestPhaseOf, guestViewOf, type GuestRegistrationState, type GuestStatus } from './guest-view';
 
 export type GuestPage =
   | {
@@ -19,6 +19,8 @@ export type GuestPage =
       initial: GuestStatus | null;
       /** When it was read (ms since the epoch): the phone derives its first view at this instant. */
       readAt: number;
+      /** The stay's guest register (Japan's lodging law): the page asks for it while `missing`. */
+      registration: GuestRegistrationState;
     }
   | { kind: 'thanks' | 'cancelled'; facilityName: string; phone: string | null; address: string | null };
 
@@ -53,5 +55,5 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
     const { phone, address } = stay.facility;
     return { kind: 'thanks', facilityName: stay.facilityName, phone, address };
   }
-  return { kind: 'live', stay, initial, readAt };
+  return { kind: 'live', stay, initial, readAt, registration: read.registration ?? 'not_required' };
 }

@@ -5,6 +5,9 @@ import type { ReactNode } from 'react';
 import { DoorInfo } from '@/app/k/[token]/_components/door-info';
 import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
+import { GuestRegister } from '@/app/k/[token]/_components/guest-register';
+import { guestRegisterWords } from '@/app/k/[token]/_components/guest-register-words';
+import { countryOptions } from '@/lib/registration/countries';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
 import { StayEnded } from '@/app/k/[token]/_components/stay-ended';
 import { LanguageSwitcher } from '@/components/language-switcher';
@@ -90,6 +93,16 @@ export default async function GuestKeyPage({ params }: Props) {
           words={guestKeyWords(t)}
         />
       </section>
+
+      {/* The guest register (a `jp` facility): the form until every guest is recorded, then that it is. */}
+      {page.registration === 'missing' && (
+        <GuestRegister token={token} words={guestRegisterWords(t)} countries={countryOptions(intlLocale(locale))} />
+      )}
+      {page.registration === 'complete' && (
+        <p className="guest-status guest-status--success" data-testid="guest-register-complete">
+          {t('guestRegister.complete')}
+        </p>
+      )}
 
       <DoorInfo stay={stay} locale={locale} t={t} />
       <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
