@@ -79,6 +79,7 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'room_type.archived',
   'facility.published',
   'facility.unpublished',
+  'registration.rotated',
 ] as const;
 export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
 

@@ -118,6 +118,9 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
     reason:
       'takes its tenant as p_tenant (the signature issue 31 fixed for the self check-in) and reads only that tenant’s stay',
   },
+  app_registration_rotate: {
+    reason: 'the operator re-encrypts every tenant’s guest registers under a new data key (install-wide by nature)',
+  },
   app_secret_rotate: {
     reason: 'the operator re-encrypts every tenant’s provider secrets under a new data key (install-wide by nature)',
   },

@@ -394,3 +394,52 @@ async function facilityOf(reservationId: string): Promise<string | undefined> {
   );
   return rows[0]?.facility_id;
 }
+
+// Last in this file: it moves every register row of the test database to a new data key.
+describe('data key rotation', () => {
+  it('re-encrypts passport data with the new key, each row read with its own version’s key', async () => {
+    const { tenantId, reservationId, token } = await jpStay();
+    await call(token, { guests: [foreigner()] });
+    const { rotateGuestRegisters } = await import('./rotate-registers');
+    const old = {
+      key: process.env.APP_DATA_KEY!,
+      version: process.env.APP_DATA_KEY_VERSION,
+      keys: process.env.APP_DATA_KEYS,
+    };
+    const newKey = 'rotated-data-key-0123456789abcdef';
+    try {
+      // A keyring without version 1: nothing changes (fails closed).
+      process.env.APP_DATA_KEY = newKey;
+      process.env.APP_DATA_KEY_VERSION = '2';
+      delete process.env.APP_DATA_KEYS;
+      await expect(rotateGuestRegisters({ actor: TEST_ACTOR })).rejects.toMatchObject({ code: 'data_key_mismatch' });
+      const unchanged = await admin.query<{ key_version: number }>(
+        `select key_version from guest_registrations where reservation_id = $1`,
+        [reservationId],
+      );
+      expect(unchanged.rows).toEqual([{ key_version: 1 }]);
+      process.env.APP_DATA_KEYS = `1:${old.key}`;
+      const { rotated } = await rotateGuestRegisters({ actor: TEST_ACTOR });
+      expect(rotated).toBeGreaterThanOrEqual(1);
+      const { rows } = await admin.query<{ number: string; key_version: number }>(
+        `select pgp_sym_decrypt(passport_number, $2) as number, key_version from guest_registrations where reservation_id = $1`,
+        [reservationId, newKey],
+      );
+      expect(rows).toEqual([{ number: 'P1234567', key_version: 2 }]);
+      const reader = await manager(tenantId);
+      const stays = await readRegisterDay(reader, {
+        facilityId: (await facilityOf(reservationId))!,
+        day: tokyoDay(new Date(Date.now() + 3_600_000)),
+        purpose: 'viewed',
+      });
+      const image = await readPassportImage(reader, stays[0]!.guests[0]!.registrationId);
+      expect(image.bytes.equals(PNG_BYTES)).toBe(true);
+    } finally {
+      process.env.APP_DATA_KEY = old.key;
+      if (old.version === undefined) delete process.env.APP_DATA_KEY_VERSION;
+      else process.env.APP_DATA_KEY_VERSION = old.version;
+      if (old.keys === undefined) delete process.env.APP_DATA_KEYS;
+      else process.env.APP_DATA_KEYS = old.keys;
+    }
+  });
+});
