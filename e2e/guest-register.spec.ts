@@ -136,6 +136,8 @@ test('guests fill the register on their phones in English and Japanese; the desk
   deskPage,
   managerPage,
 }) => {
+  // Two bookings through the desk, two phones filling the register, a manager reading it.
+  test.setTimeout(180_000);
   cli('facility-update', '--tenant', tenant.id, '--facility', tenant.facilityId, '--registration', 'jp');
   const png = pngFixture();
 

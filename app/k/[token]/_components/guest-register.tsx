@@ -34,9 +34,9 @@ type ErrorKey = keyof GuestRegisterWords['errors'];
 /** Errors by `${guest key}.${field}`. */
 type Errors = Record<string, ErrorKey>;
 
-let nextKey = 1;
-const blankGuest = (): GuestForm => ({
-  key: nextKey++,
+/** A new guest's form; its key names its fields' ids, the same on the server and the phone (0 is the first guest). */
+const blankGuest = (key: number): GuestForm => ({
+  key,
   name: '',
   address: '',
   addressInJapan: false,
@@ -141,7 +141,8 @@ function send(token: string, body: string, onProgress: (percent: number) => void
 export function GuestRegister({ token, words: w, countries }: Props) {
   const router = useRouter();
   const id = useId();
-  const [guests, setGuests] = useState<GuestForm[]>(() => [blankGuest()]);
+  const [guests, setGuests] = useState<GuestForm[]>(() => [blankGuest(0)]);
+  const nextKey = useRef(1);
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<ErrorKey | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -354,7 +355,14 @@ export function GuestRegister({ token, words: w, countries }: Props) {
           );
         })}
         {guests.length < MAX_REGISTER_GUESTS && (
-          <Button type="button" variant="secondary" onClick={() => setGuests((list) => [...list, blankGuest()])}>
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => {
+              const key = nextKey.current++;
+              setGuests((list) => [...list, blankGuest(key)]);
+            }}
+          >
             {w.add}
           </Button>
         )}
