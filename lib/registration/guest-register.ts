@@ -1,11 +1,15 @@
 import { currentDataKey, currentKeyring } from '../secrets/data-key';
 import { readGuestStay } from '../guests/get-guest-key';
-import { runStatements, sqlLiteral, statement, type Statement } from '../db/tx';
+import { runStatements, serviceStatement, sqlLiteral, statement, type Statement } from '../db/tx';
 import { AppError } from '../errors';
 import { registerJson, type RegistrationBody } from './registration-input';
 import { registrationStateOf, type RegistrationState } from './registration-state';
 
 export type { RegistrationState };
+
+const REPLACE = statement<{ complete: boolean }>(
+  `select app_registration_replace($1::uuid, $2::uuid, $3::jsonb, $4::text, $5::int) as complete`,
+);
 
 /**
  * `PUT /api/guest/{token}/registration`: replaces the stay's register with `body` (validated by
@@ -25,21 +29,10 @@ export async function putGuestRegistration(
   if (!read) throw new AppError('not_found', 'This key link is unknown or has expired.');
   const { tenantId, reservationId } = read.stay;
   const { key, version } = currentDataKey();
-  const [rows] = await runStatements({ role: 'app_service', tenantId }, [
-    statement<{ complete: boolean }>(
-      `select app_registration_replace(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')},
-        ${sqlLiteral(registerJson(body), 'jsonb')}, ${sqlLiteral(key, 'text')}, ${sqlLiteral(version, 'int')}) as complete`,
-    ),
-  ]);
+  // Bound parameters, not literals: the passport data and the key never appear in the statement's text,
+  // which PostgreSQL writes to its log with any error (and bound values are not logged by default).
+  const rows = await serviceStatement(REPLACE, [tenantId, reservationId, registerJson(body), key, version]);
   return { complete: rows[0]?.complete === true };
-}
-
-/** Whether a stay's register is complete (`app_registration_complete`), for staff of its tenant. */
-export function registrationCompleteStatement(tenantId: string, reservationId: string): Statement<boolean> {
-  return {
-    sql: `select app_registration_complete(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(reservationId, 'uuid')}) as complete`,
-    rows: (rows) => (rows[0] as { complete?: boolean } | undefined)?.complete === true,
-  };
 }
 
 /** The keyring as the register's readers take it (`{"1": "…"}`). */
