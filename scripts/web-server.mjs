@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { tsImport } from 'tsx/esm/api';
-import { MAX_BODY_BYTES } from '../lib/http/body-limit.mjs';
+import { bodyLimitOf } from '../lib/http/body-limit.mjs';
 import { ROUTER_PREFIXES } from '../lib/api/router-prefixes.mjs';
 import { inFastLane } from '../lib/api/fast-lane.mjs';
 import { STATIC_SECURITY_HEADERS } from '../lib/http/static-headers.mjs';
@@ -43,7 +43,7 @@ const origin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${
  * then refuses it with 413, and the connection is closed): a client streaming without end is not
  * waited for. Null when the client went away first.
  */
-function readBody(req) {
+function readBody(req, limit) {
   return new Promise((resolve) => {
     /** @type {Buffer[]} */
     const chunks = [];
@@ -55,7 +55,7 @@ function readBody(req) {
     const onData = (chunk) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) done(Buffer.concat(chunks, size));
+      if (size > limit) done(Buffer.concat(chunks, size));
     };
     req.on('data', onData);
     req.on('end', () => done(Buffer.concat(chunks, size)));
@@ -72,7 +72,8 @@ function serveFast(req, res) {
   void (async () => {
     try {
       const declared = Number(req.headers['content-length'] ?? '0');
-      const body = req.method === 'GET' || declared > MAX_BODY_BYTES ? undefined : await readBody(req);
+      const limit = bodyLimitOf(req.method, req.url ?? '/');
+      const body = req.method === 'GET' || declared > limit ? undefined : await readBody(req, limit);
       // The client went away before its body ended: there is no one to answer.
       if (body === null) return;
       const headers = new Headers();
@@ -96,7 +97,7 @@ function serveFast(req, res) {
       if (cookies.length) outHeaders['set-cookie'] = cookies;
       outHeaders['content-length'] = String(out.length);
       // A body the route refused unread must not be read as the next request on this connection.
-      if (declared > MAX_BODY_BYTES || !req.complete) outHeaders.connection = 'close';
+      if (declared > limit || !req.complete) outHeaders.connection = 'close';
       res.writeHead(response.status, outHeaders);
       res.end(out);
     } catch (error) {

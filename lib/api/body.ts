@@ -3,13 +3,16 @@ import { AppError } from '../errors';
 import { readRawBody, parseJsonBytes } from '../http/body';
 import { invalidRequest } from './http';
 
-/** Parses a JSON body against a zod schema: 400 `invalid_request` (with `issues`) for anything else. */
+/**
+ * Parses a JSON body against a zod schema: 400 `invalid_request` (with `issues`) for anything else.
+ * `limit` raises the body's limit for the one route that needs it (lib/http/body-limit.mjs).
+ */
 export async function readJson<S extends z.ZodType>(
   request: Request,
   schema: S,
-  options: { optional?: boolean } = {},
+  options: { optional?: boolean; limit?: number } = {},
 ): Promise<z.infer<S>> {
-  const raw = await readRawBody(request);
+  const raw = await readRawBody(request, options.limit);
   let value: unknown = {};
   if (raw.byteLength > 0 || !options.optional) {
     const type = request.headers.get('content-type') ?? '';

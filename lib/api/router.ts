@@ -2,10 +2,13 @@ import { Hono } from 'hono';
 import { getGuestKey, getGuestStatus } from '../guests/get-guest-key';
 import { checkInAsGuest } from '../guests/guest-check-in';
 import { checkOutAsGuest } from '../guests/guest-check-out';
-import { guestKeyLimit, guestStatusLimit } from '../guests/guest-rate-limits';
+import { guestKeyLimit, guestRegistrationLimit, guestStatusLimit } from '../guests/guest-rate-limits';
+import { putGuestRegistration } from '../registration/guest-register';
+import { ZRegistrationBodySchema } from '../registration/registration-input';
+import { REGISTRATION_BODY_BYTES } from '../http/body-limit.mjs';
+import { readJson } from './body';
 import { clientAddress } from '../http/client-address';
 import { requestStayExtension, ZExtensionBodySchema } from '../stays/extend-stay';
-import { readJson } from './body';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
 import { PUBLIC_BOOKING_ROUTES } from './public-routes';
@@ -89,6 +92,16 @@ const OTHER_ROUTES: RouterRoute[] = [
         return new Response(null, { status: 304, headers: { etag, 'cache-control': 'no-store' } });
       }
       return json(body, { requestId, headers: { etag } });
+    }),
+  },
+  {
+    method: 'PUT',
+    path: '/api/guest/{token}/registration',
+    /** The stay's guest register (Japan's lodging law), replaced whole; passport photos make its body large. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) => {
+      const limit = guestRegistrationLimit(token!, clientAddress(request));
+      const body = await readJson(request, ZRegistrationBodySchema, { limit: REGISTRATION_BODY_BYTES });
+      return json({ data: await putGuestRegistration(token!, body, limit) }, { requestId });
     }),
   },
   {

@@ -28,6 +28,10 @@ export const AUDIT_ACTIONS = [
   'reservation.payment_failed',
   'guest.deleted',
   'guest.updated',
+  'registration.recorded',
+  'registration.viewed',
+  'registration.exported',
+  'registration.erased',
   'webhook.replayed',
   'secret.set',
   'secret.rotated',
@@ -80,6 +84,7 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'room_type.photo_removed',
   'facility.published',
   'facility.unpublished',
+  'registration.rotated',
 ] as const;
 export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
 
@@ -112,6 +117,7 @@ export const AUDIT_REASON_CODES = [
   'staff_code_rules',
   'payment_timeout',
   'payment_after_release',
+  'retention_ended',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

@@ -70,7 +70,13 @@ export type AuditMetadataOf = {
   'key.pin_revealed': { reservationId: string };
   'guest.updated': { guestId: string; changed: string[] };
   'guest_link.rotated': { endedLinkIds: string[]; linkId: string; reissuedKeyIds: string[] };
-  'guest.deleted': { guestRef: string | null; revokedKeyIds: string[]; redactedWebhookEvents: number };
+  'guest.deleted': {
+    guestRef: string | null;
+    revokedKeyIds: string[];
+    redactedWebhookEvents: number;
+    /** The latest retention end of the guest's stays' registers, kept past the deletion; null when none. */
+    registerKeptUntil: string | null;
+  };
   'lock_provider.set': { provider: string } & JsonObject;
   'lock.assigned': { provider: string; deviceId: string };
   'room.lock_added': { lockId: string; role: string; liveKeysSent: number };

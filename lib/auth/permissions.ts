@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   /** Facilities, rooms and booking sources. */
   'property.manage',
   'mailbox.view',
+  /** The guest register's personal data (Japan's lodging law): read, passport images, the export. */
+  'register.view',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

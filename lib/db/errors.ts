@@ -50,6 +50,9 @@ export const SQLSTATE = {
   dataKeyMismatch: 'US003',
   dataKeyUnknownVersion: 'US004',
   lockDeviceHeld: 'UL001',
+  registerInvalid: 'UG001',
+  registerClosed: 'UG002',
+  registerKept: 'UG003',
 } as const;
 
 function jsonList(text: string | undefined): string[] {
@@ -235,6 +238,25 @@ export function toDomainError(error: unknown): unknown {
         info.message ?? 'This stay was never checked in.',
         { status: info.detail },
         { cause: error },
+      );
+    // The guest register (prisma/sql/registration): the messages are written for people, with no personal data.
+    case SQLSTATE.registerInvalid:
+      return new AppError(
+        'invalid_request',
+        info.message ?? 'The register is not valid as written.',
+        { issues: [{ path: 'guests', message: info.message ?? 'not valid', code: 'invalid_register' }] },
+        { cause: error },
+      );
+    case SQLSTATE.registerClosed:
+      return new AppError('conflict', info.message ?? 'This stay takes no guest register now.', {}, { cause: error });
+    case SQLSTATE.registerKept:
+      return new AppError(
+        'conflict',
+        info.message ?? 'The guest register is kept until its retention ends.',
+        {},
+        {
+          cause: error,
+        },
       );
     case SQLSTATE.dataKeyMissing:
       return new AppError(

@@ -38,6 +38,7 @@ export const TENANT_TABLES = [
   'booking_requests',
   'room_type_photos',
   'stay_extensions',
+  'guest_registrations',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */
@@ -126,6 +127,9 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
   app_public_facility: {
     reason: 'a guest on a booking site has only its slug: facility_slugs finds the tenant and facility',
     via: 'facility_slugs',
+  },
+  app_registration_rotate: {
+    reason: 'the operator re-encrypts every tenant’s guest registers under a new data key (install-wide by nature)',
   },
   app_secret_rotate: {
     reason: 'the operator re-encrypts every tenant’s provider secrets under a new data key (install-wide by nature)',

@@ -11,7 +11,8 @@ export const GUEST_DELETED = 'guest_deleted';
  * and future reservations (reason `guest_deleted`, audited), then erases the copies of their data
  * in stored webhook payloads (the provider bookings and the Stripe events of their reservations),
  * then removes the guests row. Reservations stay (guest_id becomes null; their pseudonymous
- * snapshots remain), keys stay and every audit row stays. docs/INTERNALS.md lists the places.
+ * snapshots remain), keys stay and every audit row stays; so does the stays' guest register until its
+ * retention ends (the audit's `registerKeptUntil`; lib/registration/sweep-registers.ts erases it then). docs/INTERNALS.md lists the places.
  */
 export async function deleteGuest({
   tenantId,
@@ -97,6 +98,13 @@ async function eraseGuest(
     take: 1,
   });
   const redacted = await eraseFromWebhookPayloads(tx, { tenantId, guestId });
+  // The guest register (Japan's lodging law) is the stays' and stays with them until its retention ends.
+  const [kept] = await runInTransaction(tx, [
+    statement<{ until: Date | null }>(`select max(g.retain_until) as until from guest_registrations g
+    join reservations r on r.tenant_id = g.tenant_id and r.id = g.reservation_id
+    where g.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and r.guest_id = ${sqlLiteral(guestId, 'uuid')}`),
+  ]);
+  const registerKeptUntil = kept[0]?.until ? new Date(kept[0].until).toISOString() : null;
   await tx.guest.deleteMany({ where: { tenantId, id: guestId } });
   await writeAuditEvent(tx, {
     tenantId,
@@ -107,6 +115,7 @@ async function eraseGuest(
       guestRef: refs[0]?.guestRefSnapshot ?? null,
       revokedKeyIds: keys.map((k) => k.id),
       redactedWebhookEvents: redacted,
+      registerKeptUntil,
     },
   });
 }

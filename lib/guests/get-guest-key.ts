@@ -5,7 +5,8 @@ import type { KeyState } from '../keys/lifecycle';
 import { AppError } from '../errors';
 import { issueCheckInKey } from '../stays/issue-check-in-key';
 import { forGuest, toGuestKeyView, type KeyView } from '../keys/key-view';
-import type { GuestLockWindow, GuestStatus, GuestStayStatus } from './guest-view';
+import type { GuestLockWindow, GuestRegistrationState, GuestStatus, GuestStayStatus } from './guest-view';
+import { REGISTRATION_STATE_SQL, registrationStateOf } from '../registration/registration-state';
 
 export type GuestStay = {
   tenantId: string;
@@ -145,7 +146,7 @@ export function lockWindowOf(keys: Pick<KeyRow, 'id' | 'lockWindow'>[], key: { i
   return (key && keys.find((k) => k.id === key.id)?.lockWindow) ?? null;
 }
 
-const LINK_READS = { stay: STAY_SQL, keys: KEYS_SQL, ended: ENDED_SQL } as const;
+const LINK_READS = { stay: STAY_SQL, keys: KEYS_SQL, ended: ENDED_SQL, registration: REGISTRATION_STATE_SQL } as const;
 
 /**
  * Reads what a guest link names (`reads`, in order), as app_anon holding that link, in ONE round trip
@@ -181,6 +182,7 @@ async function readLink(token: string, reads: (keyof typeof LINK_READS)[], limit
     stay: stays.length === 1 ? stayOf(stays[0] as StayRow) : null,
     keys: rowsOf('keys') as KeyRow[],
     ended: ended.length === 1 ? (ended[0] as EndedGuestStay) : null,
+    registration: registrationStateOf(rowsOf('registration') as Record<string, unknown>[]) as GuestRegistrationState,
     refused,
   };
 }
@@ -282,17 +284,27 @@ export async function getGuestStatus(
   options: { now?: Date; limit?: Statement<void> } = {},
 ): Promise<GuestStatus | null> {
   if (!isGuestTokenShape(token)) return null;
-  const { stay, keys, ended, refused } = await readLink(token, ['stay', 'keys', 'ended'], options.limit);
+  const { stay, keys, ended, registration, refused } = await readLink(
+    token,
+    ['stay', 'keys', 'ended', 'registration'],
+    options.limit,
+  );
   if (refused) throw refused;
   if (stay) {
     const { key } = pickGuestKey(keys, stay, options.now ?? new Date());
-    return { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(keys, key), selfCheckIn: selfCheckInOf(stay) };
+    return {
+      stay: statusStayOf(stay),
+      key,
+      lockWindow: lockWindowOf(keys, key),
+      selfCheckIn: selfCheckInOf(stay),
+      registration,
+    };
   }
   return ended ? { stay: statusStayOf(ended), key: null, lockWindow: null } : null;
 }
 
 /** A live stay as its link reads it, with the stay's keys: what `guestKeyOf` picks from. */
-export type GuestStayRead = { stay: GuestStay; keys: KeyRow[] };
+export type GuestStayRead = { stay: GuestStay; keys: KeyRow[]; registration?: GuestRegistrationState };
 
 /**
  * The stay a guest link shows and its keys, in one read-only transaction (one round trip) as app_anon;
@@ -305,8 +317,8 @@ export async function readGuestStay(
   limit?: Statement<void>,
 ): Promise<(GuestStayRead & { refused: unknown }) | null> {
   if (!isGuestTokenShape(token)) return null;
-  const { stay, keys, refused } = await readLink(token, ['stay', 'keys'], limit);
-  return stay ? { stay, keys, refused } : null;
+  const { stay, keys, registration, refused } = await readLink(token, ['stay', 'keys', 'registration'], limit);
+  return stay ? { stay, keys, registration, refused } : null;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type GuestStay,
 } from './get-guest-key';
 import { guestKeyLimit } from './guest-rate-limits';
-import { guestPhaseOf, guestViewOf, type GuestStatus } from './guest-view';
+import { guestPhaseOf, guestViewOf, type GuestRegistrationState, type GuestStatus } from './guest-view';
 
 export type GuestPage =
   | {
@@ -20,6 +20,8 @@ export type GuestPage =
       initial: GuestStatus | null;
       /** When it was read (ms since the epoch): the phone derives its first view at this instant. */
       readAt: number;
+      /** The stay's guest register (Japan's lodging law): the page asks for it while `missing`. */
+      registration: GuestRegistrationState;
     }
   | { kind: 'thanks' | 'cancelled'; facilityName: string; phone: string | null; address: string | null };
 
@@ -53,10 +55,16 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
   const initial: GuestStatus | null =
     key === undefined
       ? null
-      : { stay: statusStayOf(stay), key, lockWindow: lockWindowOf(read.keys, key), selfCheckIn: selfCheckInOf(stay) };
+      : {
+          stay: statusStayOf(stay),
+          key,
+          lockWindow: lockWindowOf(read.keys, key),
+          selfCheckIn: selfCheckInOf(stay),
+          registration: read.registration,
+        };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
     const { phone, address } = stay.facility;
     return { kind: 'thanks', facilityName: stay.facilityName, phone, address };
   }
-  return { kind: 'live', stay, initial, readAt };
+  return { kind: 'live', stay, initial, readAt, registration: read.registration ?? 'not_required' };
 }

@@ -34,6 +34,11 @@ export function guestKeyLimit(token: string, address: string): Statement<void> {
   return rateLimitHits(guestRequestRules('guest-key', token, address, { token: 60, address: 300 }));
 }
 
+/** The guest register's PUT: a few tries a minute (each may carry megabytes of passport photos). */
+export function guestRegistrationLimit(token: string, address: string): Statement<void> {
+  return rateLimitHits(guestRequestRules('guest-register', token, address, { token: 10, address: 60 }));
+}
+
 const STATUS_PER_MINUTE = { token: 120, address: 1200 };
 
 /**

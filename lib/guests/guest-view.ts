@@ -24,7 +24,14 @@ export type GuestStatus = {
    * desk checks guests in. Absent in answers from before it existed.
    */
   selfCheckIn?: { opensAt: string } | null;
+  /**
+   * The stay's guest register (Japan's lodging law): `not_required` where the facility keeps none,
+   * `missing` until every guest is recorded, then `complete`. Absent in answers from before it existed.
+   */
+  registration?: GuestRegistrationState;
 };
+
+export type GuestRegistrationState = 'not_required' | 'missing' | 'complete';
 
 export type GuestLockWindow = 'updating' | 'failed' | null;
 

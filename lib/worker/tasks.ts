@@ -12,6 +12,7 @@ import { checkAllLocks } from '../locks/reconcile';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
+import { sweepGuestRegisters } from '../registration/sweep-registers';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { beat, reapDeadWorkers } from './heartbeat';
 
@@ -82,6 +83,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const swept = await sweepBookingRequests();
       if (swept > 0) helpers.logger.info(`deleted ${swept} unconfirmed booking request(s)`);
     },
+    // Guest registers past their retention (three years after the stay) are erased.
+    sweep_guest_registers: async (_payload, helpers) => {
+      const swept = await sweepGuestRegisters();
+      if (swept > 0) helpers.logger.info(`erased the guest registers of ${swept} stay(s) past their retention`);
+    },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
@@ -120,4 +126,5 @@ export const crontab = [
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',
   '17 * * * * sweep_booking_requests ?max=1',
+  '43 3 * * * sweep_guest_registers ?max=1',
 ].join('\n');

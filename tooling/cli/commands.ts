@@ -5,6 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/auth/passwor
 import { unlockUser } from '../../lib/auth/sign-in';
 import { listCaughtAccountMail } from '../../lib/messages/list-caught-mail';
 import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../../lib/secrets/provider-secrets';
+import { rotateGuestRegisters } from '../../lib/registration/rotate-registers';
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../../lib/api/schemas';
 import { addBookingSource } from '../../lib/bookings/booking-sources';
@@ -209,7 +210,11 @@ export const COMMANDS: Record<string, CliCommand> = {
     z.object({ tenant: uuid, room: uuid, lock: uuid, role: z.enum(['room', 'entrance', 'other']).optional() }).strict(),
     (f) => addRoomLock({ tenantId: f.tenant, roomId: f.room, lockId: f.lock, role: f.role, actor: CLI_ACTOR }),
   ),
-  'secrets-rotate': command(z.object({}).strict(), () => rotateProviderSecrets({ actor: CLI_ACTOR })),
+  // Provider secrets and the guest registers' passport data, each in its own all-or-nothing transaction.
+  'secrets-rotate': command(z.object({}).strict(), async () => ({
+    ...(await rotateProviderSecrets({ actor: CLI_ACTOR })),
+    guestRegisterRows: (await rotateGuestRegisters({ actor: CLI_ACTOR })).rotated,
+  })),
   'booking-source-add': command(
     z
       .object({

@@ -202,6 +202,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
      values ($1, $2, $3, now() + interval '1 day', now() + interval '2 days', 10000, 'jpy', 'at_property', 'applied')`,
     [ids.tenantId, ids.reservationId, ids.roomId],
   );
+  // One guest of the stay's register (Japan's lodging law), as its definer function would write it.
+  await q(
+    `insert into guest_registrations (tenant_id, reservation_id, position, name, address, address_in_japan, nationality, retain_until)
+     values ($1, $2, 1, 'Guest', 'Tokyo', true, 'JP', now())`,
+    [ids.tenantId, ids.reservationId],
+  );
   return ids;
 }
 

@@ -9,6 +9,7 @@ import { requireStaff } from '@/app/_server/staff';
 import { can } from '@/lib/auth/permissions';
 import { TimesIn } from '@/components/time';
 import { Button, buttonClassName } from '@/components/ui/button';
+import { FacilityField } from '@/components/facility-field';
 import { Field, Input, Select } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import { Table } from '@/components/ui/table';
@@ -103,18 +104,13 @@ export default async function GridPage({ searchParams }: Props) {
           )}
         </Field>
         {facilities.length > 1 && (
-          <Field id="grid-facility" label={t('grid.facility')}>
-            {(control) => (
-              <Select {...control} name="facility" defaultValue={facility?.id ?? ''}>
-                <option value="">{t('grid.allFacilities')}</option>
-                {facilities.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.name}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <FacilityField
+            id="grid-facility"
+            label={t('grid.facility')}
+            facilities={facilities}
+            defaultValue={facility?.id ?? ''}
+            all={t('grid.allFacilities')}
+          />
         )}
         <Button type="submit" variant="secondary">
           {t('grid.show')}

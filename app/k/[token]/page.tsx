@@ -6,9 +6,12 @@ import { DoorInfo } from '@/app/k/[token]/_components/door-info';
 import { ExtendStay } from '@/app/k/[token]/_components/extend-stay';
 import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
+import { GuestRegister } from '@/app/k/[token]/_components/guest-register';
+import { guestRegisterWords } from '@/app/k/[token]/_components/guest-register-words';
+import { countryOptions } from '@/lib/registration/countries';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
 import { StayEnded } from '@/app/k/[token]/_components/stay-ended';
-import { StayRegister, StayTodo } from '@/app/k/[token]/_components/stay-todo';
+import { StayTodo } from '@/app/k/[token]/_components/stay-todo';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { setLocale } from '@/app/_server/actions';
 import { When } from '@/components/time';
@@ -95,8 +98,19 @@ export default async function GuestKeyPage({ params }: Props) {
       </section>
 
       <StayTodo stay={stay} locale={locale} t={t} readAt={readAt} />
-      <StayRegister stay={stay} t={t} />
+      {/* The guest register (a `jp` facility): the form until every guest is recorded, then that it is. */}
+      <div id="guest-register">
+        {page.registration === 'missing' && (
+          <GuestRegister token={token} words={guestRegisterWords(t)} countries={countryOptions(intlLocale(locale))} />
+        )}
+        {page.registration === 'complete' && (
+          <p className="guest-status guest-status--success" data-testid="guest-register-complete">
+            {t('guestRegister.complete')}
+          </p>
+        )}
+      </div>
       <ExtendStay token={token} stay={stay} locale={locale} t={t} />
+
       <DoorInfo stay={stay} locale={locale} t={t} />
       <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
       <p className="guest-calendar">

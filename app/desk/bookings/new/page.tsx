@@ -1,3 +1,4 @@
+import { FacilityField } from '@/components/facility-field';
 import { Field, FieldHint, Input, Select } from '@/components/ui/field';
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
@@ -88,17 +89,12 @@ export default async function NewBookingPage({ searchParams }: Props) {
   const hourly = facility.bookingUnit === 'hour';
   const preselected = first(query.room) || undefined;
   const facilityField = facilities.length > 1 && (
-    <Field id="booking-facility" label={t('bookingNew.facility')}>
-      {(control) => (
-        <Select {...control} name="facility" defaultValue={facility.id}>
-          {facilities.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-            </option>
-          ))}
-        </Select>
-      )}
-    </Field>
+    <FacilityField
+      id="booking-facility"
+      label={t('bookingNew.facility')}
+      facilities={facilities}
+      defaultValue={facility.id}
+    />
   );
   const carried = preselected ? <input type="hidden" name="room" value={preselected} /> : null;
   const when = (date: Date) => <When at={date} zone={facility.timeZone} />;

@@ -27,6 +27,7 @@ import { ClientMessages } from '@/components/client-messages';
 import { TimesIn, When } from '@/components/time';
 import { buttonClassName } from '@/components/ui/button';
 import { Badge } from '@/components/ui/badge';
+import { reservationRegisterState } from '@/lib/registration/guest-register';
 import { Table } from '@/components/ui/table';
 import { PaymentForm } from '@/app/desk/_components/payment-form';
 import { can } from '@/lib/auth/permissions';
@@ -59,12 +60,14 @@ export default async function ReservationPage({ params }: Props) {
   const { id } = await params;
   const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
   if (!ZReservationIdSchema.safeParse(id).success) notFound();
-  const [t, format, view, payments, locale] = await Promise.all([
+  const [t, format, view, payments, locale, register] = await Promise.all([
     getT(),
     getFormatter(),
     loadReservation(staff, id),
     reservationPayments({ tenantId: staff.current.tenantId, reservationId: id }),
     getLocale(),
+    // Only whether the guest register is complete: the desk never reads who (PostgreSQL refuses it).
+    reservationRegisterState({ tenantId: staff.current.tenantId, reservationId: id }),
   ]);
   if (!view || !payments) notFound();
 
@@ -209,6 +212,14 @@ export default async function ReservationPage({ params }: Props) {
                     <Badge tone="neutral" data-testid="reservation-unpaid">
                       {t('payments.unpaidBadge')}
                     </Badge>
+                  )}
+                  {register !== 'not_required' && (
+                    <>
+                      {' '}
+                      <Badge tone={register === 'complete' ? 'success' : 'warning'} data-testid="reservation-register">
+                        {t(register === 'complete' ? 'register.complete' : 'register.missing')}
+                      </Badge>
+                    </>
                   )}
                 </dd>
               </div>
