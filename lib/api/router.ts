@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { getGuestKey, getGuestStatus } from '../guests/get-guest-key';
+import { postGuestMessage, reportCodeProblem, ZGuestMessageBodySchema } from '../guests/guest-help';
 import { guestKeyLimit, guestStatusLimit } from '../guests/guest-rate-limits';
+import { readJson } from './body';
 import { clientAddress } from '../http/client-address';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
@@ -70,6 +72,24 @@ const OTHER_ROUTES: RouterRoute[] = [
       }
       return json(body, { requestId, headers: { etag } });
     }),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/messages',
+    /** A guest's message to the desk (1–2000 characters): on the reservation's timeline and the desk's day. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) => {
+      const { body } = await readJson(request, ZGuestMessageBodySchema);
+      const data = await postGuestMessage({ token: token!, clientAddress: clientAddress(request), body });
+      return json({ data }, { requestId, status: 201 });
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/code-problem',
+    /** "My code does not work": the desk told at once (one report per five minutes), a backup code where a pool exists. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) =>
+      json({ data: await reportCodeProblem({ token: token!, clientAddress: clientAddress(request) }) }, { requestId }),
+    ),
   },
   {
     method: 'POST',

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   'reservation.payment_failed',
   'guest.deleted',
   'guest.updated',
+  'guest.message_sent',
+  'guest.code_problem',
   'webhook.replayed',
   'secret.set',
   'secret.rotated',
@@ -107,6 +109,7 @@ export const AUDIT_REASON_CODES = [
   'staff_code_rules',
   'payment_timeout',
   'payment_after_release',
+  'guest_code_problem',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

@@ -36,6 +36,7 @@ export const TENANT_TABLES = [
   'room_types',
   'payments',
   'booking_requests',
+  'guest_messages',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */

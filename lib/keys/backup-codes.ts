@@ -22,7 +22,10 @@ export type BackupOutcome =
 export async function checkBackupNeeded(
   job: { tenantId: string; keyId: string },
   actor: Actor = BACKUP_JOB,
+  options: { evenIfSet?: boolean } = {},
 ): Promise<BackupOutcome> {
+  // `evenIfSet`: the guest says the code does not open the door (lib/guests/guest-help.ts), whatever the lock said.
+  const evenIfSet = options.evenIfSet === true;
   const { tenantId, keyId } = job;
   const key = await asService({ tenantId }, (tx) =>
     tx.accessKey.findFirst({
@@ -32,7 +35,7 @@ export async function checkBackupNeeded(
   );
   if (!key || key.kind !== 'guest' || (key.status !== 'pre_issued' && key.status !== 'active'))
     return { kind: 'not_needed' };
-  const unset = key.doors.filter((d) => d.state !== 'set');
+  const unset = evenIfSet ? key.doors : key.doors.filter((d) => d.state !== 'set');
   if (unset.length === 0) return { kind: 'not_needed' };
   const standing = await asService({ tenantId }, (tx) =>
     tx.accessKey.count({ where: { tenantId, backupFor: keyId, status: { in: ['pre_issued', 'active'] } } }),
@@ -62,13 +65,13 @@ export async function checkBackupNeeded(
         join key_lock_codes c on c.tenant_id = k.tenant_id and c.key_id = k.id and c.lock_id = ${sqlLiteral(door.lockId, 'uuid')}
        where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')} for update of k`),
     ]);
-    if (!fresh[0] || !['pre_issued', 'active'].includes(fresh[0].status) || fresh[0].state === 'set')
+    if (!fresh[0] || !['pre_issued', 'active'].includes(fresh[0].status) || (fresh[0].state === 'set' && !evenIfSet))
       return { kind: 'not_needed' } as const;
     const [inserted] = await runInTransaction(tx, [
       statement<{ id: string }>(`
       insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, kind, backup_for)
       values (${sqlLiteral(tenantId, 'uuid')},
-        ${sqlLiteral(key.reservationId, 'uuid')}, null, ${sqlLiteral(key.roomId, 'uuid')},
+        ${sqlLiteral(key.reservationId, 'uuid')}, ${sqlLiteral(key.checkInId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')},
         ${sqlLiteral(key.status, 'key_status')},
         ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')},
         ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
@@ -92,7 +95,7 @@ export async function checkBackupNeeded(
     await runInTransaction(tx, [
       effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')},
         ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}, 'key.backup_issued', 'access_key',
-        ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(door.error ?? `code_${door.state}`, 'text')},
+        ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(evenIfSet && door.state === 'set' ? 'guest_code_problem' : (door.error ?? `code_${door.state}`), 'text')},
         ${sqlLiteral(JSON.stringify(metadata), 'jsonb')})`),
     ]);
     logger.info({ keyId, backupKeyId, lockId: door.lockId }, 'backup code issued');

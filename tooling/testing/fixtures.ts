@@ -191,6 +191,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     `insert into payments (tenant_id, reservation_id, amount_cents, currency, method) values ($1, $2, 10000, 'jpy', 'cash')`,
     [ids.tenantId, ids.reservationId],
   );
+  // A guest's message to the desk from their link.
+  await q(
+    `insert into guest_messages (tenant_id, reservation_id, guest_id, kind, body, priority)
+     values ($1, $2, $3, 'message', 'Fixture message', 'normal')`,
+    [ids.tenantId, ids.reservationId, ids.guestId],
+  );
   return ids;
 }
 
