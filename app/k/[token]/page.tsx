@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { DoorInfo } from '@/app/k/[token]/_components/door-info';
-import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
+import { GuestHelp } from '@/app/k/[token]/_components/guest-help';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { guestKeyWords } from '@/app/k/[token]/_components/guest-key-words';
 import { StayEnded } from '@/app/k/[token]/_components/stay-ended';
@@ -50,7 +50,14 @@ export default async function GuestKeyPage({ params }: Props) {
   if (page.kind !== 'live') {
     return (
       <GuestPage facilityName={page.facilityName} locale={locale}>
-        <StayEnded kind={page.kind} t={t} facilityName={page.facilityName} phone={page.phone} address={page.address} />
+        <StayEnded
+          kind={page.kind}
+          t={t}
+          facilityName={page.facilityName}
+          phone={page.phone}
+          email={page.email}
+          address={page.address}
+        />
       </GuestPage>
     );
   }
@@ -92,7 +99,13 @@ export default async function GuestKeyPage({ params }: Props) {
       </section>
 
       <DoorInfo stay={stay} locale={locale} t={t} />
-      <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
+      <GuestHelp
+        t={t}
+        token={token}
+        phone={stay.facility.phone}
+        email={stay.facility.email}
+        address={stay.facility.address}
+      />
       <p className="guest-calendar">
         <a className="guest-link" href={`/k/${token}/stay.ics`} download="stay.ics" data-testid="guest-ics">
           {t('guestStay.addToCalendar')}
