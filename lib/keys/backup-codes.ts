@@ -41,13 +41,13 @@ export async function checkBackupNeeded(
     tx.accessKey.count({ where: { tenantId, backupFor: keyId, status: { in: ['pre_issued', 'active'] } } }),
   );
   if (standing > 0) return { kind: 'not_needed' };
-  if (key.doors.length !== 1) return notPossible(keyId, 'backup_needs_single_door');
+  if (key.doors.length !== 1) return notPossible(keyId, evenIfSet, 'backup_needs_single_door');
   const door = unset[0]!;
-  if (!door.lock.supportsBackupCodes) return notPossible(keyId, 'no_backup_pool');
-  if (!door.codeId) return notPossible(keyId, 'code_never_accepted');
+  if (!door.lock.supportsBackupCodes) return notPossible(keyId, evenIfSet, 'no_backup_pool');
+  if (!door.codeId) return notPossible(keyId, evenIfSet, 'code_never_accepted');
   const provider = await lockProviderFor(tenantId, door.lock.provider);
   if (!provider.ok || !provider.data.pullBackupCode)
-    return notPossible(keyId, provider.ok ? 'no_backup_pool' : provider.code);
+    return notPossible(keyId, evenIfSet, provider.ok ? 'no_backup_pool' : provider.code);
   const pulled = await provider.data.pullBackupCode({
     deviceId: door.lock.deviceId,
     codeId: door.codeId,
@@ -55,7 +55,7 @@ export async function checkBackupNeeded(
   });
   if (!pulled.ok) {
     if (pulled.retryable) throw new Error(`backup code not pulled (${pulled.code}); will retry`);
-    return notPossible(keyId, pulled.code);
+    return notPossible(keyId, evenIfSet, pulled.code);
   }
   return asService({ tenantId }, async (tx) => {
     // The key may have ended or been confirmed while the pool was asked: then the backup is not used.
@@ -103,8 +103,13 @@ export async function checkBackupNeeded(
   });
 }
 
-function notPossible(keyId: string, reason: string): BackupOutcome {
-  logger.warn({ keyId, reason }, 'key not on its lock in time, and no backup code can stand in');
+function notPossible(keyId: string, guestReported: boolean, reason: string): BackupOutcome {
+  logger.warn(
+    { keyId, reason },
+    guestReported
+      ? 'the guest says the code does not work, and no backup code can stand in'
+      : 'key not on its lock in time, and no backup code can stand in',
+  );
   return { kind: 'not_possible', reason };
 }
 

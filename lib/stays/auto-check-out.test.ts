@@ -118,6 +118,27 @@ describe('the automatic check-out', () => {
     }
   });
 
+  it('skips a stay a desk check-out holds, and the desk’s check-out is then the only one', async () => {
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
+    const stay = await endedStay(tenantId, roomIds[0]!);
+    // The desk's check-out has locked the stay and not committed yet when the job runs.
+    const deskTx = await adminClient();
+    try {
+      await deskTx.query('begin');
+      await deskTx.query(`select check_out_reservation($1, $2, 'user', null, 'desk')`, [tenantId, stay.reservationId]);
+      await checkOutEndedStays();
+      await deskTx.query('commit');
+    } finally {
+      await deskTx.end();
+    }
+    await checkOutEndedStays();
+    expect(await stateOf(stay.reservationId)).toEqual({
+      status: 'checked_out',
+      liveKeys: 0,
+      audits: [{ actor_type: 'user', actor_id: null, reason: null }],
+    });
+  });
+
   it('leaves a stay never checked in (a no-show) confirmed; its pre-issued key still expires at its end', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
     const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -1, hours: 2 });
