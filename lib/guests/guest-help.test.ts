@@ -10,6 +10,7 @@ import { registerLockProvider } from '../locks/tenant-provider';
 import { checkOutReservation } from '../stays/check-out';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { deleteGuest } from './delete-guest';
+import { getGuestPage } from './get-guest-page';
 import { postGuestMessage, reportCodeProblem, ZGuestMessageBodySchema } from './guest-help';
 
 let admin: pg.Client;
@@ -44,6 +45,22 @@ const deskAs = (tenantId: string, reservationIds: string[]) =>
   runStatements({ role: 'app_authenticated', tenantId }, [deskGuestMessagesStatement({ tenantId, reservationIds })]);
 
 describe('a guest writes to the desk', () => {
+  it('reaches the property by its email too: on the live page and the thank-you page; a malformed one is refused', async () => {
+    const { tenantId, facilityId, roomIds } = await createBookableTenant({ rooms: 1 });
+    await admin.query(`update facilities set email = 'desk@example.com' where id = $1`, [facilityId]);
+    await expect(
+      admin.query(`update facilities set email = 'not an address' where id = $1`, [facilityId]),
+    ).rejects.toMatchObject({ code: '23514' });
+    const { reservationId, token } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -1 });
+    expect(await getGuestPage(token, nextAddress())).toMatchObject({
+      kind: 'live',
+      stay: { facility: { email: 'desk@example.com' } },
+    });
+    await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
+    await checkOutReservation({ tenantId, reservationId, actor: TEST_ACTOR });
+    expect(await getGuestPage(token, nextAddress())).toMatchObject({ kind: 'thanks', email: 'desk@example.com' });
+  });
+
   it('lands on the reservation timeline and the desk’s day; another tenant sees nothing of it', async () => {
     const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
     const other = await createBookableTenant({ rooms: 1 });
