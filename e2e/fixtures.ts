@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { test as base, type BrowserContext, type Page } from '@playwright/test';
+import { devices, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
+import { bookNight } from './helpers';
 import type { MadeTenant, StaffMember, TenantInput } from './make-tenant';
 
 export { expect } from '@playwright/test';
@@ -100,3 +101,32 @@ export const test = base.extend<Fixtures>({
     await context.close();
   },
 });
+
+/**
+ * The front desk, on a desktop browser of its own, books `guestName` a night from today in the tenant's first
+ * room; its context and page (on the reservation) and the guest link's path, for the guest's phone to open.
+ */
+export async function deskBooksTonight(browser: Browser, tenant: MadeTenant, baseURL: string, guestName: string) {
+  const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
+  const desk = await browser.newContext(desktop);
+  await signInAs(desk, tenant.desk, baseURL);
+  const deskPage = await desk.newPage();
+  await bookNight(deskPage, { day: new Date(), guestName, roomId: tenant.rooms[0]!.id });
+  const guestPath = new URL((await deskPage.getByTestId('guest-url').textContent())!.trim()).pathname;
+  return { desk, deskPage, guestPath };
+}
+
+/** A Japanese guest's phone (Pixel 7, `ja` first) opened on `path`; close its context when done. */
+export async function japanesePhoneOn(browser: Browser, baseURL: string, path: string) {
+  const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7'];
+  const context = await browser.newContext({
+    ...phone,
+    baseURL,
+    locale: 'ja-JP',
+    extraHTTPHeaders: { 'accept-language': 'ja' },
+  });
+  const page = await context.newPage();
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  return { context, page };
+}

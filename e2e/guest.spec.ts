@@ -1,6 +1,5 @@
-import { devices } from '@playwright/test';
-import { expect, signInAs, test } from './fixtures';
-import { bookNight, checkInButton, simulatorFaults } from './helpers';
+import { deskBooksTonight, expect, japanesePhoneOn, test } from './fixtures';
+import { checkInButton, simulatorFaults } from './helpers';
 
 // Runs in the "phone" project (Pixel 7): the guest's own device. The guest's stay is in a tenant of its own.
 test.describe.configure({ mode: 'serial' });
@@ -17,13 +16,8 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
   facilityZone,
 }) => {
   // The front desk books the guest tonight; the booking pre-issues a key and makes the guest link.
-  const { defaultBrowserType: _ignored, ...desktop } = devices['Desktop Chrome'];
-  const desk = await browser.newContext(desktop);
-  await signInAs(desk, tenant.desk, baseURL!);
-  const deskPage = await desk.newPage();
   const guestName = `Aiko Tanaka ${Date.now()}`;
-  await bookNight(deskPage, { day: new Date(), guestName, roomId: tenant.rooms[0]!.id });
-  const guestPath = new URL((await deskPage.getByTestId('guest-url').textContent())!.trim()).pathname;
+  const { desk, deskPage, guestPath } = await deskBooksTonight(browser, tenant, baseURL!, guestName);
 
   // Before check-in the guest's phone shows the pre-issued key.
   await page.goto(guestPath);
@@ -62,16 +56,7 @@ test('the front desk checks a guest in; the guest sees "Activating…", then the
 
   // The same key on a Japanese phone: the key's words and times come in the guest's language
   // (translated by the server, formatted in the facility's zone: decision 013).
-  const { defaultBrowserType: _phone, ...phone } = devices['Pixel 7'];
-  const japanese = await browser.newContext({
-    ...phone,
-    baseURL,
-    locale: 'ja-JP',
-    extraHTTPHeaders: { 'accept-language': 'ja' },
-  });
-  const jaPage = await japanese.newPage();
-  await jaPage.goto(guestPath);
-  await jaPage.waitForLoadState('networkidle');
+  const { context: japanese, page: jaPage } = await japanesePhoneOn(browser, baseURL!, guestPath);
   await expect(jaPage.getByTestId('guest-key-status')).toHaveText('鍵の準備ができました');
   await expect(jaPage.getByTestId('guest-pin')).toHaveAttribute('aria-label', `PIN ${newPin!.split('').join(' ')}`);
   const validUntil = jaPage.locator('.guest-pin-block time').last();

@@ -60,6 +60,8 @@ export const ACTION_NAMES = [
   'publishFacility',
   'unpublishFacility',
   'recordPayment',
+  // Guests' messages on the desk's day (issue 31).
+  'markGuestMessageRead',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -129,6 +131,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     rotateGuestLink: 'checkIn.notFound',
     deleteGuest: 'guestDelete.notFound',
     resendLink: 'messages.notFound',
+    markGuestMessageRead: 'day.guestMessages.notFound',
     bookGroup: 'bookingForm.error.roomsNotFound',
     revokeApiKey: 'apiKeys.revoke.notFound',
     resyncLock: 'locks.resync.notFound',
@@ -261,6 +264,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     publishFacility: 'facilities.error.publish',
     unpublishFacility: 'facilities.error.publish',
     recordPayment: 'payments.error.generic',
+    markGuestMessageRead: 'day.guestMessages.error',
   },
 };
 

@@ -6,6 +6,7 @@ import { guestKeyLimit, guestRegistrationLimit, guestStatusLimit } from '../gues
 import { putGuestRegistration } from '../registration/guest-register';
 import { ZRegistrationBodySchema } from '../registration/registration-input';
 import { REGISTRATION_BODY_BYTES } from '../http/body-limit.mjs';
+import { postGuestMessage, reportCodeProblem, ZGuestMessageBodySchema } from '../guests/guest-help';
 import { readJson } from './body';
 import { clientAddress } from '../http/client-address';
 import { requestStayExtension, ZExtensionBodySchema } from '../stays/extend-stay';
@@ -113,6 +114,24 @@ const OTHER_ROUTES: RouterRoute[] = [
       const data = await requestStayExtension(token!, body, guestKeyLimit(token!, clientAddress(request)));
       return json({ data }, { requestId });
     }),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/messages',
+    /** A guest's message to the desk (1–2000 characters): on the reservation's timeline and the desk's day. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) => {
+      const { body } = await readJson(request, ZGuestMessageBodySchema);
+      const data = await postGuestMessage({ token: token!, clientAddress: clientAddress(request), body });
+      return json({ data }, { requestId, status: 201 });
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/guest/{token}/code-problem',
+    /** "My code does not work": the desk told at once (one report per five minutes), a backup code where a pool exists. */
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) =>
+      json({ data: await reportCodeProblem({ token: token!, clientAddress: clientAddress(request) }) }, { requestId }),
+    ),
   },
   {
     method: 'POST',

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'registration.viewed',
   'registration.exported',
   'registration.erased',
+  'guest.message_sent',
+  'guest.code_problem',
   'webhook.replayed',
   'secret.set',
   'secret.rotated',
@@ -118,6 +120,7 @@ export const AUDIT_REASON_CODES = [
   'payment_timeout',
   'payment_after_release',
   'retention_ended',
+  'guest_code_problem',
 ] as const;
 export type AuditReasonCode = (typeof AUDIT_REASON_CODES)[number];
 

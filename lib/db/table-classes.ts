@@ -39,6 +39,7 @@ export const TENANT_TABLES = [
   'room_type_photos',
   'stay_extensions',
   'guest_registrations',
+  'guest_messages',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */

@@ -8,7 +8,7 @@ export type DeskSyncState = {
   pending: number;
   /** Guest messages of these reservations still on their way to the mail server. */
   messagesOnTheWay: number;
-  /** Changes whenever a watched reservation, one of its keys, their doors or its messages change. */
+  /** Changes whenever a watched reservation, one of its keys, their doors, its messages or its guest's messages change. */
   fingerprint: string;
 };
 
@@ -30,7 +30,8 @@ type Input = {
  * What an open desk screen polls: whether any key of `reservationIds` (the tenant's only; other ids
  * are ignored) is still waiting for its lock, and a fingerprint of their state and of the stays in
  * the screen's `window`, so the screen reloads its data only when something changed. One statement: the counts and the fingerprint are
- * made in the database, from the watched stays, their keys, the keys' doors and the stays' messages.
+ * made in the database, from the watched stays, their keys, the keys' doors, the stays' messages and what their
+ * guests sent the desk.
  */
 export function deskSyncStatement({ tenantId, reservationIds, window }: Input): Statement<DeskSyncState> {
   const ids = [...new Set(reservationIds)].slice(0, MAX_WATCHED);
@@ -51,12 +52,15 @@ export function deskSyncStatement({ tenantId, reservationIds, window }: Input): 
                d as (select d.key_id, d.lock_id, d.state, d.updated_at from key_lock_codes d
                       where d.tenant_id = ${tenant} and d.key_id in (select id from k)),
                m as (select m.id, m.status, m.attempts, m.updated_at from messages m
-                      where m.tenant_id = ${tenant} and m.reservation_id in (select id from r))
+                      where m.tenant_id = ${tenant} and m.reservation_id in (select id from r)),
+               g as (select g.id, g.occurrences, g.read_at from guest_messages g
+                      where g.tenant_id = ${tenant} and g.reservation_id in (select id from r))
           select (select count(*) from k where status in ('pre_issued', 'active') and vendor_sync = 'pending')::int as pending,
                  (select count(*) from m where status in ('queued', 'sending'))::int as "messagesOnTheWay",
                  md5(json_build_array((select json_agg(r order by id) from r), (select json_agg(k order by id) from k),
                                       (select json_agg(d order by key_id, lock_id) from d),
-                                      (select json_agg(m order by id) from m))::text) as fingerprint`,
+                                      (select json_agg(m order by id) from m),
+                                      (select json_agg(g order by id) from g))::text) as fingerprint`,
     rows: (rows) => rows[0] as DeskSyncState,
   };
 }

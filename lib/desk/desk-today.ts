@@ -6,6 +6,7 @@ import { tenantTimeZoneStatement } from '../rooms/list-facilities';
 import { checkInWindowsStatement, type CheckInWindow } from '../stays/check-in-windows';
 import { deskDayStatement, deskDayWindow, type DeskDay, type DeskScope } from './desk-day';
 import { deskSyncStatement, type DeskSyncState } from './desk-sync-state';
+import { deskGuestMessagesStatement, type DeskGuestMessage } from './guest-messages';
 
 export type DeskToday = {
   /** The zone the page names (`tenantTimeZone`); each stay is judged by its own facility's. */
@@ -19,6 +20,8 @@ export type DeskToday = {
   sync: DeskSyncState;
   /** Arrivals whose new PIN may not reach the door (the desk is warned before checking them in). */
   lockProblems: Map<string, CheckInLockProblem[]>;
+  /** What guests of the day's stays sent the desk from their links, newest first. */
+  guestMessages: DeskGuestMessage[];
 };
 
 /**
@@ -35,13 +38,14 @@ export async function readDeskToday({ tenantId, userId, now = new Date() }: Desk
   ]);
   const ids = [...new Set([...day.arrivals, ...day.inHouse, ...day.departures].map((r) => r.id))];
   const arrivals = day.arrivals.map((r) => r.id);
-  const [keys, windows, offlineCodes, sync, lockProblems] = await runStatements(scope, [
+  const [keys, windows, offlineCodes, sync, lockProblems, guestMessages] = await runStatements(scope, [
     liveKeysStatement({ tenantId, reservationIds: ids }),
     checkInWindowsStatement({ tenantId, reservationIds: arrivals }),
     // Read again after a check-in revalidates the page: the panel then names a superseded offline code.
     offlineCodesStatement({ tenantId, reservationIds: day.inHouse.map((r) => r.id), now }),
     deskSyncStatement({ tenantId, reservationIds: ids, window: deskDayWindow(now) }),
     checkInLockProblemsStatement({ tenantId, reservationIds: arrivals }),
+    deskGuestMessagesStatement({ tenantId, reservationIds: ids }),
   ]);
-  return { zone, day, ids, keys, windows, offlineCodes, sync, lockProblems };
+  return { zone, day, ids, keys, windows, offlineCodes, sync, lockProblems, guestMessages };
 }

@@ -45,6 +45,11 @@ export const ZFacilityFormSchema = z
       .max(1440, 'facilities.error.minutes'),
     address: optionalText(500),
     phone: optionalText(50),
+    /** How guests write to the property (the guest page's mailto: link); the database checks its shape too. */
+    email: z.preprocess(
+      (v) => v ?? '',
+      optionalText(254).refine((v) => v === null || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v), 'facilities.error.email'),
+    ),
     ...Object.fromEntries(
       (['en', 'ja'] as const).flatMap((locale) =>
         GUEST_INFO_FIELDS.map((field) => [
@@ -91,6 +96,7 @@ export const ZFacilityFormSchema = z
       earlyCheckInMinutes: form.earlyCheckInMinutes,
       address: form.address,
       phone: form.phone,
+      email: form.email,
       guestInfo: ZGuestInfo.parse(guestInfo),
     };
     return { facilityId: form.facilityId, settings };
@@ -111,6 +117,8 @@ export type FacilitySettings = {
   earlyCheckInMinutes: number;
   address: string | null;
   phone: string | null;
+  /** Optional where the caller does not set it (a new facility made by the operator's tools). */
+  email?: string | null;
   guestInfo: GuestInfo;
 };
 

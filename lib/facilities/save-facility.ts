@@ -32,6 +32,7 @@ const SETTINGS_SELECT = {
   earlyCheckInMinutes: true,
   address: true,
   phone: true,
+  email: true,
   guestInfo: true,
 } as const;
 
@@ -48,6 +49,7 @@ type SettingsRow = {
   earlyCheckInMinutes: number;
   address: string | null;
   phone: string | null;
+  email: string | null;
   guestInfo: unknown;
 };
 

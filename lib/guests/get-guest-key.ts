@@ -21,6 +21,7 @@ export type GuestStay = {
   facility: {
     address: string | null;
     phone: string | null;
+    email: string | null;
     /** Local time of day in the facility's zone, "HH:MM". */
     checkOutTime: string;
     bookingUnit: 'night' | 'hour';
@@ -53,6 +54,7 @@ export type EndedGuestStay = {
   timeZone: string;
   address: string | null;
   phone: string | null;
+  email: string | null;
 };
 
 /** The stay's part of a `GuestStatus`, from either kind of stay read. */
@@ -82,6 +84,7 @@ type StayRow = {
   time_zone: string;
   address: string | null;
   phone: string | null;
+  email: string | null;
   check_out_time: string;
   booking_unit: 'night' | 'hour';
   guest_info: unknown;
@@ -100,7 +103,7 @@ type StayRow = {
  * took four round trips.
  */
 const STAY_SQL = `select gl.tenant_id, gl.reservation_id, r.starts_at, r.ends_at, r.status::text as status,
-         r.room_label_snapshot as room_label, f.name as facility_name, f.time_zone, f.address, f.phone,
+         r.room_label_snapshot as room_label, f.name as facility_name, f.time_zone, f.address, f.phone, f.email,
          to_char(f.check_out_time, 'HH24:MI') as check_out_time, f.booking_unit::text as booking_unit, f.guest_info,
          s.check_in_mode::text as check_in_mode, s.self_check_in_opens_at, s.checked_in, s.registration::text as registration,
          s.registration_complete, s.payment_mode::text as payment_mode, s.paid
@@ -122,7 +125,7 @@ const KEYS_SQL = `select k.id, k.status::text as status, k.pin, k.valid_from as 
 
 /** A link whose stay was cancelled or checked out (app_guest_ended_stay: the link still valid, the guest not deleted). */
 const ENDED_SQL = `select status::text as status, room_label as "roomLabel", starts_at as "startsAt", ends_at as "endsAt",
-         facility_name as "facilityName", time_zone as "timeZone", address, phone
+         facility_name as "facilityName", time_zone as "timeZone", address, phone, email
     from app_guest_ended_stay()`;
 
 type KeyRow = {
@@ -200,6 +203,7 @@ function stayOf(r: StayRow): GuestStay {
     facility: {
       address: r.address,
       phone: r.phone,
+      email: r.email,
       checkOutTime: r.check_out_time,
       bookingUnit: r.booking_unit,
       guestInfo: r.guest_info,

@@ -23,7 +23,13 @@ export type GuestPage =
       /** The stay's guest register (Japan's lodging law): the page asks for it while `missing`. */
       registration: GuestRegistrationState;
     }
-  | { kind: 'thanks' | 'cancelled'; facilityName: string; phone: string | null; address: string | null };
+  | {
+      kind: 'thanks' | 'cancelled';
+      facilityName: string;
+      phone: string | null;
+      email: string | null;
+      address: string | null;
+    };
 
 /**
  * What the key page renders for a token: the live stay with its key (read with the key endpoint's
@@ -39,8 +45,8 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
   if (!read) {
     const ended = await getEndedGuestStay(token);
     if (!ended) return null;
-    const { facilityName, phone, address } = ended;
-    return { kind: ended.status === 'cancelled' ? 'cancelled' : 'thanks', facilityName, phone, address };
+    const { facilityName, phone, email, address } = ended;
+    return { kind: ended.status === 'cancelled' ? 'cancelled' : 'thanks', facilityName, phone, email, address };
   }
   const { stay, refused } = read;
   const key = await (refused ? Promise.reject(refused) : guestKeyOf(read)).then(
@@ -63,8 +69,8 @@ export async function getGuestPage(token: string, clientAddress: string): Promis
           registration: read.registration,
         };
   if (initial && guestPhaseOf(guestViewOf(initial, readAt)) === 'thanks') {
-    const { phone, address } = stay.facility;
-    return { kind: 'thanks', facilityName: stay.facilityName, phone, address };
+    const { phone, email, address } = stay.facility;
+    return { kind: 'thanks', facilityName: stay.facilityName, phone, email, address };
   }
   return { kind: 'live', stay, initial, readAt, registration: read.registration ?? 'not_required' };
 }

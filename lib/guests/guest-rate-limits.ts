@@ -55,3 +55,11 @@ export function guestStatusLimit(token: string, address: string): Statement<void
 export async function limitGuestStatusRequest(token: string, address: string): Promise<void> {
   await hitRateLimits(guestRequestRules('guest-status', token, address, STATUS_PER_MINUTE));
 }
+
+/**
+ * A guest's messages to the desk and "my code does not work" reports, in buckets of their own: a person
+ * writes a few a minute at most; a script holding a link fills nobody's desk past ten a minute.
+ */
+export function guestHelpLimit(token: string, address: string): Statement<void> {
+  return rateLimitHits(guestRequestRules('guest-help', token, address, { token: 10, address: 100 }));
+}

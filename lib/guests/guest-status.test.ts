@@ -126,6 +126,7 @@ describe('GET /api/guest/{token}/status', () => {
       kind: 'cancelled',
       facilityName: 'Main',
       phone: '+81 3 0000 9',
+      email: null,
       address: '1-2-3 Cancelled Street, Tokyo',
     });
 

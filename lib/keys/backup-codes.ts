@@ -22,7 +22,10 @@ export type BackupOutcome =
 export async function checkBackupNeeded(
   job: { tenantId: string; keyId: string },
   actor: Actor = BACKUP_JOB,
+  options: { evenIfSet?: boolean } = {},
 ): Promise<BackupOutcome> {
+  // `evenIfSet`: the guest says the code does not open the door (lib/guests/guest-help.ts), whatever the lock said.
+  const evenIfSet = options.evenIfSet === true;
   const { tenantId, keyId } = job;
   const key = await asService({ tenantId }, (tx) =>
     tx.accessKey.findFirst({
@@ -32,19 +35,19 @@ export async function checkBackupNeeded(
   );
   if (!key || key.kind !== 'guest' || (key.status !== 'pre_issued' && key.status !== 'active'))
     return { kind: 'not_needed' };
-  const unset = key.doors.filter((d) => d.state !== 'set');
+  const unset = evenIfSet ? key.doors : key.doors.filter((d) => d.state !== 'set');
   if (unset.length === 0) return { kind: 'not_needed' };
   const standing = await asService({ tenantId }, (tx) =>
     tx.accessKey.count({ where: { tenantId, backupFor: keyId, status: { in: ['pre_issued', 'active'] } } }),
   );
   if (standing > 0) return { kind: 'not_needed' };
-  if (key.doors.length !== 1) return notPossible(keyId, 'backup_needs_single_door');
+  if (key.doors.length !== 1) return notPossible(keyId, evenIfSet, 'backup_needs_single_door');
   const door = unset[0]!;
-  if (!door.lock.supportsBackupCodes) return notPossible(keyId, 'no_backup_pool');
-  if (!door.codeId) return notPossible(keyId, 'code_never_accepted');
+  if (!door.lock.supportsBackupCodes) return notPossible(keyId, evenIfSet, 'no_backup_pool');
+  if (!door.codeId) return notPossible(keyId, evenIfSet, 'code_never_accepted');
   const provider = await lockProviderFor(tenantId, door.lock.provider);
   if (!provider.ok || !provider.data.pullBackupCode)
-    return notPossible(keyId, provider.ok ? 'no_backup_pool' : provider.code);
+    return notPossible(keyId, evenIfSet, provider.ok ? 'no_backup_pool' : provider.code);
   const pulled = await provider.data.pullBackupCode({
     deviceId: door.lock.deviceId,
     codeId: door.codeId,
@@ -52,7 +55,7 @@ export async function checkBackupNeeded(
   });
   if (!pulled.ok) {
     if (pulled.retryable) throw new Error(`backup code not pulled (${pulled.code}); will retry`);
-    return notPossible(keyId, pulled.code);
+    return notPossible(keyId, evenIfSet, pulled.code);
   }
   return asService({ tenantId }, async (tx) => {
     // The key may have ended or been confirmed while the pool was asked: then the backup is not used.
@@ -62,13 +65,13 @@ export async function checkBackupNeeded(
         join key_lock_codes c on c.tenant_id = k.tenant_id and c.key_id = k.id and c.lock_id = ${sqlLiteral(door.lockId, 'uuid')}
        where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.id = ${sqlLiteral(keyId, 'uuid')} for update of k`),
     ]);
-    if (!fresh[0] || !['pre_issued', 'active'].includes(fresh[0].status) || fresh[0].state === 'set')
+    if (!fresh[0] || !['pre_issued', 'active'].includes(fresh[0].status) || (fresh[0].state === 'set' && !evenIfSet))
       return { kind: 'not_needed' } as const;
     const [inserted] = await runInTransaction(tx, [
       statement<{ id: string }>(`
       insert into access_keys (tenant_id, reservation_id, check_in_id, room_id, status, pin, valid_from, expires_at, kind, backup_for)
       values (${sqlLiteral(tenantId, 'uuid')},
-        ${sqlLiteral(key.reservationId, 'uuid')}, null, ${sqlLiteral(key.roomId, 'uuid')},
+        ${sqlLiteral(key.reservationId, 'uuid')}, ${sqlLiteral(key.checkInId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')},
         ${sqlLiteral(key.status, 'key_status')},
         ${sqlLiteral(pulled.data.pin, 'text')}, ${sqlLiteral(key.validFrom, 'timestamptz')},
         ${sqlLiteral(key.expiresAt, 'timestamptz')}, 'backup', ${sqlLiteral(keyId, 'uuid')})
@@ -92,7 +95,7 @@ export async function checkBackupNeeded(
     await runInTransaction(tx, [
       effectStatement(`select app_audit(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(actor.type, 'actor_type')},
         ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')}, 'key.backup_issued', 'access_key',
-        ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(door.error ?? `code_${door.state}`, 'text')},
+        ${sqlLiteral(backupKeyId, 'uuid')}, ${sqlLiteral(key.roomId, 'uuid')}, ${sqlLiteral(evenIfSet && door.state === 'set' ? 'guest_code_problem' : (door.error ?? `code_${door.state}`), 'text')},
         ${sqlLiteral(JSON.stringify(metadata), 'jsonb')})`),
     ]);
     logger.info({ keyId, backupKeyId, lockId: door.lockId }, 'backup code issued');
@@ -100,8 +103,13 @@ export async function checkBackupNeeded(
   });
 }
 
-function notPossible(keyId: string, reason: string): BackupOutcome {
-  logger.warn({ keyId, reason }, 'key not on its lock in time, and no backup code can stand in');
+function notPossible(keyId: string, guestReported: boolean, reason: string): BackupOutcome {
+  logger.warn(
+    { keyId, reason },
+    guestReported
+      ? 'the guest says the code does not work, and no backup code can stand in'
+      : 'key not on its lock in time, and no backup code can stand in',
+  );
   return { kind: 'not_possible', reason };
 }
 

@@ -6,6 +6,7 @@ import { releaseBookingHold } from '../booking-site/checkout';
 import { releaseStayExtension } from '../stays/extend-stay';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
+import { checkOutEndedStays } from '../stays/auto-check-out';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../locks/sync-provider';
 import { checkAllLocks } from '../locks/reconcile';
@@ -92,6 +93,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
     },
+    // Checked-in stays past their end are checked out (reason stay_ended), their keys expired.
+    check_out_ended_stays: async (_payload, helpers) => {
+      const checkedOut = await checkOutEndedStays();
+      if (checkedOut > 0) helpers.logger.info(`checked out ${checkedOut} ended stay(s)`);
+    },
     // A lock provider that cannot be reached opens an install-wide incident, resolved when it answers.
     health_check: async (_payload, helpers) => {
       if ((await checkLockProviderHealth()) !== 'ok') helpers.logger.warn('lock provider health check failed');
@@ -120,6 +126,7 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
 export const crontab = [
   '* * * * * heartbeat ?max=1',
   '* * * * * expire_keys ?max=1',
+  '* * * * * check_out_ended_stays ?max=1',
   '* * * * * retry_failed_doors ?max=1',
   '* * * * * health_check ?max=1',
   '*/5 * * * * check_tenant_providers ?max=1',

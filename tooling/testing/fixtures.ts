@@ -208,6 +208,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
      values ($1, $2, 1, 'Guest', 'Tokyo', true, 'JP', now())`,
     [ids.tenantId, ids.reservationId],
   );
+  // A guest's message to the desk from their link.
+  await q(
+    `insert into guest_messages (tenant_id, reservation_id, guest_id, kind, body, priority)
+     values ($1, $2, $3, 'message', 'Fixture message', 'normal')`,
+    [ids.tenantId, ids.reservationId, ids.guestId],
+  );
   return ids;
 }
 

@@ -19,6 +19,7 @@ import { TimesIn, When } from '@/components/time';
 import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { CheckInAction } from '@/app/desk/_components/check-in-action';
+import { DeskGuestMessages } from '@/app/desk/_components/desk-guest-messages';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('day.title') };
@@ -132,7 +133,7 @@ export default async function DeskPage() {
   const staff = await requireStaff('desk.view', '/desk');
   const { tenantId } = staff.current;
   const userId = staff.user.id;
-  const [t, { zone, day, ids, keys, windows, offlineCodes, sync, lockProblems }] = await Promise.all([
+  const [t, { zone, day, ids, keys, windows, offlineCodes, sync, lockProblems, guestMessages }] = await Promise.all([
     getT(),
     readDeskToday({ tenantId, userId }),
   ]);
@@ -155,6 +156,7 @@ export default async function DeskPage() {
       </header>
       <DeskNav current="today" />
       <LiveRefresh reservationIds={ids} watch={{ day: true }} initial={sync} />
+      <DeskGuestMessages messages={guestMessages} zone={zone} t={t} />
       <ClientMessages only={['checkIn']}>
         <CheckInProvider
           roomLabels={roomLabels}

@@ -27,6 +27,8 @@ function lockNameOf(event: AuditEventView): string | null {
 type Props = {
   reservationId: string;
   events: ReadableAuditEvent[];
+  /** What the guest wrote, by guest message id: shown under its `guest.message_sent` row (the audit row holds no words). */
+  guestMessages?: Record<string, string | null>;
   /** The facility's IANA zone: every time is shown in it. */
   timeZone: string;
   /** Whether to link to the full audit log, the locks and the webhook log (managers). */
@@ -37,7 +39,7 @@ type Props = {
  * A reservation's history from the audit log, oldest first: when, who, what and why, the room and
  * guest it concerned (a moved stay's old key names its old room), the door and the provider's event.
  */
-export function ReservationTimeline({ reservationId, events, timeZone, linkToAuditLog }: Props) {
+export function ReservationTimeline({ reservationId, events, guestMessages = {}, timeZone, linkToAuditLog }: Props) {
   const t = useTranslations();
   return (
     <section className="section" aria-labelledby="timeline-title" data-testid="reservation-timeline">
@@ -53,6 +55,8 @@ export function ReservationTimeline({ reservationId, events, timeZone, linkToAud
               : event.actor.type;
             const what = isAuditAction(event.action) ? t(`audit.action.${event.action}`) : event.action;
             const lock = lockNameOf(event);
+            const messageId = event.metadata.guestMessageId;
+            const wrote = typeof messageId === 'string' ? guestMessages[messageId] : null;
             return (
               <li key={event.id} className="timeline__event" data-testid="timeline-event" data-action={event.action}>
                 <div className="timeline__head">
@@ -78,6 +82,11 @@ export function ReservationTimeline({ reservationId, events, timeZone, linkToAud
                     {event.context.lock && <LockLink lock={event.context.lock} link />}
                     {event.context.lock && event.context.webhookEvent && ' · '}
                     {event.context.webhookEvent && <WebhookEventLink event={event.context.webhookEvent} link />}
+                  </p>
+                )}
+                {wrote && (
+                  <p className="wrap-anywhere guest-message-body" data-testid="timeline-guest-message">
+                    {wrote}
                   </p>
                 )}
                 {event.reason !== null && (

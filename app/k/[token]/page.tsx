@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { DoorInfo } from '@/app/k/[token]/_components/door-info';
 import { ExtendStay } from '@/app/k/[token]/_components/extend-stay';
-import { FacilityContact } from '@/app/k/[token]/_components/facility-contact';
+import { GuestHelp } from '@/app/k/[token]/_components/guest-help';
 import { GuestKey } from '@/app/k/[token]/_components/guest-key';
 import { GuestRegister } from '@/app/k/[token]/_components/guest-register';
 import { guestRegisterWords } from '@/app/k/[token]/_components/guest-register-words';
@@ -56,7 +56,14 @@ export default async function GuestKeyPage({ params }: Props) {
   if (page.kind !== 'live') {
     return (
       <GuestPage facilityName={page.facilityName} locale={locale}>
-        <StayEnded kind={page.kind} t={t} facilityName={page.facilityName} phone={page.phone} address={page.address} />
+        <StayEnded
+          kind={page.kind}
+          t={t}
+          facilityName={page.facilityName}
+          phone={page.phone}
+          email={page.email}
+          address={page.address}
+        />
       </GuestPage>
     );
   }
@@ -112,7 +119,13 @@ export default async function GuestKeyPage({ params }: Props) {
       <ExtendStay token={token} stay={stay} locale={locale} t={t} />
 
       <DoorInfo stay={stay} locale={locale} t={t} />
-      <FacilityContact t={t} phone={stay.facility.phone} address={stay.facility.address} />
+      <GuestHelp
+        t={t}
+        token={token}
+        phone={stay.facility.phone}
+        email={stay.facility.email}
+        address={stay.facility.address}
+      />
       <p className="guest-calendar">
         <a className="guest-link" href={`/k/${token}/stay.ics`} download="stay.ics" data-testid="guest-ics">
           {t('guestStay.addToCalendar')}

@@ -22,7 +22,7 @@ type Props = {
 
 /**
  * Every setting of a facility: name, time zone, nightly (check-in and check-out) or hourly (opening
- * hours), key lead and early check-in minutes, address, phone and the guest's door information in
+ * hours), key lead and early check-in minutes, address, phone, email and the guest's door information in
  * English and Japanese. A refusal shows its message beside each field and keeps what was typed.
  */
 export function FacilityForm({ facility, zones }: Props) {
@@ -134,6 +134,7 @@ export function FacilityForm({ facility, zones }: Props) {
       <div className={styles.grid}>
         {text('address', t('field.address'), facility?.address, { maxLength: 500, autoComplete: 'street-address' })}
         {text('phone', t('field.phone'), facility?.phone, { maxLength: 50, type: 'tel' })}
+        {text('email', t('field.email'), facility?.email, { maxLength: 254, type: 'email', autoComplete: 'email' })}
       </div>
 
       {(['en', 'ja'] as const).map((locale) => (

@@ -26,6 +26,7 @@ const FACILITY_ECHO = Object.fromEntries(
     'earlyCheckInMinutes',
     'address',
     'phone',
+    'email',
     ...['en', 'ja'].flatMap((l) => GUEST_INFO_FIELDS.map((f) => `${l}.${f}`)),
   ].map((name) => [name, TEXT]),
 );

@@ -44,6 +44,7 @@ const KNOWN_KINDS = [
   'lock_rewindow_failed',
   'lock_low_battery',
   'lock_tampered',
+  'guest_code_problem',
 ] as const;
 const KNOWN_BILLING_KINDS = ['invoice.payment_failed'] as const;
 

@@ -13,6 +13,7 @@ import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
 import { GuestMessages } from '@/app/desk/_components/guest-messages';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
+import { reservationGuestMessages } from '@/lib/desk/guest-messages';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
 import { reservationView } from '@/lib/desk/reservation-page';
@@ -60,7 +61,7 @@ export default async function ReservationPage({ params }: Props) {
   const { id } = await params;
   const staff = await requireStaff('desk.view', `/desk/reservations/${encodeURIComponent(id)}`);
   if (!ZReservationIdSchema.safeParse(id).success) notFound();
-  const [t, format, view, payments, locale, register] = await Promise.all([
+  const [t, format, view, payments, locale, register, guestWrote] = await Promise.all([
     getT(),
     getFormatter(),
     loadReservation(staff, id),
@@ -68,6 +69,7 @@ export default async function ReservationPage({ params }: Props) {
     getLocale(),
     // Only whether the guest register is complete: the desk never reads who (PostgreSQL refuses it).
     reservationRegisterState({ tenantId: staff.current.tenantId, reservationId: id }),
+    reservationGuestMessages({ tenantId: staff.current.tenantId, userId: staff.user.id, reservationId: id }),
   ]);
   if (!view || !payments) notFound();
 
@@ -341,6 +343,7 @@ export default async function ReservationPage({ params }: Props) {
         <ReservationTimeline
           reservationId={reservation.id}
           events={timeline}
+          guestMessages={Object.fromEntries(guestWrote.map((m) => [m.id, m.body]))}
           timeZone={timeZone}
           linkToAuditLog={allows.auditLog}
         />

@@ -1,19 +1,21 @@
 import type { Translate } from '@/lib/i18n/locale';
 import { mapLinkFor } from '@/lib/facilities/guest-info';
 
-/** The property's phone (a tel: link) and address (with a map link); nothing for what is not written. */
+/** The property's phone (a tel: link), email (a mailto: link) and address (with a map link); nothing for what is not written. */
 export function FacilityContact({
   t,
   phone,
+  email = null,
   address,
   headingLevel = 2,
 }: {
   t: Translate;
   phone: string | null;
+  email?: string | null;
   address: string | null;
   headingLevel?: 2 | 3;
 }) {
-  if (!phone && !address) return null;
+  if (!phone && !email && !address) return null;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const map = mapLinkFor(address);
   return (
@@ -25,6 +27,13 @@ export function FacilityContact({
         <p>
           <a className="guest-link" href={`tel:${phone.replace(/[^\d+]/g, '')}`}>
             {t('guestStay.call', { phone })}
+          </a>
+        </p>
+      )}
+      {email && (
+        <p>
+          <a className="guest-link" href={`mailto:${email}`} data-testid="guest-contact-email">
+            {t('guestStay.emailUs', { email })}
           </a>
         </p>
       )}

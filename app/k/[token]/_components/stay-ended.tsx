@@ -10,12 +10,14 @@ export function StayEnded({
   t,
   facilityName,
   phone,
+  email = null,
   address,
 }: {
   kind: 'thanks' | 'cancelled';
   t: Translate;
   facilityName: string;
   phone: string | null;
+  email?: string | null;
   address: string | null;
 }) {
   return (
@@ -31,8 +33,8 @@ export function StayEnded({
           {t('guestHome.noReentry')}
         </p>
       )}
-      {kind === 'thanks' && (phone || address) && <p className="guest-text">{t('guestStay.thanksContact')}</p>}
-      <FacilityContact t={t} phone={phone} address={address} />
+      {kind === 'thanks' && (phone || email || address) && <p className="guest-text">{t('guestStay.thanksContact')}</p>}
+      <FacilityContact t={t} phone={phone} email={email} address={address} />
     </section>
   );
 }
