@@ -77,6 +77,9 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'room_type.photo_removed',
   'facility.published',
   'facility.unpublished',
+  'ical_feed.added',
+  'ical_feed.removed',
+  'room.ical_url_rotated',
 ] as const;
 export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
 
