@@ -60,6 +60,10 @@ export const ACTION_NAMES = [
   'publishFacility',
   'unpublishFacility',
   'recordPayment',
+  'addIcalFeed',
+  'removeIcalFeed',
+  'fetchIcalFeedNow',
+  'rotateIcalUrl',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -106,6 +110,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     addRoomTypePhoto: 'roomTypes.photos.error.type',
     removeRoomTypePhoto: 'roomTypes.photos.error.gone',
     recordPayment: 'payments.error.notFound',
+    addIcalFeed: 'rooms.ical.urlInvalid',
+    removeIcalFeed: 'rooms.ical.gone',
+    fetchIcalFeedNow: 'rooms.ical.gone',
+    rotateIcalUrl: 'rooms.notFound',
   },
   forbidden: {
     default: 'forbidden.body',
@@ -160,6 +168,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     publishFacility: 'facilities.notFound',
     unpublishFacility: 'facilities.notFound',
     recordPayment: 'payments.error.notFound',
+    addIcalFeed: 'rooms.notFound',
+    removeIcalFeed: 'rooms.ical.gone',
+    fetchIcalFeedNow: 'rooms.ical.gone',
+    rotateIcalUrl: 'rooms.notFound',
   },
   conflict: {
     checkIn: 'checkIn.lockProblem',
@@ -171,6 +183,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     addBookingSource: 'bookingSources.roomTypeArchived',
     saveRoomType: 'roomTypes.error.nameTaken',
     addRoomTypePhoto: 'roomTypes.photos.error.full',
+    addIcalFeed: 'rooms.ical.duplicate',
   },
   slug_taken: { publishFacility: 'facilities.site.slugTaken' },
   last_manager: { changeMemberRole: 'staff.lastManager', setMemberActive: 'staff.lastManager' },
@@ -261,6 +274,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     publishFacility: 'facilities.error.publish',
     unpublishFacility: 'facilities.error.publish',
     recordPayment: 'payments.error.generic',
+    addIcalFeed: 'rooms.ical.error',
+    removeIcalFeed: 'rooms.ical.error',
+    fetchIcalFeedNow: 'rooms.ical.error',
+    rotateIcalUrl: 'rooms.ical.error',
   },
 };
 

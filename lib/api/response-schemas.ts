@@ -147,3 +147,19 @@ export const ZPaymentSchema = z
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 export const listOf = <T extends z.ZodType>(schema: T) =>
   z.object({ data: z.array(schema), nextCursor: z.string().nullable() });
+
+/** A room's iCal export URL (secret: whoever has it reads the room's busy periods). */
+export const ZIcalUrlSchema = z.object({ url: z.url() });
+
+/** A room's iCal import feed as listed: its channel, its host (never the whole URL) and its last fetch. */
+export const ZIcalFeedSchema = z.object({
+  id: z.uuid(),
+  channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),
+  channelLabel: z.string(),
+  host: z.string(),
+  lastFetchedAt: instant.nullable(),
+  lastSuccessAt: instant.nullable(),
+  failures: z.number().int(),
+  lastError: z.string().nullable(),
+  stays: z.number().int(),
+});

@@ -51,6 +51,8 @@ export async function listIcalFeeds({
   roomId: string;
 }): Promise<IcalFeedView[]> {
   return withTenant({ tenantId }, async (tx) => {
+    if (!(await tx.room.findFirst({ where: { tenantId, id: roomId }, select: { id: true } })))
+      throw new AppError('not_found', 'No such room.');
     const feeds = await tx.icalFeed.findMany({
       where: { tenantId, roomId },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

@@ -1,7 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { isPublicAddress, privateFetchAllowed, publicLookup } from '../http/outbound-fetch';
 
 /** What a feed fetch may cost: its size, its time and its redirects. */
 export const FEED_LIMITS = { bytes: 2 * 1024 * 1024, timeoutMs: 10_000, redirects: 3 } as const;
@@ -13,66 +14,10 @@ export type FeedFetch =
   | { status: 'not_modified' }
   | { status: 'failed'; reason: string };
 
-// Addresses a feed may not be fetched from unless the operator allows it (ALLOW_PRIVATE_FETCH=1, as tests need):
-// loopback, private, link-local, shared, unspecified, multicast and reserved ranges, in IPv4 and IPv6.
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv6');
-
-/** Whether an address is one a feed may not come from (an IPv4-mapped IPv6 address is judged as its IPv4). */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return PRIVATE.check(mapped, 'ipv4');
-  const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family === 6) return PRIVATE.check(address, 'ipv6');
-  return true;
-}
-
-const privateAllowed = () => process.env.ALLOW_PRIVATE_FETCH === '1';
-
-/**
- * The DNS lookup every feed connection uses: the address connected to is the one checked, so a name that
- * resolves to a public address when checked and a private one when connecting (DNS rebinding) gets nowhere.
- */
-const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const allowed = privateAllowed() ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
-    if (allowed.length === 0) {
-      const refused = Object.assign(new Error('private address refused'), { code: 'EPRIVATE' });
-      return callback(refused, '', 0);
-    }
-    if ((options as { all?: boolean }).all)
-      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-    return callback(null, allowed[0]!.address, allowed[0]!.family);
-  });
-};
-
 /** Why a fetch failed, in words a manager can act on (no URL in it: a feed URL is a secret). */
 function reasonOf(error: unknown): string {
   const code = (error as { code?: string }).code;
-  if (code === 'EPRIVATE') return 'the address is private or loopback';
+  if (code === 'EADDRNOTPUBLIC') return 'the address is private or loopback';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
   if (code === 'ECONNREFUSED') return 'the server refused the connection';
   if (code === 'ETIMEDOUT' || code === 'ETIMEOUT') return 'the server took too long';
@@ -89,11 +34,8 @@ function once(
   return new Promise((resolve) => {
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       return resolve({ status: 'failed', reason: 'only http and https feeds can be fetched' });
-    if (
-      isIP(url.hostname.replace(/^\[|\]$/g, '')) &&
-      !privateAllowed() &&
-      isPrivateAddress(url.hostname.replace(/^\[|\]$/g, ''))
-    )
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !privateFetchAllowed() && !isPublicAddress(host))
       return resolve({ status: 'failed', reason: 'the address is private or loopback' });
     const headers: Record<string, string> = {
       accept: 'text/calendar, text/plain;q=0.5',
@@ -102,7 +44,9 @@ function once(
     if (validators?.etag) headers['if-none-match'] = validators.etag;
     if (validators?.lastModified) headers['if-modified-since'] = validators.lastModified;
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.get(url, { headers, lookup: checkedLookup, signal }, (response) => {
+    // Every connection's address is checked as it is made (publicLookup), so DNS rebinding gets nowhere.
+    const lookup = privateFetchAllowed() ? undefined : (publicLookup as unknown as typeof dns.lookup);
+    const request = client.get(url, { headers, signal, agent: false, ...(lookup ? { lookup } : {}) }, (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && status !== 304 && response.headers.location) {
         response.resume();
