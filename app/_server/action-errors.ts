@@ -62,6 +62,10 @@ export const ACTION_NAMES = [
   'recordPayment',
   // Guests' messages on the desk's day (issue 31).
   'markGuestMessageRead',
+  'addIcalFeed',
+  'removeIcalFeed',
+  'fetchIcalFeedNow',
+  'rotateIcalUrl',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -108,6 +112,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     addRoomTypePhoto: 'roomTypes.photos.error.type',
     removeRoomTypePhoto: 'roomTypes.photos.error.gone',
     recordPayment: 'payments.error.notFound',
+    addIcalFeed: 'rooms.ical.urlInvalid',
+    removeIcalFeed: 'rooms.ical.gone',
+    fetchIcalFeedNow: 'rooms.ical.gone',
+    rotateIcalUrl: 'rooms.notFound',
   },
   forbidden: {
     default: 'forbidden.body',
@@ -163,6 +171,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     publishFacility: 'facilities.notFound',
     unpublishFacility: 'facilities.notFound',
     recordPayment: 'payments.error.notFound',
+    addIcalFeed: 'rooms.notFound',
+    removeIcalFeed: 'rooms.ical.gone',
+    fetchIcalFeedNow: 'rooms.ical.gone',
+    rotateIcalUrl: 'rooms.notFound',
   },
   conflict: {
     checkIn: 'checkIn.lockProblem',
@@ -174,6 +186,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     addBookingSource: 'bookingSources.roomTypeArchived',
     saveRoomType: 'roomTypes.error.nameTaken',
     addRoomTypePhoto: 'roomTypes.photos.error.full',
+    addIcalFeed: 'rooms.ical.duplicate',
   },
   slug_taken: { publishFacility: 'facilities.site.slugTaken' },
   last_manager: { changeMemberRole: 'staff.lastManager', setMemberActive: 'staff.lastManager' },
@@ -265,6 +278,10 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     unpublishFacility: 'facilities.error.publish',
     recordPayment: 'payments.error.generic',
     markGuestMessageRead: 'day.guestMessages.error',
+    addIcalFeed: 'rooms.ical.error',
+    removeIcalFeed: 'rooms.ical.error',
+    fetchIcalFeedNow: 'rooms.ical.error',
+    rotateIcalUrl: 'rooms.ical.error',
   },
 };
 

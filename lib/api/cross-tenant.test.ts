@@ -24,6 +24,7 @@ const BODIES: Record<string, unknown> = {
   },
   'POST /reservations/{id}/messages': { kind: 'key_link' },
   'POST /reservations/{id}/payments': { amountCents: 100, method: 'cash' },
+  'POST /rooms/{id}/ical-feeds': { url: 'https://www.airbnb.com/calendar/ical/probe.ics', channel: 'airbnb' },
 };
 
 /** Every row of tenant B in every tenant table, as one comparable string. */

@@ -69,7 +69,7 @@ export const ZReservationSchema = z
     endsAt: instant,
     status: z.enum(['held', 'confirmed', 'checked_in', 'checked_out', 'cancelled']),
     paid: z.boolean(),
-    source: z.enum(['api', 'desk', 'calendly', 'cal', 'booking_site']),
+    source: z.enum(['api', 'desk', 'calendly', 'cal', 'booking_site', 'ical']),
     externalRef: z.string().nullable(),
     guest: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     guestDisplay: z.string().describe('The guest’s name, or "Deleted account" once the guest is deleted'),
@@ -147,3 +147,19 @@ export const ZPaymentSchema = z
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 export const listOf = <T extends z.ZodType>(schema: T) =>
   z.object({ data: z.array(schema), nextCursor: z.string().nullable() });
+
+/** A room's iCal export URL (secret: whoever has it reads the room's busy periods). */
+export const ZIcalUrlSchema = z.object({ url: z.url() });
+
+/** A room's iCal import feed as listed: its channel, its host (never the whole URL) and its last fetch. */
+export const ZIcalFeedSchema = z.object({
+  id: z.uuid(),
+  channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),
+  channelLabel: z.string(),
+  host: z.string(),
+  lastFetchedAt: instant.nullable(),
+  lastSuccessAt: instant.nullable(),
+  failures: z.number().int(),
+  lastError: z.string().nullable(),
+  stays: z.number().int(),
+});

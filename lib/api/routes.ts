@@ -19,6 +19,8 @@ import { listReservationMessages } from '../messages/list-messages';
 import { toMessageView } from '../messages/message-view';
 import { resendKeyLink } from '../messages/resend-key-link';
 import { listRooms } from '../rooms/list-rooms';
+import { roomIcalUrl, rotateRoomIcalUrl } from '../ical/export-feed';
+import { addIcalFeed, listIcalFeeds, ZIcalFeedInputSchema } from '../ical/feeds';
 import { recordPayment } from '../payments/record-payment';
 import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
 import { changeReservationDates } from '../stays/change-dates';
@@ -44,6 +46,8 @@ import {
   ZRoomTypeSchema,
   ZStaffCodeSchema,
   ZWebhookEventSchema,
+  ZIcalFeedSchema,
+  ZIcalUrlSchema,
 } from './response-schemas';
 import {
   ZCancelBodySchema,
@@ -443,6 +447,63 @@ export const API_ROUTES: RouteSpec[] = [
         actor: apiKeyActor(principal),
       });
       return json({ data: code }, { status: 201, requestId });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/rooms/{id}/ical-url',
+    idKind: 'room',
+    summary:
+      'The secret URL of the room’s busy periods as an RFC 5545 feed (“Reserved” events, no guest data) for Airbnb, Booking.com and other channels to import',
+    success: { status: 200, description: 'The feed URL', schema: dataOf(ZIcalUrlSchema) },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json({ data: await roomIcalUrl({ tenantId: principal.tenantId, roomId: pathId(id) }) }, { requestId }),
+  },
+  {
+    method: 'POST',
+    path: '/rooms/{id}/ical-url/rotate',
+    idKind: 'room',
+    summary: 'A new secret URL for the room’s feed: the old one stops working at once; audited room.ical_url_rotated',
+    success: { status: 200, description: 'The new feed URL', schema: dataOf(ZIcalUrlSchema) },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json(
+        {
+          data: await rotateRoomIcalUrl({
+            tenantId: principal.tenantId,
+            roomId: pathId(id),
+            actor: apiKeyActor(principal),
+          }),
+        },
+        { requestId },
+      ),
+  },
+  {
+    method: 'GET',
+    path: '/rooms/{id}/ical-feeds',
+    idKind: 'room',
+    summary:
+      'The room’s iCal import feeds with their last fetch (the feed URL itself is never shown again: its host only)',
+    success: { status: 200, description: 'Import feeds', schema: dataOf(z.array(ZIcalFeedSchema)) },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) =>
+      json({ data: await listIcalFeeds({ tenantId: principal.tenantId, roomId: pathId(id) }) }, { requestId }),
+  },
+  {
+    method: 'POST',
+    path: '/rooms/{id}/ical-feeds',
+    idKind: 'room',
+    summary:
+      'Import a channel’s iCal feed into the room (fetched now and every ICAL_POLL_MINUTES); audited ical_feed.added',
+    body: ZIcalFeedInputSchema,
+    success: { status: 201, description: 'The feed', schema: dataOf(z.object({ id: z.uuid() })) },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const roomId = pathId(id);
+      const body = await readJson(request, ZIcalFeedInputSchema);
+      const feed = await addIcalFeed({ tenantId: principal.tenantId, roomId, ...body, actor: apiKeyActor(principal) });
+      return json({ data: feed }, { status: 201, requestId });
     },
   },
   {

@@ -87,6 +87,9 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'facility.published',
   'facility.unpublished',
   'registration.rotated',
+  'ical_feed.added',
+  'ical_feed.removed',
+  'room.ical_url_rotated',
 ] as const;
 export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
 

@@ -40,6 +40,9 @@ export const TENANT_TABLES = [
   'stay_extensions',
   'guest_registrations',
   'guest_messages',
+  'ical_feeds',
+  'ical_feed_events',
+  'room_ical_exports',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */
@@ -61,6 +64,8 @@ export const REFERENCE_TABLES: Record<string, string> = {
     'lookup: a Stripe Checkout Session id → (tenant_id, booking_group_id), kept in step by triggers',
   booking_request_ids:
     'lookup: a public booking request’s id → its tenant (the confirmation names only the id), kept by a trigger',
+  ical_export_tokens:
+    'lookup: an iCal export URL’s token hash → (tenant_id, room_id), found before any tenant is known; kept by a trigger',
   lock_devices:
     'lookup: a lock device (provider, account, device id) → the one (tenant_id, lock_id) holding it, kept in step by a trigger',
 };

@@ -146,7 +146,7 @@ export async function endpointProblem(
 type LookupCallback = (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
 
 /** A DNS lookup for net.connect that refuses a name with any non-public address among its answers. */
-function publicLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+export function publicLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
   dns.lookup(hostname, { all: true, verbatim: true }, (error, addresses) => {
     if (error) return callback(error, '');
     const usable = addresses.filter((a) => !options.family || a.family === options.family);

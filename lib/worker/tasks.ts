@@ -7,6 +7,7 @@ import { releaseStayExtension } from '../stays/extend-stay';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { expireDueKeys } from '../keys/expire-keys';
 import { checkOutEndedStays } from '../stays/auto-check-out';
+import { enqueueDueFeeds, syncFeed } from '../ical/sync-feed';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../locks/sync-provider';
 import { checkAllLocks } from '../locks/reconcile';
@@ -23,6 +24,7 @@ const ZMessageJobSchema = z.object({ tenantId: z.uuid(), messageId: z.uuid() });
 const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
 const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() });
 const ZExtensionJobSchema = z.object({ tenantId: z.uuid(), extensionId: z.uuid() });
+const ZFeedJobSchema = z.object({ tenantId: z.uuid(), feedId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -89,6 +91,18 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const swept = await sweepGuestRegisters();
       if (swept > 0) helpers.logger.info(`erased the guest registers of ${swept} stay(s) past their retention`);
     },
+    // The iCal feeds due (every ICAL_POLL_MINUTES), each given its sync job in a queue of its own.
+    poll_ical_feeds: async (_payload, helpers) => {
+      const queued = await enqueueDueFeeds();
+      if (queued > 0) helpers.logger.info(`queued ${queued} iCal feed fetch(es)`);
+    },
+    // One feed fetched and applied: new UIDs booked, moved ones moved, twice-missing ones cancelled.
+    sync_ical_feed: async (payload, helpers) => {
+      const outcome = await syncFeed(ZFeedJobSchema.parse(payload));
+      helpers.logger.info(
+        `ical feed ${outcome.status}: ${outcome.booked} booked, ${outcome.moved} moved, ${outcome.cancelled} cancelled, ${outcome.rejected} refused`,
+      );
+    },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
@@ -129,6 +143,7 @@ export const crontab = [
   '* * * * * check_out_ended_stays ?max=1',
   '* * * * * retry_failed_doors ?max=1',
   '* * * * * health_check ?max=1',
+  '* * * * * poll_ical_feeds ?max=1',
   '*/5 * * * * check_tenant_providers ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',

@@ -176,6 +176,19 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     ids.facilityId,
     `site-${ids.facilityId}`,
   ]);
+  // An iCal import feed on the room with the event it booked, and the room's export token.
+  await q(
+    `with f as (insert into ical_feeds (tenant_id, room_id, url) values ($1, $2, 'https://example.com/' || $3 || '.ics')
+                returning tenant_id, id)
+     insert into ical_feed_events (tenant_id, feed_id, uid, status, reservation_id, starts_at, ends_at)
+     select tenant_id, id, 'uid-' || $3, 'booked', $4, now() + interval '1 day', now() + interval '2 days' from f`,
+    [ids.tenantId, ids.roomId, tag, ids.reservationId],
+  );
+  await q(`insert into room_ical_exports (tenant_id, room_id, token) values ($1, $2, $3)`, [
+    ids.tenantId,
+    ids.roomId,
+    `graph-export-token-${tag}-${randomUUID()}`,
+  ]);
   // A room type with the room in it, a payment taken at the desk, and a guest's unconfirmed request.
   await q(
     `with t as (insert into room_types (tenant_id, facility_id, name, weekday_cents) values ($1, $2, 'Fixture type', 10000)

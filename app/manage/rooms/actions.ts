@@ -6,6 +6,8 @@ import { archiveRoom, restoreRoom } from '@/lib/rooms/archive-room';
 import { updateRoom } from '@/lib/rooms/update-room';
 import { createRoom } from '@/lib/rooms/create-room';
 import { refuse, staffAction } from '@/app/_server/action';
+import { rotateRoomIcalUrl } from '@/lib/ical/export-feed';
+import { addIcalFeed, fetchIcalFeedNow, removeIcalFeed, ZIcalFeedInputSchema } from '@/lib/ical/feeds';
 
 const MANAGE = { path: '/manage', type: 'layout' } as const;
 const TEXT = 'text' as const;
@@ -46,4 +48,49 @@ export const archiveRoomAction = staffAction(
   },
   ({ input: { roomId, archive }, tenantId, actor }) =>
     archive === 'true' ? archiveRoom({ tenantId, roomId, actor }) : restoreRoom({ tenantId, roomId, actor }),
+);
+
+/** Imports a channel's iCal feed into a room and fetches it at once; audited. */
+export const addIcalFeedAction = staffAction(
+  {
+    name: 'addIcalFeed',
+    permission: 'property.manage',
+    input: ZIcalFeedInputSchema.extend({ roomId: z.uuid() }),
+    echo: { url: TEXT, channel: TEXT },
+    revalidate: MANAGE,
+  },
+  ({ input: { roomId, url, channel }, tenantId, actor }) => addIcalFeed({ tenantId, roomId, url, channel, actor }),
+);
+
+/** Stops importing a feed (the stays it booked stay); audited. */
+export const removeIcalFeedAction = staffAction(
+  {
+    name: 'removeIcalFeed',
+    permission: 'property.manage',
+    input: z.object({ feedId: z.uuid() }),
+    revalidate: MANAGE,
+  },
+  ({ input: { feedId }, tenantId, actor }) => removeIcalFeed({ tenantId, feedId, actor }),
+);
+
+/** Fetches a feed now instead of at its next turn. */
+export const fetchIcalFeedNowAction = staffAction(
+  {
+    name: 'fetchIcalFeedNow',
+    permission: 'property.manage',
+    input: z.object({ feedId: z.uuid() }),
+    revalidate: MANAGE,
+  },
+  ({ input: { feedId }, tenantId }) => fetchIcalFeedNow({ tenantId, feedId }),
+);
+
+/** Gives the room's export a new secret URL; the old one stops working at once; audited. */
+export const rotateIcalUrlAction = staffAction(
+  {
+    name: 'rotateIcalUrl',
+    permission: 'property.manage',
+    input: z.object({ roomId: z.uuid() }),
+    revalidate: MANAGE,
+  },
+  ({ input: { roomId }, tenantId, actor }) => rotateRoomIcalUrl({ tenantId, roomId, actor }),
 );

@@ -7,6 +7,10 @@ import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
 import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
 import { RoomForm } from '@/app/manage/_components/room-form';
+import { RoomIcal } from '@/app/manage/_components/room-ical';
+import { roomIcalUrl } from '@/lib/ical/export-feed';
+import { listIcalFeeds } from '@/lib/ical/feeds';
+import { intlLocale } from '@/lib/i18n/locale';
 import { ClientMessages } from '@/components/client-messages';
 import { Badge } from '@/components/ui/badge';
 import { Notice } from '@/components/ui/notice';
@@ -16,7 +20,7 @@ import { futureStaysOfRoom } from '@/lib/rooms/archive-room';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
 import { listRoomTypes } from '@/lib/room-types/list-room-types';
 import { fromMinorUnits } from '@/lib/rooms/room-input';
-import { getT } from '@/i18n/server';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -35,10 +39,13 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
   const [t, rooms] = await Promise.all([getT(), listRoomDetails({ tenantId, roomId: id })]);
   const room = rooms[0];
   if (!room) notFound();
-  const [locks, stays, types] = await Promise.all([
+  const [locks, stays, types, feeds, exportUrl, locale] = await Promise.all([
     listLocks({ tenantId }),
     futureStaysOfRoom({ tenantId, roomId: id }),
     listRoomTypes({ tenantId, facilityId: room.facilityId, archived: true }),
+    listIcalFeeds({ tenantId, roomId: id }),
+    roomIcalUrl({ tenantId, roomId: id }),
+    getLocale(),
   ]);
   const doorIds = new Set(room.roomLocks.map(({ lock }) => lock.id));
   const archived = room.archivedAt !== null;
@@ -101,6 +108,21 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
           <p>
             <Link href="/manage/locks">{t('rooms.doors.locksLink')}</Link>
           </p>
+        </section>
+
+        <section aria-labelledby="room-ical-title" className="section card">
+          <h2 id="room-ical-title">{t('rooms.ical.title')}</h2>
+          <RoomIcal
+            roomId={room.id}
+            exportUrl={exportUrl.url}
+            locale={intlLocale(locale)}
+            timeZone={room.facility.timeZone}
+            feeds={feeds.map((feed) => ({
+              ...feed,
+              lastFetchedAt: feed.lastFetchedAt?.toISOString() ?? null,
+              lastSuccessAt: feed.lastSuccessAt?.toISOString() ?? null,
+            }))}
+          />
         </section>
 
         <section aria-labelledby="room-archive-title" className="section card">
