@@ -11,6 +11,7 @@ import { checkOutReservation } from '../stays/check-out';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { deleteGuest } from './delete-guest';
 import { getGuestPage } from './get-guest-page';
+import { checkInAsGuest } from './guest-check-in';
 import { postGuestMessage, reportCodeProblem, ZGuestMessageBodySchema } from './guest-help';
 
 let admin: pg.Client;
@@ -225,5 +226,25 @@ describe('"my code does not work"', () => {
     expect(stored.rows).toEqual([
       { backup_key_id: first.backup!.id, backup_for: key.id, reason: 'guest_code_problem' },
     ]);
+  });
+
+  it('hands no backup PIN to a self check-in guest who has not checked in, even where the lock keeps a pool', async () => {
+    const { tenantId, roomIds, locks } = await tenantOnProvider({ provider: 'seam' });
+    const lockId = locks.find((l) => l.deviceId === 'pooled')!.id;
+    await addRoomLock({ tenantId, roomId: roomIds[0]!, lockId, actor: TEST_ACTOR });
+    await admin.query(`update facilities set check_in_mode = 'self' where tenant_id = $1`, [tenantId]);
+    const { reservationId, token } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: 2 });
+    // A pre-issued key exists (every booking makes one), but the guest may not see any PIN before checking in.
+    expect(
+      (await admin.query(`select count(*)::int as n from access_keys where reservation_id = $1`, [reservationId]))
+        .rows[0].n,
+    ).toBeGreaterThan(0);
+    const before = await reportCodeProblem({ token, clientAddress: nextAddress() });
+    expect(before).toEqual({ reported: true, backup: null });
+    expect(fake.calls.filter((c) => c.method === 'pullBackupCode')).toHaveLength(0);
+    // Checked in from the phone, the same report may give one.
+    await checkInAsGuest(token);
+    const after = await reportCodeProblem({ token, clientAddress: nextAddress() });
+    expect(after.backup?.kind ?? null).not.toBe('guest');
   });
 });
