@@ -3,13 +3,14 @@ import { getGuestKey, getGuestStatus } from '../guests/get-guest-key';
 import { checkInAsGuest } from '../guests/guest-check-in';
 import { checkOutAsGuest } from '../guests/guest-check-out';
 import { guestKeyLimit, guestRegistrationLimit, guestStatusLimit } from '../guests/guest-rate-limits';
-import { putGuestRegistration } from '../registration/guest-register';
+import { putGuestRegistration } from '../guests/guest-register';
 import { ZRegistrationBodySchema } from '../registration/registration-input';
 import { REGISTRATION_BODY_BYTES } from '../http/body-limit.mjs';
 import { postGuestMessage, reportCodeProblem, ZGuestMessageBodySchema } from '../guests/guest-help';
 import { readJson } from './body';
 import { clientAddress } from '../http/client-address';
-import { requestStayExtension, ZExtensionBodySchema } from '../stays/extend-stay';
+import { extendAsGuest } from '../guests/guest-extension';
+import { ZExtensionBodySchema } from '../stays/extend-stay';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
 import { PUBLIC_BOOKING_ROUTES } from './public-routes';
@@ -111,7 +112,7 @@ const OTHER_ROUTES: RouterRoute[] = [
     /** A later end of the link's stay (decision 029), counted against the key endpoint's limit for the link. */
     handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) => {
       const body = await readJson(request, ZExtensionBodySchema);
-      const data = await requestStayExtension(token!, body, guestKeyLimit(token!, clientAddress(request)));
+      const data = await extendAsGuest(token!, body, guestKeyLimit(token!, clientAddress(request)));
       return json({ data }, { requestId });
     }),
   },

@@ -1,3 +1,4 @@
+import type { RegistrationState } from '../registration/registration-state';
 /**
  * What the guest page shows, as one pure function of the stay, its key and the time: the server
  * page and the phone's poll derive it the same way, so a state the server would not render (a dead
@@ -31,7 +32,7 @@ export type GuestStatus = {
   registration?: GuestRegistrationState;
 };
 
-export type GuestRegistrationState = 'not_required' | 'missing' | 'complete';
+export type GuestRegistrationState = RegistrationState;
 
 export type GuestLockWindow = 'updating' | 'failed' | null;
 

@@ -1,7 +1,5 @@
 import { currentDataKey, currentKeyring } from '../secrets/data-key';
-import { readGuestStay } from '../guests/get-guest-key';
-import { runStatements, serviceStatement, sqlLiteral, statement, type Statement } from '../db/tx';
-import { AppError } from '../errors';
+import { runStatements, serviceStatement, sqlLiteral, statement } from '../db/tx';
 import { registerJson, type RegistrationBody } from './registration-input';
 import { registrationStateOf, type RegistrationState } from './registration-state';
 
@@ -12,22 +10,16 @@ const REPLACE = statement<{ complete: boolean }>(
 );
 
 /**
- * `PUT /api/guest/{token}/registration`: replaces the stay's register with `body` (validated by
- * ZRegistrationBodySchema) in one transaction — the passport's number and image encrypted with the
- * current data key inside PostgreSQL, never logged, never in the audit (which counts guests only).
- * Again with the same body gives the same register. `not_found` for an unknown, rotated or expired
- * link; `conflict` where the facility keeps no register or the stay has ended; with `limit`, the
- * request's rate limit is counted in the link's read.
+ * A stay's register replaced with `body` (validated by ZRegistrationBodySchema) in one transaction — the
+ * passport's number and image encrypted with the current data key inside PostgreSQL, never logged, never in
+ * the audit (which counts guests only). Again with the same body gives the same register; `conflict` where the
+ * facility keeps no register or the stay has ended. The guest's PUT reaches it through lib/guests/guest-register.ts.
  */
-export async function putGuestRegistration(
-  token: string,
+export async function replaceRegistration(
+  stay: { tenantId: string; reservationId: string },
   body: RegistrationBody,
-  limit?: Statement<void>,
 ): Promise<{ complete: boolean }> {
-  const read = await readGuestStay(token, limit);
-  if (read?.refused) throw read.refused;
-  if (!read) throw new AppError('not_found', 'This key link is unknown or has expired.');
-  const { tenantId, reservationId } = read.stay;
+  const { tenantId, reservationId } = stay;
   const { key, version } = currentDataKey();
   // Bound parameters, not literals: the passport data and the key never appear in the statement's text,
   // which PostgreSQL writes to its log with any error (and bound values are not logged by default).

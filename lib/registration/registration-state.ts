@@ -1,7 +1,5 @@
-import type { GuestRegistrationState } from '../guests/guest-view';
-
 /** What the guest page says of the register: not kept by the facility, still to fill in, or done. */
-export type RegistrationState = GuestRegistrationState;
+export type RegistrationState = 'not_required' | 'missing' | 'complete';
 
 /**
  * The register's state of a stay, as a statement for the link's own read (one round trip): the

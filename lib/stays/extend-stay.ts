@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { appBaseUrl } from '../auth/guest-links';
 import { HOLD_MINUTES } from '../booking-site/booking-requests';
 import type { TRates } from '../booking-site/pricing';
-import { runStatements, sqlLiteral, statement, effectStatement, type Statement } from '../db/tx';
+import { runStatements, sqlLiteral, statement, effectStatement } from '../db/tx';
 import { AppError, isAppError } from '../errors';
-import { readGuestStay } from '../guests/get-guest-key';
 import { createHoldCheckoutSession, expireCheckoutSession } from '../payments/checkout-sessions';
 import { stripeClient } from '../payments/stripe-client';
 import {
@@ -114,15 +113,16 @@ async function readContext(tenantId: string, reservationId: string): Promise<Con
   };
 }
 
+/** A live stay as the guest's link found it (lib/guests/guest-extension.ts resolves the link). */
+export type GuestStayRef = { tenantId: string; reservationId: string; status: string; endsAt: Date };
+
 const LIVE = new Set(['confirmed', 'checked_in']);
 
-/** The guest's live stay by its link (404 otherwise: unknown, rotated, expired, ended, deleted guest). */
-async function liveStayOf(token: string, limit?: Statement<void>) {
-  const read = await readGuestStay(token, limit);
-  if (read?.refused) throw read.refused;
-  if (!read || !LIVE.has(read.stay.status) || read.stay.endsAt <= new Date())
+/** The stay, if it can still change: confirmed or checked in and not over (404 otherwise, as an ended link reads). */
+function liveStayOf(stay: GuestStayRef) {
+  if (!LIVE.has(stay.status) || stay.endsAt <= new Date())
     throw new AppError('not_found', 'This key link is unknown or has expired.');
-  return read.stay;
+  return stay;
 }
 
 /** What the guest page offers for extending the stay of a live link; null when it cannot be extended now. */
@@ -161,18 +161,17 @@ type ExtensionRow = { id: string; status: 'held' | 'applied'; amount_cents: numb
  * 409 `conflict`.
  */
 export async function requestStayExtension(
-  token: string,
+  link: { token: string; stay: GuestStayRef },
   body: unknown,
-  limit?: Statement<void>,
 ): Promise<TExtensionResult> {
+  const { token } = link;
   const parsed = ZExtensionBodySchema.safeParse(body);
   if (!parsed.success) {
     throw new AppError('invalid_request', 'Send the new end as endsAt (or a night facility’s checkOut day).', {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
     });
   }
-  const stay = await liveStayOf(token, limit);
-  const { tenantId, reservationId } = stay;
+  const { tenantId, reservationId } = liveStayOf(link.stay);
   const context = await readContext(tenantId, reservationId);
   const endsAt = extensionEnd(context.stay, context.rules, parsed.data);
   const amountCents = extensionAmount(context.stay, context.rules, context.rates, endsAt);
