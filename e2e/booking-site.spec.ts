@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { devices, type Page } from '@playwright/test';
 import { expect, makeTenant, test } from './fixtures';
+import { e2eScript, mailed } from './helpers';
 import type { BookingSiteDbInput } from './booking-site-db';
 
 // The booking site on a guest's phone (Pixel 7, as the key page's specs), against the running app's
@@ -9,15 +8,7 @@ import type { BookingSiteDbInput } from './booking-site-db';
 const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7'];
 test.use(phone);
 
-const run = promisify(execFile);
-
-async function db<T>(input: BookingSiteDbInput): Promise<T> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'e2e/booking-site-db.ts', JSON.stringify(input)], {
-    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
-    timeout: 60_000,
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
-}
+const db = <T>(input: BookingSiteDbInput) => e2eScript<T>('e2e/booking-site-db.ts', input);
 
 /** A published facility (nightly unless told; hourly ones open 09:00–21:00) of a tenant of its own: one room type ("Standard") over `rooms` rooms. */
 async function publishedFacility(
@@ -38,26 +29,6 @@ async function publishedFacility(
     unit,
   });
   return { tenant, slug, roomTypeId };
-}
-
-/** The newest mail to `email` whose text matches `pattern`, waiting for it to arrive; the first group of the match. */
-async function mailed(email: string, pattern: RegExp, after = 0): Promise<string> {
-  let found: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        const { mails } = await db<{ mails: { text: string; receivedAt: string }[] }>({ op: 'mail', email });
-        const match = mails
-          .filter((m) => Date.parse(m.receivedAt) >= after)
-          .map((m) => pattern.exec(m.text))
-          .find(Boolean);
-        found = match ? (match[1] ?? match[0]) : null;
-        return found;
-      },
-      { timeout: 30_000, message: `a mail to ${email} matching ${pattern}` },
-    )
-    .not.toBeNull();
-  return found!;
 }
 
 /** A YYYY-MM-DD `days` after today in Tokyo. */

@@ -116,17 +116,22 @@ export async function deskBooksTonight(browser: Browser, tenant: MadeTenant, bas
   return { desk, deskPage, guestPath };
 }
 
-/** A Japanese guest's phone (Pixel 7, `ja` first) opened on `path`; close its context when done. */
-export async function japanesePhoneOn(browser: Browser, baseURL: string, path: string) {
+/** A guest's phone (Pixel 7, `language` first) opened on `path`; close its context when done. */
+export async function phoneOn(browser: Browser, baseURL: string, path: string, language: 'en' | 'ja') {
   const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7'];
   const context = await browser.newContext({
     ...phone,
     baseURL,
-    locale: 'ja-JP',
-    extraHTTPHeaders: { 'accept-language': 'ja' },
+    locale: language === 'ja' ? 'ja-JP' : 'en-GB',
+    extraHTTPHeaders: { 'accept-language': language },
   });
   const page = await context.newPage();
   await page.goto(path);
   await page.waitForLoadState('networkidle');
   return { context, page };
+}
+
+/** A Japanese guest's phone (Pixel 7, `ja` first) opened on `path`; close its context when done. */
+export async function japanesePhoneOn(browser: Browser, baseURL: string, path: string) {
+  return phoneOn(browser, baseURL, path, 'ja');
 }

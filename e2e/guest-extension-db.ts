@@ -1,8 +1,9 @@
 /**
  * The guest extension's end-to-end tests' reach into the running e2e server's database, in one process like
  * e2e/make-tenant.ts (`tsx e2e/guest-extension-db.ts '<json input>'`, UNLOCKOS_DATA_DIR=.data/e2e):
- * - `stay`: a confirmed stay of a room (booked as the API books it: a pre-issued key, a guest link) from the
- *   facility's check-in time of `checkIn` to its check-out time of `checkOut`; its id and link path;
+ * - `stay`: a confirmed stay of a room (booked as the API books it: a pre-issued key, a guest link, the key-link
+ *   mail to `email` when given) from the facility's check-in time of `checkIn` to its check-out time of
+ *   `checkOut`; its id and link path;
  * - `state`: the stay's end and its live keys (id, PIN, end).
  * Prints one JSON object.
  */
@@ -10,7 +11,7 @@ import { localSecrets } from '../tooling/config/local-state';
 import { openDatabase } from '../tooling/database/database';
 
 export type GuestExtensionDbInput =
-  | { op: 'stay'; tenantId: string; roomId: string; checkIn: string; checkOut: string }
+  | { op: 'stay'; tenantId: string; roomId: string; checkIn: string; checkOut: string; email?: string }
   | { op: 'state'; tenantId: string; reservationId: string };
 
 async function main(): Promise<void> {
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
       const group = await createBookingGroup({
         tenantId: input.tenantId,
         actor: { type: 'system', id: null, label: 'e2e' },
-        guest: { name: 'Yui Nakamura', email: `yui-${Date.now().toString(36)}@example.com` },
+        guest: { name: 'Yui Nakamura', email: input.email ?? `yui-${Date.now().toString(36)}@example.com` },
         source: 'api',
         reservations: [
           {

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { devices } from '@playwright/test';
 import { expect, makeTenant, test } from './fixtures';
+import { e2eScript } from './helpers';
 import type { BookingSiteDbInput } from './booking-site-db';
 import type { GuestExtensionDbInput } from './guest-extension-db';
 
@@ -10,17 +9,8 @@ import type { GuestExtensionDbInput } from './guest-extension-db';
 const { defaultBrowserType: _ignored, ...phone } = devices['Pixel 7'];
 test.use(phone);
 
-const run = promisify(execFile);
-
-async function tsx<T>(script: string, input: unknown): Promise<T> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], {
-    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
-    timeout: 60_000,
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
-}
-const siteDb = <T>(input: BookingSiteDbInput) => tsx<T>('e2e/booking-site-db.ts', input);
-const stayDb = <T>(input: GuestExtensionDbInput) => tsx<T>('e2e/guest-extension-db.ts', input);
+const siteDb = <T>(input: BookingSiteDbInput) => e2eScript<T>('e2e/booking-site-db.ts', input);
+const stayDb = <T>(input: GuestExtensionDbInput) => e2eScript<T>('e2e/guest-extension-db.ts', input);
 
 /** A YYYY-MM-DD `days` after today in Tokyo. */
 function tokyoDay(days: number): string {

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { devices, type Browser, type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { e2eScript } from './helpers';
 import type { SelfCheckInDbInput } from './self-check-in-db';
 
 // The guest's own phone (Pixel 7), as in the "phone" project: this spec's name does not match its pattern.
@@ -9,19 +8,7 @@ const { defaultBrowserType: _browser, ...phone } = devices['Pixel 7'];
 test.use({ ...phone, rooms: 2, facilityZone: 'Asia/Tokyo' });
 test.describe.configure({ mode: 'serial' });
 
-const run = promisify(execFile);
-
-async function db<T>(input: SelfCheckInDbInput): Promise<T> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', 'e2e/self-check-in-db.ts', JSON.stringify(input)],
-    {
-      env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
-      timeout: 60_000,
-    },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
-}
+const db = <T>(input: SelfCheckInDbInput) => e2eScript<T>('e2e/self-check-in-db.ts', input);
 
 const WORDS = {
   en: {

@@ -1,6 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { BookingSiteDbInput } from './booking-site-db';
 import type { SeedKeyStateInput } from './seed-key-state';
 
 /** Signs in through the sign-in page, as a person would (other specs set the session: e2e/fixtures.ts). */
@@ -125,4 +127,45 @@ export function seedKeyState(input: SeedKeyStateInput): Record<string, unknown> 
     timeout: 60_000,
   });
   return JSON.parse(out.trim().split('\n').at(-1) ?? 'null');
+}
+
+const run = promisify(execFile);
+
+/**
+ * Runs one of e2e/'s own scripts against the e2e server's database (`tsx e2e/<script>.ts '<json input>'`, as
+ * e2e/make-tenant.ts is run) and returns the JSON object it printed last.
+ */
+export async function e2eScript<T>(script: string, input: unknown): Promise<T> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, JSON.stringify(input)], {
+    env: { ...process.env, UNLOCKOS_DATA_DIR: '.data/e2e' },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
+}
+
+/**
+ * The newest mail to a guest's `email` whose text matches `pattern`, as the local mail catcher caught it
+ * (e2e/booking-site-db.ts `mail`), waiting for it to arrive; the first group of the match.
+ */
+export async function mailed(email: string, pattern: RegExp, after = 0): Promise<string> {
+  let found: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const input: BookingSiteDbInput = { op: 'mail', email };
+        const { mails } = await e2eScript<{ mails: { text: string; receivedAt: string }[] }>(
+          'e2e/booking-site-db.ts',
+          input,
+        );
+        const match = mails
+          .filter((m) => Date.parse(m.receivedAt) >= after)
+          .map((m) => pattern.exec(m.text))
+          .find(Boolean);
+        found = match ? (match[1] ?? match[0]) : null;
+        return found;
+      },
+      { timeout: 30_000, message: `a mail to ${email} matching ${pattern}` },
+    )
+    .not.toBeNull();
+  return found!;
 }
