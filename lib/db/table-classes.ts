@@ -128,7 +128,7 @@ export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: stri
   },
   app_registration_complete: {
     reason:
-      'takes its tenant as p_tenant (the name ../shared/API.md’s guest self-service contract gives it), and reads only that tenant’s rows',
+      'takes its tenant as p_tenant (the name docs/API.md’s guest self-service contract gives it), and reads only that tenant’s rows',
   },
   app_public_facility: {
     reason: 'a guest on a booking site has only its slug: facility_slugs finds the tenant and facility',
