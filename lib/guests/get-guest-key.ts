@@ -326,6 +326,17 @@ export async function readGuestStay(
 }
 
 /**
+ * `readGuestStay` for a guest's request about their live stay: its rate limit's refusal thrown, and an unknown,
+ * rotated or expired link (or an ended stay) `not_found`.
+ */
+export async function requireGuestStay(token: string, limit?: Statement<void>): Promise<GuestStayRead> {
+  const read = await readGuestStay(token, limit);
+  if (read?.refused) throw read.refused;
+  if (!read) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  return read;
+}
+
+/**
  * The key a guest link opens, from what `readGuestStay` read: the stay key once checked in (issued
  * if needed, idempotent), else the pre-issued key; when neither is live, the most recent key so the
  * guest sees why. A stay key that staff revoked is shown as revoked: a guest link never issues a

@@ -3,7 +3,7 @@ import type { Statement } from '../db/tx';
 import { AppError } from '../errors';
 import { forGuest, type KeyView } from '../keys/key-view';
 import { completeCheckIn } from '../stays/complete-check-in';
-import { readGuestStay } from './get-guest-key';
+import { requireGuestStay } from './get-guest-key';
 
 const NOT_FOUND = 'This key link is unknown or has expired.';
 
@@ -17,9 +17,7 @@ const NOT_FOUND = 'This key link is unknown or has expired.';
  */
 export async function checkInAsGuest(token: string, limit?: Statement<void>): Promise<KeyView & { roomLabel: string }> {
   if (!isGuestTokenShape(token)) throw new AppError('not_found', NOT_FOUND);
-  const read = await readGuestStay(token, limit);
-  if (read?.refused) throw read.refused;
-  if (!read) throw new AppError('not_found', NOT_FOUND);
+  const read = await requireGuestStay(token, limit);
   const { tenantId, reservationId, roomLabel } = read.stay;
   const { key } = await completeCheckIn({
     tenantId,

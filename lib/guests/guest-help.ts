@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { Actor } from '../audit/actor';
 import { asService, runStatements, sqlLiteral, statement } from '../db/tx';
-import { AppError } from '../errors';
 import { checkBackupNeeded } from '../keys/backup-codes';
 import { toGuestKeyView, type KeyView } from '../keys/key-view';
 import { logger } from '../log/logger';
-import { readGuestStay } from './get-guest-key';
+import { requireGuestStay } from './get-guest-key';
 import { guestHelpLimit } from './guest-rate-limits';
 
 /** `POST /api/guest/{token}/messages`: what a guest writes to the desk (its words are never logged). */
@@ -22,11 +21,8 @@ export type CodeProblemReply = { reported: true; backup: KeyView | null };
  * for an unknown, rotated or expired link, a deleted guest's, or a stay that ended (the thank-you page
  * shows the property's phone and email instead); `rate_limited` past the limit.
  */
-async function liveStayOf(token: string, address: string) {
-  const read = await readGuestStay(token, guestHelpLimit(token, address));
-  if (read?.refused) throw read.refused;
-  if (!read) throw new AppError('not_found', 'This key link is unknown or has expired.');
-  return read;
+function liveStayOf(token: string, address: string) {
+  return requireGuestStay(token, guestHelpLimit(token, address));
 }
 
 /**

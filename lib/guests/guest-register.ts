@@ -1,8 +1,7 @@
 import type { Statement } from '../db/tx';
-import { AppError } from '../errors';
 import type { RegistrationBody } from '../registration/registration-input';
 import { replaceRegistration } from '../registration/guest-register';
-import { readGuestStay } from './get-guest-key';
+import { requireGuestStay } from './get-guest-key';
 
 /**
  * `PUT /api/guest/{token}/registration`: the link's stay, read as the guest (with `limit`, the request's rate limit
@@ -14,8 +13,6 @@ export async function putGuestRegistration(
   body: RegistrationBody,
   limit?: Statement<void>,
 ): Promise<{ complete: boolean }> {
-  const read = await readGuestStay(token, limit);
-  if (read?.refused) throw read.refused;
-  if (!read) throw new AppError('not_found', 'This key link is unknown or has expired.');
+  const read = await requireGuestStay(token, limit);
   return replaceRegistration(read.stay, body);
 }
