@@ -78,6 +78,23 @@ test('a manager sells a room type and publishes the facility; the desk records a
   await expect(photo).toBeVisible();
   // The manager's own copy of the photo loads (its bytes are the PNG sent: 40 px wide).
   await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
+
+  // A multi-unit listing's calendar is imported into the type (its bookings go on whichever room is free); the
+  // worker fetches it at once and says in words why it could not (the e2e app refuses loopback addresses).
+  const ical = page.getByTestId('ical-import');
+  await expect(ical.getByTestId('ical-feeds-empty')).toBeVisible();
+  await ical.getByTestId('ical-feed-channel').selectOption('booking');
+  await ical.getByTestId('ical-feed-url').fill('http://127.0.0.1:9/hotel/ical.ics?t=secret');
+  await ical.getByTestId('ical-feed-add').click();
+  await expect(ical.getByTestId('ical-feed-result')).toContainText('Calendar added.');
+  await expect(ical.getByTestId('ical-feed')).toContainText('Booking.com');
+  await expect(ical.getByTestId('ical-feed')).not.toContainText('secret');
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('ical-feed-status')).toContainText('the address is private or loopback', {
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 30_000 });
   await page.goto('/manage/room-types');
 
   // The same name again at this facility is refused with a clear message.

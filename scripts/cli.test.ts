@@ -381,12 +381,43 @@ describe('cli room types and the booking site', { timeout: CLI_TEST_TIMEOUT }, (
     });
     const { id: roomId } = JSON.parse(room.stdout) as { id: string };
     expect(JSON.parse(source.stdout)).toEqual({ id: expect.any(String) });
+    const [roomFeed, typeFeed, both] = await Promise.all([
+      cli(
+        'ical-feed-add',
+        '--tenant',
+        mine.id,
+        '--room',
+        roomId,
+        '--url',
+        'https://www.airbnb.com/calendar/ical/1.ics',
+      ),
+      cli(
+        'ical-feed-add',
+        '--tenant',
+        mine.id,
+        '--room-type',
+        roomTypeId,
+        '--url',
+        'https://admin.booking.com/hotel/ical.ics?t=1',
+        '--channel',
+        'booking',
+      ),
+      cli('ical-feed-add', '--tenant', mine.id, '--url', 'https://www.airbnb.com/calendar/ical/2.ics'),
+    ]);
+    expect(JSON.parse(roomFeed.stdout)).toEqual({ id: expect.any(String) });
+    expect(JSON.parse(typeFeed.stdout)).toEqual({ id: expect.any(String) });
+    expect({ failed: both.code !== 0, stderr: both.stderr }).toEqual({
+      failed: true,
+      stderr: expect.stringContaining('give --room or --room-type'),
+    });
 
     const admin = await adminClient();
     const { rows } = await admin.query(
       `select t.name, t.capacity, t.weekday_cents, r.id as room_id, f.check_in_mode::text, f.self_check_in_opens_hours,
               f.registration::text, f.payment_mode::text, f.slug, f.published_at is not null as published,
               (select count(*)::int from booking_sources s where s.room_type_id = t.id and s.room_id is null) as sources,
+              (select count(*)::int from ical_feeds i where i.tenant_id = t.tenant_id
+                  and (i.room_type_id = t.id or i.room_id = r.id)) as ical_feeds,
               (select slug from facilities where id = $3) as their_slug
          from room_types t join rooms r on r.room_type_id = t.id join facilities f on f.id = t.facility_id
         where t.tenant_id = $1 and t.id = $2`,
@@ -406,6 +437,7 @@ describe('cli room types and the booking site', { timeout: CLI_TEST_TIMEOUT }, (
         slug,
         published: true,
         sources: 1,
+        ical_feeds: 2,
         their_slug: null,
       },
     ]);

@@ -25,6 +25,7 @@ const BODIES: Record<string, unknown> = {
   'POST /reservations/{id}/messages': { kind: 'key_link' },
   'POST /reservations/{id}/payments': { amountCents: 100, method: 'cash' },
   'POST /rooms/{id}/ical-feeds': { url: 'https://www.airbnb.com/calendar/ical/probe.ics', channel: 'airbnb' },
+  'POST /room-types/{id}/ical-feeds': { url: 'https://www.airbnb.com/calendar/ical/probe.ics', channel: 'airbnb' },
 };
 
 /** Every row of tenant B in every tenant table, as one comparable string. */
@@ -59,6 +60,10 @@ beforeAll(async () => {
     actor: TEST_ACTOR,
   });
   const bKey = await createApiKey({ tenantId: tenantB.tenantId, name: 'b', actor: TEST_ACTOR });
+  const bType = await admin.query<{ id: string }>(
+    `insert into room_types (tenant_id, facility_id, name, weekday_cents) values ($1, $2, 'Matrix type', 10000) returning id`,
+    [tenantB.tenantId, tenantB.facilityId],
+  );
   b = {
     tenantId: tenantB.tenantId,
     roomId: tenantB.roomIds[0]!,
@@ -69,6 +74,7 @@ beforeAll(async () => {
       guest: booked.guestId,
       api_key: bKey.id,
       room: tenantB.roomIds[0]!,
+      room_type: bType.rows[0]!.id,
     },
   };
 });

@@ -66,7 +66,7 @@ import {
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
-export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room';
+export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type';
 
 /** A route's own work: the API key's principal and the request in, the answer out (errors are mapped by withApiKey). */
 export type ApiHandler = (ctx: ApiContext, params: { id: string }) => Promise<Response>;
@@ -92,6 +92,49 @@ export type RouteSpec = {
  * list, the OpenAPI document is generated from it, and the cross-tenant and malformed-input tests
  * walk it, so a new route is served, documented and covered by being listed here.
  */
+/**
+ * A room's or a room type's iCal import feeds (the same bodies and answers): a room type's events are booked on the
+ * first of its rooms free for their dates.
+ */
+function icalFeedRoutes(kind: 'room' | 'room_type'): RouteSpec[] {
+  const path = kind === 'room' ? '/rooms/{id}/ical-feeds' : '/room-types/{id}/ical-feeds';
+  const target = (id: string) => (kind === 'room' ? { roomId: pathId(id) } : { roomTypeId: pathId(id) });
+  const into =
+    kind === 'room' ? 'the room' : 'a room type: each event is booked on the first of its rooms free for the dates';
+  return [
+    {
+      method: 'GET',
+      path,
+      idKind: kind,
+      summary: `The ${kind === 'room' ? 'room' : 'room type'}’s iCal import feeds with their last fetch (the feed URL itself is never shown again: its host only)`,
+      success: { status: 200, description: 'Import feeds', schema: dataOf(z.array(ZIcalFeedSchema)) },
+      errors: ['not_found'],
+      handler: async ({ principal, requestId }, { id }) =>
+        json({ data: await listIcalFeeds({ tenantId: principal.tenantId, ...target(id) }) }, { requestId }),
+    },
+    {
+      method: 'POST',
+      path,
+      idKind: kind,
+      summary: `Import a channel’s iCal feed into ${into} (fetched now and every ICAL_POLL_MINUTES); audited ical_feed.added`,
+      body: ZIcalFeedInputSchema,
+      success: { status: 201, description: 'The feed', schema: dataOf(z.object({ id: z.uuid() })) },
+      errors: ['invalid_request', 'not_found', 'conflict'],
+      handler: async ({ principal, request, requestId }, { id }) => {
+        const where = target(id);
+        const body = await readJson(request, ZIcalFeedInputSchema);
+        const feed = await addIcalFeed({
+          tenantId: principal.tenantId,
+          ...where,
+          ...body,
+          actor: apiKeyActor(principal),
+        });
+        return json({ data: feed }, { status: 201, requestId });
+      },
+    },
+  ];
+}
+
 export const API_ROUTES: RouteSpec[] = [
   {
     method: 'GET',
@@ -479,33 +522,8 @@ export const API_ROUTES: RouteSpec[] = [
         { requestId },
       ),
   },
-  {
-    method: 'GET',
-    path: '/rooms/{id}/ical-feeds',
-    idKind: 'room',
-    summary:
-      'The room’s iCal import feeds with their last fetch (the feed URL itself is never shown again: its host only)',
-    success: { status: 200, description: 'Import feeds', schema: dataOf(z.array(ZIcalFeedSchema)) },
-    errors: ['not_found'],
-    handler: async ({ principal, requestId }, { id }) =>
-      json({ data: await listIcalFeeds({ tenantId: principal.tenantId, roomId: pathId(id) }) }, { requestId }),
-  },
-  {
-    method: 'POST',
-    path: '/rooms/{id}/ical-feeds',
-    idKind: 'room',
-    summary:
-      'Import a channel’s iCal feed into the room (fetched now and every ICAL_POLL_MINUTES); audited ical_feed.added',
-    body: ZIcalFeedInputSchema,
-    success: { status: 201, description: 'The feed', schema: dataOf(z.object({ id: z.uuid() })) },
-    errors: ['invalid_request', 'not_found', 'conflict'],
-    handler: async ({ principal, request, requestId }, { id }) => {
-      const roomId = pathId(id);
-      const body = await readJson(request, ZIcalFeedInputSchema);
-      const feed = await addIcalFeed({ tenantId: principal.tenantId, roomId, ...body, actor: apiKeyActor(principal) });
-      return json({ data: feed }, { status: 201, requestId });
-    },
-  },
+  ...icalFeedRoutes('room'),
+  ...icalFeedRoutes('room_type'),
   {
     method: 'DELETE',
     path: '/guests/{id}',

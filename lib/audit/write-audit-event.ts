@@ -61,7 +61,7 @@ export type AuditMetadataOf = {
   };
   'room_type.updated': { name: string; changed: string[]; before: JsonObject; after: JsonObject };
   'room_type.archived': { name: string };
-  'ical_feed.added': { room: string; feedId: string; channel: string; host: string };
+  'ical_feed.added': ({ room: string } | { roomType: string }) & { feedId: string; channel: string; host: string };
   'ical_feed.removed': { feedId: string; channel: string; host: string };
   'room.ical_url_rotated': { room: string };
   'room_type.photo_added': { name: string; photoId: string; position: number; contentType: string; bytes: number };

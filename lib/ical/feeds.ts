@@ -42,19 +42,38 @@ const hostOf = (url: string) => {
   }
 };
 
-/** The import feeds of one of the tenant's rooms, oldest first, with the stays each has booked. */
+/** What a feed imports into: one room, or a room type (each UID on the first of its rooms free for it). */
+export type FeedTarget = { roomId: string } | { roomTypeId: string };
+
+const targetWhere = (target: FeedTarget) =>
+  'roomId' in target ? { roomId: target.roomId } : { roomTypeId: target.roomTypeId };
+
+/** The target's label for audit rows (a room's label, a room type's name), or null when it is not the tenant's. */
+async function targetLabel(
+  tx: Parameters<Parameters<typeof withTenant>[1]>[0],
+  tenantId: string,
+  target: FeedTarget,
+): Promise<string | null> {
+  if ('roomId' in target) {
+    const room = await tx.room.findFirst({ where: { tenantId, id: target.roomId }, select: { label: true } });
+    return room?.label ?? null;
+  }
+  const type = await tx.roomType.findFirst({ where: { tenantId, id: target.roomTypeId }, select: { name: true } });
+  return type?.name ?? null;
+}
+
+const notFound = (target: FeedTarget) =>
+  new AppError('not_found', 'roomId' in target ? 'No such room.' : 'No such room type.');
+
+/** The import feeds of one of the tenant's rooms or room types, oldest first, with the stays each has booked. */
 export async function listIcalFeeds({
   tenantId,
-  roomId,
-}: {
-  tenantId: string;
-  roomId: string;
-}): Promise<IcalFeedView[]> {
+  ...target
+}: { tenantId: string } & FeedTarget): Promise<IcalFeedView[]> {
   return withTenant({ tenantId }, async (tx) => {
-    if (!(await tx.room.findFirst({ where: { tenantId, id: roomId }, select: { id: true } })))
-      throw new AppError('not_found', 'No such room.');
+    if ((await targetLabel(tx, tenantId, target)) === null) throw notFound(target);
     const feeds = await tx.icalFeed.findMany({
-      where: { tenantId, roomId },
+      where: { tenantId, ...targetWhere(target) },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     const counts = await tx.icalFeedEvent.groupBy({
@@ -78,29 +97,40 @@ export async function listIcalFeeds({
 }
 
 /**
- * Adds an import feed to one of the tenant's rooms and fetches it at once, audited `ical_feed.added` (the host only:
- * the URL is the channel's secret). The same URL twice on a room is `conflict`; another tenant's room `not_found`.
+ * Adds an import feed to one of the tenant's rooms or room types and fetches it at once, audited `ical_feed.added`
+ * (the host only: the URL is the channel's secret). The same URL twice on a target is `conflict`; another tenant's
+ * room or room type `not_found`.
  */
-export async function addIcalFeed(input: {
-  tenantId: string;
-  roomId: string;
-  url: string;
-  channel: Channel;
-  actor: Actor;
-}): Promise<{ id: string }> {
-  const { tenantId, roomId, url, channel, actor } = input;
+export async function addIcalFeed(
+  input: { tenantId: string; url: string; channel: Channel; actor: Actor } & FeedTarget,
+): Promise<{ id: string }> {
+  const { tenantId, url, channel, actor, ...rest } = input;
+  const target: FeedTarget = 'roomId' in rest ? { roomId: rest.roomId } : { roomTypeId: rest.roomTypeId };
   const { id } = await asService({ tenantId }, async (tx) => {
-    const room = await tx.room.findFirst({ where: { tenantId, id: roomId }, select: { label: true } });
-    if (!room) throw new AppError('not_found', 'No such room.');
-    const exists = await tx.icalFeed.findFirst({ where: { tenantId, roomId, url }, select: { id: true } });
-    if (exists) throw new AppError('conflict', 'This calendar is already imported into this room.', { field: 'url' });
-    const feed = await tx.icalFeed.create({ data: { tenantId, roomId, url, channel }, select: { id: true } });
+    const label = await targetLabel(tx, tenantId, target);
+    if (label === null) throw notFound(target);
+    const where = { tenantId, url, ...targetWhere(target) };
+    if (await tx.icalFeed.findFirst({ where, select: { id: true } }))
+      throw new AppError(
+        'conflict',
+        'roomId' in target
+          ? 'This calendar is already imported into this room.'
+          : 'This calendar is already imported into this room type.',
+        { field: 'url' },
+      );
+    const feed = await tx.icalFeed.create({
+      data: { tenantId, url, channel, ...targetWhere(target) },
+      select: { id: true },
+    });
     await writeAuditEvent(tx, {
       tenantId,
       actor,
       action: 'ical_feed.added',
-      subject: { type: 'room', id: roomId },
-      metadata: { room: room.label, feedId: feed.id, channel, host: hostOf(url) },
+      subject: 'roomId' in target ? { type: 'room', id: target.roomId } : { type: 'room_type', id: target.roomTypeId },
+      metadata:
+        'roomId' in target
+          ? { room: label, feedId: feed.id, channel, host: hostOf(url) }
+          : { roomType: label, feedId: feed.id, channel, host: hostOf(url) },
     });
     return feed;
   });
@@ -121,7 +151,7 @@ export async function removeIcalFeed(input: {
   return asService({ tenantId }, async (tx) => {
     const feed = await tx.icalFeed.findFirst({
       where: { tenantId, id: feedId },
-      select: { roomId: true, channel: true, url: true },
+      select: { roomId: true, roomTypeId: true, channel: true, url: true },
     });
     if (!feed) throw new AppError('not_found', 'No such calendar feed.');
     await tx.icalFeed.deleteMany({ where: { tenantId, id: feedId } });
@@ -129,7 +159,7 @@ export async function removeIcalFeed(input: {
       tenantId,
       actor,
       action: 'ical_feed.removed',
-      subject: { type: 'room', id: feed.roomId },
+      subject: feed.roomId ? { type: 'room', id: feed.roomId } : { type: 'room_type', id: feed.roomTypeId! },
       metadata: { feedId, channel: feed.channel, host: hostOf(feed.url) },
     });
     return { removed: true };

@@ -1,42 +1,21 @@
-import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import {
+  etagOf,
+  icalCalendar as calendar,
+  icalEvent as event,
+  startFeedServer,
+} from '../../tooling/testing/ical-feed-server';
 import { createBookingGroup } from '../bookings/create-booking-group';
 import { exportFeed, roomIcalUrl, rotateRoomIcalUrl } from './export-feed';
 import { fetchFeed } from './fetch-feed';
 import { parseFeed } from './parse-feed';
 import { syncFeed } from './sync-feed';
 
-// A channel's feed, served by a local HTTP server the way Airbnb serves one: an ETag, 304 to a matching
-// If-None-Match, and whatever failure a test asks for.
-let body = '';
-let failWith: number | null = null;
-let requests: IncomingHttpHeaders[] = [];
-let server: Server;
+// A channel's feed, served by a local HTTP server the way Airbnb serves one (tooling/testing/ical-feed-server.ts).
+let feeds: Awaited<ReturnType<typeof startFeedServer>>;
 let feedUrl = '';
-
-const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
-
-const day = (offset: number) => {
-  const d = new Date(Date.now() + offset * 86_400_000);
-  return d.toISOString().slice(0, 10).replaceAll('-', '');
-};
-const event = (uid: string, from: number, to: number) =>
-  [
-    'BEGIN:VEVENT',
-    `UID:${uid}`,
-    `DTSTART;VALUE=DATE:${day(from)}`,
-    `DTEND;VALUE=DATE:${day(to)}`,
-    'SUMMARY:Reserved',
-    'END:VEVENT',
-  ].join('\r\n');
-const calendar = (...events: string[]) =>
-  ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Airbnb Inc//Hosting Calendar 1.0//EN', ...events, 'END:VCALENDAR'].join(
-    '\r\n',
-  );
 
 let admin: pg.Client;
 let tenant: Awaited<ReturnType<typeof createBookableTenant>>;
@@ -46,21 +25,8 @@ const previousAllow = process.env.ALLOW_PRIVATE_FETCH;
 
 beforeAll(async () => {
   process.env.ALLOW_PRIVATE_FETCH = '1';
-  server = createServer((request, response) => {
-    requests.push(request.headers);
-    if (failWith) {
-      response.writeHead(failWith).end('upstream trouble');
-      return;
-    }
-    const etag = etagOf(body);
-    if (request.headers['if-none-match'] === etag) {
-      response.writeHead(304).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/calendar', etag }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/calendar.ics`;
+  feeds = await startFeedServer();
+  feedUrl = feeds.url;
   admin = await adminClient();
   tenant = await createBookableTenant({ rooms: 2, lockDevices: false, name: 'iCal' });
   roomId = tenant.roomIds[0]!;
@@ -75,11 +41,11 @@ beforeAll(async () => {
 afterAll(async () => {
   process.env.ALLOW_PRIVATE_FETCH = previousAllow;
   await admin.end();
-  await new Promise((resolve) => server.close(resolve));
+  await feeds.close();
 });
 beforeEach(() => {
-  failWith = null;
-  requests = [];
+  feeds.failWith = null;
+  feeds.requests = [];
 });
 
 const sync = () => syncFeed({ tenantId: tenant.tenantId, feedId });
@@ -102,7 +68,7 @@ const openIncident = async (kind: string) =>
 
 describe('an iCal import feed', () => {
   it('books each new UID as a stay from check-in to check-out, DTEND exclusive, and a repeat fetch is a 304', async () => {
-    body = calendar(event('u1@airbnb.com', 10, 13), event('u2@airbnb.com', 20, 22));
+    feeds.body = calendar(event('u1@airbnb.com', 10, 13), event('u2@airbnb.com', 20, 22));
     expect(await sync()).toMatchObject({ status: 'synced', booked: 2, cancelled: 0, rejected: 0 });
     const u1 = await stay('u1@airbnb.com');
     expect(u1).toMatchObject({ status: 'confirmed', source: 'ical', event_status: 'booked', missing: 0 });
@@ -112,13 +78,13 @@ describe('an iCal import feed', () => {
         [tenant.tenantId],
       )
     ).rows[0];
-    const [expected] = parseFeed(body, {
+    const [expected] = parseFeed(feeds.body, {
       timeZone: facility.time_zone,
       checkInTime: facility.check_in,
       checkOutTime: facility.check_out,
     }).ok
       ? (
-          parseFeed(body, {
+          parseFeed(feeds.body, {
             timeZone: facility.time_zone,
             checkInTime: facility.check_in,
             checkOutTime: facility.check_out,
@@ -143,30 +109,30 @@ describe('an iCal import feed', () => {
     ).toBe(1);
 
     expect(await sync()).toMatchObject({ status: 'not_modified', booked: 0 });
-    expect(requests.map((headers) => headers['if-none-match'])).toEqual([undefined, etagOf(body)]);
+    expect(feeds.requests.map((headers) => headers['if-none-match'])).toEqual([undefined, etagOf(feeds.body)]);
   });
 
   it('moves a stay whose dates changed, and cancels one only after it is missing from two successful fetches', async () => {
-    body = calendar(event('u1@airbnb.com', 11, 14), event('u2@airbnb.com', 20, 22));
+    feeds.body = calendar(event('u1@airbnb.com', 11, 14), event('u2@airbnb.com', 20, 22));
     const before = await stay('u1@airbnb.com');
     expect(await sync()).toMatchObject({ status: 'synced', moved: 1 });
     const moved = await stay('u1@airbnb.com');
     expect(moved.id).toBe(before.id);
     expect(moved.starts_at.getTime() - before.starts_at.getTime()).toBe(86_400_000);
 
-    body = calendar(event('u1@airbnb.com', 11, 14));
+    feeds.body = calendar(event('u1@airbnb.com', 11, 14));
     expect(await sync()).toMatchObject({ cancelled: 0 });
     expect(await stay('u2@airbnb.com')).toMatchObject({ status: 'confirmed', missing: 1 });
     // A failed fetch and an empty one between the two do not count.
-    failWith = 500;
+    feeds.failWith = 500;
     expect(await sync()).toMatchObject({ status: 'failed' });
-    failWith = null;
-    const was = body;
-    body = calendar();
+    feeds.failWith = null;
+    const was = feeds.body;
+    feeds.body = calendar();
     expect(await sync()).toMatchObject({ status: 'synced', cancelled: 0 });
     expect(await stay('u2@airbnb.com')).toMatchObject({ status: 'confirmed', missing: 1 });
     expect(await stay('u1@airbnb.com')).toMatchObject({ status: 'confirmed' });
-    body = was + ' '; // the same events, another ETag
+    feeds.body = was + ' '; // the same events, another ETag
     expect(await sync()).toMatchObject({ status: 'synced', cancelled: 1 });
     expect(await stay('u2@airbnb.com')).toMatchObject({ status: 'cancelled', event_status: 'cancelled' });
     expect(await stay('u1@airbnb.com')).toMatchObject({ status: 'confirmed', missing: 0 });
@@ -176,20 +142,20 @@ describe('an iCal import feed', () => {
     await admin.query(`update incidents set resolved_at = now() where tenant_id = $1 and kind = 'ical_fetch_failed'`, [
       tenant.tenantId,
     ]);
-    failWith = 500;
+    feeds.failWith = 500;
     await sync();
     expect(await openIncident('ical_fetch_failed')).toMatchObject({ occurrences: 1, severity: 'warning' });
     expect((await openIncident('ical_fetch_failed')).summary).toContain('answered 500');
     expect((await openIncident('ical_fetch_failed')).summary).not.toContain('127.0.0.1');
     for (let i = 0; i < 4; i++) await sync();
     expect(await openIncident('ical_fetch_failed')).toMatchObject({ occurrences: 5, severity: 'critical' });
-    failWith = null;
-    const was = body;
-    body = '<html><body>Please sign in</body></html>';
+    feeds.failWith = null;
+    const was = feeds.body;
+    feeds.body = '<html><body>Please sign in</body></html>';
     expect(await sync()).toMatchObject({ status: 'failed', cancelled: 0 });
     expect(await openIncident('ical_fetch_failed')).toMatchObject({ occurrences: 6 });
     expect(await stay('u1@airbnb.com')).toMatchObject({ status: 'confirmed' });
-    body = `${was}  `;
+    feeds.body = `${was}  `;
     expect(await sync()).toMatchObject({ status: 'synced' });
     expect(await openIncident('ical_fetch_failed')).toBeUndefined();
     expect((await admin.query(`select failures from ical_feeds where id = $1`, [feedId])).rows[0].failures).toBe(0);
@@ -205,7 +171,7 @@ describe('an iCal import feed', () => {
       ],
       source: 'desk',
     });
-    body = calendar(event('u1@airbnb.com', 11, 14), event('u3@airbnb.com', 31, 33));
+    feeds.body = calendar(event('u1@airbnb.com', 11, 14), event('u3@airbnb.com', 31, 33));
     expect(await sync()).toMatchObject({ booked: 0, rejected: 1 });
     expect(await stay('u3@airbnb.com')).toMatchObject({ id: null, event_status: 'rejected' });
     const incident = await openIncident('ical_conflict');
@@ -215,13 +181,13 @@ describe('an iCal import feed', () => {
       overlaps: [{ reservationId: desk.reservations[0]!.id, source: 'desk' }],
     });
     // Fetched again, the same conflict is not counted twice.
-    body += ' ';
+    feeds.body += ' ';
     await sync();
     expect((await openIncident('ical_conflict')).occurrences).toBe(1);
   });
 
   it('books a new UID once when two fetches of the feed run at once', async () => {
-    body = calendar(event('u1@airbnb.com', 11, 14), event('u4@airbnb.com', 40, 42));
+    feeds.body = calendar(event('u1@airbnb.com', 11, 14), event('u4@airbnb.com', 40, 42));
     await Promise.allSettled([sync(), sync()]);
     const rows = await admin.query(
       `select count(*)::int as n from reservations where tenant_id = $1 and external_ref like 'u4@airbnb.com%' and status = 'confirmed'`,
@@ -282,7 +248,7 @@ describe('fetching a feed', () => {
   });
 
   it('stops at 2 MB', async () => {
-    body = calendar(event('big', 50, 51)) + 'X'.repeat(2 * 1024 * 1024);
+    feeds.body = calendar(event('big', 50, 51)) + 'X'.repeat(2 * 1024 * 1024);
     expect(await fetchFeed(feedUrl, null)).toEqual({ status: 'failed', reason: 'the feed is larger than 2 MB' });
   });
 });

@@ -7,6 +7,7 @@ import {
   runInTransaction,
   runStatements,
   serviceStatement,
+  sqlArray,
   sqlLiteral,
   statement,
 } from '../db/tx';
@@ -28,8 +29,11 @@ export type Channel = keyof typeof CHANNEL_LABELS;
 
 type FeedRow = {
   id: string;
-  room_id: string;
-  room_label: string;
+  /** One of the two (ical_feeds_one_target): the room, or the room type whose rooms the feed's stays go on. */
+  room_id: string | null;
+  room_type_id: string | null;
+  /** The room's label or the room type's name. */
+  target_label: string;
   channel: Channel;
   url: string;
   etag: string | null;
@@ -72,11 +76,13 @@ export async function syncFeed({ tenantId, feedId }: { tenantId: string; feedId:
   const feedLiteral = sqlLiteral(feedId, 'uuid');
   const [feeds, events] = await runStatements({ role: 'app_service', tenantId }, [
     statement<FeedRow>(
-      `select f.id, f.room_id, r.label as room_label, f.channel, f.url, f.etag, f.last_modified, fa.time_zone,
+      `select f.id, f.room_id, f.room_type_id, coalesce(r.label, rt.name) as target_label, f.channel, f.url, f.etag,
+              f.last_modified, fa.time_zone,
               to_char(fa.check_in_time, 'HH24:MI') as check_in_time, to_char(fa.check_out_time, 'HH24:MI') as check_out_time
          from ical_feeds f
-         join rooms r on r.tenant_id = f.tenant_id and r.id = f.room_id
-         join facilities fa on fa.tenant_id = r.tenant_id and fa.id = r.facility_id
+         left join rooms r on r.tenant_id = f.tenant_id and r.id = f.room_id
+         left join room_types rt on rt.tenant_id = f.tenant_id and rt.id = f.room_type_id
+         join facilities fa on fa.tenant_id = f.tenant_id and fa.id = coalesce(r.facility_id, rt.facility_id)
         where f.tenant_id = ${tenant} and f.id = ${feedLiteral}`,
     ),
     statement<EventRow>(
@@ -155,6 +161,22 @@ export async function syncFeed({ tenantId, feedId }: { tenantId: string; feedId:
   return { status: fetched.status === 'ok' ? 'synced' : 'not_modified', ...outcome };
 }
 
+/** "room 101" or "room type Twin": what the feed imports into, for incidents. */
+const targetName = (feed: FeedRow) => (feed.room_id ? `room ${feed.target_label}` : `room type ${feed.target_label}`);
+
+/** The rooms a feed's new stay may go on, in the order they are tried: its room, or its room type's live rooms. */
+async function candidateRooms(tenantId: string, feed: FeedRow): Promise<string[]> {
+  if (feed.room_id) return [feed.room_id];
+  const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+    statement<{ id: string }>(
+      `select id from rooms where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+          and room_type_id = ${sqlLiteral(feed.room_type_id, 'uuid')} and archived_at is null
+        order by label, id`,
+    ),
+  ]);
+  return rows.map((r) => r.id);
+}
+
 async function setMissing(tenantId: string, feedId: string, uid: string, missing: number): Promise<void> {
   await runStatements({ role: 'app_service', tenantId }, [
     effectStatement(`update ical_feed_events set missing = ${sqlLiteral(missing, 'int')}, updated_at = now()
@@ -180,12 +202,13 @@ function eventUpsert(
       starts_at = excluded.starts_at, ends_at = excluded.ends_at, missing = 0, updated_at = now()`);
 }
 
-/** The stays of the room overlapping a window (what a refused event collides with), for the incident. */
-async function overlapping(tenantId: string, roomId: string, event: FeedEvent) {
+/** The stays of the rooms overlapping a window (what a refused event collides with), for the incident. */
+async function overlapping(tenantId: string, roomIds: string[], event: FeedEvent) {
+  if (roomIds.length === 0) return [];
   const [rows] = await runStatements({ role: 'app_service', tenantId }, [
-    statement<{ id: string; source: string; starts_at: Date; ends_at: Date }>(
-      `select id, source::text as source, starts_at, ends_at from reservations
-        where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and room_id = ${sqlLiteral(roomId, 'uuid')}
+    statement<{ id: string; room_id: string; source: string; starts_at: Date; ends_at: Date }>(
+      `select id, room_id, source::text as source, starts_at, ends_at from reservations
+        where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and room_id = any(${sqlArray(roomIds, 'uuid')})
           and status in ('confirmed', 'checked_in')
           and starts_at < ${sqlLiteral(event.endsAt, 'timestamptz')} and ends_at > ${sqlLiteral(event.startsAt, 'timestamptz')}
         order by starts_at limit 5`,
@@ -193,6 +216,7 @@ async function overlapping(tenantId: string, roomId: string, event: FeedEvent) {
   ]);
   return rows.map((r) => ({
     reservationId: r.id,
+    roomId: r.room_id,
     source: r.source,
     startsAt: r.starts_at.toISOString(),
     endsAt: r.ends_at.toISOString(),
@@ -200,8 +224,8 @@ async function overlapping(tenantId: string, roomId: string, event: FeedEvent) {
 }
 
 /** A double booking across channels, caught: the feed event is not booked, and the incident names both stays. */
-async function refuse(tenantId: string, feed: FeedRow, event: FeedEvent, change: 'new' | 'moved') {
-  const others = await overlapping(tenantId, feed.room_id, event);
+async function refuse(tenantId: string, feed: FeedRow, event: FeedEvent, change: 'new' | 'moved', roomIds: string[]) {
+  const others = await overlapping(tenantId, roomIds, event);
   const channel = CHANNEL_LABELS[feed.channel] ?? 'iCal';
   await asService({ tenantId }, (tx) =>
     openIncidentOnce(tx, {
@@ -211,12 +235,15 @@ async function refuse(tenantId: string, feed: FeedRow, event: FeedEvent, change:
       severity: 'critical',
       summary:
         change === 'new'
-          ? `A ${channel} booking for room ${feed.room_label} overlaps a stay already on the room; it was not booked here. Resolve the double booking with the guests.`
-          : `A ${channel} booking for room ${feed.room_label} moved onto a stay already on the room; its old dates were kept.`,
+          ? feed.room_id
+            ? `A ${channel} booking for ${targetName(feed)} overlaps a stay already on the room; it was not booked here. Resolve the double booking with the guests.`
+            : `A ${channel} booking for ${targetName(feed)} finds every room of the type taken; it was not booked here. Resolve the double booking with the guests.`
+          : `A ${channel} booking for ${targetName(feed)} moved onto a stay already on its room; its old dates were kept.`,
       detail: {
         feedId: feed.id,
         channel: feed.channel,
         roomId: feed.room_id,
+        roomTypeId: feed.room_type_id,
         uid: event.uid,
         startsAt: event.startsAt.toISOString(),
         endsAt: event.endsAt.toISOString(),
@@ -227,30 +254,41 @@ async function refuse(tenantId: string, feed: FeedRow, event: FeedEvent, change:
   );
 }
 
-/** Books a UID as a stay of the feed's room; false when the room is taken (refused with an incident). */
+/**
+ * Books a UID as a stay on the feed's room, or on the first of its room type's rooms the database lets in (each try
+ * is the one atomic hold every booking uses: the rooms' exclusion constraint decides, never a read-then-write);
+ * false when every room is taken (refused with an incident).
+ */
 async function book(tenantId: string, feed: FeedRow, event: FeedEvent, row: EventRow | undefined, actor: Actor) {
   // A UID booked before and cancelled since gets a reference of its own: the first one stays with the old stay.
   const externalRef = row?.reservation_id ? `${event.uid}#${Date.now()}` : event.uid;
-  try {
-    const group = await holdBookingGroup({
-      tenantId,
-      actor,
-      guest: { name: `${CHANNEL_LABELS[feed.channel] ?? 'iCal'} guest` },
-      reservations: [{ roomId: feed.room_id, startsAt: event.startsAt, endsAt: event.endsAt }],
-      source: 'ical',
-      externalRef,
-    });
-    await runStatements({ role: 'app_service', tenantId }, [
-      eventUpsert(tenantId, feed.id, event, 'booked', group.reservations[0]!.id),
-      resolveIncidentStatement({ tenantId, conditionKey: `ical_conflict:${feed.id}:${event.uid}` }),
-    ]);
-    return true;
-  } catch (error) {
-    if (!isAppError(error) || (error.code !== 'room_unavailable' && error.code !== 'conflict')) throw error;
-    await runStatements({ role: 'app_service', tenantId }, [eventUpsert(tenantId, feed.id, event, 'rejected', null)]);
-    await refuse(tenantId, feed, event, 'new');
-    return false;
+  const rooms = await candidateRooms(tenantId, feed);
+  for (const roomId of rooms) {
+    try {
+      const group = await holdBookingGroup({
+        tenantId,
+        actor,
+        guest: { name: `${CHANNEL_LABELS[feed.channel] ?? 'iCal'} guest` },
+        reservations: [{ roomId, startsAt: event.startsAt, endsAt: event.endsAt }],
+        source: 'ical',
+        externalRef,
+      });
+      await runStatements({ role: 'app_service', tenantId }, [
+        eventUpsert(tenantId, feed.id, event, 'booked', group.reservations[0]!.id),
+        resolveIncidentStatement({ tenantId, conditionKey: `ical_conflict:${feed.id}:${event.uid}` }),
+      ]);
+      return true;
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'room_unavailable') {
+        // The same reference booked by a sync that ran beside this one: nothing more to try.
+        if (isAppError(error) && error.code === 'conflict') break;
+        throw error;
+      }
+    }
   }
+  await runStatements({ role: 'app_service', tenantId }, [eventUpsert(tenantId, feed.id, event, 'rejected', null)]);
+  await refuse(tenantId, feed, event, 'new', rooms);
+  return false;
 }
 
 /** Moves a booked UID's stay to the feed's new dates (keys follow); false when the room is taken then. */
@@ -266,7 +304,8 @@ async function move(tenantId: string, feed: FeedRow, event: FeedEvent, row: Even
   } catch (error) {
     if (!isAppError(error)) throw error;
     if (error.code === 'room_unavailable') {
-      await refuse(tenantId, feed, event, 'moved');
+      // A stay of a room type's feed keeps its room when its dates change (its keys are on that room's doors).
+      await refuse(tenantId, feed, event, 'moved', feed.room_id ? [feed.room_id] : await stayRoom(tenantId, row));
       return false;
     }
     // The stay was cancelled or ended at the desk: the feed's change has nothing to move.
@@ -278,6 +317,17 @@ async function move(tenantId: string, feed: FeedRow, event: FeedEvent, row: Even
     resolveIncidentStatement({ tenantId, conditionKey: `ical_conflict:${feed.id}:${event.uid}` }),
   ]);
   return true;
+}
+
+/** The room a booked UID's stay is on (for a room type's feed, whichever room it was booked on). */
+async function stayRoom(tenantId: string, row: EventRow): Promise<string[]> {
+  const [rows] = await runStatements({ role: 'app_service', tenantId }, [
+    statement<{ room_id: string }>(
+      `select room_id from reservations where tenant_id = ${sqlLiteral(tenantId, 'uuid')}
+          and id = ${sqlLiteral(row.reservation_id, 'uuid')}`,
+    ),
+  ]);
+  return rows.map((r) => r.room_id);
 }
 
 async function succeeded(tenantId: string, feed: FeedRow, validators: FeedValidators): Promise<void> {
@@ -308,9 +358,16 @@ async function failed(tenantId: string, feed: FeedRow, reason: string): Promise<
       severity: failures >= 5 ? 'critical' : 'warning',
       summary:
         failures === 1
-          ? `The ${channel} calendar of room ${feed.room_label} could not be fetched: ${reason}. Its bookings are not up to date.`
-          : `The ${channel} calendar of room ${feed.room_label} has failed ${failures} times in a row: ${reason}.`,
-      detail: { feedId: feed.id, roomId: feed.room_id, channel: feed.channel, failures, reason },
+          ? `The ${channel} calendar of ${targetName(feed)} could not be fetched: ${reason}. Its bookings are not up to date.`
+          : `The ${channel} calendar of ${targetName(feed)} has failed ${failures} times in a row: ${reason}.`,
+      detail: {
+        feedId: feed.id,
+        roomId: feed.room_id,
+        roomTypeId: feed.room_type_id,
+        channel: feed.channel,
+        failures,
+        reason,
+      },
     }),
   );
   return { status: 'failed', ...EMPTY, reason };

@@ -5,6 +5,8 @@ export type RoomTypeDetail = {
   id: string;
   facilityId: string;
   facilityName: string;
+  /** The facility's IANA time zone (how its times are shown). */
+  timeZone: string;
   name: string;
   description: string;
   capacity: number;
@@ -36,7 +38,7 @@ export async function listRoomTypes(input: {
   const tenant = sqlLiteral(tenantId, 'uuid');
   const [rows] = await runStatements({ role: 'app_authenticated', tenantId, apiKeyId }, [
     statement<RoomTypeDetail>(
-      `select t.id, t.facility_id as "facilityId", f.name as "facilityName", t.name, t.description, t.capacity,
+      `select t.id, t.facility_id as "facilityId", f.name as "facilityName", f.time_zone as "timeZone", t.name, t.description, t.capacity,
               t.weekday_cents as "weekdayCents", t.weekend_cents as "weekendCents", t.holiday_cents as "holidayCents",
               f.currency, f.booking_unit::text as unit, t.archived_at as "archivedAt",
               coalesce((select array_agg(r.id order by r.label, r.id) from rooms r

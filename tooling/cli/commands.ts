@@ -9,6 +9,7 @@ import { rotateGuestRegisters } from '../../lib/registration/rotate-registers';
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../../lib/api/schemas';
 import { addBookingSource } from '../../lib/bookings/booking-sources';
+import { addIcalFeed, ZIcalFeedInputSchema } from '../../lib/ical/feeds';
 import { addRoomLock, assignLockDevice, setLockProvider, syncLocks } from '../../lib/locks/locks';
 import { replayWebhookEvents } from '../../lib/webhooks/replay';
 import { createFacility } from '../../lib/facilities/create-facility';
@@ -253,5 +254,28 @@ export const COMMANDS: Record<string, CliCommand> = {
         path: ['to'],
       }),
     (f) => replayWebhookEvents({ provider: f.provider, tenantId: f.tenant, from: f.from, to: f.to, actor: CLI_ACTOR }),
+  ),
+  'ical-feed-add': command(
+    z
+      .object({
+        tenant: uuid,
+        room: uuid.optional(),
+        'room-type': uuid.optional(),
+        url: ZIcalFeedInputSchema.shape.url,
+        channel: ZIcalFeedInputSchema.shape.channel,
+      })
+      .strict()
+      .refine((f) => (f.room === undefined) !== (f['room-type'] === undefined), {
+        message: 'give --room or --room-type, not both',
+        path: ['room'],
+      }),
+    (f) =>
+      addIcalFeed({
+        tenantId: f.tenant,
+        url: f.url,
+        channel: f.channel,
+        actor: CLI_ACTOR,
+        ...(f.room ? { roomId: f.room } : { roomTypeId: f['room-type']! }),
+      }),
   ),
 };

@@ -70,36 +70,35 @@ function FeedRow({ feed, when }: { feed: RoomIcalFeed; when: (iso: string) => st
   );
 }
 
+type FeedTarget = { roomId: string } | { roomTypeId: string };
+
 /**
- * A room's calendar sync: the channels' feeds it imports (each UID a stay, fetched every few minutes) and the
- * secret URL of its own busy periods to paste into Airbnb or Booking.com, with copy and rotate.
+ * The channels' feeds a room or a room type imports (each UID a stay, fetched every few minutes; a room type's on the
+ * first of its rooms free for the dates), with "add", "fetch now" and "stop importing".
  */
-export function RoomIcal({
-  roomId,
+export function IcalImport({
+  target,
   feeds,
-  exportUrl,
   locale,
   timeZone,
+  lead,
 }: {
-  roomId: string;
+  target: FeedTarget;
   feeds: RoomIcalFeed[];
-  exportUrl: string;
   locale: string;
   timeZone: string;
+  lead: string;
 }) {
   const t = useTranslations('rooms.ical');
   const id = useId();
   const [added, add, adding] = useActionState(addIcalFeedAction, null);
-  const [rotated, rotate, rotating] = useActionState(rotateIcalUrlAction, null);
-  const [copied, setCopied] = useState(false);
-  const url = rotated?.ok ? rotated.data.url : exportUrl;
   const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
   const when = (iso: string) => format.format(new Date(iso));
 
   return (
-    <div className="form" data-testid="room-ical">
+    <div className="form" data-testid="ical-import">
       <h3>{t('importTitle')}</h3>
-      <p className="muted">{t('importLead')}</p>
+      <p className="muted">{lead}</p>
       {feeds.length === 0 ? (
         <p className="muted" data-testid="ical-feeds-empty">
           {t('empty')}
@@ -112,7 +111,11 @@ export function RoomIcal({
         </ul>
       )}
       <form action={add} noValidate className="form" data-testid="ical-feed-form" key={added?.ok ? added.attempt : 0}>
-        <input type="hidden" name="roomId" value={roomId} />
+        {'roomId' in target ? (
+          <input type="hidden" name="roomId" value={target.roomId} />
+        ) : (
+          <input type="hidden" name="roomTypeId" value={target.roomTypeId} />
+        )}
         <div className={styles.grid}>
           <Field id={`${id}-channel`} label={t('channel')}>
             {(control) => (
@@ -149,6 +152,36 @@ export function RoomIcal({
           {added.ok ? t('added') : added.error.message}
         </ActionResult>
       )}
+    </div>
+  );
+}
+
+/**
+ * A room's calendar sync: the channels' feeds it imports and the secret URL of its own busy periods to paste into
+ * Airbnb or Booking.com, with copy and rotate.
+ */
+export function RoomIcal({
+  roomId,
+  feeds,
+  exportUrl,
+  locale,
+  timeZone,
+}: {
+  roomId: string;
+  feeds: RoomIcalFeed[];
+  exportUrl: string;
+  locale: string;
+  timeZone: string;
+}) {
+  const t = useTranslations('rooms.ical');
+  const id = useId();
+  const [rotated, rotate, rotating] = useActionState(rotateIcalUrlAction, null);
+  const [copied, setCopied] = useState(false);
+  const url = rotated?.ok ? rotated.data.url : exportUrl;
+
+  return (
+    <div className="form" data-testid="room-ical">
+      <IcalImport target={{ roomId }} feeds={feeds} locale={locale} timeZone={timeZone} lead={t('importLead')} />
 
       <h3>{t('exportTitle')}</h3>
       <p className="muted">{t('exportLead')}</p>

@@ -50,16 +50,20 @@ export const archiveRoomAction = staffAction(
     archive === 'true' ? archiveRoom({ tenantId, roomId, actor }) : restoreRoom({ tenantId, roomId, actor }),
 );
 
-/** Imports a channel's iCal feed into a room and fetches it at once; audited. */
+/** Imports a channel's iCal feed into a room or a room type and fetches it at once; audited. */
 export const addIcalFeedAction = staffAction(
   {
     name: 'addIcalFeed',
     permission: 'property.manage',
-    input: ZIcalFeedInputSchema.extend({ roomId: z.uuid() }),
+    input: ZIcalFeedInputSchema.extend({ roomId: z.uuid().optional(), roomTypeId: z.uuid().optional() }).refine(
+      (input) => (input.roomId === undefined) !== (input.roomTypeId === undefined),
+      { path: ['roomId'] },
+    ),
     echo: { url: TEXT, channel: TEXT },
     revalidate: MANAGE,
   },
-  ({ input: { roomId, url, channel }, tenantId, actor }) => addIcalFeed({ tenantId, roomId, url, channel, actor }),
+  ({ input: { roomId, roomTypeId, url, channel }, tenantId, actor }) =>
+    addIcalFeed({ tenantId, url, channel, actor, ...(roomId ? { roomId } : { roomTypeId: roomTypeId! }) }),
 );
 
 /** Stops importing a feed (the stays it booked stay); audited. */

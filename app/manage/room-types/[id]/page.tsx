@@ -6,12 +6,15 @@ import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomTypeArchiveButton, RoomTypeForm } from '@/app/manage/_components/room-type-form';
 import { RoomTypePhotos } from '@/app/manage/_components/room-type-photos';
+import { IcalImport } from '@/app/manage/_components/room-ical';
 import { ClientMessages } from '@/components/client-messages';
 import { Badge } from '@/components/ui/badge';
+import { listIcalFeeds } from '@/lib/ical/feeds';
 import { fromMinorUnits } from '@/lib/i18n/money';
+import { intlLocale } from '@/lib/i18n/locale';
 import { listRoomDetails } from '@/lib/rooms/list-room-details';
 import { listRoomTypes } from '@/lib/room-types/list-room-types';
-import { getT } from '@/i18n/server';
+import { getLocale, getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -24,13 +27,15 @@ export default async function RoomTypePage({ params }: { params: Promise<{ id: s
   const { tenantId } = staff.current;
   const { id } = await params;
   if (!z.uuid().safeParse(id).success) notFound();
-  const [t, types, rooms] = await Promise.all([
+  const [t, locale, types, rooms] = await Promise.all([
     getT(),
+    getLocale(),
     listRoomTypes({ tenantId, roomTypeId: id, archived: true }),
     listRoomDetails({ tenantId }),
   ]);
   const type = types[0];
   if (!type) notFound();
+  const feeds = await listIcalFeeds({ tenantId, roomTypeId: type.id });
   const price = (cents: number | null) => (cents === null ? '' : fromMinorUnits(cents, type.currency));
   const ofType = rooms.filter((room) => type.roomIds.includes(room.id));
 
@@ -90,6 +95,23 @@ export default async function RoomTypePage({ params }: { params: Promise<{ id: s
             </ul>
           )}
         </section>
+
+        {!type.archivedAt && (
+          <section aria-labelledby="room-type-ical-title" className="section card">
+            <h2 id="room-type-ical-title">{t('roomTypes.icalTitle')}</h2>
+            <IcalImport
+              target={{ roomTypeId: type.id }}
+              lead={t('rooms.ical.typeImportLead')}
+              locale={intlLocale(locale)}
+              timeZone={type.timeZone}
+              feeds={feeds.map((feed) => ({
+                ...feed,
+                lastFetchedAt: feed.lastFetchedAt?.toISOString() ?? null,
+                lastSuccessAt: feed.lastSuccessAt?.toISOString() ?? null,
+              }))}
+            />
+          </section>
+        )}
 
         {!type.archivedAt && (
           <section aria-labelledby="room-type-archive-title" className="section card">
