@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import { readAcuityCredentials } from '../secrets/acuity-credentials';
-import { verifyAcuitySignature } from './acuity/verify';
+import { parseAcuitySignature, verifyAcuitySignature } from './acuity/verify';
 import { acuityDedupeKey, ZAcuityFormSchema } from './acuity/handlers';
 import { verifyCalSignature } from './cal/verify';
 import { calDedupeKey, ZCalBodySchema } from './cal/handlers';
@@ -95,7 +95,8 @@ function parseVerifiedForm(raw: Uint8Array): Record<string, string> {
   }
   const fields: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(text)) {
-    if (Object.hasOwn(fields, key)) throw new AppError('invalid_request', `The field ${key.slice(0, 40)} is given twice.`);
+    if (Object.hasOwn(fields, key))
+      throw new AppError('invalid_request', `The field ${key.slice(0, 40)} is given twice.`);
     fields[key] = value;
   }
   return fields;
@@ -112,7 +113,7 @@ export async function receiveAcuityWebhook(input: {
   raw: Uint8Array;
   signature: string | null;
 }): Promise<{ duplicate: boolean }> {
-  if (!input.signature || !/^[A-Za-z0-9+/]{43}=?$/.test(input.signature.trim()))
+  if (!parseAcuitySignature(input.signature))
     throw invalidSignature('The X-Acuity-Signature header is missing or malformed.');
   const tenantId = await verifyForTenant(input.tenantIdParam, ACUITY, (secret) => {
     const credentials = readAcuityCredentials(secret);

@@ -1,7 +1,13 @@
 import type { WebhookProvider, WebhookStatus } from '../db/generated/enums';
 
 /** Every provider the inbox stores: the database's enum (a provider missing here fails to compile). */
-export const WEBHOOK_PROVIDERS = ['stripe', 'calendly', 'cal', 'acuity', 'seam'] as const satisfies readonly WebhookProvider[];
+export const WEBHOOK_PROVIDERS = [
+  'stripe',
+  'calendly',
+  'cal',
+  'acuity',
+  'seam',
+] as const satisfies readonly WebhookProvider[];
 export const _everyProviderListed: [Exclude<WebhookProvider, (typeof WEBHOOK_PROVIDERS)[number]>] extends [never]
   ? true
   : never = true;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
+import { signAcuity } from '../../lib/webhooks/acuity/verify';
 
 /** An appointment as the stand-in keeps it (Acuity's field names; `datetime` with its offset as Acuity writes it). */
 export type StandinAppointment = {
@@ -24,6 +25,10 @@ export type StandinFault = 'none' | 'error' | 'huge';
  * behind HTTP Basic auth (user id and API key), each account seeing only its own appointments, as on
  * Acuity (another account's appointment answers 404). It writes `datetime` as Acuity does, with an
  * offset without a colon, and the end as a clock time (`endTime: "11:15am"`) beside `duration`.
+ *
+ * For a local install (`npm run acuity-standin`), `POST /_standin/notify` (same Basic auth, JSON
+ * `{ action, webhookUrl, appointment }`) stores the appointment and delivers Acuity's signed
+ * notification of it to `webhookUrl`, as Acuity would.
  */
 export async function startAcuityStandin(options: { port?: number; host?: string } = {}): Promise<{
   url: string;
@@ -52,8 +57,34 @@ export async function startAcuityStandin(options: { port?: number; host?: string
     return expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected) ? userId! : null;
   };
 
+  const put = (userId: string, appointment: StandinAppointment) => {
+    if (!appointments.has(userId)) appointments.set(userId, new Map());
+    appointments.get(userId)!.set(appointment.id, { ...appointment });
+  };
+
+  const notify = async (userId: string, raw: string): Promise<number> => {
+    const input = JSON.parse(raw) as { action: string; webhookUrl: string; appointment: StandinAppointment };
+    put(userId, input.appointment);
+    const form = new URLSearchParams({
+      action: input.action,
+      id: String(input.appointment.id),
+      calendarID: String(input.appointment.calendarID ?? 1),
+      appointmentTypeID: String(input.appointment.appointmentTypeID),
+    }).toString();
+    const response = await fetch(input.webhookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-acuity-signature': signAcuity(form, accounts.get(userId)!),
+      },
+      body: form,
+    });
+    return response.status;
+  };
+
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     const send = (status: number, body: unknown, userId: string | null) => {
       reads.push({ path: req.url ?? '', userId, status });
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -61,6 +92,15 @@ export async function startAcuityStandin(options: { port?: number; host?: string
     };
     const userId = authenticate(req.headers.authorization);
     if (!userId) return send(401, { status_code: 401, message: 'Unauthorized', error: 'unauthorized' }, null);
+    if (req.method === 'POST' && req.url === '/_standin/notify') {
+      req.on('end', () => {
+        notify(userId, Buffer.concat(chunks).toString('utf8')).then(
+          (status) => send(200, { delivered: status }, userId),
+          (error: Error) => send(400, { message: error.message }, userId),
+        );
+      });
+      return;
+    }
     const match = req.method === 'GET' ? /^\/api\/v1\/appointments\/(\d+)$/.exec(req.url ?? '') : null;
     if (!match) return send(404, { status_code: 404, message: 'Not found', error: 'not_found' }, userId);
     if (fault === 'error') return send(503, { status_code: 503, message: 'Unavailable' }, userId);
@@ -74,10 +114,7 @@ export async function startAcuityStandin(options: { port?: number; host?: string
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
     addAccount: (userId, apiKey) => void accounts.set(userId, apiKey),
-    put: (userId, appointment) => {
-      if (!appointments.has(userId)) appointments.set(userId, new Map());
-      appointments.get(userId)!.set(appointment.id, { ...appointment });
-    },
+    put,
     get: (userId, id) => appointments.get(userId)?.get(id),
     remove: (userId, id) => void appointments.get(userId)?.delete(id),
     fault: (next) => {

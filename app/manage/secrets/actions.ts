@@ -15,20 +15,21 @@ export const setProviderSecretAction = staffAction(
   {
     name: 'setProviderSecret',
     permission: 'secrets.manage',
-    input: z.object({
-      provider: z.enum(SECRET_PROVIDERS, 'secrets.invalidProvider'),
-      // Surrounding spaces are paste accidents; no provider issues a secret that starts or ends with one.
-      value: z
-        .string('secrets.valueRequired')
-        .trim()
-        .min(1, 'secrets.valueRequired')
-        .max(VALUE_MAX, 'secrets.valueTooLong'),
-    })
-    // Acuity's credentials have a shape the form can name (the library refuses it too, for the CLI).
-    .refine((input) => input.provider !== 'acuity' || readAcuityCredentials(input.value) !== null, {
-      path: ['value'],
-      message: 'secrets.acuityInvalid',
-    }),
+    input: z
+      .object({
+        provider: z.enum(SECRET_PROVIDERS, 'secrets.invalidProvider'),
+        // Surrounding spaces are paste accidents; no provider issues a secret that starts or ends with one.
+        value: z
+          .string('secrets.valueRequired')
+          .trim()
+          .min(1, 'secrets.valueRequired')
+          .max(VALUE_MAX, 'secrets.valueTooLong'),
+      })
+      // Acuity's credentials have a shape the form can name (the library refuses it too, for the CLI).
+      .refine((input) => input.provider !== 'acuity' || readAcuityCredentials(input.value) !== null, {
+        path: ['value'],
+        message: 'secrets.acuityInvalid',
+      }),
     revalidate: { path: '/manage/secrets' },
   },
   async ({ input: { provider, value }, tenantId, actor }) => {

@@ -11,13 +11,18 @@ export function verifyAcuitySignature(input: {
   header: string | null;
   apiKey: string;
 }): 'ok' | 'malformed' | 'mismatch' {
-  const header = input.header?.trim() ?? '';
-  // 32 bytes in base64: 43 characters and one `=` of padding (tolerated without it).
-  if (!/^[A-Za-z0-9+/]{43}=?$/.test(header)) return 'malformed';
-  const given = Buffer.from(header, 'base64');
-  if (given.length !== 32) return 'malformed';
+  const given = parseAcuitySignature(input.header);
+  if (!given) return 'malformed';
   const expected = createHmac('sha256', input.apiKey).update(input.rawBody).digest();
   return timingSafeEqual(given, expected) ? 'ok' : 'mismatch';
+}
+
+/** The 32 bytes of an `X-Acuity-Signature` (base64: 43 characters and one `=`, tolerated without it), or null. */
+export function parseAcuitySignature(header: string | null): Buffer | null {
+  const text = header?.trim() ?? '';
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.length === 32 ? bytes : null;
 }
 
 export function signAcuity(rawBody: string, apiKey: string): string {
