@@ -12,6 +12,7 @@ import {
 import { acuityDatetime, startAcuityStandin } from '../../../tooling/testing/acuity-standin';
 import { adminClient, TEST_ACTOR } from '../../../tooling/testing/fixtures';
 import { setProviderSecret } from '../../secrets/provider-secrets';
+import { deleteGuest } from '../../guests/delete-guest';
 import { processWebhookEvent } from '../process-event';
 import { signAcuity } from './verify';
 
@@ -288,6 +289,28 @@ describe('Acuity appointments', () => {
     expect(await reservationsOf(t.tenantId)).toEqual([
       { external_ref: String(id), status: 'confirmed', keys: 'pre_issued:' },
     ]);
+  });
+
+  it('a deleted guest stays erased: the stored notifications never named them, and a replay brings nothing back', async () => {
+    const t = await tenantWithAcuity(standin);
+    const id = appointment(t, 80, 20);
+    await sendAcuity(t.tenantId, acuityForm('appointment.scheduled', id), { apiKey: t.acuityKey });
+    await processAll(t.tenantId);
+    const [{ guest_id: guestId }] = (
+      await admin.query(`select guest_id from reservations where tenant_id = $1`, [t.tenantId])
+    ).rows;
+    await deleteGuest({ tenantId: t.tenantId, guestId, actor: TEST_ACTOR });
+    const state = await reservationsOf(t.tenantId);
+    await replayLastHour('acuity', t.tenantId);
+    await processAll(t.tenantId);
+    expect(await reservationsOf(t.tenantId)).toEqual(state);
+    for (const table of ['guests', 'webhook_events', 'reservations']) {
+      const { rows } = await admin.query(
+        `select count(*)::int as n from ${table} t where tenant_id = $1 and row_to_json(t)::text ~* '(mio|sato)'`,
+        [t.tenantId],
+      );
+      expect({ table, n: rows[0].n }).toEqual({ table, n: 0 });
+    }
   });
 
   it('credentials that are not "<user id>:<API key>" are refused and nothing is stored', async () => {
