@@ -211,6 +211,20 @@ describe('Acuity appointments', () => {
     expect((await events(t.tenantId)).map((e) => e.status)).toEqual(['processed', 'processed']);
   });
 
+  it('scheduled and rescheduled processed at the same moment: one stay at the current times, one key', async () => {
+    const t = await tenantWithAcuity(standin);
+    const id = appointment(t, 72, 24);
+    standin.put(t.acuityUserId, { ...standin.get(t.acuityUserId, id)!, datetime: acuityDatetime(at(110)) });
+    await sendAcuity(t.tenantId, acuityForm('appointment.scheduled', id), { apiKey: t.acuityKey });
+    await sendAcuity(t.tenantId, acuityForm('appointment.rescheduled', id), { apiKey: t.acuityKey });
+    const { rows } = await admin.query(`select id from webhook_events where tenant_id = $1`, [t.tenantId]);
+    await Promise.all(rows.map((row) => processWebhookEvent({ eventId: row.id, attempt: 1, maxAttempts: 10 })));
+    const stays = await stay(t.tenantId, id);
+    expect(stays).toHaveLength(1);
+    expect(stays[0]).toMatchObject({ status: 'confirmed', starts_at: at(110), ends_at: at(134) });
+    expect(stays[0].keys).toEqual([expect.objectContaining({ status: 'pre_issued' })]);
+  });
+
   it('canceled: the stay is cancelled and its key revoked; a late scheduled changes nothing', async () => {
     const t = await tenantWithAcuity(standin);
     const id = appointment(t, 50, 20);
