@@ -10,6 +10,13 @@ if (!process.env.E2E_PORT) {
   ]).toString();
 }
 const port = Number(process.env.E2E_PORT);
+// The port of the local Acuity stand-in e2e/acuity.spec.ts serves: the app's workers read appointments there.
+if (!process.env.E2E_ACUITY_PORT) {
+  process.env.E2E_ACUITY_PORT = execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ]).toString();
+}
 const baseURL = `http://localhost:${port}`;
 
 // The browser, chosen once (worker processes inherit it): CHROMIUM_PATH, the system's Chromium,
@@ -61,6 +68,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       WEB_PROCESSES: '2',
       WORKER_PROCESSES: '2',
+      // Never Acuity itself: no spec reaches outside this machine.
+      ACUITY_API_URL: `http://127.0.0.1:${process.env.E2E_ACUITY_PORT}`,
     },
     timeout: 600_000,
     reuseExistingServer: false,

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { adminClient } from '../tooling/testing/fixtures';
+import { adminClient, createBookableTenant } from '../tooling/testing/fixtures';
 import { TEST_APP_DB_PASSWORD } from '../tooling/testing/cluster';
 import { FAILURES_PER_ACCOUNT_AND_ADDRESS, signInWithPassword } from '../lib/auth/sign-in';
 import { createStaffUser } from '../lib/staff/create-staff-user';
@@ -200,6 +200,35 @@ describe('cli lock-assign', { timeout: CLI_TEST_TIMEOUT }, () => {
     ]);
     await admin.end();
     expect(rows[0].n).toBe(0);
+  }, 60_000);
+
+  it('sets Acuity credentials as "<user id>:<API key>" and maps an appointment type, refusing other shapes', async () => {
+    const bookable = await createBookableTenant({ rooms: 1 });
+    const tenant = { id: bookable.tenantId };
+    const room = { id: bookable.roomIds[0]! };
+    const secret = (value: string) =>
+      cli('secret-set', '--tenant', tenant.id, '--provider', 'acuity', '--value', value);
+    const source = (type: string) =>
+      cli('booking-source-add', '--tenant', tenant.id, '--provider', 'acuity', '--event-type', type, '--room', room.id);
+    const [good, bad, mapped, notAType] = await Promise.all([
+      secret('123456:0123456789abcdef0123456789abcdef'),
+      secret('0123456789abcdef0123456789abcdef'),
+      source(' 5151 '),
+      source('consult'),
+    ]);
+    expect(JSON.parse(good.stdout)).toEqual({ keyVersion: expect.any(Number) });
+    expect({ failed: bad.code !== 0, stdout: bad.stdout }).toEqual({ failed: true, stdout: '' });
+    expect(bad.stderr).toMatch(/error: invalid_request: Acuity credentials are/);
+    expect(JSON.parse(mapped.stdout)).toEqual({ id: expect.any(String) });
+    expect({ failed: notAType.code !== 0, stdout: notAType.stdout }).toEqual({ failed: true, stdout: '' });
+    const admin = await adminClient();
+    const { rows } = await admin.query(`select provider::text, event_type from booking_sources where tenant_id = $1`, [
+      tenant.id,
+    ]);
+    const secrets = await admin.query(`select provider::text from provider_secrets where tenant_id = $1`, [tenant.id]);
+    await admin.end();
+    expect(rows).toEqual([{ provider: 'acuity', event_type: '5151' }]);
+    expect(secrets.rows).toEqual([{ provider: 'acuity' }]);
   }, 60_000);
 });
 

@@ -17,6 +17,7 @@ describe('the fast lane (scripts/web-server.mjs)', () => {
       '/api/webhooks/stripe',
       `/api/webhooks/calendly/${ID}`,
       `/api/webhooks/cal/${ID}`,
+      `/api/webhooks/acuity/${ID}`,
       `/api/webhooks/seam/${ID}`,
       '/api/guest/Abc-_123/status',
       '/api/guest/abc/key',

@@ -171,6 +171,11 @@ describe('malformed input on every route', () => {
         { tenantId },
       ],
       [
+        'acuity',
+        () => Promise.resolve({ POST: routeHandler('POST', '/api/webhooks/acuity/{tenantId}') as unknown as Handler }),
+        { tenantId },
+      ],
+      [
         'seam',
         () => Promise.resolve({ POST: routeHandler('POST', '/api/webhooks/seam/{tenantId}') as unknown as Handler }),
         { tenantId },
@@ -191,6 +196,7 @@ describe('malformed input on every route', () => {
             'stripe-signature': 't=1,v1=00',
             'calendly-webhook-signature': 't=1,v1=' + '0'.repeat(64),
             'x-cal-signature-256': '0'.repeat(64),
+            'x-acuity-signature': 'A'.repeat(43) + '=',
             'svix-id': 'msg_sweep',
             'svix-timestamp': String(Math.floor(Date.now() / 1000)),
             'svix-signature': 'v1,' + 'A'.repeat(44),

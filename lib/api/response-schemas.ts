@@ -69,7 +69,7 @@ export const ZReservationSchema = z
     endsAt: instant,
     status: z.enum(['held', 'confirmed', 'checked_in', 'checked_out', 'cancelled']),
     paid: z.boolean(),
-    source: z.enum(['api', 'desk', 'calendly', 'cal', 'booking_site', 'ical']),
+    source: z.enum(['api', 'desk', 'calendly', 'cal', 'acuity', 'booking_site', 'ical']),
     externalRef: z.string().nullable(),
     guest: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     guestDisplay: z.string().describe('The guest’s name, or "Deleted account" once the guest is deleted'),

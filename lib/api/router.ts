@@ -14,7 +14,7 @@ import { ZExtensionBodySchema } from '../stays/extend-stay';
 import { etagOf, matchesIfNoneMatch } from '../http/etag';
 import { AppError } from '../errors';
 import { PUBLIC_BOOKING_ROUTES } from './public-routes';
-import { receiveCalendlyWebhook, receiveCalWebhook } from '../webhooks/receive-booking-provider';
+import { receiveAcuityWebhook, receiveCalendlyWebhook, receiveCalWebhook } from '../webhooks/receive-booking-provider';
 import { receiveSeamWebhook } from '../webhooks/seam/receive';
 import { receiveStripeWebhook } from '../webhooks/stripe/receive';
 import { readRawBody } from '../http/body';
@@ -165,6 +165,19 @@ const OTHER_ROUTES: RouterRoute[] = [
         tenantIdParam: tenantId!,
         raw,
         signature: request.headers.get('x-cal-signature-256'),
+      });
+      return webhookReply(duplicate, requestId);
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/webhooks/acuity/{tenantId}',
+    handler: withRequest<Record<string, string>>(async ({ request, requestId }, { tenantId }) => {
+      const raw = await readRawBody(request);
+      const { duplicate } = await receiveAcuityWebhook({
+        tenantIdParam: tenantId!,
+        raw,
+        signature: request.headers.get('x-acuity-signature'),
       });
       return webhookReply(duplicate, requestId);
     }),

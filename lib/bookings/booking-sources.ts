@@ -5,27 +5,30 @@ import { writeAuditEvent } from '../audit/write-audit-event';
 
 const CALENDLY_EVENT_TYPES = 'https://api.calendly.com/event_types/';
 
+export type BookingSourceProvider = 'calendly' | 'cal' | 'acuity';
+
 /**
  * The event type as a provider's webhooks name it: Calendly sends the event type's URI (an id alone
- * is completed to it), Cal.com its numeric id. Null when it cannot be one.
+ * is completed to it), Cal.com its numeric id, Acuity its appointment type's numeric id
+ * (`appointmentTypeID`). Null when it cannot be one.
  */
-export function normaliseEventType(provider: 'calendly' | 'cal', value: string): string | null {
+export function normaliseEventType(provider: BookingSourceProvider, value: string): string | null {
   const text = value.trim();
-  if (provider === 'cal') return /^\d{1,18}$/.test(text) ? text : null;
+  if (provider === 'cal' || provider === 'acuity') return /^\d{1,18}$/.test(text) ? text : null;
   if (/^[A-Za-z0-9-]{1,100}$/.test(text)) return `${CALENDLY_EVENT_TYPES}${text}`;
   return /^https:\/\/api\.calendly\.com\/event_types\/[A-Za-z0-9-]{1,100}$/.test(text) ? text : null;
 }
 
 /**
- * Maps a provider's event type (Calendly event type URI, Cal.com event type id) to one of the
- * tenant's rooms, or to one of its room types (each booking then gets a free room of the type):
- * exactly one of `roomId` and `roomTypeId` (booking_sources_room_or_type). An archived room or type
+ * Maps a provider's event type (Calendly event type URI, Cal.com event type id, Acuity appointment
+ * type id) to one of the tenant's rooms, or to one of its room types (each booking then gets a free
+ * room of the type): exactly one of `roomId` and `roomTypeId` (booking_sources_room_or_type). An archived room or type
  * is `conflict`; another tenant's is `not_found`. Mapping it again moves it to the new room or type.
  * With an `actor`, audited `booking_source.added` (with the room or type it had before).
  */
 export async function addBookingSource(input: {
   tenantId: string;
-  provider: 'calendly' | 'cal';
+  provider: BookingSourceProvider;
   eventType: string;
   roomId?: string | null;
   roomTypeId?: string | null;

@@ -131,7 +131,7 @@ async function eraseFromWebhookPayloads(
   { tenantId, guestId }: { tenantId: string; guestId: string },
 ): Promise<number> {
   const [events] = await runInTransaction(tx, [
-    statement<{ id: string; provider: 'stripe' | 'calendly' | 'cal'; payload: unknown }>(`
+    statement<{ id: string; provider: 'stripe' | 'calendly' | 'cal' | 'acuity'; payload: unknown }>(`
     with mine as (
       select r.source, r.external_ref, g.payment_intent_id
         from reservations r left join booking_groups g on g.tenant_id = r.tenant_id and g.id = r.booking_group_id

@@ -48,6 +48,8 @@ const KEEP: Record<WebhookProvider, Shape> = {
       status: true,
     },
   },
+  // A delivery names the appointment, never its client (processing reads the rest from Acuity's API).
+  acuity: { action: true, id: true, calendarID: true, appointmentTypeID: true },
   stripe: {
     id: true,
     object: true,

@@ -168,9 +168,10 @@ export type OutboundInit = {
 
 /**
  * A fetch for tenant-given addresses (see above): answers a Response for a 2xx, 4xx or 5xx answer
- * of at most 4 MiB, and throws `UnreachableError` for everything else.
+ * of at most 4 MiB (or `maxBytes`), and throws `UnreachableError` for everything else.
  */
-export function outboundFetch(options: { allowPrivate?: boolean } = {}) {
+export function outboundFetch(options: { allowPrivate?: boolean; maxBytes?: number } = {}) {
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   return (input: string, init: OutboundInit = {}): Promise<Response> =>
     new Promise<Response>((resolve, reject) => {
       const allowPrivate = options.allowPrivate ?? privateFetchAllowed();
@@ -200,7 +201,7 @@ export function outboundFetch(options: { allowPrivate?: boolean } = {}) {
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
+            if (size > maxBytes) {
               response.destroy();
               unreachable();
             } else chunks.push(chunk);

@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/actor';
 import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import { seamAccount } from './lock-account';
+import { checkAcuityCredentials } from './acuity-credentials';
 import { checkTtlockCredentials, readTtlockCredentials, ttlockAccount } from './ttlock-credentials';
 import type { SecretProvider } from '../db/generated/enums';
 import { invalidateTenant } from './verification-secrets';
@@ -10,6 +11,7 @@ import { writeAuditEvent } from '../audit/write-audit-event';
 export const SECRET_PROVIDERS = [
   'calendly',
   'cal',
+  'acuity',
   'seam',
   'seam_webhook',
   'ttlock',
@@ -28,6 +30,7 @@ export async function setProviderSecret(input: {
   actor: Actor;
 }): Promise<{ keyVersion: number }> {
   if (input.provider === 'ttlock') await checkTtlockCredentials(input.value);
+  if (input.provider === 'acuity') checkAcuityCredentials(input.value);
   const done = await asService({ tenantId: input.tenantId }, (tx) => storeProviderSecret(tx, input));
   invalidateTenant(input.tenantId);
   return done;

@@ -58,7 +58,13 @@ export async function processWebhookEvent({
   await record(eventId, outcome, attempt, event.tenantId ? { tenantId: event.tenantId, source: event.provider } : null);
 }
 
-const PROVIDER_LABEL = { stripe: 'Stripe', calendly: 'Calendly', cal: 'Cal.com', seam: 'Seam' } as const;
+const PROVIDER_LABEL = {
+  stripe: 'Stripe',
+  calendly: 'Calendly',
+  cal: 'Cal.com',
+  acuity: 'Acuity',
+  seam: 'Seam',
+} as const;
 
 async function record(
   eventId: string,

@@ -1,4 +1,7 @@
 import { AppError } from '../errors';
+import { readAcuityCredentials } from '../secrets/acuity-credentials';
+import { parseAcuitySignature, verifyAcuitySignature } from './acuity/verify';
+import { acuityDedupeKey, ZAcuityFormSchema } from './acuity/handlers';
 import { verifyCalSignature } from './cal/verify';
 import { calDedupeKey, ZCalBodySchema } from './cal/handlers';
 import { parseCalendlySignature, verifyCalendlySignature } from './calendly/verify';
@@ -12,6 +15,7 @@ const CALENDLY: TenantSignedProvider = {
   secretLabel: 'Calendly signing key',
 };
 const CAL: TenantSignedProvider = { secret: 'cal', providerLabel: 'Cal.com', secretLabel: 'Cal.com webhook secret' };
+const ACUITY: TenantSignedProvider = { secret: 'acuity', providerLabel: 'Acuity', secretLabel: 'Acuity API key' };
 
 /**
  * Receives one Calendly delivery for a tenant: verifies `Calendly-Webhook-Signature` over the raw
@@ -75,5 +79,60 @@ export async function receiveCalWebhook(input: {
     tenantId,
     payload: body,
     providerCreatedAt: Number.isNaN(createdAt.getTime()) ? null : createdAt,
+  });
+}
+
+/**
+ * A verified form body (`application/x-www-form-urlencoded`, UTF-8) as its fields; a field given twice
+ * is ambiguous and refused, like anything that is not such a body.
+ */
+function parseVerifiedForm(raw: Uint8Array): Record<string, string> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new AppError('invalid_request', 'The body is not UTF-8.');
+  }
+  const fields: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(fields, key))
+      throw new AppError('invalid_request', `The field ${key.slice(0, 40)} is given twice.`);
+    fields[key] = value;
+  }
+  return fields;
+}
+
+/**
+ * Receives one Acuity Scheduling delivery for a tenant: verifies `X-Acuity-Signature` (base64
+ * HMAC-SHA256 of the raw form body) with the API key of the tenant's `acuity` credentials, stores it
+ * once per (appointment id, action) with its arrival time, and queues its processing (which reads
+ * the appointment from Acuity's API). A bad signature or an unknown tenant stores nothing.
+ */
+export async function receiveAcuityWebhook(input: {
+  tenantIdParam: string;
+  raw: Uint8Array;
+  signature: string | null;
+}): Promise<{ duplicate: boolean }> {
+  if (!parseAcuitySignature(input.signature))
+    throw invalidSignature('The X-Acuity-Signature header is missing or malformed.');
+  const tenantId = await verifyForTenant(input.tenantIdParam, ACUITY, (secret) => {
+    const credentials = readAcuityCredentials(secret);
+    return (
+      credentials !== null &&
+      verifyAcuitySignature({ rawBody: input.raw, header: input.signature, apiKey: credentials.apiKey }) === 'ok'
+    );
+  });
+  const parsed = ZAcuityFormSchema.safeParse(parseVerifiedForm(input.raw));
+  if (!parsed.success) throw new AppError('invalid_request', 'The body is not an Acuity appointment notification.');
+  const form = parsed.data;
+  return storeWebhookEvent({
+    provider: 'acuity',
+    dedupeKey: acuityDedupeKey(form.id, form.action),
+    type: form.action,
+    tenantId,
+    payload: form,
+    // Acuity sends no time: the arrival stands for it (a cancel that arrives after an appointment was
+    // read refuses that read's create — lib/webhooks/acuity/handlers.ts).
+    providerCreatedAt: new Date(),
   });
 }

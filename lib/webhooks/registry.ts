@@ -1,5 +1,6 @@
 import type { WebhookProvider } from '../db/generated/enums';
 import type { WebhookHandler } from './types';
+import { handleAcuityAppointment } from './acuity/handlers';
 import { handleBookingCancelled, handleBookingCreated, handleBookingRescheduled } from './cal/handlers';
 import { handleInviteeCanceled, handleInviteeCreated } from './calendly/handlers';
 import { SEAM_HANDLERS } from './seam/handlers';
@@ -31,6 +32,12 @@ const HANDLERS: Partial<Record<WebhookProvider, Record<string, WebhookHandler>>>
     BOOKING_CREATED: handleBookingCreated,
     BOOKING_CANCELLED: handleBookingCancelled,
     BOOKING_RESCHEDULED: handleBookingRescheduled,
+  },
+  // Each action reads the appointment's current state from Acuity's API and converges on it.
+  acuity: {
+    'appointment.scheduled': handleAcuityAppointment,
+    'appointment.rescheduled': handleAcuityAppointment,
+    'appointment.canceled': handleAcuityAppointment,
   },
   // access_code.* (set, removed, failed to set, delayed) and device.* (connected, disconnected, low battery, tampered).
   seam: SEAM_HANDLERS,

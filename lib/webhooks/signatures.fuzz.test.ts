@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCalendlySignature, signCalendly, verifyCalendlySignature } from './calendly/verify';
 import { signCal, verifyCalSignature } from './cal/verify';
+import { signAcuity, verifyAcuitySignature } from './acuity/verify';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -16,6 +17,7 @@ describe('signature parsers under fuzzing', () => {
           expect(() => parseCalendlySignature(header)).not.toThrow();
           expect(verifyCalendlySignature({ rawBody: enc(body), header, signingKey: key })).not.toBe('ok');
           expect(verifyCalSignature({ rawBody: enc(body), header, secret: key })).not.toBe('ok');
+          expect(verifyAcuitySignature({ rawBody: enc(body), header, apiKey: key })).not.toBe('ok');
         },
       ),
       { numRuns: 500 },
@@ -42,6 +44,13 @@ describe('signature parsers under fuzzing', () => {
           expect(verifyCalSignature({ rawBody: enc(body + extra), header: signCal(body, key), secret: key })).toBe(
             'mismatch',
           );
+          expect(verifyAcuitySignature({ rawBody: enc(body), header: signAcuity(body, key), apiKey: key })).toBe('ok');
+          expect(
+            verifyAcuitySignature({ rawBody: enc(body + extra), header: signAcuity(body, key), apiKey: key }),
+          ).toBe('mismatch');
+          expect(
+            verifyAcuitySignature({ rawBody: enc(body), header: signAcuity(body, key), apiKey: key + extra }),
+          ).toBe('mismatch');
         },
       ),
       { numRuns: 300 },

@@ -1,15 +1,20 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACUITY_TYPE,
+  acuityForm,
   calBooking,
   invitee,
   processAll,
   reservationsOf,
   sendCal,
+  sendAcuity,
   sendCalendly,
+  tenantWithAcuity,
   tenantWithSources,
 } from '../../tooling/testing/booking-webhooks';
 import { adminClient } from '../../tooling/testing/fixtures';
+import { acuityDatetime, startAcuityStandin } from '../../tooling/testing/acuity-standin';
 
 // The attack: a manager of tenant A signs, with A's own Calendly or Cal.com secret, an event that
 // carries tenant B's booking id and posts it to A's own webhook URL. Deduplicated across tenants,
@@ -117,5 +122,54 @@ describe('a booking provider event signed by another tenant', () => {
     const body = calBooking('BOOKING_CREATED', `dup-${++n}`);
     expect(await (await sendCal(t.tenantId, body)).json()).toEqual({ received: true, duplicate: false });
     expect(await (await sendCal(t.tenantId, body)).json()).toEqual({ received: true, duplicate: true });
+  });
+});
+
+describe('an Acuity notification signed by another tenant', () => {
+  let standin: Awaited<ReturnType<typeof startAcuityStandin>>;
+  beforeAll(async () => {
+    standin = await startAcuityStandin();
+    process.env.ACUITY_API_URL = standin.url;
+  });
+  afterAll(async () => {
+    delete process.env.ACUITY_API_URL;
+    await standin.close();
+  });
+
+  it('is refused at the victim’s address, and at its own cannot make the victim’s cancellation a duplicate', async () => {
+    const attacker = await tenantWithAcuity(standin);
+    const victim = await tenantWithAcuity(standin);
+    const id = 70_000 + ++n;
+    standin.put(victim.acuityUserId, {
+      id,
+      datetime: acuityDatetime(new Date(Date.now() + 40 * 3_600_000)),
+      duration: 120,
+      appointmentTypeID: Number(ACUITY_TYPE),
+    });
+    await sendAcuity(victim.tenantId, acuityForm('appointment.scheduled', id), { apiKey: victim.acuityKey });
+    await processAll(admin, victim.tenantId);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: String(id), status: 'confirmed', keys: 'pre_issued:' },
+    ]);
+
+    const cancel = acuityForm('appointment.canceled', id);
+    const atVictim = await sendAcuity(victim.tenantId, cancel, { apiKey: attacker.acuityKey });
+    expect(atVictim.status).toBe(400);
+    const forged = await sendAcuity(attacker.tenantId, cancel, { apiKey: attacker.acuityKey });
+    expect(await forged.json()).toEqual({ received: true, duplicate: false });
+    // The attacker's worker reads the attacker's own account, which has no such appointment.
+    await processAll(admin, attacker.tenantId);
+    expect(await reservationsOf(admin, attacker.tenantId)).toEqual([]);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: String(id), status: 'confirmed', keys: 'pre_issued:' },
+    ]);
+
+    standin.put(victim.acuityUserId, { ...standin.get(victim.acuityUserId, id)!, canceled: true });
+    const genuine = await sendAcuity(victim.tenantId, cancel, { apiKey: victim.acuityKey });
+    expect(await genuine.json()).toEqual({ received: true, duplicate: false });
+    await processAll(admin, victim.tenantId);
+    expect(await reservationsOf(admin, victim.tenantId)).toEqual([
+      { external_ref: String(id), status: 'cancelled', keys: 'revoked:booking_canceled' },
+    ]);
   });
 });

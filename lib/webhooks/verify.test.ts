@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCalendlySignature, signCalendly, verifyCalendlySignature } from './calendly/verify';
 import { signCal, verifyCalSignature } from './cal/verify';
+import { signAcuity, verifyAcuitySignature } from './acuity/verify';
 import { isStaleSvixTimestamp, parseSvixHeaders, verifySeamSignature } from './seam/verify';
 import { newSvixSecret, signSvix } from '../../tooling/testing/svix';
 
@@ -67,6 +68,27 @@ describe('Cal.com signatures', () => {
     expect(verifyCalSignature({ rawBody: body(raw), header: signCal(raw, 'other'), secret: 's' })).toBe('mismatch');
     for (const bad of [null, '', 'no-secret-provided', 'abc', `sha256=${signCal(raw, 's')}`]) {
       expect(verifyCalSignature({ rawBody: body(raw), header: bad, secret: 's' })).toBe('malformed');
+    }
+  });
+});
+
+describe('Acuity signatures', () => {
+  const raw = 'action=appointment.scheduled&id=123&calendarID=7&appointmentTypeID=5151';
+  const key = '0123456789abcdef0123456789abcdef';
+  // Computed apart from this code (Python's hmac and base64): base64 of HMAC-SHA256 of the raw form body.
+  const KNOWN = 'osmLNTaty9nwfXIOyGPXyBiBsJZ5KPCXzh9c8Bv3OOA=';
+
+  it('accept the base64 HMAC of the raw form body with the API key and refuse everything else', () => {
+    expect(signAcuity(raw, key)).toBe(KNOWN);
+    expect(verifyAcuitySignature({ rawBody: body(raw), header: KNOWN, apiKey: key })).toBe('ok');
+    expect(verifyAcuitySignature({ rawBody: body(raw), header: ` ${KNOWN.slice(0, -1)} `, apiKey: key })).toBe('ok');
+    expect(verifyAcuitySignature({ rawBody: body(raw), header: signAcuity(raw, 'other'), apiKey: key })).toBe(
+      'mismatch',
+    );
+    expect(verifyAcuitySignature({ rawBody: body(`${raw}&x=1`), header: KNOWN, apiKey: key })).toBe('mismatch');
+    const hex = Buffer.from(KNOWN, 'base64').toString('hex');
+    for (const bad of [null, '', 'abc', hex, `sha256=${KNOWN}`, KNOWN.replace(/=$/, '==')]) {
+      expect(verifyAcuitySignature({ rawBody: body(raw), header: bad, apiKey: key })).toBe('malformed');
     }
   });
 });

@@ -1,7 +1,13 @@
 import type { WebhookProvider, WebhookStatus } from '../db/generated/enums';
 
 /** Every provider the inbox stores: the database's enum (a provider missing here fails to compile). */
-export const WEBHOOK_PROVIDERS = ['stripe', 'calendly', 'cal', 'seam'] as const satisfies readonly WebhookProvider[];
+export const WEBHOOK_PROVIDERS = [
+  'stripe',
+  'calendly',
+  'cal',
+  'acuity',
+  'seam',
+] as const satisfies readonly WebhookProvider[];
 export const _everyProviderListed: [Exclude<WebhookProvider, (typeof WEBHOOK_PROVIDERS)[number]>] extends [never]
   ? true
   : never = true;
@@ -29,6 +35,8 @@ export const WEBHOOK_REASON_CODES = [
   'unknown_account',
   'unhandled_event_type',
   'too_deep',
+  'appointment_not_found',
+  'stay_cannot_move',
 ] as const;
 export type WebhookReasonCode = (typeof WEBHOOK_REASON_CODES)[number];
 

@@ -8,7 +8,7 @@ import { rotateProviderSecrets, SECRET_PROVIDERS, setProviderSecret } from '../.
 import { rotateGuestRegisters } from '../../lib/registration/rotate-registers';
 import { seedDemo } from '../seed/seed-demo';
 import { ZTimestampSchema } from '../../lib/api/schemas';
-import { addBookingSource } from '../../lib/bookings/booking-sources';
+import { addBookingSource, normaliseEventType } from '../../lib/bookings/booking-sources';
 import { addIcalFeed, ZIcalFeedInputSchema } from '../../lib/ical/feeds';
 import { addRoomLock, assignLockDevice, setLockProvider, syncLocks } from '../../lib/locks/locks';
 import { replayWebhookEvents } from '../../lib/webhooks/replay';
@@ -220,7 +220,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     z
       .object({
         tenant: uuid,
-        provider: z.enum(['calendly', 'cal']),
+        provider: z.enum(['calendly', 'cal', 'acuity']),
         'event-type': z.string().trim().min(1).max(500),
         room: uuid.optional(),
         'room-type': uuid.optional(),
@@ -229,12 +229,17 @@ export const COMMANDS: Record<string, CliCommand> = {
       .refine((f) => (f.room === undefined) !== (f['room-type'] === undefined), {
         message: 'give --room or --room-type, not both',
         path: ['room'],
+      })
+      // As the provider's webhooks name it (a Calendly id completed to its URI; Cal.com and Acuity: a number).
+      .refine((f) => normaliseEventType(f.provider, f['event-type']) !== null, {
+        message: 'not an event type of that provider (Calendly: URI or id; Cal.com, Acuity: a number)',
+        path: ['event-type'],
       }),
     (f) =>
       addBookingSource({
         tenantId: f.tenant,
         provider: f.provider,
-        eventType: f['event-type'],
+        eventType: normaliseEventType(f.provider, f['event-type'])!,
         roomId: f.room,
         roomTypeId: f['room-type'],
         actor: CLI_ACTOR,

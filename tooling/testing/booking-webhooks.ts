@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { addBookingSource } from '../../lib/bookings/booking-sources';
 import { setProviderSecret } from '../../lib/secrets/provider-secrets';
+import { signAcuity } from '../../lib/webhooks/acuity/verify';
 import { signCal } from '../../lib/webhooks/cal/verify';
 import { signCalendly } from '../../lib/webhooks/calendly/verify';
 import { processWebhookEvent } from '../../lib/webhooks/process-event';
@@ -10,6 +11,7 @@ import { routeHandler } from '../../lib/api/router';
 
 const calRoute = routeHandler('POST', '/api/webhooks/cal/{tenantId}');
 const calendlyRoute = routeHandler('POST', '/api/webhooks/calendly/{tenantId}');
+const acuityRoute = routeHandler('POST', '/api/webhooks/acuity/{tenantId}');
 
 // Booking-provider deliveries as Calendly and Cal.com send them, for the webhook tests.
 
@@ -145,7 +147,7 @@ export async function reservationsOf(admin: pg.Client, tenantId: string) {
 }
 
 /** Replays every event of a provider the tenant received in the last hour (as `cli webhooks-replay` would). */
-export function replayLastHour(provider: 'calendly' | 'cal', tenantId: string) {
+export function replayLastHour(provider: 'calendly' | 'cal' | 'acuity', tenantId: string) {
   return replayWebhookEvents({
     provider,
     tenantId,
@@ -153,4 +155,50 @@ export function replayLastHour(provider: 'calendly' | 'cal', tenantId: string) {
     to: new Date(Date.now() + 60_000),
     actor: TEST_ACTOR,
   });
+}
+
+export const ACUITY_TYPE = '5151';
+let acuityAccounts = 0;
+
+/**
+ * A bookable tenant whose Acuity account (a fresh user id, `apiKey` or a fresh key) is known to the
+ * stand-in, with its `acuity` credentials set and appointment type ACUITY_TYPE mapped to its first room.
+ */
+export async function tenantWithAcuity(
+  standin: { addAccount: (userId: string, apiKey: string) => void },
+  apiKey?: string,
+) {
+  const t = await createBookableTenant({ rooms: 2 });
+  const userId = String(1_000_000 + process.pid * 100 + ++acuityAccounts);
+  const key = apiKey ?? `acuitykey${userId}abcdef0123456789`;
+  standin.addAccount(userId, key);
+  await setProviderSecret({ tenantId: t.tenantId, provider: 'acuity', value: `${userId}:${key}`, actor: TEST_ACTOR });
+  await addBookingSource({ tenantId: t.tenantId, provider: 'acuity', eventType: ACUITY_TYPE, roomId: t.roomIds[0]! });
+  return { ...t, acuityUserId: userId, acuityKey: key };
+}
+
+/** An Acuity notification's form body (`action=appointment.scheduled&id=…&calendarID=…&appointmentTypeID=…`). */
+export function acuityForm(action: string, id: number, appointmentTypeId = ACUITY_TYPE): string {
+  return new URLSearchParams({
+    action,
+    id: String(id),
+    calendarID: '1',
+    appointmentTypeID: appointmentTypeId,
+  }).toString();
+}
+
+/** Delivers an Acuity notification (these form bytes) to a tenant's route, signed with `apiKey` (or the header given; null for none). */
+export function sendAcuity(tenantId: string, body: string, options: { apiKey: string; header?: string | null }) {
+  const signature = options.header === undefined ? signAcuity(body, options.apiKey) : options.header;
+  return acuityRoute(
+    new Request(`http://t/api/webhooks/acuity/${tenantId}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(signature ? { 'x-acuity-signature': signature } : {}),
+      },
+      body,
+    }),
+    { params: Promise.resolve({ tenantId }) },
+  );
 }

@@ -25,7 +25,7 @@ import { Field, Input, Select } from '@/components/ui/field';
 
 const RESERVATION_STATUSES = ['held', 'confirmed', 'checked_in', 'checked_out', 'cancelled'] as const;
 type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
-type ReservationSource = 'api' | 'desk' | 'calendly' | 'cal';
+type ReservationSource = 'api' | 'desk' | 'calendly' | 'cal' | 'acuity' | 'booking_site' | 'ical';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('bookings.title') };

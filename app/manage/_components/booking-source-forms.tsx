@@ -10,8 +10,9 @@ import { ActionResult } from './action-result';
 import styles from './setup.module.css';
 
 /**
- * "Map an event type": a Calendly event type URI (or id) or a Cal.com event type id, and the room its
- * bookings take, or the room type whose free room each booking gets.
+ * "Map an event type": a Calendly event type URI (or id), a Cal.com event type id or an Acuity
+ * appointment type id, and the room its bookings take, or the room type whose free room each
+ * booking gets.
  */
 export function AddBookingSourceForm({
   rooms,
@@ -38,6 +39,7 @@ export function AddBookingSourceForm({
             >
               <option value="calendly">Calendly</option>
               <option value="cal">Cal.com</option>
+              <option value="acuity">Acuity</option>
             </Select>
           )}
         </Field>
@@ -46,7 +48,7 @@ export function AddBookingSourceForm({
           id={`${id}-eventType`}
           name="eventType"
           label={t('field.eventType')}
-          hint={provider === 'cal' ? t('hint.cal') : t('hint.calendly')}
+          hint={t(`hint.${provider === 'cal' || provider === 'acuity' ? provider : 'calendly'}`)}
           autoComplete="off"
           maxLength={500}
           data-testid="booking-source-eventType"

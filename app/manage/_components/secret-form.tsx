@@ -8,7 +8,7 @@ import { setProviderSecretAction } from '@/app/manage/secrets/actions';
 import { Button } from '@/components/ui/button';
 
 type Props = {
-  provider: 'calendly' | 'cal' | 'seam' | 'seam_webhook' | 'ttlock' | 'lock_vendor';
+  provider: 'calendly' | 'cal' | 'acuity' | 'seam' | 'seam_webhook' | 'ttlock' | 'lock_vendor';
   /** Whether a value is stored already: the button then says "Replace secret". */
   isSet: boolean;
 };

@@ -21,7 +21,7 @@ const ZTargetSchema = z.union(
 );
 
 /**
- * Maps a Calendly or Cal.com event type to a room or a room type (an event type mapped again moves
+ * Maps a Calendly or Cal.com event type or an Acuity appointment type to a room or a room type (an event type mapped again moves
  * to the new one); audited.
  */
 export const addBookingSourceAction = staffAction(
@@ -29,7 +29,7 @@ export const addBookingSourceAction = staffAction(
     name: 'addBookingSource',
     permission: 'property.manage',
     input: z.object({
-      provider: z.enum(['calendly', 'cal'], 'bookingSources.error'),
+      provider: z.enum(['calendly', 'cal', 'acuity'], 'bookingSources.error'),
       eventType: z.string().trim().min(1, 'bookingSources.eventTypeRequired').max(500),
       roomId: ZTargetSchema,
     }),

@@ -14,7 +14,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('bookingSources.title') };
 }
 
-/** Which room a Calendly or Cal.com event type's bookings take: list, map one, remove one. */
+/** The providers' own names (not translated). */
+const PROVIDER_NAMES = { calendly: 'Calendly', cal: 'Cal.com', acuity: 'Acuity' } as const;
+
+/** Which room a Calendly, Cal.com or Acuity event type's bookings take: list, map one, remove one. */
 export default async function BookingSourcesPage() {
   const staff = await requireStaff('property.manage', '/manage/booking-sources');
   const { tenantId } = staff.current;
@@ -69,7 +72,7 @@ export default async function BookingSourcesPage() {
           <tbody>
             {sources.map((source) => (
               <tr key={source.id} data-testid="booking-source-row">
-                <td>{source.provider === 'cal' ? 'Cal.com' : 'Calendly'}</td>
+                <td>{PROVIDER_NAMES[source.provider as keyof typeof PROVIDER_NAMES] ?? source.provider}</td>
                 <td className="wrap-anywhere">
                   <code>{source.eventType}</code>
                 </td>

@@ -17,6 +17,7 @@ import { Badge } from '@/components/ui/badge';
 const WEBHOOK_PATHS = {
   calendly: 'calendly',
   cal: 'cal',
+  acuity: 'acuity',
   seam: null,
   seam_webhook: 'seam',
   ttlock: null,

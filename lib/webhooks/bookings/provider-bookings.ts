@@ -15,12 +15,14 @@ import { logger } from '../../log/logger';
 import type { WebhookOutcome } from '../types';
 import { providerGuestEmail } from '../../guests/guest-email';
 
-type Provider = 'calendly' | 'cal';
+type Provider = 'calendly' | 'cal' | 'acuity';
+
+const PROVIDER_LABELS: Record<Provider, string> = { calendly: 'Calendly', cal: 'Cal.com', acuity: 'Acuity' };
 
 const actorFor = (provider: Provider, eventId: string) => ({
   type: 'provider' as const,
   id: eventId,
-  label: provider === 'calendly' ? 'Calendly' : 'Cal.com',
+  label: PROVIDER_LABELS[provider],
 });
 
 /**
@@ -55,7 +57,7 @@ async function openUnmappedIncident(
     conditionKey: `booking_unmapped:${input.provider}:${input.eventType}`,
     kind: 'booking_unmapped',
     severity: 'critical',
-    summary: `A ${actorFor(input.provider, '').label} booking was dropped: no booking source maps its event type, so the guest has no reservation and no key.`,
+    summary: `A ${PROVIDER_LABELS[input.provider]} booking was dropped: no booking source maps its event type, so the guest has no reservation and no key.`,
     detail: { provider: input.provider, eventType: input.eventType, webhookEventId: input.eventId },
     occurrenceId: input.eventId,
   });
@@ -113,30 +115,103 @@ export async function createProviderBooking(input: {
     }
     return { status: 'processed' };
   } catch (error) {
-    if (isAppError(error) && error.code === 'room_unavailable') {
-      // The mapped room is archived: no time will do, and a guest will arrive with no key until the
-      // booking source points at a room in use — said as such, not as "already booked".
-      const archived = error.details.reason === 'room_archived';
-      const provider_ = actorFor(provider, '').label;
-      await asService({ tenantId }, (tx) =>
-        openIncident(tx, {
+    const refused = await refuseUnavailableSlot(error, input);
+    if (refused) return refused;
+    throw error;
+  }
+}
+
+/**
+ * A booking the room cannot take (`room_unavailable`: the slot is taken, or the mapped room is archived)
+ * is rejected with an incident; null for any other error, which the caller rethrows.
+ */
+async function refuseUnavailableSlot(
+  error: unknown,
+  input: { tenantId: string; provider: Provider; eventId: string; externalRef: string; startsAt: Date; endsAt: Date },
+): Promise<WebhookOutcome | null> {
+  if (!isAppError(error) || error.code !== 'room_unavailable') return null;
+  const { tenantId, provider } = input;
+  // The mapped room is archived: no time will do, and a guest will arrive with no key until the
+  // booking source points at a room in use — said as such, not as "already booked".
+  const archived = error.details.reason === 'room_archived';
+  const provider_ = PROVIDER_LABELS[provider];
+  await asService({ tenantId }, (tx) =>
+    openIncident(tx, {
+      tenantId,
+      conditionKey: `slot_unavailable:${provider}:${input.externalRef}`,
+      kind: archived ? 'room_archived' : 'slot_unavailable',
+      severity: archived ? 'critical' : 'warning',
+      summary: archived
+        ? `A ${provider_} booking is for an archived room; it was not created. Map its event type to a room in use.`
+        : `A ${provider_} booking asks for a room that is already booked for that time; it was not created.`,
+      detail: {
+        externalRef: input.externalRef,
+        startsAt: input.startsAt.toISOString(),
+        endsAt: input.endsAt.toISOString(),
+        webhookEventId: input.eventId,
+      },
+    }),
+  );
+  return { status: 'rejected', reason: archived ? 'room_archived' : 'slot_unavailable' };
+}
+
+/**
+ * A provider booking whose times changed in place (Acuity's reschedule keeps the appointment id): the
+ * live reservation of the booking moves to `[startsAt, endsAt)` and its keys follow
+ * (`change_reservation_dates`), under the booking's lock. Only state read at `eventTime` newer than
+ * what the reservation last took moves it, so an older read retried late never moves it back. The
+ * same times change nothing; a clash is rejected with an incident like a create.
+ */
+export async function moveProviderBooking(input: {
+  tenantId: string;
+  provider: Provider;
+  eventId: string;
+  externalRef: string;
+  startsAt: Date;
+  endsAt: Date;
+  eventTime: Date;
+}): Promise<WebhookOutcome> {
+  const { tenantId, provider } = input;
+  if (!(input.endsAt > input.startsAt)) return { status: 'rejected', reason: 'invalid_time_window' };
+  const actor = actorFor(provider, input.eventId);
+  try {
+    return await asService({ tenantId }, async (tx) => {
+      await lockBooking(tx, input);
+      const reservations = await tx.reservation.findMany({
+        where: {
           tenantId,
-          conditionKey: `slot_unavailable:${provider}:${input.externalRef}`,
-          kind: archived ? 'room_archived' : 'slot_unavailable',
-          severity: archived ? 'critical' : 'warning',
-          summary: archived
-            ? `A ${provider_} booking is for an archived room; it was not created. Map its event type to a room in use.`
-            : `A ${provider_} booking asks for a room that is already booked for that time; it was not created.`,
-          detail: {
-            externalRef: input.externalRef,
-            startsAt: input.startsAt.toISOString(),
-            endsAt: input.endsAt.toISOString(),
-            webhookEventId: input.eventId,
-          },
-        }),
-      );
-      return { status: 'rejected', reason: archived ? 'room_archived' : 'slot_unavailable' };
-    }
+          source: provider,
+          externalRef: input.externalRef,
+          status: { in: ['held', 'confirmed', 'checked_in'] },
+          OR: [{ externalUpdatedAt: null }, { externalUpdatedAt: { lt: input.eventTime } }],
+        },
+        select: { id: true, startsAt: true, endsAt: true },
+      });
+      for (const reservation of reservations) {
+        if (
+          reservation.startsAt.getTime() !== input.startsAt.getTime() ||
+          reservation.endsAt.getTime() !== input.endsAt.getTime()
+        ) {
+          await runInTransaction(tx, [
+            effectStatement(`select id from change_reservation_dates(${sqlLiteral(tenantId, 'uuid')},
+              ${sqlLiteral(reservation.id, 'uuid')}, ${sqlLiteral(input.startsAt, 'timestamptz')},
+              ${sqlLiteral(input.endsAt, 'timestamptz')}, ${sqlLiteral(actor.type, 'actor_type')},
+              ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+          ]);
+        }
+        await tx.reservation.updateMany({
+          where: { tenantId, id: reservation.id },
+          data: { externalUpdatedAt: input.eventTime },
+        });
+      }
+      return { status: 'processed' as const };
+    });
+  } catch (error) {
+    const refused = await refuseUnavailableSlot(error, input);
+    if (refused) return refused;
+    // A stay that can no longer move that way (it ended, or started and the start moved): said, not retried.
+    if (isAppError(error) && (error.code === 'illegal_transition' || error.code === 'invalid_request'))
+      return { status: 'rejected', reason: 'stay_cannot_move' };
     throw error;
   }
 }
