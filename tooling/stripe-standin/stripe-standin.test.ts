@@ -1,6 +1,7 @@
 import http from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { standinStripe } from '../testing/stripe-standin-app';
 import { startStripeStandin, type StripeStandin } from './stripe-standin';
 
 const SECRET = 'whsec_standin_test';
@@ -41,13 +42,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/api/webhooks/stripe`;
   standin = await startStripeStandin({ webhookUrl: receiverUrl, webhookSecret: SECRET, retryDelaysMs: [50, 100, 200] });
-  const url = new URL(standin.url);
-  stripe = new Stripe('sk_test_local_standin', {
-    host: url.hostname,
-    port: Number(url.port),
-    protocol: 'http',
-    maxNetworkRetries: 0,
-  });
+  stripe = standinStripe(standin);
 });
 afterAll(async () => {
   await standin.close();
