@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
 import { appBaseUrl } from '@/lib/auth/guest-links';
+import { logger } from '@/lib/log/logger';
 import { stripeClient } from '@/lib/payments/stripe-client';
 import { startStripeOnboarding } from '@/lib/payments/stripe-connect';
 import { requireStaff } from '@/app/_server/staff';
@@ -16,7 +17,9 @@ export async function GET() {
   try {
     const { url } = await startStripeOnboarding({ tenantId: staff.current.tenantId, stripe, appUrl: appBaseUrl() });
     return NextResponse.redirect(url, 303);
-  } catch {
+  } catch (error) {
+    // The payments page says where the account stands and offers the link again.
+    logger.warn({ err: error, tenantId: staff.current.tenantId }, 'stripe onboarding link not made');
     return back;
   }
 }
