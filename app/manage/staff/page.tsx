@@ -66,7 +66,8 @@ export default async function StaffPage() {
               </thead>
               <tbody>
                 {invitations.map((i) => (
-                  <tr key={i.id} data-testid="invitation-row" data-email={i.email}>
+                  // Keyed by address (one waiting invitation each): sent again, the row keeps its answer.
+                  <tr key={i.email} data-testid="invitation-row" data-email={i.email}>
                     <th scope="row">
                       {i.name || <span className="muted">{t('staff.noName')}</span>}
                       <span className="facts__sub">{i.email}</span>
