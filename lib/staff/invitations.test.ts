@@ -194,6 +194,38 @@ describe('an invitation', () => {
     ).rejects.toMatchObject({ code: '23514' });
   });
 
+  it('is accepted once when the link is used twice at once, and a resend racing the accept loses', async () => {
+    const { alice, b, aliceEmail } = await tenantsAB();
+    const { invitationId } = await inviteMember({
+      tenantId: b,
+      email: aliceEmail,
+      name: '',
+      role: 'front_desk',
+      actor: TEST_ACTOR,
+    });
+    const token = await invitationToken(b, aliceEmail);
+    const answers = await Promise.allSettled([
+      acceptInvitation({ token, userId: alice }),
+      acceptInvitation({ token, userId: alice }),
+      resendInvitation({ tenantId: b, invitationId, actor: TEST_ACTOR }),
+    ]);
+    const accepted = answers.slice(0, 2).filter((a) => a.status === 'fulfilled');
+    const { rows } = await admin.query(
+      `select (select count(*)::int from audit_events where tenant_id = $1 and action = 'member.joined') as joined,
+              (select count(*)::int from staff_invitations where tenant_id = $1 and accepted_at is not null) as used,
+              (select count(*)::int from memberships where tenant_id = $1 and user_id = $2) as member`,
+      [b, alice],
+    );
+    // Either the resend came first (no accept worked: the link was dead) or one accept did and the resend failed.
+    if (answers[2].status === 'fulfilled') {
+      expect(accepted).toHaveLength(0);
+      expect(rows[0]).toEqual({ joined: 0, used: 0, member: 0 });
+    } else {
+      expect(accepted).toHaveLength(1);
+      expect(rows[0]).toEqual({ joined: 1, used: 1, member: 1 });
+    }
+  });
+
   it('can be revoked by the tenant, or declined by the person, and then never accepted', async () => {
     const { alice, b, aliceEmail } = await tenantsAB();
     const { invitationId } = await inviteMember({
