@@ -132,3 +132,100 @@ test('an account is invited to a second tenant and joins it only by accepting, t
   await context.close();
   await inviter.close();
 });
+
+/** Invites `email` from the manager's staff page; returns when the invitation was sent (for `mailedLink`). */
+async function invite(page: import('@playwright/test').Page, email: string, role: 'front_desk' | 'manager') {
+  await page.goto('/manage/staff');
+  const sent = Date.now() - 1000;
+  await page.getByTestId('member-email').fill(email);
+  await page.getByTestId('member-role').selectOption(role);
+  await page.getByTestId('member-create').click();
+  await expect(page.getByTestId('member-created')).toContainText(`Invitation sent to ${email}`);
+  return sent;
+}
+
+const freshAddress = (who: string) =>
+  `${who}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+test('a new address accepts an invitation by choosing its own password, lands signed in as the invited role, once', async ({
+  browser,
+  baseURL,
+  tenant,
+  managerPage,
+}) => {
+  const email = freshAddress('newcomer');
+  const sent = await invite(managerPage, email, 'front_desk');
+  const link = await mailedLink(email, 'invitations', sent);
+
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto(link);
+  await expect(page.getByTestId('invitation')).toContainText(`${tenant.name} invites ${email}`);
+  await choosePassword(page, 'invitation-activate', 'the newcomer’s own password');
+  await expect(page).toHaveURL(/\/desk$/);
+  await expect(page.getByText(`guests in house and departures of ${tenant.name}`)).toBeVisible();
+  await page.goto('/account');
+  await expect(page.getByTestId('account-teams')).toHaveText(`${tenant.name} · Front desk`);
+  // A front desk member: the manage area is not theirs.
+  await page.goto('/manage/staff');
+  await expect(page).toHaveURL(/\/forbidden$/);
+
+  // The link worked once.
+  const later = await browser.newContext({ baseURL });
+  const again = await later.newPage();
+  await again.goto(link);
+  await expect(again.getByTestId('invitation-invalid')).toBeVisible();
+  await expect(again.getByTestId('invitation-activate')).toHaveCount(0);
+  // And the password chosen from it signs in.
+  await signIn(again, email, 'the newcomer’s own password');
+  await expect(again).toHaveURL(/\/desk$/);
+
+  await managerPage.reload();
+  await expect(managerPage.getByTestId('member-row').filter({ hasText: email })).toContainText('Front desk');
+  await expect(managerPage.getByTestId('invitation-row').filter({ hasText: email })).toHaveCount(0);
+  await context.close();
+  await later.close();
+});
+
+test('an invitation sent again has a new link, and the old one no longer opens', async ({
+  browser,
+  baseURL,
+  managerPage,
+}) => {
+  const email = freshAddress('resent');
+  const sent = await invite(managerPage, email, 'manager');
+  const first = await mailedLink(email, 'invitations', sent);
+
+  const resent = Date.now() - 500;
+  const row = managerPage.getByTestId('invitation-row').filter({ hasText: email });
+  await row.getByTestId('invitation-resend').click();
+  await expect(row.getByTestId('invitation-resend-result')).toContainText(`A new invitation is on its way to ${email}`);
+  const second = await mailedLink(email, 'invitations', resent);
+  expect(second).not.toBe(first);
+
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto(first);
+  await expect(page.getByTestId('invitation-invalid')).toBeVisible();
+  await page.goto(second);
+  await expect(page.getByTestId('invitation-activate')).toBeVisible();
+  await expect(page.getByTestId('invitation')).toContainText('Manager');
+  await context.close();
+});
+
+test('a person’s own language on /account is the app’s language while signed in', async ({ deskPage }) => {
+  await deskPage.goto('/account');
+  await expect(deskPage.getByRole('heading', { level: 1 })).toHaveText('Your account');
+  await deskPage.getByTestId('profile-name').fill('Hana');
+  await deskPage.getByTestId('profile-locale').selectOption('ja');
+  await deskPage.getByTestId('profile-save').click();
+  await expect(deskPage.getByRole('heading', { level: 1 })).toHaveText('アカウント');
+  await expect(deskPage.getByTestId('profile-name')).toHaveValue('Hana');
+  // Every page follows, whatever the browser asks for.
+  await deskPage.goto('/desk');
+  await expect(deskPage.locator('html')).toHaveAttribute('lang', 'ja');
+  await deskPage.goto('/account');
+  await deskPage.getByTestId('profile-locale').selectOption('en');
+  await deskPage.getByTestId('profile-save').click();
+  await expect(deskPage.getByRole('heading', { level: 1 })).toHaveText('Your account');
+});

@@ -66,6 +66,10 @@ export const ACTION_NAMES = [
   'removeIcalFeed',
   'fetchIcalFeedNow',
   'rotateIcalUrl',
+  // Accounts and payments (issue 32, items 2 and 3).
+  'resendInvitation',
+  'updateProfile',
+  'connectStripe',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -101,6 +105,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     setMemberActive: 'staff.notFound',
     unlockMember: 'staff.notFound',
     revokeInvitation: 'staff.invitations.notFound',
+    resendInvitation: 'staff.invitations.notFound',
+    updateProfile: 'account.profile.error',
     moveStay: 'stay.error.invalid',
     changeStayDates: 'stay.error.invalid',
     createStaffCode: 'staffCodes.error.invalid',
@@ -125,10 +131,12 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
   unauthorized: { changePassword: 'account.password.error.ended' },
   rate_limited: {
     requestPasswordReset: 'passwordReset.rateLimited',
+    resendInvitation: 'staff.invitations.rateLimited',
     changePassword: 'account.password.error.current_wrong',
   },
   not_found: {
     revokeInvitation: 'staff.invitations.notFound',
+    resendInvitation: 'staff.invitations.notFound',
     acceptInvitation: 'invitation.invalid',
     declineInvitation: 'invitation.invalid',
     activateAccount: 'invitation.invalid',
@@ -182,6 +190,8 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     saveRoom: 'rooms.error.labelTaken',
     archiveRoom: 'rooms.archive.hasStays',
     inviteMember: 'staff.create.alreadyMember',
+    resendInvitation: 'staff.invitations.notOpen',
+    connectStripe: 'payments.connect.alreadyConnected',
     activateAccount: 'invitation.signInToAccept',
     addBookingSource: 'bookingSources.roomTypeArchived',
     saveRoomType: 'roomTypes.error.nameTaken',
@@ -223,7 +233,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     importLocks: 'locks.import.unavailable',
     connectLockProvider: 'locks.connect.unreachable',
   },
-  not_available: { issueBackupCode: 'key.backup.notPossible' },
+  not_available: { issueBackupCode: 'key.backup.notPossible', connectStripe: 'payments.connect.notConfigured' },
   internal: {
     checkIn: 'checkIn.error',
     revealPin: 'key.reveal.error',
@@ -248,6 +258,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     removeBookingSource: 'bookingSources.error',
     inviteMember: 'staff.create.error',
     revokeInvitation: 'staff.invitations.error',
+    resendInvitation: 'staff.invitations.resendError',
+    updateProfile: 'account.profile.error',
+    connectStripe: 'payments.connect.error',
     changePassword: 'account.password.error.generic',
     acceptInvitation: 'invitation.error',
     declineInvitation: 'invitation.error',

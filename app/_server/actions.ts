@@ -4,10 +4,11 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { safeReturnPath } from '@/lib/auth/safe-path';
+import { setOwnLocale } from '@/lib/auth/update-profile';
 import { LOCALES } from '@/lib/i18n/locale';
 import { LOCALE_COOKIE } from '@/i18n/server';
 import { staffAction } from './action';
-import { TENANT_COOKIE } from './staff';
+import { getAccount, TENANT_COOKIE } from './staff';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -21,7 +22,7 @@ const ZSwitchTenantSchema = z.object({
 });
 
 /**
- * Remembers the chosen UI language for a year, then returns to the page the form was on. The one
+ * Remembers the chosen UI language for a year (and as the signed-in person's own), then returns to the page the form was on. The one
  * action outside staffAction: guests and signed-out visitors choose a language too.
  */
 export async function setLocale(formData: FormData): Promise<void> {
@@ -30,6 +31,9 @@ export async function setLocale(formData: FormData): Promise<void> {
     returnTo: formData.get('returnTo') ?? '/',
   });
   if (!parsed.success) redirect('/');
+  // Signed in, the choice is the person's own language (their account's, which wins over the cookie).
+  const account = await getAccount();
+  if (account) await setOwnLocale({ userId: account.user.id, locale: parsed.data.locale });
   (await cookies()).set(LOCALE_COOKIE, parsed.data.locale, {
     path: '/',
     maxAge: ONE_YEAR_SECONDS,

@@ -4,6 +4,8 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { changeOwnPassword } from '@/lib/auth/change-password';
+import { updateProfile } from '@/lib/auth/update-profile';
+import { LOCALES } from '@/lib/i18n/locales';
 import { safeReturnPath } from '@/lib/auth/safe-path';
 import { clientAddress } from '@/lib/http/client-address';
 import { accountAction, refuse } from '@/app/_server/action';
@@ -41,4 +43,21 @@ export const changePasswordAction = accountAction(
     if (account.mustChangePassword) redirect(input.returnTo);
     return { changed: true };
   },
+);
+
+/**
+ * The signed-in person saves their name and language: the UI follows the language whenever they are signed
+ * in, and so do their account emails. The page is rendered again in the chosen language.
+ */
+export const updateProfileAction = accountAction(
+  {
+    name: 'updateProfile',
+    input: z.object({
+      name: z.string().trim().max(200, 'account.profile.nameTooLong'),
+      locale: z.enum(LOCALES, 'account.profile.languageInvalid'),
+    }),
+    echo: { name: 'text', locale: 'text' },
+    revalidate: { path: '/account' },
+  },
+  ({ input, account }) => updateProfile({ userId: account.user.id, name: input.name, locale: input.locale }),
 );

@@ -5,18 +5,22 @@ import { ClientMessages } from '@/components/client-messages';
 import { PasswordForm } from '@/components/password-form';
 import { SiteHeader } from '@/components/site-header';
 import { HEADER_ACTIONS } from '@/app/_server/header-actions';
-import { getT } from '@/i18n/server';
+import { getLocale, getT } from '@/i18n/server';
+import { ProfileForm } from '@/app/account/_components/profile-form';
 import { getStaff, requireAccount } from '@/app/_server/staff';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('account.title') };
 }
 
-/** The signed-in account: its teams, and changing its password (which ends every other session). */
+/**
+ * The signed-in account: its name and language, its teams, and changing its password (which ends every other
+ * session).
+ */
 export default async function AccountPage() {
   const account = await requireAccount('/account');
   if (account.mustChangePassword) redirect('/account/password?returnTo=%2Faccount');
-  const [t, staff] = await Promise.all([getT(), getStaff()]);
+  const [t, staff, locale] = await Promise.all([getT(), getStaff(), getLocale()]);
   return (
     <>
       <SiteHeader actions={HEADER_ACTIONS} staff={staff} />
@@ -25,6 +29,13 @@ export default async function AccountPage() {
           <h1>{t('account.title')}</h1>
           <p className="page__lead">{t('account.lead', { email: account.user.email })}</p>
         </header>
+        <section aria-labelledby="profile-title" className="section card">
+          <h2 id="profile-title">{t('account.profile.title')}</h2>
+          <p className="muted">{t('account.profile.lead')}</p>
+          <ClientMessages only={['account', 'language']}>
+            <ProfileForm name={account.user.name} locale={account.user.locale ?? locale} />
+          </ClientMessages>
+        </section>
         <section aria-labelledby="teams-title" className="section card">
           <h2 id="teams-title">{t('account.teams')}</h2>
           {account.memberships.length > 0 ? (

@@ -54,6 +54,8 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'member.invitation_revoked',
   'member.invitation_declined',
+  'member.invitation_resent',
+  'payments.stripe_connected',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -40,6 +40,9 @@ export type AuditMetadataOf = {
   'member.reactivated': { email: string; role: string };
   'member.deactivated': { email: string; role: string };
   'member.unlocked': { email: string; clearedLimits: number };
+  // Written in SQL (app_resend_invitation, lib/payments/stripe-connect.ts); the shapes, for readers.
+  'member.invitation_resent': { email: string; role: string; previousInvitationId: string };
+  'payments.stripe_connected': { account: string };
   'webhook.replayed': { provider: string; from: string; to: string; requeued: number };
   'booking_source.added': {
     provider: string;

@@ -28,6 +28,8 @@ export const PERMISSIONS = [
   'mailbox.view',
   /** The guest register's personal data (Japan's lodging law): read, passport images, the export. */
   'register.view',
+  /** The tenant's own Stripe account (Connect onboarding). */
+  'payments.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

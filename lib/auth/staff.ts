@@ -1,9 +1,11 @@
 import { runStatements, statement, sqlLiteral } from '../db/tx';
+import type { Locale } from '../i18n/locales';
 import type { Role } from './permissions';
 
 export type Membership = { tenantId: string; tenantName: string; role: Role };
 export type StaffIdentity = {
-  user: { id: string; email: string; name: string };
+  /** `locale`: the language the person chose on /account, null when they chose none. */
+  user: { id: string; email: string; name: string; locale: Locale | null };
   memberships: Membership[];
   /** The account's password is a one-time one: it must be replaced before anything else. */
   mustChangePassword: boolean;
@@ -26,7 +28,7 @@ export async function loadStaffIdentity(userId: string, sessionGeneration: numbe
   const [rows] = await runStatements({ role: 'app_service' }, [
     // A deactivated membership is no membership: its tenant is gone from the next request on.
     statement<Row>(
-      `select u.id, u.email, u.name, u.password_one_time, u.session_generation,
+      `select u.id, u.email, u.name, u.locale, u.password_one_time, u.session_generation,
             coalesce((select json_agg(json_build_object('tenantId', m.tenant_id, 'tenantName', t.name, 'role', m.role)
                                       order by m.created_at, m.tenant_id)
                         from memberships m join tenants t on t.id = m.tenant_id

@@ -45,6 +45,7 @@ export const SQLSTATE = {
   invitationForAnotherAccount: 'UU003',
   accountHasPassword: 'UU004',
   sessionEnded: 'UU005',
+  invitationNotOpen: 'UU006',
   dataKeyMissing: 'US001',
   secretInvalid: 'US002',
   dataKeyMismatch: 'US003',
@@ -321,6 +322,13 @@ export function toDomainError(error: unknown): unknown {
       return new AppError(
         'conflict',
         'This account has a password already: sign in to accept the invitation.',
+        {},
+        { cause: error },
+      );
+    case SQLSTATE.invitationNotOpen:
+      return new AppError(
+        'conflict',
+        'This invitation was answered, revoked or sent again meanwhile.',
         {},
         { cause: error },
       );

@@ -18,6 +18,8 @@ import {
   inviteMember,
   listInvitations,
   readInvitation,
+  INVITATION_RESEND_LIMIT,
+  resendInvitation,
   revokeInvitation,
 } from './invitations';
 
@@ -192,6 +194,38 @@ describe('an invitation', () => {
     ).rejects.toMatchObject({ code: '23514' });
   });
 
+  it('is accepted once when the link is used twice at once, and a resend racing the accept loses', async () => {
+    const { alice, b, aliceEmail } = await tenantsAB();
+    const { invitationId } = await inviteMember({
+      tenantId: b,
+      email: aliceEmail,
+      name: '',
+      role: 'front_desk',
+      actor: TEST_ACTOR,
+    });
+    const token = await invitationToken(b, aliceEmail);
+    const answers = await Promise.allSettled([
+      acceptInvitation({ token, userId: alice }),
+      acceptInvitation({ token, userId: alice }),
+      resendInvitation({ tenantId: b, invitationId, actor: TEST_ACTOR }),
+    ]);
+    const accepted = answers.slice(0, 2).filter((a) => a.status === 'fulfilled');
+    const { rows } = await admin.query(
+      `select (select count(*)::int from audit_events where tenant_id = $1 and action = 'member.joined') as joined,
+              (select count(*)::int from staff_invitations where tenant_id = $1 and accepted_at is not null) as used,
+              (select count(*)::int from memberships where tenant_id = $1 and user_id = $2) as member`,
+      [b, alice],
+    );
+    // Either the resend came first (no accept worked: the link was dead) or one accept did and the resend failed.
+    if (answers[2].status === 'fulfilled') {
+      expect(accepted).toHaveLength(0);
+      expect(rows[0]).toEqual({ joined: 0, used: 0, member: 0 });
+    } else {
+      expect(accepted).toHaveLength(1);
+      expect(rows[0]).toEqual({ joined: 1, used: 1, member: 1 });
+    }
+  });
+
   it('can be revoked by the tenant, or declined by the person, and then never accepted', async () => {
     const { alice, b, aliceEmail } = await tenantsAB();
     const { invitationId } = await inviteMember({
@@ -222,6 +256,108 @@ describe('an invitation', () => {
     await expect(acceptInvitation({ token: again, userId: alice })).rejects.toMatchObject({ code: 'not_found' });
     expect(await listInvitations({ tenantId: b })).toEqual([]);
     expect(await tenantIdsOf(alice)).not.toContain(b);
+  });
+});
+
+describe('sending an invitation again', () => {
+  it('gives a new link and mail, 72 hours from now, and the old link is dead from then on', async () => {
+    const { alice, b, aliceEmail } = await tenantsAB();
+    const first = await inviteMember({
+      tenantId: b,
+      email: aliceEmail,
+      name: 'Al',
+      role: 'manager',
+      actor: TEST_ACTOR,
+    });
+    const oldToken = await invitationToken(b, aliceEmail);
+    // Past its end: only sending it again helps.
+    await admin.query(
+      `update staff_invitations set created_at = created_at - interval '73 hours', expires_at = expires_at - interval '73 hours' where id = $1`,
+      [first.invitationId],
+    );
+    const again = await resendInvitation({ tenantId: b, invitationId: first.invitationId, actor: TEST_ACTOR });
+    expect(again).toMatchObject({ email: aliceEmail, status: 'invited' });
+    expect(again.invitationId).not.toBe(first.invitationId);
+    const { rows } = await admin.query(
+      `select id, name, role::text, end_reason, extract(epoch from expires_at - created_at)::int as lifetime, created_at > now() - interval '1 minute' as fresh
+         from staff_invitations where tenant_id = $1 order by created_at`,
+      [b],
+    );
+    expect(rows.map(({ id, name, role, end_reason, fresh }) => ({ id, name, role, end_reason, fresh }))).toEqual([
+      { id: first.invitationId, name: 'Al', role: 'manager', end_reason: 'superseded', fresh: false },
+      { id: again.invitationId, name: 'Al', role: 'manager', end_reason: null, fresh: true },
+    ]);
+    expect(rows[1].lifetime).toBe(72 * 3600);
+    expect(await readInvitation(oldToken)).toBeNull();
+    await expect(acceptInvitation({ token: oldToken, userId: alice })).rejects.toMatchObject({ code: 'not_found' });
+    const newToken = await invitationToken(b, aliceEmail);
+    expect(newToken).not.toBe(oldToken);
+    expect(await acceptInvitation({ token: newToken, userId: alice })).toEqual({ tenantId: b, role: 'manager' });
+
+    const { rows: mail } = await admin.query(
+      `select invitation_id from account_messages where kind = 'staff_invitation' and to_address = $1 order by created_at`,
+      [aliceEmail],
+    );
+    expect(mail.map((m) => m.invitation_id)).toEqual([first.invitationId, again.invitationId]);
+    const { rows: audit } = await admin.query(
+      `select subject_id, metadata from audit_events where tenant_id = $1 and action = 'member.invitation_resent'`,
+      [b],
+    );
+    expect(audit).toEqual([
+      {
+        subject_id: again.invitationId,
+        metadata: { email: aliceEmail, role: 'manager', previousInvitationId: first.invitationId },
+      },
+    ]);
+    // Answered now: nothing left to send again.
+    await expect(
+      resendInvitation({ tenantId: b, invitationId: again.invitationId, actor: TEST_ACTOR }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('sends one new invitation when two managers resend at once, and none for another tenant', async () => {
+    const { b, aliceEmail } = await tenantsAB();
+    const { invitationId } = await inviteMember({
+      tenantId: b,
+      email: aliceEmail,
+      name: '',
+      role: 'front_desk',
+      actor: TEST_ACTOR,
+    });
+    const other = (await createTenant({ name: 'Inn C' })).id;
+    await expect(resendInvitation({ tenantId: other, invitationId, actor: TEST_ACTOR })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    const results = await Promise.allSettled([
+      resendInvitation({ tenantId: b, invitationId, actor: TEST_ACTOR }),
+      resendInvitation({ tenantId: b, invitationId, actor: TEST_ACTOR }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
+    const { rows } = await admin.query(
+      `select count(*) filter (where accepted_at is null and ended_at is null)::int as open, count(*)::int as all
+         from staff_invitations where tenant_id = $1`,
+      [b],
+    );
+    expect(rows[0]).toEqual({ open: 1, all: 2 });
+  });
+
+  it('is rate limited per address', async () => {
+    const { b, aliceEmail } = await tenantsAB();
+    let { invitationId } = await inviteMember({
+      tenantId: b,
+      email: aliceEmail,
+      name: '',
+      role: 'front_desk',
+      actor: TEST_ACTOR,
+    });
+    for (let i = 0; i < INVITATION_RESEND_LIMIT.limit; i += 1)
+      ({ invitationId } = await resendInvitation({ tenantId: b, invitationId, actor: TEST_ACTOR }));
+    await expect(resendInvitation({ tenantId: b, invitationId, actor: TEST_ACTOR })).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    // The refused one changed nothing: the last link still works.
+    expect(await listInvitations({ tenantId: b })).toMatchObject([{ id: invitationId }]);
   });
 });
 

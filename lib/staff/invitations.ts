@@ -10,6 +10,7 @@ import { hashPassword } from '../auth/password';
 import type { Role } from '../auth/permissions';
 import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { AppError } from '../errors';
+import { rateLimitHits } from '../ratelimit/rate-limit';
 
 // A member joins a tenant only by accepting an invitation mailed to their address (72 h, single use,
 // revocable): the SQL functions of migration 20261204220000_staff_accounts do every step. What the
@@ -90,6 +91,42 @@ export async function revokeInvitation(input: {
     ]),
   );
   return { invitationId, revoked: rows[0]!.revoked };
+}
+
+/** At most 5 resends of one tenant's invitations to one address per hour, across every process. */
+export const INVITATION_RESEND_LIMIT = { windowSeconds: 3600, limit: 5 } as const;
+
+/**
+ * Sends an invitation that is still waiting again (open or past its end): a new link and mail, 72 h from now,
+ * and the old link dead from then on (`superseded`), audited `member.invitation_resent`, in one transaction.
+ * Another tenant's id is `not_found`; one answered, revoked or sent again meanwhile is `conflict`; past
+ * INVITATION_RESEND_LIMIT per address, `rate_limited`.
+ */
+export async function resendInvitation(input: {
+  tenantId: string;
+  invitationId: string;
+  actor: Actor;
+}): Promise<InviteResult> {
+  const { tenantId, invitationId, actor } = input;
+  const link = newAccountLink('staff-invitation');
+  const [found] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<{ email: string }>(`select email from staff_invitations
+        where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and id = ${sqlLiteral(invitationId, 'uuid')}`),
+    ]),
+  );
+  if (!found[0]) throw new AppError('not_found', 'No such invitation.');
+  const [, rows] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      rateLimitHits([{ bucket: `invitation_resend:${tenantId}:${found[0]!.email}`, ...INVITATION_RESEND_LIMIT }]),
+      statement<{ invitation_id: string; email: string; expires_at: Date }>(`
+      select * from app_resend_invitation(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(invitationId, 'uuid')},
+        ${sqlLiteral(link.id, 'uuid')}, ${tokenHashLiteral(link.tokenHash)},
+        ${sqlLiteral(actor.type, 'actor_type')}, ${sqlLiteral(actor.id, 'text')}, ${sqlLiteral(actor.label, 'text')})`),
+    ]),
+  );
+  const row = rows[0]!;
+  return { invitationId: row.invitation_id, email: row.email, status: 'invited', expiresAt: row.expires_at };
 }
 
 /** What the invitation page shows of an open invitation, to whoever holds its link. */

@@ -4,6 +4,7 @@ import { handleAcuityAppointment } from './acuity/handlers';
 import { handleBookingCancelled, handleBookingCreated, handleBookingRescheduled } from './cal/handlers';
 import { handleInviteeCanceled, handleInviteeCreated } from './calendly/handlers';
 import { SEAM_HANDLERS } from './seam/handlers';
+import { handleAccountUpdated } from './stripe/account-updated';
 import { handleChargeRefunded } from './stripe/charge-refunded';
 import { handleCheckoutSessionCompleted, handleCheckoutSessionExpired } from './stripe/checkout-session';
 import { handleCustomerSubscription } from './stripe/customer-subscription';
@@ -23,6 +24,7 @@ const HANDLERS: Partial<Record<WebhookProvider, Record<string, WebhookHandler>>>
     'customer.subscription.updated': handleCustomerSubscription,
     'customer.subscription.deleted': handleCustomerSubscription,
     'invoice.payment_failed': handleInvoicePaymentFailed,
+    'account.updated': handleAccountUpdated,
   },
   calendly: {
     'invitee.created': handleInviteeCreated,

@@ -107,3 +107,19 @@ ${rows}
 }`,
   );
 }
+
+/** The onboarding page of an account link: one button "completes" onboarding, the other refuses it. */
+export function onboardingPage(linkId: string, accountId: string): string {
+  const action = `/connect/onboard/${escapeHtml(linkId)}`;
+  return layout(
+    'Set up payments',
+    `<section class="card" aria-labelledby="onboard-title">
+<h1 id="onboard-title">Set up payments for ${escapeHtml(accountId)}</h1>
+<p>Stripe would ask here for the business's details and bank account. The stand-in asks nothing.</p>
+<form method="post" action="${action}"><input type="hidden" name="outcome" value="complete">
+<button type="submit" data-testid="standin-onboarding-complete">Complete onboarding</button></form>
+<form method="post" action="${action}"><input type="hidden" name="outcome" value="refuse">
+<button type="submit" class="cancel" data-testid="standin-onboarding-refuse">Refuse this account</button></form>
+</section>`,
+  );
+}

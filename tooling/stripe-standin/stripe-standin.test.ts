@@ -1,6 +1,7 @@
 import http from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { standinStripe } from '../testing/stripe-standin-app';
 import { startStripeStandin, type StripeStandin } from './stripe-standin';
 
 const SECRET = 'whsec_standin_test';
@@ -41,13 +42,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/api/webhooks/stripe`;
   standin = await startStripeStandin({ webhookUrl: receiverUrl, webhookSecret: SECRET, retryDelaysMs: [50, 100, 200] });
-  const url = new URL(standin.url);
-  stripe = new Stripe('sk_test_local_standin', {
-    host: url.hostname,
-    port: Number(url.port),
-    protocol: 'http',
-    maxNetworkRetries: 0,
-  });
+  stripe = standinStripe(standin);
 });
 afterAll(async () => {
   await standin.close();
@@ -319,5 +314,44 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     expect((await unknown.json()).error.type).toBe('invalid_request_error');
     const anonymous = await fetch(`${standin.url}/v1/checkout/sessions`, { method: 'POST' });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('makes Connect accounts, onboards them through a single-use link, and tells the webhook', async () => {
+    const account = await stripe.accounts.create({ type: 'standard', metadata: { tenantId: 't1' } });
+    expect(account).toMatchObject({ object: 'account', details_submitted: false, charges_enabled: false });
+    expect(account.id).toMatch(/^acct_[A-Za-z0-9]+$/);
+    await expect(stripe.accounts.retrieve(account.id, {}, { stripeAccount: 'acct_other' })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(
+      stripe.accountLinks.create({
+        account: 'acct_unknown',
+        type: 'account_onboarding',
+        refresh_url: 'http://app/refresh',
+        return_url: 'http://app/return',
+      }),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    const link = await stripe.accountLinks.create({
+      account: account.id,
+      type: 'account_onboarding',
+      refresh_url: 'http://app/refresh',
+      return_url: 'http://app/return',
+    });
+    const page = await fetch(link.url);
+    expect(await page.text()).toContain('Complete onboarding');
+    const done = await fetch(link.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=complete',
+      redirect: 'manual',
+    });
+    expect([done.status, done.headers.get('location')]).toEqual([303, 'http://app/return']);
+    expect(await stripe.accounts.retrieve(account.id)).toMatchObject({
+      details_submitted: true,
+      charges_enabled: true,
+    });
+    await expect.poll(() => received.find((e) => e.type === 'account.updated')?.account).toBe(account.id);
+    const used = await fetch(link.url, { redirect: 'manual' });
+    expect(used.headers.get('location')).toBe('http://app/refresh');
   });
 });

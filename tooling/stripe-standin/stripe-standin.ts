@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { flattenForm, parseForm, type FormObject, type FormValue } from './parse-form';
-import { indexPage, paymentPage } from './pages';
-import type { CheckoutSession, StandinPaymentIntent, StandinRequest, StripeStandin } from './types';
+import { indexPage, onboardingPage, paymentPage } from './pages';
+import type { CheckoutSession, StandinAccount, StandinPaymentIntent, StandinRequest, StripeStandin } from './types';
 import { webhookDeliverer } from './webhook-delivery';
 
-export type { CheckoutSession, StandinPaymentIntent, StandinRequest, StripeStandin };
+export type { CheckoutSession, StandinAccount, StandinPaymentIntent, StandinRequest, StripeStandin };
 
 type Stored<T> = { object: T; account: string | null };
 type Reply = { status: number; body: unknown };
@@ -17,7 +17,11 @@ const DAY_SECONDS = 24 * 60 * 60;
 const FALLBACK_API_VERSION = '2026-10-28.endive';
 
 const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+// Connected account ids are letters and digits after `acct_`, as Stripe's are (tenants.stripe_account_id checks it).
+const newAccountId = () => `acct_${randomBytes(12).toString('hex')}`;
 const now = () => Math.floor(Date.now() / 1000);
+// An account link lives five minutes, as Stripe's do; after that (or once used) it sends the browser to refresh_url.
+const ACCOUNT_LINK_SECONDS = 5 * 60;
 const stripeError = (status: number, error: Record<string, string>): Reply => ({
   status,
   body: { error: { type: 'invalid_request_error', ...error } },
@@ -43,8 +47,8 @@ const isHttpUrl = (value: string) => {
 };
 
 /**
- * A local stand-in for the parts of Stripe's REST API the product uses — Checkout Sessions, refunds
- * and PaymentIntents — form-encoded as the stripe SDK sends them, answered in Stripe's JSON shapes and
+ * A local stand-in for the parts of Stripe's REST API the product uses — Checkout Sessions, refunds,
+ * PaymentIntents, and Connect accounts with their onboarding links (`/connect/onboard/:id`) — form-encoded as the stripe SDK sends them, answered in Stripe's JSON shapes and
  * errors, with a payment page at `/pay/:id` and signed webhooks to `webhookUrl` (none when null).
  * Objects live on the account of the `Stripe-Account` header (the platform when absent) and are found
  * only there; the same `Idempotency-Key` on an account gives the same answer. Nothing from a request
@@ -71,6 +75,11 @@ export async function startStripeStandin(options: {
     retryDelaysMs: options.retryDelaysMs,
   });
   const apiVersions = new Map<string, string>();
+  const accounts = new Map<string, StandinAccount>();
+  const accountLinks = new Map<
+    string,
+    { account: string; refreshUrl: string; returnUrl: string; expiresAt: number; used: boolean }
+  >();
   let baseUrl = '';
 
   const sendEvent = (type: string, object: unknown, account: string | null, version: string | null) =>
@@ -278,8 +287,73 @@ export async function startStripeStandin(options: {
     return { status: 200, body: intentJson(intent) };
   };
 
+  const createAccount = (request: ApiRequest): Reply => {
+    if (request.account) return invalid('account', 'Connected accounts are made by the platform, not on an account.');
+    const type = text(request.form.type) ?? 'standard';
+    if (type !== 'standard' && type !== 'express' && type !== 'custom') return invalid('type', 'Invalid account type');
+    const account: StandinAccount = {
+      id: newAccountId(),
+      object: 'account',
+      type,
+      country: text(request.form.country),
+      email: text(request.form.email),
+      created: now(),
+      details_submitted: false,
+      charges_enabled: false,
+      payouts_enabled: false,
+      metadata: record(request.form.metadata),
+      requirements: {
+        currently_due: ['business_profile.url', 'external_account'],
+        disabled_reason: 'requirements.past_due',
+      },
+    };
+    accounts.set(account.id, account);
+    return { status: 200, body: account };
+  };
+
+  const createAccountLink = (request: ApiRequest): Reply => {
+    const accountId = text(request.form.account);
+    if (!accountId) return invalid('account', 'Missing required param: account.', 'parameter_missing');
+    if (!accounts.has(accountId)) return missing('account', accountId);
+    if (text(request.form.type) !== 'account_onboarding') {
+      return invalid('type', 'The stand-in supports only `type: account_onboarding`.');
+    }
+    const refreshUrl = text(request.form.refresh_url);
+    const returnUrl = text(request.form.return_url);
+    if (!refreshUrl || !isHttpUrl(refreshUrl)) return invalid('refresh_url', 'Not a valid URL');
+    if (!returnUrl || !isHttpUrl(returnUrl)) return invalid('return_url', 'Not a valid URL');
+    const id = randomBytes(12).toString('hex');
+    const created = now();
+    accountLinks.set(id, {
+      account: accountId,
+      refreshUrl,
+      returnUrl,
+      expiresAt: created + ACCOUNT_LINK_SECONDS,
+      used: false,
+    });
+    return {
+      status: 200,
+      body: {
+        object: 'account_link',
+        created,
+        expires_at: created + ACCOUNT_LINK_SECONDS,
+        url: `${baseUrl}/connect/onboard/${id}`,
+      },
+    };
+  };
+
   const api = (request: ApiRequest): Reply => {
     const { method, path } = request;
+    if (method === 'POST' && path === '/v1/accounts') return createAccount(request);
+    if (method === 'POST' && path === '/v1/account_links') return createAccountLink(request);
+    const accountPath = /^\/v1\/accounts\/(acct_[A-Za-z0-9]+)$/.exec(path);
+    if (accountPath && method === 'GET') {
+      const found = accounts.get(accountPath[1]!);
+      // The platform reads its connected accounts; an account reads only itself.
+      return found && (request.account === null || request.account === found.id)
+        ? { status: 200, body: found }
+        : missing('account', accountPath[1]!);
+    }
     if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(request);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(request);
     if (method === 'POST' && path === '/v1/payment_intents') return createIntent(request);
@@ -334,6 +408,42 @@ export async function startStripeStandin(options: {
     }
     res.writeHead(303, { location: back, 'cache-control': 'no-store' });
     res.end();
+  };
+
+  /**
+   * An account link's page: a used or expired link sends the browser to its refresh_url (as Stripe's do);
+   * completing makes the account able to take charges, refusing rejects it; either way `account.updated`
+   * goes to the webhook and the browser to return_url.
+   */
+  const onboarding = async (id: string, method: string, form: FormObject, res: http.ServerResponse) => {
+    const link = accountLinks.get(id);
+    if (!link) return sendHtml(res, 404, 'No such account link.');
+    const redirect = (location: string) => {
+      res.writeHead(303, { location, 'cache-control': 'no-store' });
+      res.end();
+    };
+    if (link.used || link.expiresAt <= now()) return redirect(link.refreshUrl);
+    if (method === 'GET') return sendHtml(res, 200, onboardingPage(id, link.account));
+    if (method !== 'POST') return sendHtml(res, 405, 'Method not allowed.');
+    link.used = true;
+    const account = accounts.get(link.account)!;
+    if (text(form.outcome) === 'refuse') {
+      Object.assign(account, {
+        details_submitted: true,
+        charges_enabled: false,
+        payouts_enabled: false,
+        requirements: { currently_due: [], disabled_reason: 'rejected.other' },
+      });
+    } else {
+      Object.assign(account, {
+        details_submitted: true,
+        charges_enabled: true,
+        payouts_enabled: true,
+        requirements: { currently_due: [], disabled_reason: null },
+      });
+    }
+    await sendEvent('account.updated', { ...account }, account.id, null);
+    redirect(link.returnUrl);
   };
 
   const sendJson = (res: http.ServerResponse, reply: Reply) => {
@@ -391,6 +501,8 @@ export async function startStripeStandin(options: {
       return stored ? sendPage(res, 200, stored) : sendHtml(res, 404, 'No such payment session.');
     }
     if (page && method === 'POST') return pay(page[1]!, res);
+    const onboard = /^\/connect\/onboard\/([a-f0-9]+)$/.exec(path);
+    if (onboard) return onboarding(onboard[1]!, method, parseForm(body), res);
     if (path === '/' && method === 'GET') return sendHtml(res, 200, indexPage(listSessions()));
     sendHtml(res, 404, 'Not found.');
   };
@@ -425,6 +537,7 @@ export async function startStripeStandin(options: {
   return {
     url: baseUrl,
     sessions: listSessions,
+    accounts: () => [...accounts.values()].map((a) => ({ ...a })),
     addPaymentIntent: (intent) => intents.set(intent.id, intent),
     close: () =>
       new Promise((resolve) => {

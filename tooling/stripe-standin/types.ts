@@ -47,6 +47,23 @@ export type StripeStandin = {
   close: () => Promise<void>;
   /** Every checkout session, oldest first, with the account it lives on. */
   sessions: () => (CheckoutSession & { account: string | null })[];
+  /** Every connected account made through POST /v1/accounts, oldest first. */
+  accounts: () => StandinAccount[];
   /** Puts a PaymentIntent on an account, as if it had been created there before. */
   addPaymentIntent: (intent: StandinPaymentIntent) => void;
+};
+
+/** A connected account as Stripe's API returns it (the fields the product reads). */
+export type StandinAccount = {
+  id: string;
+  object: 'account';
+  type: 'standard' | 'express' | 'custom';
+  country: string | null;
+  email: string | null;
+  created: number;
+  details_submitted: boolean;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  metadata: Record<string, string>;
+  requirements: { currently_due: string[]; disabled_reason: string | null };
 };

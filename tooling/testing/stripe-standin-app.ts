@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import Stripe from 'stripe';
 import { routeHandler } from '../../lib/api/router';
 import { resetStripeClientForTests } from '../../lib/payments/stripe-client';
 import { startStripeStandin, type StandinRequest, type StripeStandin } from '../stripe-standin/stripe-standin';
@@ -56,4 +57,15 @@ export async function startStandinWithApp(): Promise<TStandinApp> {
       await new Promise((resolve) => app.close(resolve));
     },
   };
+}
+
+/** A Stripe SDK client of its own for a stand-in (no retries: a test sees the first answer). */
+export function standinStripe(standin: { url: string }): Stripe {
+  const url = new URL(standin.url);
+  return new Stripe('sk_test_local_standin', {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  });
 }

@@ -22,6 +22,7 @@ export const MANAGE_NAV_ITEMS = [
   { id: 'staff', href: '/manage/staff', label: 'staff.nav', permission: 'staff.manage' },
   { id: 'api-keys', href: '/manage/api-keys', label: 'manage.nav.apiKeys', permission: 'api_keys.manage' },
   { id: 'secrets', href: '/manage/secrets', label: 'manage.nav.secrets', permission: 'secrets.manage' },
+  { id: 'payments', href: '/manage/payments', label: 'payments.connect.nav', permission: 'payments.manage' },
   { id: 'register', href: '/manage/register', label: 'register.nav', permission: 'register.view' },
   { id: 'audit', href: '/manage/audit', label: 'manage.nav.audit', permission: 'audit.view' },
   { id: 'webhooks', href: '/manage/webhooks', label: 'manage.nav.webhooks', permission: 'webhooks.view' },

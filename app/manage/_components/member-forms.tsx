@@ -5,6 +5,7 @@ import { useActionState, useEffect, useId, useRef, useState } from 'react';
 import {
   changeMemberRoleAction,
   inviteMemberAction,
+  resendInvitationAction,
   revokeInvitationAction,
   setMemberActiveAction,
   unlockMemberAction,
@@ -12,6 +13,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { ActionInput, ActionSelect } from '@/components/ui/action-field';
 import { Select } from '@/components/ui/field';
+import type { ActionState } from '@/components/ui/action-state';
 import { ActionResult } from './action-result';
 import styles from './setup.module.css';
 
@@ -167,10 +169,29 @@ export function MemberActions({ member }: { member: Member }) {
   );
 }
 
-/** An invitation's row action: revoke it (it can then never be accepted). */
-export function RevokeInvitation({ invitation }: { invitation: { id: string; email: string } }) {
+const INVITATION_ACTIONS = {
+  resend: { variant: 'secondary', label: 'resendLabel', done: 'resent' },
+  revoke: { variant: 'danger', label: 'revokeLabel', done: 'revoked' },
+} as const;
+
+type Invitation = { id: string; email: string };
+
+/** An invitation's row button and its answer under it, whichever action it sends. */
+function InvitationButton({
+  kind,
+  invitation,
+  state,
+  action,
+  pending,
+}: {
+  kind: keyof typeof INVITATION_ACTIONS;
+  invitation: Invitation;
+  state: ActionState<unknown>;
+  action: (form: FormData) => void;
+  pending: boolean;
+}) {
   const t = useTranslations('staff.invitations');
-  const [state, action, pending] = useActionState(revokeInvitationAction, null);
+  const { variant, label, done } = INVITATION_ACTIONS[kind];
   return (
     <div className={styles.row}>
       <form action={action}>
@@ -178,19 +199,35 @@ export function RevokeInvitation({ invitation }: { invitation: { id: string; ema
         <Button
           type="submit"
           size="compact"
-          variant="danger"
+          variant={variant}
           loading={pending}
-          aria-label={t('revokeLabel', { email: invitation.email })}
-          data-testid="invitation-revoke"
+          aria-label={t(label, { email: invitation.email })}
+          data-testid={`invitation-${kind}`}
         >
-          {t('revoke')}
+          {t(kind)}
         </Button>
       </form>
       {state && (
-        <ActionResult attempt={state.attempt} tone={state.ok ? 'success' : 'error'} testId="invitation-revoke-result">
-          {state.ok ? t('revoked') : state.error.message}
+        <ActionResult
+          attempt={state.attempt}
+          tone={state.ok ? 'success' : 'error'}
+          testId={`invitation-${kind}-result`}
+        >
+          {state.ok ? t(done, { email: invitation.email }) : state.error.message}
         </ActionResult>
       )}
     </div>
   );
+}
+
+/** An invitation's row action: send it again (a new link and mail; the old link stops working). */
+export function ResendInvitation({ invitation }: { invitation: Invitation }) {
+  const [state, action, pending] = useActionState(resendInvitationAction, null);
+  return <InvitationButton kind="resend" invitation={invitation} state={state} action={action} pending={pending} />;
+}
+
+/** An invitation's row action: revoke it (it can then never be accepted). */
+export function RevokeInvitation({ invitation }: { invitation: Invitation }) {
+  const [state, action, pending] = useActionState(revokeInvitationAction, null);
+  return <InvitationButton kind="revoke" invitation={invitation} state={state} action={action} pending={pending} />;
 }

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { ROLES } from '@/lib/auth/permissions';
-import { inviteMember, revokeInvitation } from '@/lib/staff/invitations';
+import { inviteMember, resendInvitation, revokeInvitation } from '@/lib/staff/invitations';
 import { changeMemberRole, setMemberActive, unlockMember } from '@/lib/staff/members';
 import { staffAction } from '@/app/_server/action';
 
@@ -36,6 +36,17 @@ export const revokeInvitationAction = staffAction(
     revalidate: STAFF,
   },
   ({ input: { invitationId }, tenantId, actor }) => revokeInvitation({ tenantId, invitationId, actor }),
+);
+
+/** Sends an invitation again: a new link and mail, 72 h from now; the old link stops working. Audited, rate limited. */
+export const resendInvitationAction = staffAction(
+  {
+    name: 'resendInvitation',
+    permission: 'staff.manage',
+    input: z.object({ invitationId: z.uuid() }),
+    revalidate: STAFF,
+  },
+  ({ input: { invitationId }, tenantId, actor }) => resendInvitation({ tenantId, invitationId, actor }),
 );
 
 /** Changes a member's role; the last active manager stays one. Audited. */

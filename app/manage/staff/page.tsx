@@ -1,7 +1,12 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
-import { CreateMemberForm, MemberActions, RevokeInvitation } from '@/app/manage/_components/member-forms';
+import {
+  CreateMemberForm,
+  MemberActions,
+  ResendInvitation,
+  RevokeInvitation,
+} from '@/app/manage/_components/member-forms';
 import { ClientMessages } from '@/components/client-messages';
 import { Badge } from '@/components/ui/badge';
 import { Table } from '@/components/ui/table';
@@ -19,7 +24,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /**
  * The tenant's members with role and status — invite one, change a role, deactivate or reactivate,
- * unlock — and the invitations still waiting for an answer (revoke one).
+ * unlock — and the invitations still waiting for an answer (send one again, or revoke it).
  */
 export default async function StaffPage() {
   const staff = await requireStaff('staff.manage', '/manage/staff');
@@ -61,7 +66,8 @@ export default async function StaffPage() {
               </thead>
               <tbody>
                 {invitations.map((i) => (
-                  <tr key={i.id} data-testid="invitation-row" data-email={i.email}>
+                  // Keyed by address (one waiting invitation each): sent again, the row keeps its answer.
+                  <tr key={i.email} data-testid="invitation-row" data-email={i.email}>
                     <th scope="row">
                       {i.name || <span className="muted">{t('staff.noName')}</span>}
                       <span className="facts__sub">{i.email}</span>
@@ -79,6 +85,7 @@ export default async function StaffPage() {
                       )}
                     </td>
                     <td>
+                      <ResendInvitation invitation={{ id: i.id, email: i.email }} />
                       <RevokeInvitation invitation={{ id: i.id, email: i.email }} />
                     </td>
                   </tr>
