@@ -20,6 +20,7 @@ import { toMessageView } from '../messages/message-view';
 import { resendKeyLink } from '../messages/resend-key-link';
 import { listRooms } from '../rooms/list-rooms';
 import { roomIcalUrl, rotateRoomIcalUrl } from '../ical/export-feed';
+import { listDoorEntries } from '../locks/door-entries';
 import { addIcalFeed, listIcalFeeds, ZIcalFeedInputSchema } from '../ical/feeds';
 import { recordPayment } from '../payments/record-payment';
 import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
@@ -48,6 +49,7 @@ import {
   ZWebhookEventSchema,
   ZIcalFeedSchema,
   ZIcalUrlSchema,
+  ZDoorEntrySchema,
 } from './response-schemas';
 import {
   ZCancelBodySchema,
@@ -57,6 +59,7 @@ import {
   ZCreateStaffCodeBodySchema,
   ZCreateBookingGroupBodySchema,
   ZListAuditEventsQuerySchema,
+  ZListEntriesQuerySchema,
   ZListReservationsQuerySchema,
   ZListWebhookEventsQuerySchema,
   ZMoveReservationBodySchema,
@@ -205,6 +208,22 @@ export const API_ROUTES: RouteSpec[] = [
     handler: async ({ principal, request, requestId }) => {
       const query = readQuery(request, ZListReservationsQuerySchema);
       return json(await listReservations({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, ...query }), {
+        requestId,
+      });
+    },
+    keyCheckedInTransaction: true,
+  },
+  {
+    method: 'GET',
+    path: '/entries',
+    summary:
+      'Door entries (openings and lockings the lock providers reported, once each), newest first: of a room, of a stay, within [from, to)',
+    query: ZListEntriesQuerySchema,
+    success: { status: 200, description: 'A page of door entries', schema: listOf(ZDoorEntrySchema) },
+    errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) => {
+      const query = readQuery(request, ZListEntriesQuerySchema);
+      return json(await listDoorEntries({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, ...query }), {
         requestId,
       });
     },
