@@ -41,6 +41,8 @@ export async function recordDoorEntry(input: {
   method: EntryMethod;
   occurredAt: Date;
   userId?: string | null;
+  /** The provider's action that opened it (a remote unlock from the desk names its person through it). */
+  actionId?: string | null;
 }): Promise<{ entryId: string; duplicate: boolean; lockId: string } | null> {
   const { tenantId } = input;
   const [rows] = await runStatements({ role: 'app_service', tenantId }, [
@@ -49,7 +51,7 @@ export async function recordDoorEntry(input: {
          ${sqlLiteral(input.provider, 'lock_provider')}, ${sqlLiteral(input.eventId, 'text')},
          ${sqlLiteral(input.deviceId, 'text')}, ${sqlLiteral(input.codeId, 'text')}, ${sqlLiteral(input.kind, 'text')},
          ${sqlLiteral(input.method, 'text')}, ${sqlLiteral(input.occurredAt, 'timestamptz')},
-         ${sqlLiteral(input.userId ?? null, 'uuid')})`,
+         ${sqlLiteral(input.userId ?? null, 'uuid')}, ${sqlLiteral(input.actionId ?? null, 'text')})`,
     ),
   ]);
   const row = rows![0];

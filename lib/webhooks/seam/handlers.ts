@@ -115,6 +115,7 @@ const ZDoorEventSchema = ZCommonSchema.extend({
   event_id: ZIdSchema,
   event_type: z.enum(['lock.unlocked', 'lock.locked']),
   access_code_id: ZIdSchema.nullish(),
+  action_attempt_id: ZIdSchema.nullish(),
   method: z.string().max(50).nullish(),
 });
 
@@ -140,6 +141,7 @@ export const handleSeamDoorEvent: WebhookHandler = async (stored: StoredWebhookE
     kind: event.event_type === 'lock.unlocked' ? 'unlocked' : 'locked',
     method: event.access_code_id && event.event_type === 'lock.unlocked' ? 'code' : method,
     occurredAt: new Date(when),
+    actionId: event.action_attempt_id ?? null,
   });
   if (!recorded) return { status: 'ignored', reason: 'unknown_device' };
   return { status: 'processed' };

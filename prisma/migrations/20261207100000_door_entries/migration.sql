@@ -58,3 +58,28 @@ grant select, insert on door_entries to app_service;
 
 -- A stay's first opening by its guest's code: the desk sees the guest has arrived.
 alter table reservations add column arrived_at timestamptz;
+
+-- Issue 33 (item 2): a door opened remotely from the desk. One row per request, with its reason and the person; the
+-- provider's action id links the entry its lock then reports (Seam's lock.unlocked carries action_attempt_id).
+create table remote_unlocks (
+  tenant_id uuid not null references tenants (id),
+  id uuid not null default gen_random_uuid(),
+  lock_id uuid not null,
+  user_id uuid references users (id) on delete set null,
+  actor_label text not null check (length(actor_label) between 1 and 200),
+  reason text not null check (length(reason) between 1 and 300),
+  status text not null default 'requested' check (status in ('requested', 'unlocked', 'pending', 'failed')),
+  action_id text check (length(action_id) <= 200),
+  error text check (length(error) <= 200),
+  created_at timestamptz not null default now(),
+  primary key (tenant_id, id),
+  foreign key (tenant_id, lock_id) references locks (tenant_id, id)
+);
+create unique index remote_unlocks_action on remote_unlocks (tenant_id, lock_id, action_id) where action_id is not null;
+alter table remote_unlocks enable row level security;
+alter table remote_unlocks force row level security;
+create policy service_all on remote_unlocks to app_service using (true) with check (true);
+create policy tenant_isolation on remote_unlocks to app_authenticated
+  using (tenant_id = app_current_tenant()) with check (tenant_id = app_current_tenant());
+grant select on remote_unlocks to app_authenticated;
+grant select, insert, update on remote_unlocks to app_service;

@@ -1,5 +1,5 @@
 -- One door opening or locking a provider reported: stored once per provider event id within the tenant, linked to the key whose code it was on that lock.
-CREATE OR REPLACE FUNCTION public.app_record_door_entry(p_tenant_id uuid, p_provider lock_provider, p_event_id text, p_device_id text, p_code_id text, p_kind text, p_method text, p_occurred_at timestamp with time zone, p_user_id uuid)
+CREATE OR REPLACE FUNCTION public.app_record_door_entry(p_tenant_id uuid, p_provider lock_provider, p_event_id text, p_device_id text, p_code_id text, p_kind text, p_method text, p_occurred_at timestamp with time zone, p_user_id uuid, p_action_id text)
  RETURNS TABLE(entry_id uuid, duplicate boolean, lock_id uuid)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public'
@@ -18,6 +18,11 @@ begin
     select c.key_id into v_key from key_lock_codes c
      where c.tenant_id = p_tenant_id and c.lock_id = app_record_door_entry.lock_id and c.code_id = p_code_id
      order by c.created_at desc limit 1;
+  end if;
+  -- The provider's action of a remote unlock from the desk names the person who asked for it.
+  if p_user_id is null and p_action_id is not null then
+    select u.user_id into p_user_id from remote_unlocks u
+     where u.tenant_id = p_tenant_id and u.lock_id = app_record_door_entry.lock_id and u.action_id = p_action_id;
   end if;
   insert into door_entries (tenant_id, provider, provider_event_id, lock_id, kind, method, occurred_at, key_id, user_id)
   values (p_tenant_id, p_provider, p_event_id, app_record_door_entry.lock_id, p_kind, p_method, p_occurred_at, v_key,
