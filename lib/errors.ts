@@ -24,6 +24,7 @@ export type AppErrorCode =
   | 'invalid_code'
   | 'gone'
   | 'not_available'
+  | 'not_supported'
   | 'unavailable'
   | 'data_key_mismatch'
   | 'internal';

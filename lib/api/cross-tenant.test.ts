@@ -25,6 +25,7 @@ const BODIES: Record<string, unknown> = {
   'POST /reservations/{id}/messages': { kind: 'key_link' },
   'POST /reservations/{id}/payments': { amountCents: 100, method: 'cash' },
   'POST /rooms/{id}/ical-feeds': { url: 'https://www.airbnb.com/calendar/ical/probe.ics', channel: 'airbnb' },
+  'POST /locks/{id}/unlock': { reason: 'cross-tenant probe' },
   'POST /room-types/{id}/ical-feeds': { url: 'https://www.airbnb.com/calendar/ical/probe.ics', channel: 'airbnb' },
 };
 
@@ -75,6 +76,8 @@ beforeAll(async () => {
       api_key: bKey.id,
       room: tenantB.roomIds[0]!,
       room_type: bType.rows[0]!.id,
+      lock: (await admin.query<{ id: string }>(`select id from locks where tenant_id = $1 limit 1`, [tenantB.tenantId]))
+        .rows[0]!.id,
     },
   };
 });

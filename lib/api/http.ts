@@ -31,6 +31,7 @@ const STATUS: Record<AppErrorCode, number> = {
   invalid_code: 400,
   gone: 410,
   not_available: 501,
+  not_supported: 409,
   unavailable: 503,
   data_key_mismatch: 500,
   internal: 500,

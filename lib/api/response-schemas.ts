@@ -152,6 +152,23 @@ export const listOf = <T extends z.ZodType>(schema: T) =>
 export const ZIcalUrlSchema = z.object({ url: z.url() });
 
 /** A room's iCal import feed as listed: its channel, its host (never the whole URL) and its last fetch. */
+export const ZDoorEntrySchema = z
+  .object({
+    id: z.uuid(),
+    occurredAt: instant,
+    kind: z.enum(['unlocked', 'locked']),
+    method: z.enum(['code', 'app', 'manual', 'unknown']),
+    provider: z.enum(['simulator', 'seam', 'ttlock']),
+    lockId: z.uuid(),
+    lockName: z.string(),
+    keyId: z.uuid().nullable(),
+    reservationId: z.uuid().nullable(),
+    roomId: z.uuid().nullable(),
+    roomLabel: z.string().nullable(),
+    userId: z.uuid().nullable().describe('The person who opened it remotely'),
+  })
+  .meta({ id: 'DoorEntry' });
+
 export const ZIcalFeedSchema = z.object({
   id: z.uuid(),
   channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),

@@ -20,6 +20,8 @@ import { toMessageView } from '../messages/message-view';
 import { resendKeyLink } from '../messages/resend-key-link';
 import { listRooms } from '../rooms/list-rooms';
 import { roomIcalUrl, rotateRoomIcalUrl } from '../ical/export-feed';
+import { listDoorEntries } from '../locks/door-entries';
+import { remoteUnlock, ZRemoteUnlockBodySchema } from '../locks/remote-unlock';
 import { addIcalFeed, listIcalFeeds, ZIcalFeedInputSchema } from '../ical/feeds';
 import { recordPayment } from '../payments/record-payment';
 import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
@@ -48,6 +50,7 @@ import {
   ZWebhookEventSchema,
   ZIcalFeedSchema,
   ZIcalUrlSchema,
+  ZDoorEntrySchema,
 } from './response-schemas';
 import {
   ZCancelBodySchema,
@@ -57,6 +60,7 @@ import {
   ZCreateStaffCodeBodySchema,
   ZCreateBookingGroupBodySchema,
   ZListAuditEventsQuerySchema,
+  ZListEntriesQuerySchema,
   ZListReservationsQuerySchema,
   ZListWebhookEventsQuerySchema,
   ZMoveReservationBodySchema,
@@ -66,7 +70,7 @@ import {
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
-export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type';
+export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type' | 'lock';
 
 /** A route's own work: the API key's principal and the request in, the answer out (errors are mapped by withApiKey). */
 export type ApiHandler = (ctx: ApiContext, params: { id: string }) => Promise<Response>;
@@ -209,6 +213,49 @@ export const API_ROUTES: RouteSpec[] = [
       });
     },
     keyCheckedInTransaction: true,
+  },
+  {
+    method: 'GET',
+    path: '/entries',
+    summary:
+      'Door entries (openings and lockings the lock providers reported, once each), newest first: of a room, of a stay, within [from, to)',
+    query: ZListEntriesQuerySchema,
+    success: { status: 200, description: 'A page of door entries', schema: listOf(ZDoorEntrySchema) },
+    errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) => {
+      const query = readQuery(request, ZListEntriesQuerySchema);
+      return json(await listDoorEntries({ tenantId: principal.tenantId, apiKeyId: principal.apiKeyId, ...query }), {
+        requestId,
+      });
+    },
+    keyCheckedInTransaction: true,
+  },
+  {
+    method: 'POST',
+    path: '/locks/{id}/unlock',
+    idKind: 'lock',
+    summary:
+      'Open a door now, remotely (Seam locks/unlock_door), for a reason: audited lock.remote_unlocked with the provider’s answer; the entry the lock reports names who asked',
+    body: ZRemoteUnlockBodySchema,
+    success: {
+      status: 200,
+      description: 'The provider’s answer: unlocked, or pending while the lock has not confirmed',
+      schema: dataOf(
+        z.object({ id: z.uuid(), lockId: z.uuid(), status: z.enum(['unlocked', 'pending']), actionId: z.string() }),
+      ),
+    },
+    errors: ['invalid_request', 'not_found', 'not_supported', 'rate_limited', 'unavailable'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const lockId = pathId(id);
+      const body = await readJson(request, ZRemoteUnlockBodySchema);
+      const unlocked = await remoteUnlock({
+        tenantId: principal.tenantId,
+        lockId,
+        reason: body.reason,
+        actor: apiKeyActor(principal),
+      });
+      return json({ data: unlocked }, { requestId });
+    },
   },
   {
     method: 'GET',

@@ -121,6 +121,22 @@ export const ZListReservationsQuerySchema = z
     path: ['to'],
   });
 
+/** GET /entries: door entries of a room or a stay within [from, to), newest first. */
+export const ZListEntriesQuerySchema = z
+  .object({
+    roomId: z.uuid().optional(),
+    reservationId: z.uuid().optional(),
+    from: ZTimestampSchema.optional(),
+    to: ZTimestampSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict()
+  .refine((q) => !(q.from instanceof Date) || !(q.to instanceof Date) || q.to > q.from, {
+    message: 'to must be after from',
+    path: ['to'],
+  });
+
 export const ZListAuditEventsQuerySchema = z
   .object({
     subjectId: z.uuid().optional(),

@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'lock.assigned',
   'lock.released',
   'lock.drift_acknowledged',
+  'lock.remote_unlocked',
   'user.sign_in_throttled',
   'user.sign_in_failed',
   'user.password_changed',

@@ -88,6 +88,7 @@ export type AuditMetadataOf = {
   'room.lock_added': { lockId: string; role: string; liveKeysSent: number };
   'locks.synced': { provider: string; devices: number; imported: number };
   'lock.drift_acknowledged': { incidentId: string; codes: number };
+  'lock.remote_unlocked': { lock: string; outcome: 'unlocked' | 'pending' | 'failed'; error: string | null };
 };
 
 type MetadataOf<A extends WrittenAuditAction> = A extends keyof AuditMetadataOf ? AuditMetadataOf[A] : JsonObject;

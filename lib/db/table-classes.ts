@@ -43,6 +43,8 @@ export const TENANT_TABLES = [
   'ical_feeds',
   'ical_feed_events',
   'room_ical_exports',
+  'door_entries',
+  'remote_unlocks',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */

@@ -87,6 +87,13 @@ export type LockProvider = {
   getCode(input: CallContext & { deviceId: string; codeId: string }): Promise<LockResult<ProviderCode | null>>;
   /** Every code the provider holds for a device: ours (clientRef set) and any others (drift). */
   listCodes(input: CallContext & { deviceId: string }): Promise<LockResult<ProviderCode[]>>;
+  /**
+   * Opens the door now, remotely (Seam `locks/unlock_door`). `unlocked` once the provider's action says it succeeded,
+   * `pending` while it has not confirmed yet; a device that cannot is `not_supported`. Only where the provider can.
+   */
+  unlockDoor?(
+    input: CallContext & { deviceId: string },
+  ): Promise<LockResult<{ actionId: string; status: 'unlocked' | 'pending' }>>;
   /** Whether the provider answers and accepts the credentials (a fresh sign-in, never a cached token). */
   checkHealth(ctx: CallContext): Promise<LockResult<null>>;
   /**

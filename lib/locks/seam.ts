@@ -506,6 +506,58 @@ export function createSeamProvider(options: SeamProviderOptions): LockProvider {
       return result.ok ? { ok: true, data: null } : result;
     },
 
+    async unlockDoor(input) {
+      const ZDeviceCapabilitySchema = z.looseObject({ can_remotely_unlock: z.boolean().optional() });
+      const capable = await call(
+        'devices.get',
+        input,
+        async () => (await seam.client.post('/devices/get', { device_id: input.deviceId })).data,
+        (answer) => {
+          const device = z.looseObject({ device: ZDeviceCapabilitySchema }).safeParse(answer);
+          return device.success ? device.data.device.can_remotely_unlock !== false : null;
+        },
+      );
+      if (!capable.ok) return capable;
+      if (!capable.data) return failure('not_supported', false);
+      const ZAttemptSchema = z.looseObject({
+        action_attempt: z.looseObject({
+          action_attempt_id: z.string().min(1),
+          status: z.enum(['pending', 'success', 'error']),
+          error: z.looseObject({ type: z.string().optional() }).nullish(),
+        }),
+      });
+      const parseAttempt = (answer: unknown) => {
+        const parsed = ZAttemptSchema.safeParse(answer);
+        return parsed.success ? parsed.data.action_attempt : null;
+      };
+      let attempt = await call(
+        'locks.unlock_door',
+        input,
+        async () => (await seam.client.post('/locks/unlock_door', { device_id: input.deviceId })).data,
+        parseAttempt,
+      );
+      // Seam answers at once with a pending action; the lock confirms within seconds (asked a few times).
+      for (let i = 0; attempt.ok && attempt.data.status === 'pending' && i < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const id = attempt.data.action_attempt_id;
+        attempt = await call(
+          'action_attempts.get',
+          input,
+          async () => (await seam.client.post('/action_attempts/get', { action_attempt_id: id })).data,
+          parseAttempt,
+        );
+      }
+      if (!attempt.ok) return attempt;
+      if (attempt.data.status === 'error') return failure(attempt.data.error?.type ?? 'unlock_failed', false);
+      return {
+        ok: true,
+        data: {
+          actionId: attempt.data.action_attempt_id,
+          status: attempt.data.status === 'success' ? 'unlocked' : 'pending',
+        },
+      };
+    },
+
     async pullBackupCode(input) {
       const ZAnswerSchema = z.looseObject({
         backup_access_code: ZSeamAccessCodeSchema.optional(),

@@ -189,7 +189,7 @@ describe('POST /api/webhooks/seam/{tenantId}', () => {
 
   it('ignores, with a reason, an event it does not handle and one whose payload does not parse', async () => {
     const t = await seamTenant();
-    await sendSeam(t.tenantId, seamEvent('lock.unlocked', { device_id: randomUUID() }), { secret: t.secret });
+    await sendSeam(t.tenantId, seamEvent('lock.access_denied', { device_id: randomUUID() }), { secret: t.secret });
     // A code event without its code: not something to apply.
     await sendSeam(t.tenantId, seamEvent('access_code.set_on_device', { device_id: randomUUID() }), {
       secret: t.secret,
@@ -201,7 +201,7 @@ describe('POST /api/webhooks/seam/{tenantId}', () => {
     for (const row of rows) await processWebhookEvent({ eventId: row.id, attempt: 1, maxAttempts: 10 });
     expect(applyLockEvent).not.toHaveBeenCalled();
     expect((await rowsOf(t.tenantId)).map(({ type, status, reason }) => ({ type, status, reason }))).toEqual([
-      { type: 'lock.unlocked', status: 'ignored', reason: 'unhandled_event_type' },
+      { type: 'lock.access_denied', status: 'ignored', reason: 'unhandled_event_type' },
       { type: 'access_code.set_on_device', status: 'ignored', reason: 'unparseable_payload: access_code_id' },
     ]);
   });

@@ -189,6 +189,18 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     ids.roomId,
     `graph-export-token-${tag}-${randomUUID()}`,
   ]);
+  // A door opening by the key's code, as a lock provider reported it.
+  await q(
+    `insert into door_entries (tenant_id, provider, provider_event_id, lock_id, kind, method, occurred_at, key_id)
+     select $1, 'simulator', 'event-' || $3, l.id, 'unlocked', 'code', now(), $2
+       from locks l where l.tenant_id = $1`,
+    [ids.tenantId, ids.keyId, tag],
+  );
+  await q(
+    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_label, reason, status, action_id)
+     select $1, l.id, $2, 'Fixture', 'Guest locked out', 'unlocked', 'action-' || $3 from locks l where l.tenant_id = $1`,
+    [ids.tenantId, ids.userId, tag],
+  );
   // A room type with the room in it, a payment taken at the desk, and a guest's unconfirmed request.
   await q(
     `with t as (insert into room_types (tenant_id, facility_id, name, weekday_cents) values ($1, $2, 'Fixture type', 10000)

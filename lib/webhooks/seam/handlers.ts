@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordDoorEntry, type EntryMethod } from '../../locks/door-entries';
 import { applyLockEvent } from '../../locks/lock-events';
 import type { LockEvent } from '../../locks/provider';
 import type { StoredWebhookEvent, WebhookHandler, WebhookOutcome } from '../types';
@@ -101,7 +102,57 @@ export const handleSeamLockEvent: WebhookHandler = async (stored: StoredWebhookE
   return applyLockEvent({ tenantId: stored.tenantId, provider: 'seam', event: parsed.event });
 };
 
-/** The registry's entries for Seam: every event type above goes to the one handler. */
-export const SEAM_HANDLERS: Record<SeamEventType, WebhookHandler> = Object.fromEntries(
-  Object.keys(SEAM_EVENT_KINDS).map((type) => [type, handleSeamLockEvent]),
-) as Record<SeamEventType, WebhookHandler>;
+/** Seam's lock methods (`lock_method`) in our words: a keycode is a code, Seam's API is the app. */
+const SEAM_METHODS: Record<string, EntryMethod> = {
+  keycode: 'code',
+  manual: 'manual',
+  seamapi: 'app',
+  automatic: 'unknown',
+  unknown: 'unknown',
+};
+
+const ZDoorEventSchema = ZCommonSchema.extend({
+  event_id: ZIdSchema,
+  event_type: z.enum(['lock.unlocked', 'lock.locked']),
+  access_code_id: ZIdSchema.nullish(),
+  action_attempt_id: ZIdSchema.nullish(),
+  method: z.string().max(50).nullish(),
+});
+
+/**
+ * Seam's `lock.unlocked` / `lock.locked`: one door entry per Seam event id within the tenant, naming the key whose
+ * code (`access_code_id`) is on that lock. Another tenant's device records nothing.
+ */
+export const handleSeamDoorEvent: WebhookHandler = async (stored: StoredWebhookEvent): Promise<WebhookOutcome> => {
+  if (!stored.tenantId) return { status: 'failed', reason: 'tenant_missing' };
+  const parsed = ZDoorEventSchema.safeParse(stored.payload);
+  if (!parsed.success) return { status: 'ignored', reason: `unparseable_payload: ${issuePaths(parsed.error)}` };
+  const event = parsed.data;
+  const when = event.occurred_at ?? event.created_at;
+  if (!when) return { status: 'ignored', reason: 'unparseable_payload: occurred_at' };
+  const method = SEAM_METHODS[event.method ?? 'unknown'] ?? 'unknown';
+  const recorded = await recordDoorEntry({
+    tenantId: stored.tenantId,
+    provider: 'seam',
+    eventId: event.event_id,
+    deviceId: event.device_id,
+    // A code opened it when Seam names one (its method may still say unknown).
+    codeId: event.access_code_id ?? null,
+    kind: event.event_type === 'lock.unlocked' ? 'unlocked' : 'locked',
+    method: event.access_code_id && event.event_type === 'lock.unlocked' ? 'code' : method,
+    occurredAt: new Date(when),
+    actionId: event.action_attempt_id ?? null,
+  });
+  if (!recorded) return { status: 'ignored', reason: 'unknown_device' };
+  return { status: 'processed' };
+};
+
+/** The registry's entries for Seam: the code and device events go to the one handler, the door's own to entries. */
+export const SEAM_HANDLERS: Record<SeamEventType | 'lock.unlocked' | 'lock.locked', WebhookHandler> = {
+  ...(Object.fromEntries(Object.keys(SEAM_EVENT_KINDS).map((type) => [type, handleSeamLockEvent])) as Record<
+    SeamEventType,
+    WebhookHandler
+  >),
+  'lock.unlocked': handleSeamDoorEvent,
+  'lock.locked': handleSeamDoorEvent,
+};
