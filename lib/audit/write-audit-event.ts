@@ -83,6 +83,16 @@ export type AuditMetadataOf = {
   'lock_provider.set': { provider: string } & JsonObject;
   'lock.assigned': { provider: string; deviceId: string };
   'room.lock_added': { lockId: string; role: string; liveKeysSent: number };
+  'room.door_removed': { lockId: string; role: string; keysRemoving: number; doorsLeft: number };
+  'room.lock_replaced': {
+    oldLockId: string;
+    newLockId: string;
+    role: string;
+    keysSent: number;
+    keysRemoving: number;
+    keysSkipped: number;
+  };
+  'mail.test_sent': { ok: boolean; domain: string; problem: string | null };
   'locks.synced': { provider: string; devices: number; imported: number };
   'lock.drift_acknowledged': { incidentId: string; codes: number };
 };
