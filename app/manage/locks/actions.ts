@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { connectLockProvider, type TLockProviderChoice } from '@/lib/locks/connect-lock-provider';
 import { addRoomLock, syncLocks } from '@/lib/locks/locks';
+import { removeRoomDoor } from '@/lib/locks/remove-room-door';
+import { replaceRoomLock } from '@/lib/locks/replace-room-lock';
 import { reconcileLock } from '@/lib/locks/reconcile';
 import { isAppError } from '@/lib/errors';
 import { refuse, staffAction } from '@/app/_server/action';
@@ -50,6 +52,53 @@ export const addRoomLockAction = staffAction(
   async ({ input: { lockId, roomId, role }, tenantId, actor }) => {
     await addRoomLock({ tenantId, lockId, roomId, role, actor });
     return { lockId, roomId };
+  },
+);
+
+/** A door change refused for a reason of its own, in the manager's words (else the action's message for the code). */
+function refuseDoorChange(error: unknown) {
+  if (!isAppError(error) || error.code !== 'conflict') throw error;
+  const reason = error.details.reason;
+  if (reason === 'last_door') return refuse('rooms.doors.lastDoor', { vars: { keys: Number(error.details.liveKeys) } });
+  if (reason === 'offline_code') return refuse('rooms.doors.offlineCode');
+  if (reason === 'lock_in_use') return refuse('rooms.doors.lockInUse');
+  throw error;
+}
+
+/**
+ * "Remove door" on a room's page: the lock stops being the room's door and the room's live codes come
+ * off it (the key's removal job); the room's last door is refused while stays hold live keys.
+ */
+export const removeRoomDoorAction = staffAction(
+  {
+    name: 'removeRoomDoor',
+    permission: 'locks.manage',
+    input: z.object({ lockId: z.uuid(), roomId: z.uuid() }),
+    revalidate: { path: '/manage', type: 'layout' },
+  },
+  async ({ input: { lockId, roomId }, tenantId, actor }) => {
+    try {
+      return await removeRoomDoor({ tenantId, lockId, roomId, actor });
+    } catch (error) {
+      return refuseDoorChange(error);
+    }
+  },
+);
+
+/** "Replace lock" on a room's door: another unassigned lock takes the door and every live code of the room. */
+export const replaceRoomLockAction = staffAction(
+  {
+    name: 'replaceRoomLock',
+    permission: 'locks.manage',
+    input: z.object({ roomId: z.uuid(), oldLockId: z.uuid(), newLockId: z.uuid('rooms.doors.chooseLock') }),
+    revalidate: { path: '/manage', type: 'layout' },
+  },
+  async ({ input: { roomId, oldLockId, newLockId }, tenantId, actor }) => {
+    try {
+      return await replaceRoomLock({ tenantId, roomId, oldLockId, newLockId, actor });
+    } catch (error) {
+      return refuseDoorChange(error);
+    }
   },
 );
 

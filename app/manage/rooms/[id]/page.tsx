@@ -6,6 +6,7 @@ import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
 import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
+import { RoomDoorChange } from '@/app/manage/_components/room-door-change';
 import { RoomForm } from '@/app/manage/_components/room-form';
 import { RoomIcal } from '@/app/manage/_components/room-ical';
 import { roomIcalUrl } from '@/lib/ical/export-feed';
@@ -48,6 +49,10 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
     getLocale(),
   ]);
   const doorIds = new Set(room.roomLocks.map(({ lock }) => lock.id));
+  // A replacement is a lock no room has as a door (a broken or swapped device's successor).
+  const spareLocks = locks
+    .filter((lock) => lock.roomIds.length === 0)
+    .map(({ id: lockId, name }) => ({ id: lockId, name }));
   const archived = room.archivedAt !== null;
 
   return (
@@ -93,11 +98,14 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
               {t('rooms.doors.empty')}
             </Notice>
           ) : (
-            <ul data-testid="room-doors">
+            <ul data-testid="room-doors" className="stack">
               {room.roomLocks.map(({ lock, role }) => (
-                <li key={lock.id}>
-                  {lock.name} <span className="muted">({t(`locks.addDoor.roleOption.${role}`)})</span>
-                </li>
+                <RoomDoorChange
+                  key={lock.id}
+                  roomId={room.id}
+                  door={{ lockId: lock.id, name: lock.name, roleLabel: t(`locks.addDoor.roleOption.${role}`) }}
+                  spareLocks={spareLocks}
+                />
               ))}
             </ul>
           )}
