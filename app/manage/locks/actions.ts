@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { connectLockProvider, type TLockProviderChoice } from '@/lib/locks/connect-lock-provider';
+import { connectLockProvider, testLockProvider, type TLockProviderChoice } from '@/lib/locks/connect-lock-provider';
 import { addRoomLock, syncLocks } from '@/lib/locks/locks';
 import { removeRoomDoor } from '@/lib/locks/remove-room-door';
 import { replaceRoomLock } from '@/lib/locks/replace-room-lock';
@@ -107,6 +107,39 @@ const text = (max: number) => z.string('locks.connect.required').trim().min(1, '
 const optionalText = (max: number) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), text(max).optional());
 
+const LOCK_PROVIDER_INPUT = z.discriminatedUnion(
+  'provider',
+  [
+    z.object({ provider: z.literal('simulator') }),
+    z.object({ provider: z.literal('seam'), apiKey: text(4096) }),
+    z.object({
+      provider: z.literal('ttlock'),
+      clientId: text(200),
+      clientSecret: text(500),
+      username: text(200),
+      password: text(500),
+      endpoint: optionalText(500),
+    }),
+  ],
+  'locks.connect.invalidProvider',
+);
+const LOCK_PROVIDER_ECHO = { provider: 'text', clientId: 'text', username: 'text', endpoint: 'text' } as const;
+
+/** A provider's refusal of credentials in the manager's words: which one it refused, or why it was not asked. */
+function refuseCredentials(error: unknown) {
+  if (!isAppError(error) || error.code !== 'invalid_request') throw error;
+  const { problem, credential } = error.details;
+  if (problem === 'refused') {
+    if (credential === 'client') return refuse('locks.connect.refusedClient', { field: 'clientSecret' });
+    if (credential === 'account') return refuse('locks.connect.refusedAccount', { field: 'password' });
+    return refuse('locks.connect.refusedKey', { field: 'apiKey' });
+  }
+  if (problem === 'unreachable') return refuse('locks.connect.unreachable', { field: 'endpoint' });
+  return refuse(problem === 'not_https' ? 'locks.connect.endpointHttps' : 'locks.connect.endpoint', {
+    field: 'endpoint',
+  });
+}
+
 /**
  * "Lock provider": the install's locks (those the operator assigns), or the tenant's own Seam or
  * TTLock account with its credentials — checked at the provider before they are stored, never
@@ -116,36 +149,27 @@ export const connectLockProviderAction = staffAction(
   {
     name: 'connectLockProvider',
     permission: 'locks.manage',
-    input: z.discriminatedUnion(
-      'provider',
-      [
-        z.object({ provider: z.literal('simulator') }),
-        z.object({ provider: z.literal('seam'), apiKey: text(4096) }),
-        z.object({
-          provider: z.literal('ttlock'),
-          clientId: text(200),
-          clientSecret: text(500),
-          username: text(200),
-          password: text(500),
-          endpoint: optionalText(500),
-        }),
-      ],
-      'locks.connect.invalidProvider',
-    ),
-    echo: { provider: 'text', clientId: 'text', username: 'text', endpoint: 'text' },
+    input: LOCK_PROVIDER_INPUT,
+    echo: LOCK_PROVIDER_ECHO,
     revalidate: LOCKS,
   },
   async ({ input, tenantId, actor }) => {
     try {
       return await connectLockProvider({ tenantId, choice: input as TLockProviderChoice, actor });
     } catch (error) {
-      if (!isAppError(error) || error.code !== 'invalid_request') throw error;
-      if (error.details.problem === 'refused')
-        return refuse('locks.connect.refused', { field: input.provider === 'seam' ? 'apiKey' : 'clientSecret' });
-      if (error.details.problem === 'unreachable') return refuse('locks.connect.unreachable', { field: 'endpoint' });
-      return refuse(error.details.problem === 'not_https' ? 'locks.connect.endpointHttps' : 'locks.connect.endpoint', {
-        field: 'endpoint',
-      });
+      return refuseCredentials(error);
+    }
+  },
+);
+
+/** "Test connection": the same check at the provider as saving, and nothing stored. */
+export const testLockProviderAction = staffAction(
+  { name: 'testLockProvider', permission: 'locks.manage', input: LOCK_PROVIDER_INPUT, echo: LOCK_PROVIDER_ECHO },
+  async ({ input, tenantId }) => {
+    try {
+      return await testLockProvider({ tenantId, choice: input as TLockProviderChoice });
+    } catch (error) {
+      return refuseCredentials(error);
     }
   },
 );
