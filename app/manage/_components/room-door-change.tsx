@@ -5,20 +5,24 @@ import { useActionState, useId } from 'react';
 import { removeRoomDoorAction, replaceRoomLockAction } from '@/app/manage/locks/actions';
 import { Button } from '@/components/ui/button';
 import { Field, Select } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
 import { ActionErrorText, ActionResult } from './action-result';
 import styles from './setup.module.css';
 
+type Door = { lockId: string; name: string; roleLabel: string };
+
 /**
- * One door of a room with what a manager can do to it: "Remove door" (the room's live codes come off
- * that lock) and "Replace lock" with one of the tenant's unassigned locks (they go onto it).
+ * A room's doors with what a manager can do to each: "Remove door" (the room's live codes come off
+ * that lock) and "Replace lock" with one of the tenant's unassigned locks (they go onto it). The
+ * answers stand under the list, so they stay when the door they were about is gone from it.
  */
-export function RoomDoorChange({
+export function RoomDoors({
   roomId,
-  door,
+  doors,
   spareLocks,
 }: {
   roomId: string;
-  door: { lockId: string; name: string; roleLabel: string };
+  doors: Door[];
   spareLocks: { id: string; name: string }[];
 }) {
   const t = useTranslations('rooms.doors');
@@ -26,51 +30,68 @@ export function RoomDoorChange({
   const [replaced, replace, replacing] = useActionState(replaceRoomLockAction, null);
   const id = useId();
   return (
-    <li data-testid="room-door" data-lock-name={door.name}>
-      <p>
-        <strong>{door.name}</strong> <span className="muted">({door.roleLabel})</span>
-      </p>
-      <div className={styles.row}>
-        <form action={remove} data-testid="room-door-remove-form">
-          <input type="hidden" name="roomId" value={roomId} />
-          <input type="hidden" name="lockId" value={door.lockId} />
-          <Button
-            type="submit"
-            variant="danger"
-            loading={removing}
-            loadingLabel={t('removing')}
-            aria-describedby={`${id}-remove-hint`}
-            data-testid="room-door-remove"
-          >
-            {t('remove')}
-          </Button>
-        </form>
-        {spareLocks.length > 0 ? (
-          <form action={replace} className={styles.row} data-testid="room-door-replace-form">
-            <input type="hidden" name="roomId" value={roomId} />
-            <input type="hidden" name="oldLockId" value={door.lockId} />
-            <Field id={`${id}-new`} label={t('replaceWith')} hint={t('replaceHint')}>
-              {(control) => (
-                <Select {...control} name="newLockId" required data-testid="room-door-replace-lock">
-                  {spareLocks.map((lock) => (
-                    <option key={lock.id} value={lock.id}>
-                      {lock.name}
-                    </option>
-                  ))}
-                </Select>
-              )}
-            </Field>
-            <Button type="submit" loading={replacing} loadingLabel={t('replacing')} data-testid="room-door-replace">
-              {t('replace')}
-            </Button>
-          </form>
-        ) : (
-          <p className="muted">{t('noSpare')}</p>
-        )}
-      </div>
-      <p id={`${id}-remove-hint`} className="muted">
-        {t('removeHint')}
-      </p>
+    <>
+      {doors.length === 0 ? (
+        <Notice tone="warning" announce={false}>
+          {t('empty')}
+        </Notice>
+      ) : (
+        <ul data-testid="room-doors" className={styles.doors}>
+          {doors.map((door) => (
+            <li key={door.lockId} data-testid="room-door" data-lock-name={door.name}>
+              <p>
+                <strong>{door.name}</strong> <span className="muted">({door.roleLabel})</span>
+              </p>
+              <div className={styles.row}>
+                <form action={remove}>
+                  <input type="hidden" name="roomId" value={roomId} />
+                  <input type="hidden" name="lockId" value={door.lockId} />
+                  <Button
+                    type="submit"
+                    variant="danger"
+                    loading={removing}
+                    loadingLabel={t('removing')}
+                    aria-describedby={`${id}-remove-hint`}
+                    data-testid="room-door-remove"
+                  >
+                    {t('remove')}
+                  </Button>
+                </form>
+                {spareLocks.length > 0 && (
+                  <form action={replace} className={styles.row}>
+                    <input type="hidden" name="roomId" value={roomId} />
+                    <input type="hidden" name="oldLockId" value={door.lockId} />
+                    <Field id={`${id}-${door.lockId}-new`} label={t('replaceWith')}>
+                      {(control) => (
+                        <Select {...control} name="newLockId" required data-testid="room-door-replace-lock">
+                          {spareLocks.map((lock) => (
+                            <option key={lock.id} value={lock.id}>
+                              {lock.name}
+                            </option>
+                          ))}
+                        </Select>
+                      )}
+                    </Field>
+                    <Button
+                      type="submit"
+                      loading={replacing}
+                      loadingLabel={t('replacing')}
+                      data-testid="room-door-replace"
+                    >
+                      {t('replace')}
+                    </Button>
+                  </form>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {doors.length > 0 && (
+        <p id={`${id}-remove-hint`} className="muted">
+          {t('removeHint')} {spareLocks.length > 0 ? t('replaceHint') : t('noSpare')}
+        </p>
+      )}
       {removed && (
         <ActionResult
           attempt={removed.attempt}
@@ -89,6 +110,6 @@ export function RoomDoorChange({
           {replaced.ok ? t('replaced', { sent: replaced.data.keysSent }) : <ActionErrorText error={replaced.error} />}
         </ActionResult>
       )}
-    </li>
+    </>
   );
 }

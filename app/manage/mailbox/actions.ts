@@ -13,7 +13,9 @@ export const sendTestMailAction = staffAction(
   {
     name: 'sendTestMail',
     permission: 'mailbox.view',
-    input: z.object({ to: z.string().trim().max(254).pipe(z.email('mailbox.test.invalidAddress')) }),
+    input: z.object({
+      to: z.string().trim().max(254, 'mailbox.test.invalidAddress').pipe(z.email('mailbox.test.invalidAddress')),
+    }),
     echo: { to: 'text' },
   },
   async ({ input: { to }, tenantId, actor }) => sendTestMail({ tenantId, actor, to, locale: await getLocale() }),

@@ -6,7 +6,7 @@ import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
 import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
-import { RoomDoorChange } from '@/app/manage/_components/room-door-change';
+import { RoomDoors } from '@/app/manage/_components/room-door-change';
 import { RoomForm } from '@/app/manage/_components/room-form';
 import { RoomIcal } from '@/app/manage/_components/room-ical';
 import { roomIcalUrl } from '@/lib/ical/export-feed';
@@ -93,22 +93,15 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
 
         <section aria-labelledby="room-doors-title" className="section card">
           <h2 id="room-doors-title">{t('rooms.doors.title')}</h2>
-          {room.roomLocks.length === 0 ? (
-            <Notice tone="warning" announce={false}>
-              {t('rooms.doors.empty')}
-            </Notice>
-          ) : (
-            <ul data-testid="room-doors" className="stack">
-              {room.roomLocks.map(({ lock, role }) => (
-                <RoomDoorChange
-                  key={lock.id}
-                  roomId={room.id}
-                  door={{ lockId: lock.id, name: lock.name, roleLabel: t(`locks.addDoor.roleOption.${role}`) }}
-                  spareLocks={spareLocks}
-                />
-              ))}
-            </ul>
-          )}
+          <RoomDoors
+            roomId={room.id}
+            doors={room.roomLocks.map(({ lock, role }) => ({
+              lockId: lock.id,
+              name: lock.name,
+              roleLabel: t(`locks.addDoor.roleOption.${role}`),
+            }))}
+            spareLocks={spareLocks}
+          />
           <RoomDoorAddForm
             roomId={room.id}
             locks={locks.filter((lock) => !doorIds.has(lock.id)).map(({ id: lockId, name }) => ({ id: lockId, name }))}
