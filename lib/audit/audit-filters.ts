@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   'room.lock_added',
   'room.door_removed',
   'room.lock_replaced',
+  'mail.test_requested',
   'mail.test_sent',
   'lock.resynced',
   'lock.assigned',

@@ -92,7 +92,8 @@ export type AuditMetadataOf = {
     keysRemoving: number;
     keysSkipped: number;
   };
-  'mail.test_sent': { ok: boolean; domain: string; problem: string | null };
+  'mail.test_requested': { testId: string; domain: string };
+  'mail.test_sent': { testId: string; ok: boolean; domain: string; problem: string | null; answer: string | null };
   'locks.synced': { provider: string; devices: number; imported: number };
   'lock.drift_acknowledged': { incidentId: string; codes: number };
 };
