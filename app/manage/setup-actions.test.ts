@@ -153,7 +153,7 @@ describe('the setup pages’ actions', () => {
         code: 'invalid_request',
         fieldErrors: {
           name: 'Enter a name.',
-          timeZone: 'Choose a time zone from the list.',
+          timeZone: 'Unknown time zone. Type an IANA name from the list, e.g. Asia/Tokyo or Europe/Paris.',
           closesAt: 'Closing time must be after opening time.',
           keyLeadMinutes: 'Enter whole minutes within the allowed range.',
           'ja.wifiName': 'At most 100 characters.',

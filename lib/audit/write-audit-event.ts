@@ -86,6 +86,17 @@ export type AuditMetadataOf = {
   'lock_provider.set': { provider: string } & JsonObject;
   'lock.assigned': { provider: string; deviceId: string };
   'room.lock_added': { lockId: string; role: string; liveKeysSent: number };
+  'room.door_removed': { lockId: string; role: string; keysRemoving: number; doorsLeft: number };
+  'room.lock_replaced': {
+    oldLockId: string;
+    newLockId: string;
+    role: string;
+    keysSent: number;
+    keysRemoving: number;
+    keysSkipped: number;
+  };
+  'mail.test_requested': { testId: string; domain: string };
+  'mail.test_sent': { testId: string; ok: boolean; domain: string; problem: string | null; answer: string | null };
   'locks.synced': { provider: string; devices: number; imported: number };
   'lock.drift_acknowledged': { incidentId: string; codes: number };
   'lock.remote_unlocked': { lock: string; outcome: 'unlocked' | 'pending' | 'failed'; error: string | null };

@@ -14,6 +14,10 @@ export type PublicFacility = {
   payment: 'none' | 'online' | 'at_property';
   termsText: string;
   privacyText: string;
+  /** How a guest reaches the property (each null when the manager left it empty). */
+  contact: { phone: string | null; email: string | null; address: string | null };
+  /** The languages the property offers its guests (`en`, `ja`), the default first. */
+  languages: string[];
   roomTypes: {
     id: string;
     name: string;
@@ -49,6 +53,10 @@ type Row = {
   payment: 'none' | 'online' | 'at_property';
   terms_text: string;
   privacy_text: string;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  languages: string[];
   country: string;
   tax_mode: 'included' | 'added';
   tax_rate_bp: number;
@@ -79,7 +87,8 @@ export function bookingSiteStatement(slug: string): Statement<BookingSite[]> {
     `select f.tenant_id, f.id as facility_id, f.name, f.time_zone, f.booking_unit as unit,
             to_char(f.check_in_time, 'HH24:MI') as check_in_time, to_char(f.check_out_time, 'HH24:MI') as check_out_time,
             to_char(f.opens_at, 'HH24:MI') as opens_at, to_char(f.closes_at, 'HH24:MI') as closes_at,
-            f.currency, f.payment_mode as payment, f.terms_text, f.privacy_text, f.country, f.tax_mode, f.tax_rate_bp,
+            f.currency, f.payment_mode as payment, f.terms_text, f.privacy_text, f.phone, f.email, f.address,
+            array(select l from unnest(f.guest_languages) l order by l <> f.default_language, l) as languages, f.country, f.tax_mode, f.tax_rate_bp,
             t.stripe_account_id,
             coalesce((select jsonb_agg(jsonb_build_object('id', rt.id, 'name', rt.name, 'description', rt.description,
                                                           'capacity', rt.capacity, 'weekdayCents', rt.weekday_cents,
@@ -119,6 +128,8 @@ export function bookingSiteStatement(slug: string): Statement<BookingSite[]> {
           payment: row.payment,
           termsText: row.terms_text,
           privacyText: row.privacy_text,
+          contact: { phone: row.phone, email: row.email, address: row.address },
+          languages: row.languages,
           roomTypes: row.room_types.map(({ id, name, description, capacity, photos }) => ({
             id,
             name,

@@ -28,6 +28,14 @@ export const ZFacilityFormSchema = z
       (v) => (v === '' ? undefined : v),
       z.enum(LOCALES, 'facilities.error.defaultLanguage').default('en'),
     ),
+    /**
+     * Checkboxes beside an empty hidden value (the form always sends one): only that value means none is
+     * ticked; a post without the field at all (a form of before, a tool) offers every language.
+     */
+    guestLanguages: z.preprocess(
+      (v) => (v === undefined ? [...LOCALES] : (Array.isArray(v) ? v : [v]).filter((l) => l !== '')),
+      z.array(z.enum(LOCALES, 'facilities.error.guestLanguages')).min(1, 'facilities.error.guestLanguages'),
+    ),
     bookingUnit: z.enum(['night', 'hour'], 'facilities.error.bookingUnit'),
     checkInTime: time,
     checkOutTime: time,
@@ -64,6 +72,8 @@ export const ZFacilityFormSchema = z
     ),
   })
   .superRefine((form, ctx) => {
+    if (form.guestLanguages.length > 0 && !form.guestLanguages.includes(form.defaultLanguage))
+      ctx.addIssue({ code: 'custom', path: ['defaultLanguage'], message: 'facilities.error.defaultNotOffered' });
     if (form.bookingUnit !== 'hour') return;
     const opens = form.opensAt ?? '';
     const closes = form.closesAt ?? '';
@@ -87,6 +97,7 @@ export const ZFacilityFormSchema = z
       name: form.name,
       timeZone: form.timeZone,
       defaultLanguage: form.defaultLanguage,
+      guestLanguages: LOCALES.filter((locale) => form.guestLanguages.includes(locale)),
       bookingUnit: form.bookingUnit,
       checkInTime: form.checkInTime,
       checkOutTime: form.checkOutTime,
@@ -108,6 +119,8 @@ export type FacilitySettings = {
   timeZone: string;
   /** The language of guests' mails when a booking has none. */
   defaultLanguage: Locale;
+  /** The languages guests are offered (the booking site, the guest page); the default is one of them. */
+  guestLanguages?: Locale[];
   bookingUnit: 'night' | 'hour';
   checkInTime: string;
   checkOutTime: string;

@@ -23,6 +23,7 @@ const SETTINGS_SELECT = {
   name: true,
   timeZone: true,
   defaultLanguage: true,
+  guestLanguages: true,
   bookingUnit: true,
   checkInTime: true,
   checkOutTime: true,
@@ -40,6 +41,7 @@ type SettingsRow = {
   name: string;
   timeZone: string;
   defaultLanguage: string;
+  guestLanguages: string[];
   bookingUnit: 'night' | 'hour';
   checkInTime: Date;
   checkOutTime: Date;
@@ -63,6 +65,7 @@ export function toFacilitySettings(row: SettingsRow): FacilitySettings {
     closesAt: row.closesAt && fromTimeColumn(row.closesAt),
     guestInfo: readGuestInfo(row.guestInfo),
     defaultLanguage: LOCALES.find((locale: Locale) => locale === row.defaultLanguage) ?? 'en',
+    guestLanguages: LOCALES.filter((locale) => row.guestLanguages.includes(locale)),
   };
 }
 

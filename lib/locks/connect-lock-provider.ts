@@ -32,11 +32,66 @@ export function credentialsProblem(code: string): 'refused' | 'unreachable' {
 }
 
 /**
+ * Which credential a provider refused, for the words the form shows: Seam's API key, TTLock's client
+ * (id and secret: its open platform's 10000/10001) or TTLock's account (username and password).
+ */
+export function refusedCredential(provider: 'seam' | 'ttlock', code: string): 'key' | 'client' | 'account' {
+  if (provider === 'seam') return 'key';
+  return code === 'invalid_client' ? 'client' : 'account';
+}
+
+const REFUSED_FIELD = { key: 'apiKey', client: 'clientSecret', account: 'password' } as const;
+
+/**
+ * Checks a choice's credentials at the provider (a fresh sign-in) and returns what would be stored;
+ * writes nothing. The refusals are those of `connectLockProvider`.
+ */
+async function checkedSecret(
+  tenantId: string,
+  choice: TLockProviderChoice,
+): Promise<{ provider: 'seam' | 'ttlock'; value: string } | null> {
+  if (choice.provider === 'simulator') return null;
+  const { provider: _provider, ...fields } = choice;
+  const value = choice.provider === 'seam' ? choice.apiKey : JSON.stringify(fields);
+  const connection =
+    choice.provider === 'seam'
+      ? await seamConnection(value)
+      : ttlockConnection(tenantId, await checkTtlockCredentials(value));
+  const health = await connection.provider.checkHealth({ correlationId: `connect:${tenantId}` });
+  if (!health.ok) {
+    if (credentialsProblem(health.code) === 'refused') {
+      const credential = refusedCredential(choice.provider, health.code);
+      throw new AppError('invalid_request', 'The lock provider refused these credentials.', {
+        problem: 'refused',
+        credential,
+        issues: [{ path: REFUSED_FIELD[credential] }],
+      });
+    }
+    throw new AppError('unavailable', 'The lock provider could not be reached.', {
+      providerCode: 'provider_unreachable',
+    });
+  }
+  return { provider: choice.provider, value };
+}
+
+/**
+ * "Test connection": the credentials checked at the provider exactly as saving would check them,
+ * and nothing stored or audited — the same refusals as `connectLockProvider`.
+ */
+export async function testLockProvider(input: {
+  tenantId: string;
+  choice: TLockProviderChoice;
+}): Promise<{ provider: LockProviderName; checked: boolean }> {
+  const secret = await checkedSecret(input.tenantId, input.choice);
+  return { provider: input.choice.provider, checked: secret !== null };
+}
+
+/**
  * A manager's choice of lock provider, with its credentials: checked first — TTLock's shape and
  * endpoint (a public https address, lib/secrets/ttlock-credentials.ts), then a fresh sign-in at the
  * provider with them — and only then stored (encrypted, `secret.set`) and made the tenant's
  * provider (`lock_provider.set`), in one transaction. Wrong credentials → `invalid_request` with
- * `problem: 'refused'`; a provider that cannot be reached → `unavailable` with
+ * `problem: 'refused'` and the `credential` refused (`key`, `client`, `account`); a provider that cannot be reached → `unavailable` with
  * `providerCode: 'provider_unreachable'`, whatever the reason. Nothing is written on a refusal,
  * and no secret ever comes back.
  */
@@ -46,27 +101,7 @@ export async function connectLockProvider(input: {
   actor: Actor;
 }): Promise<{ provider: LockProviderName }> {
   const { tenantId, choice, actor } = input;
-  let secret: { provider: 'seam' | 'ttlock'; value: string } | null = null;
-  if (choice.provider !== 'simulator') {
-    const { provider: _provider, ...fields } = choice;
-    const value = choice.provider === 'seam' ? choice.apiKey : JSON.stringify(fields);
-    const connection =
-      choice.provider === 'seam'
-        ? await seamConnection(value)
-        : ttlockConnection(tenantId, await checkTtlockCredentials(value));
-    const health = await connection.provider.checkHealth({ correlationId: `connect:${tenantId}` });
-    if (!health.ok) {
-      if (credentialsProblem(health.code) === 'refused')
-        throw new AppError('invalid_request', 'The lock provider refused these credentials.', {
-          problem: 'refused',
-          issues: [{ path: choice.provider === 'seam' ? 'apiKey' : 'clientSecret' }],
-        });
-      throw new AppError('unavailable', 'The lock provider could not be reached.', {
-        providerCode: 'provider_unreachable',
-      });
-    }
-    secret = { provider: choice.provider, value };
-  }
+  const secret = await checkedSecret(tenantId, choice);
   await asService({ tenantId }, async (tx) => {
     if (secret) await storeProviderSecret(tx, { tenantId, provider: secret.provider, value: secret.value, actor });
     await writeLockProvider(tx, {

@@ -1,10 +1,9 @@
 import type { Actor } from '../audit/actor';
 import { hasSqlstate, SQLSTATE } from '../db/errors';
-import { asService, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
+import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx, withTenant } from '../db/tx';
 import type { DoorRole, LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
 import { logger } from '../log/logger';
-import { enqueueProgram } from './lock-events';
 import { lockConnectionFor, tenantProviderName } from './tenant-provider';
 import { INSTALL_ACCOUNT } from '../secrets/lock-account';
 import { writeAuditEvent } from '../audit/write-audit-event';
@@ -186,7 +185,9 @@ export async function addRoomLock(input: {
     ]);
     if (!room) throw new AppError('not_found', 'Unknown room.');
     if (!lock) throw new AppError('not_found', 'Unknown lock.');
-    const [created] = await runInTransaction(tx, [
+    const [, created] = await runInTransaction(tx, [
+      // The room's door lock first: a key issued meanwhile is either seen below or reads the new door itself.
+      effectStatement(`select app_lock_room_doors(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(roomId, 'uuid')})`),
       statement(`insert into room_locks (tenant_id, room_id, lock_id, role)
       values (${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(roomId, 'uuid')}, ${sqlLiteral(lockId, 'uuid')},
         ${sqlLiteral(input.role ?? 'room', 'door_role')})
@@ -194,21 +195,12 @@ export async function addRoomLock(input: {
       returning 1 as inserted`),
     ]);
     if (created.length === 0) return { roomId, lockId };
-    const [keys] = await runInTransaction(tx, [
-      statement<{ id: string }>(`
-      insert into key_lock_codes (tenant_id, key_id, lock_id)
-      select k.tenant_id, k.id, ${sqlLiteral(lockId, 'uuid')} from access_keys k
-       where k.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and k.room_id = ${sqlLiteral(roomId, 'uuid')}
-         and k.status in ('pre_issued', 'active')
-         and k.kind <> 'backup'
-         and not exists (select 1 from key_lock_codes c join access_keys o on o.tenant_id = c.tenant_id and o.id = c.key_id
-                          where c.tenant_id = k.tenant_id and c.lock_id = ${sqlLiteral(lockId, 'uuid')}
-                            and o.pin = k.pin
-                            and c.state not in ('removed', 'failed'))
-      on conflict do nothing
-      returning key_id as id`),
+    // Each live key gets the door and its program job (app_attach_room_door).
+    const [[sent]] = await runInTransaction(tx, [
+      statement<{ keys: string[] }>(`select app_attach_room_door(${sqlLiteral(tenantId, 'uuid')},
+        ${sqlLiteral(roomId, 'uuid')}, ${sqlLiteral(lockId, 'uuid')}) as keys`),
     ]);
-    for (const key of keys) await enqueueProgram(tx, tenantId, key.id);
+    const keys = sent?.keys ?? [];
     await writeAuditEvent(tx, {
       tenantId,
       actor,
@@ -342,7 +334,8 @@ export async function listLockDetails({ tenantId }: { tenantId: string }): Promi
         join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
         left join guests g on g.tenant_id = r.tenant_id and g.id = r.guest_id
        where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')}
-         and (k.status in ('pre_issued', 'active') or c.state in ('removing', 'remove_failed', 'valid_until_end'))
+         and ((k.status in ('pre_issued', 'active') and not c.detached)
+              or c.state in ('removing', 'remove_failed', 'valid_until_end'))
        order by k.valid_from, k.id`),
     ]);
     const [incidents] = await runInTransaction(tx, [

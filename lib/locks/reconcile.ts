@@ -118,7 +118,7 @@ export async function reconcileLock(input: {
     );
     const [ours] = await runInTransaction(tx, [
       statement<OurDoor>(`
-      select c.key_id, c.state::text, c.code_id, k.status in ('pre_issued', 'active') as key_live
+      select c.key_id, c.state::text, c.code_id, k.status in ('pre_issued', 'active') and not c.detached as key_live
         from key_lock_codes c join access_keys k on k.tenant_id = c.tenant_id and k.id = c.key_id
        where c.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and c.lock_id = ${sqlLiteral(lockId, 'uuid')}
          and c.state in ('pending', 'setting', 'set', 'failed', 'removing', 'removed', 'remove_failed')

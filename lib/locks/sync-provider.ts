@@ -502,7 +502,9 @@ async function failWithoutLock(job: JobAttempt, key: LoadedKey): Promise<void> {
  */
 export async function removeKeyFromLock(job: JobAttempt): Promise<void> {
   const key = await loadKey(job.tenantId, job.keyId);
-  if (!key || key.status === 'pre_issued' || key.status === 'active') return;
+  if (!key) return;
+  // A live key's only doors being removed are those taken off its room (detached, lib/locks/remove-room-door.ts).
+  if (key.status === 'pre_issued' || key.status === 'active') return runDoors(job, key, ['removing'], removeDoor);
   if (key.doors.length === 0) {
     // Never sent to any lock (the room has none): nothing opens a door with it.
     await asService({ tenantId: job.tenantId }, async (tx) => {

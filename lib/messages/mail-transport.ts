@@ -30,3 +30,10 @@ export function mailTransport(): Transporter | null {
   }
   return cached.transport;
 }
+
+/** What the row keeps of a failure: the SMTP answer or the error's message, never the mail. */
+export function describeSendError(error: unknown): string {
+  const e = error as { responseCode?: number; response?: string; code?: string; message?: string };
+  const text = e.response ?? e.message ?? String(error);
+  return `${e.responseCode ?? e.code ?? 'error'}: ${text}`.replace(/\s+/g, ' ').slice(0, 500);
+}

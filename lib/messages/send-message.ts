@@ -1,7 +1,7 @@
 import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import { logger } from '../log/logger';
 import { composeMessage, type ComposedMail, type MessageRow } from './compose-message';
-import { mailFrom, mailTransport } from './mail-transport';
+import { describeSendError, mailFrom, mailTransport } from './mail-transport';
 
 /** The header the local mail catcher files a caught mail under (its tenant comes from the message). */
 export const MESSAGE_ID_HEADER = 'X-UnlockOS-Message-Id';
@@ -138,11 +138,4 @@ async function deliver(messageId: string, mail: ComposedMail): Promise<string> {
     headers: { [MESSAGE_ID_HEADER]: messageId },
   });
   return String(info.messageId ?? '').slice(0, 300);
-}
-
-/** What the row keeps of a failure: the SMTP answer or the error's message, never the mail. */
-function describeSendError(error: unknown): string {
-  const e = error as { responseCode?: number; response?: string; code?: string; message?: string };
-  const text = e.response ?? e.message ?? String(error);
-  return `${e.responseCode ?? e.code ?? 'error'}: ${text}`.replace(/\s+/g, ' ').slice(0, 500);
 }

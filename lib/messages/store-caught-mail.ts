@@ -1,6 +1,7 @@
 import { asService, effectStatement, runInTransaction, sqlLiteral, statement } from '../db/tx';
 import type { ParsedMail } from 'mailparser';
 import { MESSAGE_ID_HEADER } from './send-message';
+import { TEST_MAIL_HEADER } from './send-test-mail';
 
 /** A mail as the local mail catcher (tooling/mail-catcher) received it, parsed. */
 export type CaughtMessage = { parsed: ParsedMail; envelope: { from: string; to: string[] }; size: number };
@@ -18,6 +19,8 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   const header = mail.parsed.headers.get(MESSAGE_ID_HEADER.toLowerCase());
   const messageId = typeof header === 'string' ? header.trim() : '';
   const refuse = () => Object.assign(new Error('Unknown message'), { responseCode: 550 });
+  const test = mail.parsed.headers.get(TEST_MAIL_HEADER.toLowerCase());
+  if (!MESSAGE_ID.test(messageId) && typeof test === 'string') return storeTestMail(mail, test.trim(), refuse);
   if (!MESSAGE_ID.test(messageId)) throw refuse();
   const [owners] = await asService((tx) =>
     runInTransaction(tx, [
@@ -29,6 +32,27 @@ export async function storeCaughtMail(mail: CaughtMessage): Promise<void> {
   );
   if (owners.length !== 1) throw refuse();
   const tenantId = owners[0]!.tenant_id;
+  await fileUnder(tenantId, messageId, mail);
+}
+
+/**
+ * A manager's test mail (lib/messages/send-test-mail.ts): accepted when its tenant asked for that test
+ * lately, and kept nowhere (it belongs to no message; the page already says the server took it).
+ */
+async function storeTestMail(mail: CaughtMessage, header: string, refuse: () => Error): Promise<void> {
+  const [tenantId, testId] = header.split(':');
+  if (!tenantId || !testId || !MESSAGE_ID.test(tenantId) || !MESSAGE_ID.test(testId)) throw refuse();
+  const [asked] = await asService({ tenantId }, (tx) =>
+    runInTransaction(tx, [
+      statement<{ n: number }>(`select count(*)::int as n from audit_events
+        where tenant_id = ${sqlLiteral(tenantId, 'uuid')} and action = 'mail.test_requested'
+          and occurred_at > now() - interval '1 hour' and metadata->>'testId' = ${sqlLiteral(testId, 'text')}`),
+    ]),
+  );
+  if (asked[0]?.n !== 1) throw refuse();
+}
+
+async function fileUnder(tenantId: string | null, messageId: string, mail: CaughtMessage): Promise<void> {
   const { parsed } = mail;
   if (tenantId === null) {
     await asService((tx) =>

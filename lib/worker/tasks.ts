@@ -13,6 +13,7 @@ import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../locks
 import { checkAllLocks } from '../locks/reconcile';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
+import { deliverTestMail, ZTestMailJobSchema } from '../messages/send-test-mail';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
 import { sweepGuestRegisters } from '../registration/sweep-registers';
 import { processWebhookEvent } from '../webhooks/process-event';
@@ -70,6 +71,11 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     send_account_message: async (payload, helpers) => {
       const { messageId } = ZAccountMessageJobSchema.parse(payload);
       await sendAccountMessage({ messageId, attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
+    },
+    // A manager's test mail (the mailbox page waits for its audit row): one attempt, the server's answer kept.
+    send_test_mail: async (payload, helpers) => {
+      const result = await deliverTestMail(ZTestMailJobSchema.parse(payload));
+      helpers.logger.info(`test mail ${result.ok ? 'sent' : `not sent (${result.problem})`}`);
     },
     // A booking site's hold at its end: unpaid, its room is given back (cancelled `payment_timeout`).
     release_booking_hold: async (payload, helpers) => {

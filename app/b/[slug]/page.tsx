@@ -68,6 +68,42 @@ export default async function BookingSitePage({ params, searchParams }: Props) {
           words={bookingWords(t)}
         />
       </QueryProvider>
+      <footer className="book-footer" data-testid="booking-site-footer">
+        {(facility.contact.phone || facility.contact.email || facility.contact.address) && (
+          <section aria-labelledby="book-contact">
+            <h2 id="book-contact">{t('bookingSite.footer.contact')}</h2>
+            <ul className="book-footer__contact" data-testid="booking-site-contact">
+              {facility.contact.phone && (
+                <li>
+                  <a href={`tel:${facility.contact.phone.replace(/[^\d+]/g, '')}`}>{facility.contact.phone}</a>
+                </li>
+              )}
+              {facility.contact.email && (
+                <li>
+                  <a href={`mailto:${facility.contact.email}`}>{facility.contact.email}</a>
+                </li>
+              )}
+              {facility.contact.address && <li className="book-footer__address">{facility.contact.address}</li>}
+            </ul>
+          </section>
+        )}
+        {facility.termsText && (
+          <details className="book-terms__text">
+            <summary>{t('bookingSite.footer.terms')}</summary>
+            <div className="book-terms__body" data-testid="booking-site-terms">
+              {facility.termsText}
+            </div>
+          </details>
+        )}
+        {facility.privacyText && (
+          <details className="book-terms__text">
+            <summary>{t('bookingSite.footer.privacy')}</summary>
+            <div className="book-terms__body" data-testid="booking-site-privacy">
+              {facility.privacyText}
+            </div>
+          </details>
+        )}
+      </footer>
     </BookingFrame>
   );
 }

@@ -13,6 +13,10 @@ import styles from './setup.module.css';
 
 const GUEST_FIELDS = ['directions', 'keypad', 'wifiName', 'wifiPassword', 'houseRules'] as const;
 const LONG = new Set(['directions', 'keypad', 'houseRules']);
+const LANGUAGES = [
+  { locale: 'en', label: 'English' },
+  { locale: 'ja', label: '日本語' },
+] as const;
 
 type Props = {
   /** The facility being edited; none for a new one. */
@@ -58,21 +62,26 @@ export function FacilityForm({ facility, zones }: Props) {
       {facility && <input type="hidden" name="facilityId" value={facility.id} />}
       <div className={styles.grid}>
         {text('name', t('field.name'), facility?.name, { required: true, maxLength: 200 })}
-        <ActionSelect
+        {/* Typed and filtered by the browser from the runtime's IANA names; the server checks the name again. */}
+        <ActionInput
           state={state}
           id={`${id}-timeZone`}
           name="timeZone"
           label={t('field.timeZone')}
+          hint={t('hint.timeZone')}
           stored={facility?.timeZone ?? 'Asia/Tokyo'}
+          list={`${id}-zones`}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={100}
           data-testid="facility-timeZone"
-        >
-          {/* A zone stored under another name (an alias) stays choosable, so saving never changes it unasked. */}
+        />
+        <datalist id={`${id}-zones`}>
+          {/* A zone stored under another name (an alias) stays offered, so saving never changes it unasked. */}
           {(facility && !zones.includes(facility.timeZone) ? [facility.timeZone, ...zones] : zones).map((zone) => (
-            <option key={zone} value={zone}>
-              {zone}
-            </option>
+            <option key={zone} value={zone} />
           ))}
-        </ActionSelect>
+        </datalist>
         <ActionSelect
           state={state}
           id={`${id}-defaultLanguage`}
@@ -87,6 +96,31 @@ export function FacilityForm({ facility, zones }: Props) {
             日本語
           </option>
         </ActionSelect>
+        <fieldset className={styles.fieldset} aria-describedby={`${id}-languages-hint`}>
+          <legend>{t('field.guestLanguages')}</legend>
+          <p id={`${id}-languages-hint`} className="muted">
+            {t('hint.guestLanguages')}
+          </p>
+          {/* Sent even when no box is ticked, so "none" is told apart from a form without the field. */}
+          <input type="hidden" name="guestLanguages" value="" />
+          {LANGUAGES.map(({ locale, label }) => (
+            <label key={locale} lang={locale}>
+              <input
+                type="checkbox"
+                name="guestLanguages"
+                value={locale}
+                defaultChecked={(facility?.guestLanguages ?? ['en', 'ja']).includes(locale)}
+                data-testid={`facility-guestLanguage-${locale}`}
+              />{' '}
+              {label}
+            </label>
+          ))}
+          {error?.fieldErrors?.guestLanguages && (
+            <p className="field-error" data-testid="facility-guestLanguages-error">
+              {error.fieldErrors.guestLanguages}
+            </p>
+          )}
+        </fieldset>
         <Field id={`${id}-bookingUnit`} label={t('field.bookingUnit')} hint={t('hint.bookingUnit')}>
           {(control) => (
             <Select

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useActionState, useId, useState } from 'react';
-import { connectLockProviderAction } from '@/app/manage/locks/actions';
+import { connectLockProviderAction, testLockProviderAction } from '@/app/manage/locks/actions';
 import { Button } from '@/components/ui/button';
 import { ActionInput } from '@/components/ui/action-field';
 import { ActionResult } from './action-result';
@@ -25,6 +25,8 @@ export function LockProviderForm({ tenant, current }: Props) {
   const t = useTranslations('locks.connect');
   const tp = useTranslations('locks.provider');
   const [state, action, pending] = useActionState(connectLockProviderAction, null);
+  // "Test connection" answers beside the form without re-keying it: what was typed stays for saving.
+  const [tested, test, testing] = useActionState(testLockProviderAction, null);
   const echoed = state && !state.ok ? state.values : null;
   const [chosen, setChosen] = useState<Provider>(
     (PROVIDERS as readonly string[]).includes(echoed?.provider ?? '') ? (echoed!.provider as Provider) : current,
@@ -110,8 +112,30 @@ export function LockProviderForm({ tenant, current }: Props) {
           >
             {t('submit')}
           </Button>
+          {chosen !== 'simulator' && (
+            <Button
+              type="submit"
+              formAction={test}
+              loading={testing}
+              loadingLabel={t('testing')}
+              data-testid="lock-provider-test"
+            >
+              {t('test')}
+            </Button>
+          )}
         </div>
       </form>
+      <ActionResult
+        attempt={tested?.attempt}
+        tone={tested?.ok ? 'success' : 'error'}
+        testId="lock-provider-test-result"
+      >
+        {tested?.ok
+          ? tested.data.provider === 'simulator'
+            ? t('testedInstall')
+            : t('tested', { provider: tp(tested.data.provider) })
+          : tested?.error.message}
+      </ActionResult>
       <ActionResult attempt={state?.attempt} tone={state?.ok ? 'success' : 'error'} testId="lock-provider-result">
         {state?.ok
           ? t('saved', {

@@ -1,8 +1,10 @@
 'use server';
 
 import { z } from 'zod';
-import { connectLockProvider, type TLockProviderChoice } from '@/lib/locks/connect-lock-provider';
+import { connectLockProvider, testLockProvider, type TLockProviderChoice } from '@/lib/locks/connect-lock-provider';
 import { addRoomLock, syncLocks } from '@/lib/locks/locks';
+import { removeRoomDoor } from '@/lib/locks/remove-room-door';
+import { replaceRoomLock } from '@/lib/locks/replace-room-lock';
 import { reconcileLock } from '@/lib/locks/reconcile';
 import { isAppError } from '@/lib/errors';
 import { refuse, staffAction } from '@/app/_server/action';
@@ -53,10 +55,90 @@ export const addRoomLockAction = staffAction(
   },
 );
 
+/** A door change refused for a reason of its own, in the manager's words (else the action's message for the code). */
+function refuseDoorChange(error: unknown) {
+  if (!isAppError(error) || error.code !== 'conflict') throw error;
+  const reason = error.details.reason;
+  if (reason === 'last_door') return refuse('rooms.doors.lastDoor', { vars: { keys: Number(error.details.liveKeys) } });
+  if (reason === 'offline_code') return refuse('rooms.doors.offlineCode');
+  if (reason === 'lock_in_use') return refuse('rooms.doors.lockInUse');
+  throw error;
+}
+
+/**
+ * "Remove door" on a room's page: the lock stops being the room's door and the room's live codes come
+ * off it (the key's removal job); the room's last door is refused while stays hold live keys.
+ */
+export const removeRoomDoorAction = staffAction(
+  {
+    name: 'removeRoomDoor',
+    permission: 'locks.manage',
+    input: z.object({ lockId: z.uuid(), roomId: z.uuid() }),
+    revalidate: { path: '/manage', type: 'layout' },
+  },
+  async ({ input: { lockId, roomId }, tenantId, actor }) => {
+    try {
+      return await removeRoomDoor({ tenantId, lockId, roomId, actor });
+    } catch (error) {
+      return refuseDoorChange(error);
+    }
+  },
+);
+
+/** "Replace lock" on a room's door: another unassigned lock takes the door and every live code of the room. */
+export const replaceRoomLockAction = staffAction(
+  {
+    name: 'replaceRoomLock',
+    permission: 'locks.manage',
+    input: z.object({ roomId: z.uuid(), oldLockId: z.uuid(), newLockId: z.uuid('rooms.doors.chooseLock') }),
+    revalidate: { path: '/manage', type: 'layout' },
+  },
+  async ({ input: { roomId, oldLockId, newLockId }, tenantId, actor }) => {
+    try {
+      return await replaceRoomLock({ tenantId, roomId, oldLockId, newLockId, actor });
+    } catch (error) {
+      return refuseDoorChange(error);
+    }
+  },
+);
+
 // A form's empty field is "not given"; surrounding spaces are paste accidents.
 const text = (max: number) => z.string('locks.connect.required').trim().min(1, 'locks.connect.required').max(max);
 const optionalText = (max: number) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), text(max).optional());
+
+const LOCK_PROVIDER_INPUT = z.discriminatedUnion(
+  'provider',
+  [
+    z.object({ provider: z.literal('simulator') }),
+    z.object({ provider: z.literal('seam'), apiKey: text(4096) }),
+    z.object({
+      provider: z.literal('ttlock'),
+      clientId: text(200),
+      clientSecret: text(500),
+      username: text(200),
+      password: text(500),
+      endpoint: optionalText(500),
+    }),
+  ],
+  'locks.connect.invalidProvider',
+);
+const LOCK_PROVIDER_ECHO = { provider: 'text', clientId: 'text', username: 'text', endpoint: 'text' } as const;
+
+/** A provider's refusal of credentials in the manager's words: which one it refused, or why it was not asked. */
+function refuseCredentials(error: unknown) {
+  if (!isAppError(error) || error.code !== 'invalid_request') throw error;
+  const { problem, credential } = error.details;
+  if (problem === 'refused') {
+    if (credential === 'client') return refuse('locks.connect.refusedClient', { field: 'clientSecret' });
+    if (credential === 'account') return refuse('locks.connect.refusedAccount', { field: 'password' });
+    return refuse('locks.connect.refusedKey', { field: 'apiKey' });
+  }
+  if (problem === 'unreachable') return refuse('locks.connect.unreachable', { field: 'endpoint' });
+  return refuse(problem === 'not_https' ? 'locks.connect.endpointHttps' : 'locks.connect.endpoint', {
+    field: 'endpoint',
+  });
+}
 
 /**
  * "Lock provider": the install's locks (those the operator assigns), or the tenant's own Seam or
@@ -67,36 +149,27 @@ export const connectLockProviderAction = staffAction(
   {
     name: 'connectLockProvider',
     permission: 'locks.manage',
-    input: z.discriminatedUnion(
-      'provider',
-      [
-        z.object({ provider: z.literal('simulator') }),
-        z.object({ provider: z.literal('seam'), apiKey: text(4096) }),
-        z.object({
-          provider: z.literal('ttlock'),
-          clientId: text(200),
-          clientSecret: text(500),
-          username: text(200),
-          password: text(500),
-          endpoint: optionalText(500),
-        }),
-      ],
-      'locks.connect.invalidProvider',
-    ),
-    echo: { provider: 'text', clientId: 'text', username: 'text', endpoint: 'text' },
+    input: LOCK_PROVIDER_INPUT,
+    echo: LOCK_PROVIDER_ECHO,
     revalidate: LOCKS,
   },
   async ({ input, tenantId, actor }) => {
     try {
       return await connectLockProvider({ tenantId, choice: input as TLockProviderChoice, actor });
     } catch (error) {
-      if (!isAppError(error) || error.code !== 'invalid_request') throw error;
-      if (error.details.problem === 'refused')
-        return refuse('locks.connect.refused', { field: input.provider === 'seam' ? 'apiKey' : 'clientSecret' });
-      if (error.details.problem === 'unreachable') return refuse('locks.connect.unreachable', { field: 'endpoint' });
-      return refuse(error.details.problem === 'not_https' ? 'locks.connect.endpointHttps' : 'locks.connect.endpoint', {
-        field: 'endpoint',
-      });
+      return refuseCredentials(error);
+    }
+  },
+);
+
+/** "Test connection": the same check at the provider as saving, and nothing stored. */
+export const testLockProviderAction = staffAction(
+  { name: 'testLockProvider', permission: 'locks.manage', input: LOCK_PROVIDER_INPUT, echo: LOCK_PROVIDER_ECHO },
+  async ({ input, tenantId }) => {
+    try {
+      return await testLockProvider({ tenantId, choice: input as TLockProviderChoice });
+    } catch (error) {
+      return refuseCredentials(error);
     }
   },
 );

@@ -22,7 +22,7 @@ vi.mock('next/headers', () => ({
 }));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
-const { connectLockProviderAction } = await import('@/app/manage/locks/actions');
+const { connectLockProviderAction, testLockProviderAction } = await import('@/app/manage/locks/actions');
 
 let admin: pg.Client;
 let sim: LockSimulator;
@@ -97,7 +97,7 @@ describe('choosing a lock provider in the browser', () => {
     });
   });
 
-  it('says the provider refused wrong credentials, keeps the typed non-secret fields and stores nothing', async () => {
+  it('says which credential TTLock refused (the account, the client), keeps the typed non-secret fields and stores nothing', async () => {
     process.env.ALLOW_PRIVATE_FETCH = '1';
     const tenantId = await tenantWithManager();
     const result = await connectLockProviderAction(null, ttlockForm({ password: 'not the password' }));
@@ -105,12 +105,39 @@ describe('choosing a lock provider in the browser', () => {
       ok: false,
       error: {
         code: 'invalid_request',
-        field: 'clientSecret',
-        message: 'The provider refused these credentials. Check them and try again.',
+        field: 'password',
+        message:
+          'TTLock refused the account: check the username and password of the TTLock app account that owns your locks.',
       },
       values: { provider: 'ttlock', clientId: sim.account.clientId, username: sim.account.username },
     });
     expect(JSON.stringify(result)).not.toContain('not the password');
+    const client = await connectLockProviderAction(null, ttlockForm({ clientSecret: 'not the secret' }));
+    expect(client).toMatchObject({
+      ok: false,
+      error: {
+        field: 'clientSecret',
+        message: 'TTLock refused the client id or client secret. Check both on TTLock’s open platform.',
+      },
+    });
+    expect(await state(tenantId)).toEqual({ provider: null, secrets: 0, audits: null });
+  });
+
+  it('tests a connection without saving: works, refused in words, unreachable — and nothing is stored or audited', async () => {
+    process.env.ALLOW_PRIVATE_FETCH = '1';
+    const tenantId = await tenantWithManager();
+    expect(await testLockProviderAction(null, ttlockForm())).toMatchObject({
+      ok: true,
+      data: { provider: 'ttlock', checked: true },
+    });
+    expect(await testLockProviderAction(null, ttlockForm({ password: 'wrong' }))).toMatchObject({
+      ok: false,
+      error: { field: 'password', message: expect.stringMatching(/^TTLock refused the account/) },
+    });
+    expect(await testLockProviderAction(null, ttlockForm({ endpoint: 'http://127.0.0.1:9' }))).toMatchObject({
+      ok: false,
+      error: { code: 'unavailable', message: 'Could not reach the provider. Check the address and try again later.' },
+    });
     expect(await state(tenantId)).toEqual({ provider: null, secrets: 0, audits: null });
   });
 

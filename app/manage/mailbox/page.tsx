@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { Fragment, type ReactNode } from 'react';
 import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
+import { TestMailForm } from '@/app/manage/_components/test-mail-form';
+import { ClientMessages } from '@/components/client-messages';
 import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { MessageTable } from '@/components/message-table';
@@ -59,6 +61,14 @@ export default async function MailboxPage() {
       <PageHeader title={t('mailbox.title')} lead={t('messages.manage.lead')}>
         <TimesIn zone={zone} />
       </PageHeader>
+
+      <section className="section card" aria-labelledby="mailbox-test">
+        <h2 id="mailbox-test">{t('mailbox.test.title')}</h2>
+        <p className="muted">{t('mailbox.test.lead')}</p>
+        <ClientMessages only={['mailbox']}>
+          <TestMailForm ownEmail={staff.user.email} />
+        </ClientMessages>
+      </section>
 
       <section className="section" aria-labelledby="mailbox-failed">
         <h2 id="mailbox-failed">{t('mailbox.failedTitle')}</h2>

@@ -6,6 +6,7 @@ import { PageHeader } from '@/app/manage/_components/list-page';
 import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { RoomArchiveButton } from '@/app/manage/_components/room-archive';
 import { RoomDoorAddForm } from '@/app/manage/_components/room-door-add';
+import { RoomDoors } from '@/app/manage/_components/room-door-change';
 import { RoomForm } from '@/app/manage/_components/room-form';
 import { RoomIcal } from '@/app/manage/_components/room-ical';
 import { roomIcalUrl } from '@/lib/ical/export-feed';
@@ -48,6 +49,10 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
     getLocale(),
   ]);
   const doorIds = new Set(room.roomLocks.map(({ lock }) => lock.id));
+  // A replacement is a lock no room has as a door (a broken or swapped device's successor).
+  const spareLocks = locks
+    .filter((lock) => lock.roomIds.length === 0)
+    .map(({ id: lockId, name }) => ({ id: lockId, name }));
   const archived = room.archivedAt !== null;
 
   return (
@@ -88,19 +93,15 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
 
         <section aria-labelledby="room-doors-title" className="section card">
           <h2 id="room-doors-title">{t('rooms.doors.title')}</h2>
-          {room.roomLocks.length === 0 ? (
-            <Notice tone="warning" announce={false}>
-              {t('rooms.doors.empty')}
-            </Notice>
-          ) : (
-            <ul data-testid="room-doors">
-              {room.roomLocks.map(({ lock, role }) => (
-                <li key={lock.id}>
-                  {lock.name} <span className="muted">({t(`locks.addDoor.roleOption.${role}`)})</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <RoomDoors
+            roomId={room.id}
+            doors={room.roomLocks.map(({ lock, role }) => ({
+              lockId: lock.id,
+              name: lock.name,
+              roleLabel: t(`locks.addDoor.roleOption.${role}`),
+            }))}
+            spareLocks={spareLocks}
+          />
           <RoomDoorAddForm
             roomId={room.id}
             locks={locks.filter((lock) => !doorIds.has(lock.id)).map(({ id: lockId, name }) => ({ id: lockId, name }))}
