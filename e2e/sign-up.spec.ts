@@ -121,6 +121,42 @@ test('a new organisation signs up, proves its email and sets itself up from the 
   await expect(page.getByTestId('setup-checklist')).toHaveCount(0);
 });
 
+test('an email that already has an account signs in as it and manages the new organisation, with no second account', async ({
+  page,
+  tenant,
+}) => {
+  const desk = tenant.desk;
+  const organisation = `Second Venture ${tenant.id.slice(0, 8)}`;
+  await page.goto('/sign-in');
+  await page.getByTestId('sign-in-sign-up').click();
+  const sent = Date.now() - 1000;
+  await page.getByTestId('sign-up-organisationName').fill(organisation);
+  await page.getByTestId('sign-up-facilityName').fill('Venture Loft');
+  await page.getByTestId('sign-up-timeZone').selectOption('Europe/Kyiv');
+  await page.getByTestId('sign-up-name').fill('Desk Person');
+  await page.getByTestId('sign-up-email').fill(desk.email);
+  await page.getByLabel('Password', { exact: true }).fill('whatever was typed here');
+  await page.getByLabel('Password again').fill('whatever was typed here');
+  await page.getByTestId('sign-up-submit').click();
+  // The same answer as for a new email.
+  await expect(page.getByTestId('sign-up-done')).toContainText('Check your mail');
+
+  const link = await mailedLink(desk.email, 'sign-up', sent);
+  await page.goto(link);
+  await expect(page.getByTestId('sign-up-complete')).toHaveCount(0);
+  await page.getByTestId('sign-up-sign-in').click();
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=/);
+  await expect(page.getByLabel('Email')).toHaveValue(desk.email);
+  // What the form was given opens nothing; the account's own password does.
+  await page.getByLabel('Password').fill(desk.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${link}$`));
+  await page.getByTestId('sign-up-complete').click();
+  await expect(page).toHaveURL(/\/manage\?welcome=1$/);
+  await expect(page.getByTestId('sign-up-welcome')).toContainText(organisation);
+  await expect(page.getByTestId('setup-step-facility')).toHaveAttribute('data-done', 'true');
+});
+
 test('a sign-up link that does not work says so, and writes nothing', async ({ page }) => {
   await page.goto(`/sign-up/${'A'.repeat(43)}`);
   await expect(page.getByTestId('sign-up-invalid')).toContainText('This link does not work any more');

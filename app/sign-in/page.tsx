@@ -25,6 +25,8 @@ type Props = {
  * Staff sign-in; the form returns to `callbackUrl` when it is a path on this site. Says so after a
  * reset link changed the password, and tells an account signed in without any tenant (deactivated
  * everywhere, or an invitation not yet accepted) what to do instead of asking it to sign in again.
+ * `email` fills the email in (a sign-up's link sends its email's owner here); while sign-up is open,
+ * it links there.
  */
 export default async function SignInPage({ searchParams }: Props) {
   const [t, { callbackUrl, passwordChanged, email }, account] = await Promise.all([getT(), searchParams, getAccount()]);
