@@ -3,9 +3,13 @@ import { SiteHeader } from '@/components/site-header';
 import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { getT } from '@/i18n/server';
 import { buttonClassName } from '@/components/ui/button';
+import { signUpOpen } from '@/lib/staff/sign-up';
+import { connection } from 'next/server';
 
 /** The public landing page: what UnlockOS is, and the ways in. */
 export default async function HomePage() {
+  // SIGN_UP is read when the page is asked for, not when it was built.
+  await connection();
   const t = await getT();
   return (
     <>
@@ -28,6 +32,13 @@ export default async function HomePage() {
                 {t('home.signIn')}
               </Link>
             </li>
+            {signUpOpen() && (
+              <li>
+                <Link href="/sign-up" className={buttonClassName({ variant: 'secondary' })} data-testid="home-sign-up">
+                  {t('home.signUp')}
+                </Link>
+              </li>
+            )}
             <li>
               <Link href="/desk" className={buttonClassName({ variant: 'secondary' })}>
                 {t('home.desk')}

@@ -1,15 +1,15 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useActionState, useId } from 'react';
+import { useActionState, useId, type ReactNode } from 'react';
 import type { ActionResult, ActionState } from '@/components/ui/action-state';
 import { Button } from '@/components/ui/button';
 import { ActionInput } from '@/components/ui/action-field';
 import { FormError, Notice } from '@/components/ui/notice';
 
-type Props<T> = {
+type Props<T, E extends Record<string, 'text'>> = {
   /** The server action: fields `current` (with `withCurrent`), `next` and `confirm`, plus `hidden`. */
-  action: (previous: ActionState<T>, form: FormData) => Promise<ActionResult<T>>;
+  action: (previous: ActionState<T, E>, form: FormData) => Promise<ActionResult<T, E>>;
   /** Ask for the current password first (a change, not a first password or a reset). */
   withCurrent?: boolean;
   /** Fields sent along unseen (a link's token, where to go next). */
@@ -19,6 +19,13 @@ type Props<T> = {
   submit: string;
   /** Said once the action succeeded (actions that redirect instead never show it). */
   done?: string;
+  /** Once the action succeeded, show only `done` (the form has nothing more to do: "check your mail"). */
+  doneOnly?: boolean;
+  /** The form's other fields, before the password (sign-up's organisation and name), bound to the same answer. */
+  fields?: (state: ActionState<T, E>) => ReactNode;
+  /** The new password's labels, when "new" would read oddly (a first password at sign-up). */
+  newLabel?: string;
+  confirmLabel?: string;
   testId: string;
 };
 
@@ -27,21 +34,31 @@ type Props<T> = {
  * one-time one, a reset link, an invitation's link): the new one twice, the rules in a hint, and the
  * answer's message at the field it is about. Passwords are never sent back to the form.
  */
-export function PasswordForm<T>({
+export function PasswordForm<T, E extends Record<string, 'text'> = Record<never, never>>({
   action,
   withCurrent = false,
   hidden = {},
   username,
   submit,
   done,
+  doneOnly = false,
+  fields,
+  newLabel,
+  confirmLabel,
   testId,
-}: Props<T>) {
+}: Props<T, E>) {
   const t = useTranslations('account.password');
   const [state, formAction, pending] = useActionState(action, null);
   const id = useId();
   // Passwords are never sent back: each field is bound to the answer for its message only.
   const secret = (name: string) => ({ state, name, id: `${id}-${name}`, echo: false });
   const general = state && !state.ok && !state.error.field && !state.error.fieldErrors ? state.error.message : null;
+  if (state?.ok && done && doneOnly)
+    return (
+      <Notice tone="success" data-testid={`${testId}-done`}>
+        {done}
+      </Notice>
+    );
 
   return (
     <form action={formAction} className="form" data-testid={testId} key={state?.attempt ?? 0}>
@@ -49,6 +66,7 @@ export function PasswordForm<T>({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {username && <input type="hidden" name="username" autoComplete="username" value={username} />}
+      {fields?.(state)}
       {withCurrent && (
         <ActionInput
           {...secret('current')}
@@ -61,7 +79,7 @@ export function PasswordForm<T>({
       )}
       <ActionInput
         {...secret('next')}
-        label={t('new')}
+        label={newLabel ?? t('new')}
         hint={t('hint')}
         type="password"
         autoComplete="new-password"
@@ -70,7 +88,7 @@ export function PasswordForm<T>({
       />
       <ActionInput
         {...secret('confirm')}
-        label={t('confirm')}
+        label={confirmLabel ?? t('confirm')}
         type="password"
         autoComplete="new-password"
         required

@@ -81,10 +81,14 @@ export function cli(...args: string[]): unknown {
 }
 
 /**
- * The path of the newest link the worker mailed to `email` (an invitation's or a reset's), as the
+ * The path of the newest link the worker mailed to `email` (an invitation's, a reset's or a sign-up's), as the
  * local mail catcher caught it (`cli account-mail`), waiting for the mail to arrive.
  */
-export async function mailedLink(email: string, kind: 'invitations' | 'password-reset', after = 0): Promise<string> {
+export async function mailedLink(
+  email: string,
+  kind: 'invitations' | 'password-reset' | 'sign-up',
+  after = 0,
+): Promise<string> {
   let path: string | null = null;
   await expect
     .poll(

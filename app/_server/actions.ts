@@ -8,7 +8,7 @@ import { setOwnLocale } from '@/lib/auth/update-profile';
 import { LOCALES } from '@/lib/i18n/locale';
 import { LOCALE_COOKIE } from '@/i18n/server';
 import { staffAction } from './action';
-import { getAccount, TENANT_COOKIE } from './staff';
+import { getAccount, rememberTenant } from './staff';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -46,15 +46,7 @@ export async function setLocale(formData: FormData): Promise<void> {
 const switchTenantAction = staffAction(
   { name: 'switchTenant', permission: null, input: ZSwitchTenantSchema },
   async ({ input: { tenantId, returnTo }, staff }) => {
-    // The cookie is only a preference: getStaff() re-checks membership on every request anyway.
-    if (staff.memberships.some((m) => m.tenantId === tenantId)) {
-      (await cookies()).set(TENANT_COOKIE, tenantId, {
-        path: '/',
-        maxAge: ONE_YEAR_SECONDS,
-        sameSite: 'lax',
-        httpOnly: true,
-      });
-    }
+    if (staff.memberships.some((m) => m.tenantId === tenantId)) await rememberTenant(tenantId);
     redirect(returnTo);
   },
 );

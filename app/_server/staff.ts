@@ -10,6 +10,19 @@ import { loadStaffIdentity, pickMembership, type StaffContext, type StaffIdentit
 export const TENANT_COOKIE = 'unlockos_tenant';
 
 /**
+ * Remembers the tenant this browser works in, for a year. Only a preference: getStaff() re-checks the
+ * membership on every request.
+ */
+export async function rememberTenant(tenantId: string): Promise<void> {
+  (await cookies()).set(TENANT_COOKIE, tenantId, {
+    path: '/',
+    maxAge: 365 * 24 * 60 * 60,
+    sameSite: 'lax',
+    httpOnly: true,
+  });
+}
+
+/**
  * The signed-in account, member of a tenant or not, or null (once per request). A session whose
  * generation is no longer the account's (its password changed since) is no session.
  */

@@ -1,6 +1,5 @@
 'use server';
 
-import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { passwordProblem } from '@/lib/auth/password';
@@ -8,17 +7,12 @@ import { AppError } from '@/lib/errors';
 import { acceptInvitation, activateInvitedAccount, declineInvitation, readInvitation } from '@/lib/staff/invitations';
 import { accountAction, publicAction, refuse } from '@/app/_server/action';
 import { issueSession } from '@/app/_server/session';
-import { TENANT_COOKIE } from '@/app/_server/staff';
+import { rememberTenant } from '@/app/_server/staff';
 
 const ZTokenSchema = z.object({ token: z.string().max(100) });
 
 async function workIn(tenantId: string): Promise<never> {
-  (await cookies()).set(TENANT_COOKIE, tenantId, {
-    path: '/',
-    maxAge: 365 * 24 * 60 * 60,
-    sameSite: 'lax',
-    httpOnly: true,
-  });
+  await rememberTenant(tenantId);
   redirect('/desk');
 }
 

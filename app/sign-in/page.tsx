@@ -5,6 +5,7 @@ import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
 import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { Notice } from '@/components/ui/notice';
+import { signUpOpen } from '@/lib/staff/sign-up';
 import { getT } from '@/i18n/server';
 import { getAccount } from '@/app/_server/staff';
 
@@ -12,15 +13,23 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('signIn.title') };
 }
 
-type Props = { searchParams: Promise<{ callbackUrl?: string | string[]; passwordChanged?: string | string[] }> };
+type Props = {
+  searchParams: Promise<{
+    callbackUrl?: string | string[];
+    passwordChanged?: string | string[];
+    email?: string | string[];
+  }>;
+};
 
 /**
  * Staff sign-in; the form returns to `callbackUrl` when it is a path on this site. Says so after a
  * reset link changed the password, and tells an account signed in without any tenant (deactivated
  * everywhere, or an invitation not yet accepted) what to do instead of asking it to sign in again.
+ * `email` fills the email in (a sign-up's link sends its email's owner here); while sign-up is open,
+ * it links there.
  */
 export default async function SignInPage({ searchParams }: Props) {
-  const [t, { callbackUrl, passwordChanged }, account] = await Promise.all([getT(), searchParams, getAccount()]);
+  const [t, { callbackUrl, passwordChanged, email }, account] = await Promise.all([getT(), searchParams, getAccount()]);
   const withoutTenant = account && !account.mustChangePassword && account.memberships.length === 0;
   return (
     <>
@@ -40,13 +49,24 @@ export default async function SignInPage({ searchParams }: Props) {
           )}
           <p className="muted">{t('signIn.intro')}</p>
           <ClientMessages only={['signIn']}>
-            <SignInForm callbackUrl={typeof callbackUrl === 'string' ? callbackUrl : undefined} />
+            <SignInForm
+              callbackUrl={typeof callbackUrl === 'string' ? callbackUrl : undefined}
+              email={typeof email === 'string' ? email.slice(0, 320) : undefined}
+            />
           </ClientMessages>
           <p>
             <Link href="/password-reset" data-testid="sign-in-forgot">
               {t('signIn.forgot')}
             </Link>
           </p>
+          {signUpOpen() && (
+            <p>
+              {t('signIn.noAccount')}{' '}
+              <Link href="/sign-up" data-testid="sign-in-sign-up">
+                {t('signIn.signUp')}
+              </Link>
+            </p>
+          )}
         </div>
       </main>
     </>

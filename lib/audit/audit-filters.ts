@@ -97,6 +97,8 @@ export const UNLISTED_AUDIT_ACTIONS = [
   'ical_feed.added',
   'ical_feed.removed',
   'room.ical_url_rotated',
+  // The organisation opened by its sign-up's link (app_complete_sign_up): the tenant's first row.
+  'tenant.signed_up',
 ] as const;
 export type UnlistedAuditAction = (typeof UNLISTED_AUDIT_ACTIONS)[number];
 

@@ -35,6 +35,15 @@ export type AuditMetadataOf = {
   'secret.rotated': { provider: string; fromVersion: number; toVersion: number };
   'facility.created': { name: string; timeZone: string; bookingUnit: string };
   'facility.updated': { name: string; changed: string[] };
+  /** Written in SQL (app_complete_sign_up); the shape it has. */
+  'tenant.signed_up': {
+    email: string;
+    organisation: string;
+    facilityId: string;
+    facility: string;
+    timeZone: string;
+    newAccount: boolean;
+  };
   'member.created': { email: string; name: string; role: string };
   'member.role_changed': { email: string; from: string; to: string };
   'member.reactivated': { email: string; role: string };

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sqlLiteral } from '../db/tx';
 import { appBaseUrl, derivedToken, hashGuestToken, isGuestTokenShape } from './guest-links';
 
-/** What an account link does: join a tenant, or set a new password. */
-export type AccountLinkKind = 'staff-invitation' | 'password-reset';
+/** What an account link does: join a tenant, set a new password, or open an organisation (sign-up). */
+export type AccountLinkKind = 'staff-invitation' | 'password-reset' | 'sign-up';
 
 const PATHS: Record<AccountLinkKind, string> = {
   'staff-invitation': '/invitations',
   'password-reset': '/password-reset',
+  'sign-up': '/sign-up',
 };
 
 /**

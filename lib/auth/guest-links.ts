@@ -13,7 +13,7 @@ function linkSecret(): string {
  * HMAC-SHA256 of `<purpose>:<the row's random id>` under the server's secret. Only its hash is stored.
  */
 export function derivedToken(
-  purpose: 'guest-link' | 'staff-invitation' | 'password-reset' | 'booking-code',
+  purpose: 'guest-link' | 'staff-invitation' | 'password-reset' | 'sign-up' | 'booking-code',
   id: string,
 ): string {
   return createHmac('sha256', linkSecret()).update(`${purpose}:${id}`).digest('base64url');

@@ -317,7 +317,7 @@ export function toDomainError(error: unknown): unknown {
     case SQLSTATE.noOpenAccountLink:
       return new AppError('not_found', 'This link is not valid any more.', {}, { cause: error });
     case SQLSTATE.invitationForAnotherAccount:
-      return new AppError('forbidden', 'This invitation is for another account.', {}, { cause: error });
+      return new AppError('forbidden', 'This link is for another account.', {}, { cause: error });
     case SQLSTATE.accountHasPassword:
       return new AppError(
         'conflict',

@@ -56,6 +56,8 @@ export const REFERENCE_TABLES: Record<string, string> = {
   staff_invitations:
     'a pending membership: found by its token hash (the link in the mail) and read at sign-in by user id, before a tenant is known',
   password_resets: 'a reset link of a user account (no tenant): found by its token hash before anyone is signed in',
+  sign_ups:
+    'a pending sign-up, before its tenant exists: found by its token hash before anyone is signed in; its link makes the tenant',
   guest_link_tokens: 'lookup: a guest link’s token hash → (tenant_id, guest_link_id), kept in step by triggers',
   api_key_secrets: 'lookup: an API key’s secret hash → (tenant_id, api_key_id), kept in step by triggers',
   stripe_payment_intents:
@@ -78,7 +80,7 @@ export const COORDINATOR_TABLES: Record<string, string> = {
   rate_limits: 'rate-limit windows keyed by bucket (IP address, key, user), often before any tenant is known',
   rate_buckets: 'token buckets keyed like rate_limits; short-lived rows, written at every request',
   account_messages:
-    'the outbox of a person’s mail (an invitation’s or a reset’s link), which belongs to no tenant; sent by the worker like the job queue it feeds',
+    'the outbox of a person’s mail (an invitation’s, a reset’s or a sign-up’s link), which belongs to no tenant; sent by the worker like the job queue it feeds',
   caught_account_mail: 'what the local mail catcher caught of account mail: the operator’s to read, no tenant’s',
   worker_heartbeats: 'liveness of the install’s worker processes, which serve every tenant',
   webhook_events:
@@ -100,6 +102,10 @@ export function tableClass(table: string): TTableClass | null {
  * first (the test checks that it does).
  */
 export const CROSS_TENANT_FUNCTIONS: Record<string, { reason: string; via?: string }> = {
+  app_complete_sign_up: {
+    reason:
+      'a sign-up’s link makes a new tenant: its first facility and membership are written in the transaction that creates it, so there is no tenant id to take yet',
+  },
   app_api_key_by_hash: {
     reason: 'a presented API key has only its hash: api_key_secrets finds its tenant and key',
     via: 'api_key_secrets',

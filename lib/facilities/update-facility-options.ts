@@ -28,7 +28,8 @@ export function bookingSiteUrl(slug: string): string {
 /**
  * Changes the given options of one of the tenant's facilities (those left out keep their value) in
  * one transaction, audited `facility.updated` with the names of those that changed (never the texts
- * themselves); another tenant's facility is `not_found`. The table's checks have the last word.
+ * themselves); another tenant's facility is `not_found`. The table's checks have the last word. Given
+ * a payment mode, the facility records that its payment was chosen (`payment_chosen_at`).
  */
 export async function updateFacilityOptions(input: {
   tenantId: string;
@@ -46,6 +47,12 @@ export async function updateFacilityOptions(input: {
     if (rows.length !== 1) throw new AppError('not_found', 'No such facility.');
     const before = rows[0]!;
     const { changed } = changesOf(before, options);
+    // Saving the payment option is a choice even when it keeps the default (the first-run checklist).
+    if (options.paymentMode !== undefined)
+      await tx.facility.update({
+        where: { tenantId_id: { tenantId, id: facilityId } },
+        data: { paymentChosenAt: new Date() },
+      });
     if (changed.length > 0) {
       await tx.facility.update({ where: { tenantId_id: { tenantId, id: facilityId } }, data: options });
       await writeAuditEvent(tx, {

@@ -34,7 +34,7 @@ export async function listCaughtMail({
 export type CaughtAccountMailView = { to: string; subject: string; text: string; receivedAt: Date };
 
 /**
- * The account mail (invitations' and resets' links) the local catcher caught for an address, newest
+ * The account mail (invitations', resets' and sign-ups' links) the local catcher caught for an address, newest
  * first: the operator's to read (`cli account-mail`), never a tenant's — a link in it opens an account.
  */
 export async function listCaughtAccountMail({

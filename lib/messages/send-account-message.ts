@@ -10,9 +10,10 @@ import { claimDecision, deliverClaimed, type SendOutcome } from './send-message'
 /** The columns of an account message that composing and sending read. */
 type AccountMessageRow = {
   id: string;
-  kind: 'staff_invitation' | 'password_reset';
+  kind: 'staff_invitation' | 'password_reset' | 'sign_up';
   invitation_id: string | null;
   reset_id: string | null;
+  sign_up_id: string | null;
   to_address: string;
   locale: string;
   status: 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
@@ -20,10 +21,10 @@ type AccountMessageRow = {
 };
 
 /**
- * The worker's `send_account_message`: a person's mail (an invitation's or a reset's link), sent at
+ * The worker's `send_account_message`: a person's mail (an invitation's, a reset's or a sign-up's link), sent at
  * most once per claim exactly as guest mail is (lib/messages/send-message.ts): claimed before SMTP,
  * `sent` after, retried, `failed` after the last attempt. Skipped when its link no longer works (the
- * invitation was answered, revoked or superseded, the reset link used or replaced), so a late retry
+ * invitation was answered, revoked or superseded, the reset or sign-up link used or replaced), so a late retry
  * never mails a dead link. The link is derived from its row's id here; only its hash is stored.
  */
 export async function sendAccountMessage(input: {
@@ -34,7 +35,7 @@ export async function sendAccountMessage(input: {
   const { messageId } = input;
   const claimed = await asService(async (tx) => {
     const [rows] = await runInTransaction(tx, [
-      statement<AccountMessageRow>(`select id, kind::text, invitation_id, reset_id, to_address,
+      statement<AccountMessageRow>(`select id, kind::text, invitation_id, reset_id, sign_up_id, to_address,
         locale, status::text, claimed_at
       from account_messages where id = ${sqlLiteral(messageId, 'uuid')} for update`),
     ]);
@@ -97,6 +98,28 @@ async function composeAccountMail(tx: Tx, message: AccountMessageRow): Promise<C
       url: accountLinkUrl('staff-invitation', message.invitation_id!),
       notes: [t('mail.invitation.expires', { time: at(invitation.expires_at) }), t('mail.invitation.notYou')],
       footer: t('mail.invitation.footer', vars),
+    });
+  }
+  if (message.kind === 'sign_up') {
+    const [rows] = await runInTransaction(tx, [
+      statement<{ organisation_name: string; expires_at: Date; has_account: boolean }>(`
+      select s.organisation_name, s.expires_at,
+             exists (select 1 from users u where u.email = s.email
+                      and (u.password_hash is not null or s.password_hash is null)) as has_account
+        from sign_ups s
+       where s.id = ${sqlLiteral(message.sign_up_id, 'uuid')}
+         and s.used_at is null and s.ended_at is null and s.expires_at > now()`),
+    ]);
+    const signUp = rows[0];
+    if (!signUp) return { skip: 'sign_up_closed' };
+    const vars = { organisation: signUp.organisation_name, email: message.to_address };
+    return mailOf(message.to_address, lang, {
+      subject: t('mail.signUp.subject', vars),
+      heading: t(signUp.has_account ? 'mail.signUp.headingAccount' : 'mail.signUp.heading', vars),
+      cta: t('mail.signUp.cta'),
+      url: accountLinkUrl('sign-up', message.sign_up_id!),
+      notes: [t('mail.signUp.expires', { time: at(signUp.expires_at) }), t('mail.signUp.notYou')],
+      footer: t('mail.signUp.footer'),
     });
   }
   const [rows] = await runInTransaction(tx, [

@@ -13,6 +13,9 @@ import { Badge } from '@/components/ui/badge';
 import { OverviewCharts, OverviewTiles } from '@/app/manage/_components/overview-tiles';
 import { overviewFigures } from '@/lib/overview/overview-figures';
 import { paymentStandinUrl } from '@/lib/payments/stripe-client';
+import { setupChecklist } from '@/lib/overview/setup-checklist';
+import { SetupChecklist } from '@/app/manage/_components/setup-checklist';
+import { Notice } from '@/components/ui/notice';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT())('manage.title') };
@@ -21,16 +24,20 @@ export async function generateMetadata(): Promise<Metadata> {
 /**
  * The tenant at a glance: what needs a person now (occupancy, keys not on their lock, incidents,
  * webhook and message failures) and the last 14 days in small charts, then facilities, rooms, staff
- * and API keys (never their secrets).
+ * and API keys (never their secrets). For managers, until the tenant is set up, the first-run checklist
+ * comes first; a sign-up lands here (`welcome=1`) and is greeted.
  */
-export default async function ManagePage() {
+export default async function ManagePage({ searchParams }: { searchParams: Promise<{ welcome?: string | string[] }> }) {
   // Layouts and pages render in parallel, so the page guards itself too.
   const staff = await requireStaff('manage.view', '/manage');
   const { tenantId } = staff.current;
-  const [t, zone, { facilities, rooms, members, apiKeys }] = await Promise.all([
+  const canSetUp = can(staff.current.role, 'property.manage');
+  const [t, zone, { facilities, rooms, members, apiKeys }, checklist, { welcome }] = await Promise.all([
     getT(),
     tenantTimeZone({ tenantId }),
     tenantOverview({ tenantId, userId: staff.user.id }),
+    canSetUp ? setupChecklist({ tenantId }) : null,
+    searchParams,
   ]);
   const figures = await overviewFigures({ tenantId, timeZone: zone });
   const role = staff.current.role;
@@ -52,6 +59,13 @@ export default async function ManagePage() {
       <PageHeader title={t('manage.title')} lead={t('manage.summary', { tenant: staff.current.tenantName })}>
         <TimesIn zone={zone} />
       </PageHeader>
+
+      {welcome === '1' && (
+        <Notice tone="success" data-testid="sign-up-welcome">
+          {t('manage.setup.welcome', { tenant: staff.current.tenantName })}
+        </Notice>
+      )}
+      {checklist && !checklist.allDone && <SetupChecklist checklist={checklist} />}
 
       {standin ? (
         <p className="muted" data-testid="payment-standin">

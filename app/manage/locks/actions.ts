@@ -5,6 +5,7 @@ import { connectLockProvider, testLockProvider, type TLockProviderChoice } from 
 import { addRoomLock, syncLocks } from '@/lib/locks/locks';
 import { removeRoomDoor } from '@/lib/locks/remove-room-door';
 import { replaceRoomLock } from '@/lib/locks/replace-room-lock';
+import { addSimulatedLock } from '@/lib/locks/simulated-lock';
 import { reconcileLock } from '@/lib/locks/reconcile';
 import { isAppError } from '@/lib/errors';
 import { refuse, staffAction } from '@/app/_server/action';
@@ -38,6 +39,12 @@ export const importLocksAction = staffAction(
     const { imported, locks } = await syncLocks({ tenantId, actor });
     return { imported, total: locks.length };
   },
+);
+
+/** "Add a simulated lock" (decision 032): a new simulator device becomes the tenant's lock, audited. */
+export const addSimulatedLockAction = staffAction(
+  { name: 'addSimulatedLock', permission: 'locks.manage', input: z.object({}), revalidate: LOCKS },
+  ({ tenantId, actor }) => addSimulatedLock({ tenantId, actor }),
 );
 
 /** Makes a lock one of a room's doors (its own, a shared entrance…); the room's live codes go to it too. */

@@ -9,6 +9,8 @@ import { ClientMessages } from '@/components/client-messages';
 import { TimesIn } from '@/components/time';
 import { listLockDetails } from '@/lib/locks/locks';
 import { tenantProviderName } from '@/lib/locks/tenant-provider';
+import { simulatedLocksOffered } from '@/lib/locks/simulated-lock';
+import { AddSimulatedLockButton } from '@/app/manage/_components/lock-simulated-add';
 import { listRooms } from '@/lib/rooms/list-rooms';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { getT } from '@/i18n/server';
@@ -49,6 +51,7 @@ export default async function LocksPage() {
         <div className={empty ? 'empty-state' : styles.toolbar} data-testid={empty ? 'locks-empty' : 'locks-toolbar'}>
           {empty && <p>{t('locks.empty')}</p>}
           <ImportLocksButton primary={empty} />
+          {provider === 'simulator' && simulatedLocksOffered() && <AddSimulatedLockButton />}
         </div>
         {!empty && (
           <ul className={styles.list} data-testid="lock-list">

@@ -11,12 +11,14 @@ import { Button } from '@/components/ui/button';
 type Props = {
   /** The raw `callbackUrl` query parameter; used only if it is a path on this site. */
   callbackUrl?: string;
+  /** The email filled in (a sign-up's link sends its email's owner here). */
+  email?: string;
 };
 
 const DEFAULT_DESTINATION = '/desk';
 
 /** Email + password sign-in through next-auth; every failure shows the same message. */
-export function SignInForm({ callbackUrl }: Props) {
+export function SignInForm({ callbackUrl, email }: Props) {
   const t = useTranslations('signIn');
   const [pending, setPending] = useState(false);
   // Which message shows; the words are read when rendering, in the page's language.
@@ -49,7 +51,14 @@ export function SignInForm({ callbackUrl }: Props) {
     // method="post" keeps credentials out of the URL should the form ever submit before hydration.
     <form method="post" onSubmit={onSubmit} className="form">
       <Field id="sign-in-email" label={t('email')} describedBy="sign-in-error">
-        {(control) => <Input {...control} {...EMAIL_INPUT} aria-invalid={error === 'error' ? true : undefined} />}
+        {(control) => (
+          <Input
+            {...control}
+            {...EMAIL_INPUT}
+            defaultValue={email}
+            aria-invalid={error === 'error' ? true : undefined}
+          />
+        )}
       </Field>
       <Field id="sign-in-password" label={t('password')} describedBy="sign-in-error">
         {(control) => (

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { hashAccountToken, isAccountTokenShape, newAccountLink, tokenHashLiteral } from '../auth/account-tokens';
+import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem } from '../auth/password';
+import { asService, runInTransaction, sqlLiteral, statement } from '../db/tx';
+import { AppError } from '../errors';
+import { isTimeZone } from '../facilities/time-zones';
+import { logger } from '../log/logger';
+import { hitRateLimits } from '../ratelimit/rate-limit';
+
+// Sign-up (issue 32): anyone may ask to open an organisation — a tenant, its first facility and its
+// manager — and nothing of it exists until the link mailed to the email is followed (24 h, single
+// use). The SQL functions app_request_sign_up and app_complete_sign_up (prisma/sql/staff/) do every
+// step; `SIGN_UP=closed` turns all of it off.
+
+const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
+
+/** Sign-ups asked for per client address and per email, each an hour. */
+export const SIGN_UPS_PER_ADDRESS = 10;
+export const SIGN_UPS_PER_EMAIL = 3;
+/** How long a sign-up's link works (the page and the mail say so). */
+export const SIGN_UP_LINK_HOURS = 24;
+
+/** Whether this install lets people sign up: open unless `SIGN_UP=closed`. */
+export function signUpOpen(): boolean {
+  return (process.env.SIGN_UP ?? '').trim().toLowerCase() !== 'closed';
+}
+
+function refuseWhenClosed(): void {
+  if (!signUpOpen()) throw new AppError('forbidden', 'Sign-up is closed on this install.');
+}
+
+const text = (max: number, message: string) => z.string().trim().min(1, message).max(max, message);
+
+/** What the sign-up form sends; the messages are message keys (the form shows them at their fields). */
+export const ZSignUpSchema = z.object({
+  organisationName: text(200, 'signUp.error.organisationName'),
+  facilityName: text(200, 'signUp.error.facilityName'),
+  timeZone: z.string().refine(isTimeZone, 'facilities.error.timeZone'),
+  name: text(200, 'signUp.error.name'),
+  email: z.string().trim().toLowerCase().pipe(z.email('signUp.error.email').max(320, 'signUp.error.email')),
+  next: z.string().max(PASSWORD_MAX_LENGTH, 'account.password.error.too_long'),
+  confirm: z.string().max(PASSWORD_MAX_LENGTH, 'account.password.error.too_long'),
+});
+export type TSignUp = z.output<typeof ZSignUpSchema>;
+
+/**
+ * Why a sign-up's password is refused (issue 13's rules, checked against the email, and typed the
+ * same twice), as the field and the message key the form shows; null when it is fine.
+ */
+export function signUpPasswordProblem(input: Pick<TSignUp, 'next' | 'confirm' | 'email'>): {
+  field: 'next' | 'confirm';
+  message: `account.password.error.${'mismatch' | 'too_short' | 'too_long' | 'is_email'}`;
+} | null {
+  const problem = passwordProblem(input.next, input.email);
+  if (problem) return { field: 'next', message: `account.password.error.${problem}` };
+  if (input.next !== input.confirm) return { field: 'confirm', message: 'account.password.error.mismatch' };
+  return null;
+}
+
+/**
+ * Asks for a sign-up: counts the limits (per client address and per email, the same for every email),
+ * then writes the pending sign-up — what was typed and only the hash of the password, none when the
+ * email already has an account that signs in — and queues its mail, in one transaction. The answer is
+ * `{ sent: true }` whether or not the email has an account. Closed (`SIGN_UP=closed`) → `forbidden`;
+ * bad input → `invalid_request`; over a limit → `rate_limited`; each writes nothing.
+ */
+export async function requestSignUp(input: TSignUp & { address?: string; locale: string }): Promise<{ sent: true }> {
+  refuseWhenClosed();
+  const parsed = ZSignUpSchema.safeParse(input);
+  if (!parsed.success || signUpPasswordProblem(parsed.data))
+    throw new AppError('invalid_request', 'The sign-up form is incomplete or invalid.');
+  const form = parsed.data;
+  await hitRateLimits([
+    { bucket: `sign-up:addr:${hash(input.address || 'unknown')}`, windowSeconds: 3600, limit: SIGN_UPS_PER_ADDRESS },
+    { bucket: `sign-up:email:${hash(form.email)}`, windowSeconds: 3600, limit: SIGN_UPS_PER_EMAIL },
+  ]);
+  const link = newAccountLink('sign-up');
+  const passwordHash = await hashPassword(form.next);
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{ had_account: boolean }>(`select app_request_sign_up(${sqlLiteral(link.id, 'uuid')},
+        ${tokenHashLiteral(link.tokenHash)}, ${sqlLiteral(form.email, 'text')}, ${sqlLiteral(form.name, 'text')},
+        ${sqlLiteral(form.organisationName, 'text')}, ${sqlLiteral(form.facilityName, 'text')},
+        ${sqlLiteral(form.timeZone, 'text')}, ${sqlLiteral(passwordHash, 'text')},
+        ${sqlLiteral(input.locale, 'text')}) as had_account`),
+    ]),
+  );
+  logger.info({ hadAccount: rows[0]?.had_account ?? false }, 'sign-up asked for');
+  return { sent: true };
+}
+
+/** What the link's page shows of an open sign-up, to whoever holds its link. */
+export type SignUpPage = {
+  email: string;
+  organisationName: string;
+  facilityName: string;
+  timeZone: string;
+  expiresAt: Date;
+  /** The email has an account that signs in: its owner signs in as it to open the organisation. */
+  accountUserId: string | null;
+};
+
+/** The open sign-up a link names, or null (unknown, used, ended or past its end — all alike). */
+export async function readSignUp(token: string): Promise<SignUpPage | null> {
+  if (!isAccountTokenShape(token)) return null;
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<SignUpPage>(`
+      select s.email, s.organisation_name as "organisationName", s.facility_name as "facilityName",
+             s.time_zone as "timeZone", s.expires_at as "expiresAt",
+             (select u.id from users u where u.email = s.email
+                and (u.password_hash is not null or s.password_hash is null)) as "accountUserId"
+        from sign_ups s
+       where s.token_hash = ${tokenHashLiteral(hashAccountToken(token))}
+         and s.used_at is null and s.ended_at is null and s.expires_at > now()`),
+    ]),
+  );
+  return rows[0] ?? null;
+}
+
+export type SignUpDone = {
+  tenantId: string;
+  facilityId: string;
+  userId: string;
+  email: string;
+  name: string;
+  sessionGeneration: number;
+  /** The link made the account (else the email's own account, signed in, is the manager). */
+  newAccount: boolean;
+};
+
+/**
+ * Follows a sign-up's link, once: the tenant, its first facility, the manager's account and its
+ * membership in ONE transaction that uses the link (two at once make one tenant), audited
+ * `tenant.signed_up`. When the email already has an account, only that account signed in
+ * (`userId`) may follow it (`forbidden` otherwise) and it becomes the manager; no second account is
+ * made. Used, ended, expired or unknown → `not_found`; closed → `forbidden`; each writes nothing.
+ */
+export async function completeSignUp(input: { token: string; userId?: string | null }): Promise<SignUpDone> {
+  refuseWhenClosed();
+  if (!isAccountTokenShape(input.token)) throw new AppError('not_found', 'This link is not valid any more.');
+  const [rows] = await asService((tx) =>
+    runInTransaction(tx, [
+      statement<{
+        tenant_id: string;
+        facility_id: string;
+        user_id: string;
+        email: string;
+        name: string;
+        session_generation: number;
+        new_account: boolean;
+      }>(`select * from app_complete_sign_up(${tokenHashLiteral(hashAccountToken(input.token))},
+        ${sqlLiteral(input.userId ?? null, 'uuid')})`),
+    ]),
+  );
+  const row = rows[0]!;
+  return {
+    tenantId: row.tenant_id,
+    facilityId: row.facility_id,
+    userId: row.user_id,
+    email: row.email,
+    name: row.name,
+    sessionGeneration: row.session_generation,
+    newAccount: row.new_account,
+  };
+}
