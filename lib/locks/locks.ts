@@ -224,15 +224,26 @@ export async function syncLocks(input: {
   tenantId: string;
   actor: Actor;
   correlationId?: string;
+  /**
+   * Only this device of the tenant's own account (a lock added by its id): one the account does not list is
+   * `not_found`; the install's locks are given by the operator (`lock-assign`), never taken by id.
+   */
+  deviceId?: string;
 }): Promise<{ imported: number; locks: LockView[] }> {
   const { tenantId, actor } = input;
   const name = await tenantProviderName(tenantId);
+  // The install's locks (the simulator's account) are given by the operator (`lock-assign`), never taken by id.
+  if (input.deviceId !== undefined && name === 'simulator')
+    throw new AppError('forbidden', 'The install’s locks are given to a tenant by its operator, not taken by id.');
   const connection = await lockConnectionFor(tenantId, name);
   if (!connection.ok)
     throw new AppError('unavailable', `The lock provider is not set up (${connection.code}).`, {
       providerCode: connection.code,
     });
   const { provider, account } = connection.data;
+  const own = account !== INSTALL_ACCOUNT;
+  if (input.deviceId !== undefined && !own)
+    throw new AppError('forbidden', 'The install’s locks are given to a tenant by its operator, not taken by id.');
   const devices = await provider.listDevices({ correlationId: input.correlationId ?? `locks-sync:${tenantId}` });
   if (!devices.ok) {
     logger.warn({ tenantId, provider: name, providerCode: devices.code }, 'locks-sync could not list devices');
@@ -240,7 +251,13 @@ export async function syncLocks(input: {
       providerCode: devices.code,
     });
   }
-  const own = account !== INSTALL_ACCOUNT;
+  if (input.deviceId !== undefined) {
+    devices.data = devices.data.filter((device) => device.deviceId === input.deviceId);
+    if (devices.data.length === 0)
+      throw new AppError('not_found', 'The lock provider’s account has no lock with this device id.', {
+        field: 'deviceId',
+      });
+  }
   return asService({ tenantId }, async (tx) => {
     const [rows] = await runInTransaction(tx, [
       statement<{ lockId: string; inserted: boolean }>(`
@@ -250,6 +267,10 @@ export async function syncLocks(input: {
         ${sqlLiteral(own, 'boolean')})`),
     ]);
     const imported = rows.filter((r) => r.inserted).length;
+    if (input.deviceId !== undefined && rows.length === 0)
+      throw new AppError('conflict', 'This lock is already another tenant’s: it cannot be added here.', {
+        field: 'deviceId',
+      });
     if (own && rows.length < devices.data.length)
       logger.info(
         { tenantId, provider: name, skipped: devices.data.length - rows.length },

@@ -41,6 +41,23 @@ export const importLocksAction = staffAction(
   },
 );
 
+/** "Add one lock by its device id": that device of the tenant's own provider account becomes its lock, audited. */
+export const addLockByDeviceAction = staffAction(
+  {
+    name: 'addLockByDevice',
+    permission: 'locks.manage',
+    input: z.object({
+      deviceId: z.string().trim().min(1, 'locks.byDevice.required').max(200, 'locks.byDevice.required'),
+    }),
+    echo: { deviceId: 'text' },
+    revalidate: LOCKS,
+  },
+  async ({ input: { deviceId }, tenantId, actor }) => {
+    const { imported, locks } = await syncLocks({ tenantId, actor, deviceId });
+    return { imported, name: locks[0]?.name ?? deviceId };
+  },
+);
+
 /** "Add a simulated lock" (decision 032): a new simulator device becomes the tenant's lock, audited. */
 export const addSimulatedLockAction = staffAction(
   { name: 'addSimulatedLock', permission: 'locks.manage', input: z.object({}), revalidate: LOCKS },

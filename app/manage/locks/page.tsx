@@ -11,6 +11,7 @@ import { listLockDetails } from '@/lib/locks/locks';
 import { tenantProviderName } from '@/lib/locks/tenant-provider';
 import { simulatedLocksOffered } from '@/lib/locks/simulated-lock';
 import { AddSimulatedLockButton } from '@/app/manage/_components/lock-simulated-add';
+import { AddLockByDeviceForm } from '@/app/manage/_components/lock-add-by-device';
 import { listRooms } from '@/lib/rooms/list-rooms';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { getT } from '@/i18n/server';
@@ -52,6 +53,7 @@ export default async function LocksPage() {
           {empty && <p>{t('locks.empty')}</p>}
           <ImportLocksButton primary={empty} />
           {provider === 'simulator' && simulatedLocksOffered() && <AddSimulatedLockButton />}
+          {provider !== 'simulator' && <AddLockByDeviceForm />}
         </div>
         {!empty && (
           <ul className={styles.list} data-testid="lock-list">
