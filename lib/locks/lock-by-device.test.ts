@@ -11,11 +11,18 @@ import './seam';
 // write nothing.
 let admin: pg.Client;
 let fake: Fake;
+let apiKey: string;
 
 beforeAll(async () => {
   admin = await adminClient();
   fake = await createFake();
   await fake.seed();
+  // A key of its own: the account identity (and so which tenant holds each device) is this file's alone, whatever
+  // other files hold of the seeded workspace's devices.
+  apiKey = fake.database.addApiKey({
+    workspace_id: 'seed_workspace_1',
+    token: `seam_bydevice${Date.now()}_token`,
+  }).token!;
   await fake.startServer();
   process.env.SEAM_ENDPOINT = fake.serverUrl!;
 });
@@ -28,7 +35,7 @@ afterAll(async () => {
 async function seamTenant() {
   const { tenantId } = await createBookableTenant({ rooms: 1, lockDevices: false });
   await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_apikey1_token', actor: TEST_ACTOR });
+  await setProviderSecret({ tenantId, provider: 'seam', value: apiKey, actor: TEST_ACTOR });
   return tenantId;
 }
 const locksOf = async (tenantId: string) =>

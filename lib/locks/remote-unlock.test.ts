@@ -16,6 +16,7 @@ import './seam';
 // the person who asked.
 let admin: pg.Client;
 let fake: Fake;
+let apiKey: string;
 let tenantId: string;
 let secret: string;
 let lock: { id: string; deviceId: string };
@@ -25,12 +26,18 @@ beforeAll(async () => {
   admin = await adminClient();
   fake = await createFake();
   await fake.seed();
+  // A key of its own: the account identity (and so which tenant holds each device) is this file's alone, whatever
+  // other files hold of the seeded workspace's devices.
+  apiKey = fake.database.addApiKey({
+    workspace_id: 'seed_workspace_1',
+    token: `seam_remote${Date.now()}_token`,
+  }).token!;
   await fake.startServer();
   process.env.SEAM_ENDPOINT = fake.serverUrl!;
   ({ tenantId } = await createBookableTenant({ rooms: 1, lockDevices: false, name: 'Remote' }));
   secret = newSvixSecret();
   await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: 'seam_apikey1_token', actor: TEST_ACTOR });
+  await setProviderSecret({ tenantId, provider: 'seam', value: apiKey, actor: TEST_ACTOR });
   await setProviderSecret({ tenantId, provider: 'seam_webhook', value: secret, actor: TEST_ACTOR });
   const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
   lock = locks.find((l) => l.deviceId === 'august_device_1')!;
