@@ -165,3 +165,25 @@ export async function completeSignUp(input: { token: string; userId?: string | n
     newAccount: row.new_account,
   };
 }
+
+/** How long an unused sign-up is kept after its link expired (for a person asking "did my sign-up arrive?"). */
+export const SIGN_UP_KEPT_DAYS = 7;
+
+/**
+ * The worker's hourly sweep: a link that can no longer be used (expired or replaced) loses its password hash at once,
+ * and an unused sign-up is removed (with its mail) `SIGN_UP_KEPT_DAYS` after it expired. Used ones stay: they say
+ * what opened which tenant.
+ */
+export async function sweepSignUps(): Promise<{ cleared: number; removed: number }> {
+  return asService(async (tx) => {
+    const [cleared, removed] = await runInTransaction(tx, [
+      statement<{ id: string }>(`update sign_ups set password_hash = null
+        where used_at is null and password_hash is not null and (expires_at <= now() or ended_at is not null)
+        returning id`),
+      statement<{ id: string }>(`delete from sign_ups
+        where used_at is null and expires_at < now() - make_interval(days => ${sqlLiteral(SIGN_UP_KEPT_DAYS, 'int')})
+        returning id`),
+    ]);
+    return { cleared: cleared.length, removed: removed.length };
+  });
+}

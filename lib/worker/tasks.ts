@@ -15,6 +15,7 @@ import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
 import { deliverTestMail, ZTestMailJobSchema } from '../messages/send-test-mail';
 import { pruneRateLimits } from '../ratelimit/prune-rate-limits';
+import { sweepSignUps } from '../staff/sign-up';
 import { sweepGuestRegisters } from '../registration/sweep-registers';
 import { processWebhookEvent } from '../webhooks/process-event';
 import { beat, reapDeadWorkers } from './heartbeat';
@@ -135,6 +136,12 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const { tenants, failures } = await checkAllLocks();
       if (failures > 0) helpers.logger.warn(`lock check: ${failures} failure(s) across ${tenants} tenant(s)`);
     },
+    // Sign-ups nobody completed: the password hash goes when the link dies, the row a week later.
+    sweep_sign_ups: async (_payload, helpers) => {
+      const { cleared, removed } = await sweepSignUps();
+      if (cleared + removed > 0)
+        helpers.logger.info(`sign-ups: ${cleared} password hash(es) cleared, ${removed} removed`);
+    },
     prune_rate_limits: async (_payload, helpers) => {
       const { windows, buckets } = await pruneRateLimits();
       if (windows + buckets > 0) helpers.logger.info(`pruned ${windows} rate-limit window(s) and ${buckets} bucket(s)`);
@@ -154,5 +161,6 @@ export const crontab = [
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',
   '17 * * * * sweep_booking_requests ?max=1',
+  '29 * * * * sweep_sign_ups ?max=1',
   '43 3 * * * sweep_guest_registers ?max=1',
 ].join('\n');
