@@ -53,7 +53,7 @@ export default async function RoomTypePage({ params }: { params: Promise<{ id: s
           </>
         }
       />
-      <ClientMessages only={['roomTypes']}>
+      <ClientMessages only={['roomTypes', 'rooms']}>
         <section aria-labelledby="room-type-settings-title" className="section card">
           <h2 id="room-type-settings-title">{t('roomTypes.settings')}</h2>
           <RoomTypeForm
