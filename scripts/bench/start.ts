@@ -92,8 +92,8 @@ async function bench(): Promise<void> {
       const first = await startOnce(dataDir, distDir);
       const again = await startOnce(dataDir, distDir);
       runs.push({ ...first, restart: again.total });
-      console.log(
-        `run ${i + 1}: first start ${(first.total / 1000).toFixed(1)} s, restart ${(again.total / 1000).toFixed(1)} s`,
+      process.stdout.write(
+        `run ${i + 1}: first start ${(first.total / 1000).toFixed(1)} s, restart ${(again.total / 1000).toFixed(1)} s\n`,
       );
     } finally {
       rmSync(scratch, { recursive: true, force: true });
