@@ -1,41 +1,28 @@
 import type pg from 'pg';
-import { createFake, type Fake } from '@seamapi/fake-seam-connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
-import { setProviderSecret } from '../secrets/provider-secrets';
-import { setLockProvider, syncLocks } from './locks';
+import { startSeamFake } from '../../tooling/testing/seam-fake';
+import { syncLocks } from './locks';
 import './seam';
 
 // A lock added by its device id from the tenant's own Seam account (Seam's own fake): only that device becomes the
 // tenant's; an id the account does not list, the install's locks, or a device another tenant holds are refused and
 // write nothing.
 let admin: pg.Client;
-let fake: Fake;
-let apiKey: string;
+let seam: Awaited<ReturnType<typeof startSeamFake>>;
 
 beforeAll(async () => {
   admin = await adminClient();
-  fake = await createFake();
-  await fake.seed();
-  // A key of its own: the account identity (and so which tenant holds each device) is this file's alone, whatever
-  // other files hold of the seeded workspace's devices.
-  apiKey = fake.database.addApiKey({
-    workspace_id: 'seed_workspace_1',
-    token: `seam_bydevice${Date.now()}_token`,
-  }).token!;
-  await fake.startServer();
-  process.env.SEAM_ENDPOINT = fake.serverUrl!;
+  seam = await startSeamFake('bydevice');
 });
 afterAll(async () => {
-  delete process.env.SEAM_ENDPOINT;
-  await fake.stopServer();
+  await seam.stop();
   await admin.end();
 });
 
 async function seamTenant() {
   const { tenantId } = await createBookableTenant({ rooms: 1, lockDevices: false });
-  await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: apiKey, actor: TEST_ACTOR });
+  await seam.useFor(tenantId);
   return tenantId;
 }
 const locksOf = async (tenantId: string) =>

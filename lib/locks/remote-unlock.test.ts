@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { createFake, type Fake } from '@seamapi/fake-seam-connect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { startSeamFake } from '../../tooling/testing/seam-fake';
 import { seamEvent, sendSeam } from '../../tooling/testing/seam-webhooks';
 import { newSvixSecret } from '../../tooling/testing/svix';
 import { setProviderSecret } from '../secrets/provider-secrets';
 import { processWebhookEvent } from '../webhooks/process-event';
-import { setLockProvider, syncLocks } from './locks';
+import { syncLocks } from './locks';
 import { remoteUnlock, ZRemoteUnlockBodySchema } from './remote-unlock';
 import './seam';
 
@@ -15,8 +15,7 @@ import './seam';
 // provider's action confirms it, the request is audited with its reason, and the entry the lock then reports names
 // the person who asked.
 let admin: pg.Client;
-let fake: Fake;
-let apiKey: string;
+let seam: Awaited<ReturnType<typeof startSeamFake>>;
 let tenantId: string;
 let secret: string;
 let lock: { id: string; deviceId: string };
@@ -24,20 +23,10 @@ let person: { type: 'user'; id: string; label: string };
 
 beforeAll(async () => {
   admin = await adminClient();
-  fake = await createFake();
-  await fake.seed();
-  // A key of its own: the account identity (and so which tenant holds each device) is this file's alone, whatever
-  // other files hold of the seeded workspace's devices.
-  apiKey = fake.database.addApiKey({
-    workspace_id: 'seed_workspace_1',
-    token: `seam_remote${Date.now()}_token`,
-  }).token!;
-  await fake.startServer();
-  process.env.SEAM_ENDPOINT = fake.serverUrl!;
+  seam = await startSeamFake('remote');
   ({ tenantId } = await createBookableTenant({ rooms: 1, lockDevices: false, name: 'Remote' }));
   secret = newSvixSecret();
-  await setLockProvider({ tenantId, provider: 'seam', actor: TEST_ACTOR });
-  await setProviderSecret({ tenantId, provider: 'seam', value: apiKey, actor: TEST_ACTOR });
+  await seam.useFor(tenantId);
   await setProviderSecret({ tenantId, provider: 'seam_webhook', value: secret, actor: TEST_ACTOR });
   const { locks } = await syncLocks({ tenantId, actor: TEST_ACTOR });
   lock = locks.find((l) => l.deviceId === 'august_device_1')!;
@@ -49,8 +38,7 @@ beforeAll(async () => {
   person = { type: 'user', id: userId, label: 'Desk Person' };
 });
 afterAll(async () => {
-  delete process.env.SEAM_ENDPOINT;
-  await fake.stopServer();
+  await seam.stop();
   await admin.end();
 });
 

@@ -16,6 +16,9 @@ export const UNLOCKS_PER_PERSON = { windowSeconds: 600, limit: 20 } as const;
 
 const REMOTE_UNLOCK_PROVIDERS: ReadonlySet<string> = new Set(['seam']);
 
+const cannotUnlock = (lockId: string, provider: string) =>
+  new AppError('not_supported', 'This lock cannot be opened remotely.', { lockId, provider });
+
 export type RemoteUnlockResult = { id: string; lockId: string; status: 'unlocked' | 'pending'; actionId: string };
 
 /**
@@ -45,14 +48,12 @@ export async function remoteUnlock(input: {
     ]),
   ]);
   // Seam's adapter opens doors; TTLock's gateway unlock (and so the simulator's) is not built yet.
-  if (!REMOTE_UNLOCK_PROVIDERS.has(lock.provider))
-    throw new AppError('not_supported', 'This lock cannot be opened remotely.', { lockId, provider: lock.provider });
+  if (!REMOTE_UNLOCK_PROVIDERS.has(lock.provider)) throw cannotUnlock(lockId, lock.provider);
   const connection = await lockProviderFor(tenantId, lock.provider);
   if (!connection.ok)
     throw new AppError('unavailable', 'The lock provider cannot be reached now.', { code: connection.code });
   const provider = connection.data;
-  if (!provider.unlockDoor)
-    throw new AppError('not_supported', 'This lock cannot be opened remotely.', { lockId, provider: lock.provider });
+  if (!provider.unlockDoor) throw cannotUnlock(lockId, lock.provider);
   const { id } = await asService({ tenantId }, (tx) =>
     tx.remoteUnlock.create({
       data: { tenantId, lockId, userId: actor.type === 'user' ? actor.id : null, actorLabel: actor.label, reason },
@@ -78,8 +79,7 @@ export async function remoteUnlock(input: {
     });
   });
   if (!answer.ok) {
-    if (answer.code === 'not_supported')
-      throw new AppError('not_supported', 'This lock cannot be opened remotely.', { lockId, provider: lock.provider });
+    if (answer.code === 'not_supported') throw cannotUnlock(lockId, lock.provider);
     throw new AppError('unavailable', 'The lock did not open: its provider answered with an error.', {
       code: answer.code,
     });
