@@ -4,6 +4,7 @@ import { ClientMessages } from '@/components/client-messages';
 import { SiteHeader } from '@/components/site-header';
 import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { openApiDocument } from '@/lib/api/openapi';
+import { swaggerUiAssetUrls } from '@/lib/http/swagger-ui-assets';
 import { getT } from '@/i18n/server';
 import { getStaff } from '@/app/_server/staff';
 import { ApiReference } from './_components/api-reference';
@@ -23,9 +24,7 @@ export default async function ApiDocsPage() {
   return (
     <>
       <SiteHeader actions={HEADER_ACTIONS} staff={staff} />
-      {/* Not a <main>: Scalar's viewer renders the page's one <main> (the endpoints), and a main inside a
-          main is invalid. The skip link still lands here. */}
-      <div id="main" tabIndex={-1} className="page">
+      <main id="main" tabIndex={-1} className="page">
         <section aria-labelledby="api-docs-title" className="page__header">
           <h1 id="api-docs-title">{t('docs.api.title')}</h1>
           <p className="page__lead">{t('docs.api.lead')}</p>
@@ -74,9 +73,9 @@ export default async function ApiDocsPage() {
         </section>
 
         <ClientMessages only={['docs']}>
-          <ApiReference openapi={openapi} />
+          <ApiReference openapi={openapi} assets={swaggerUiAssetUrls()} />
         </ClientMessages>
-      </div>
+      </main>
     </>
   );
 }

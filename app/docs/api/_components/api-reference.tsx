@@ -1,28 +1,80 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import dynamic from 'next/dynamic';
+import { useEffect, useRef, useState } from 'react';
 
-// Scalar (a Vue app: some 2.7 MB of script and 0.3 MB of CSS on first view) loads in the browser, on this page
-// only: no other route's bundle includes it.
-const ScalarReference = dynamic(() => import('./scalar-reference'), {
-  ssr: false,
-  loading: () => null,
-});
+type SwaggerUiBundle = (options: Record<string, unknown>) => unknown;
+declare global {
+  interface Window {
+    SwaggerUIBundle?: SwaggerUiBundle;
+  }
+}
 
 type Props = {
   /** The OpenAPI document /api/v1/openapi.json serves, built on the server. */
   openapi: Record<string, unknown>;
+  /** Where this server serves Swagger UI's prebuilt script and styles (app/docs/api/assets/). */
+  assets: { script: string; style: string };
 };
 
-/** The interactive API reference: operations, schemas and request examples, rendered from the OpenAPI document. */
-export function ApiReference({ openapi }: Props) {
+/** Loads Swagger UI's prebuilt script once per page (it is not part of the app's bundle: the build never compiles it). */
+function loadScript(src: string): Promise<void> {
+  const existing = document.querySelector<HTMLScriptElement>(`script[data-swagger-ui]`);
+  if (existing && window.SwaggerUIBundle) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = existing ?? document.createElement('script');
+    script.src = src;
+    script.async = true;
+    script.dataset.swaggerUi = '';
+    script.addEventListener('load', () => resolve(), { once: true });
+    script.addEventListener('error', () => reject(new Error('Swagger UI did not load')), { once: true });
+    if (!existing) document.head.appendChild(script);
+  });
+}
+
+/**
+ * The interactive API reference: operations, schemas, request examples and "Try it out", rendered by Swagger UI
+ * from the OpenAPI document, with nothing fetched from elsewhere (no validator badge, no web fonts). Its requests
+ * go to the document's relative server (/api/v1) on the address this page is on.
+ */
+export function ApiReference({ openapi, assets }: Props) {
   const t = useTranslations('docs.api');
+  const target = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+
+  useEffect(() => {
+    let cancelled = false;
+    loadScript(assets.script)
+      .then(() => {
+        if (cancelled || !target.current || !window.SwaggerUIBundle) return;
+        window.SwaggerUIBundle({
+          spec: openapi,
+          domNode: target.current,
+          validatorUrl: null,
+          deepLinking: true,
+          docExpansion: 'list',
+          defaultModelsExpandDepth: 0,
+          displayRequestDuration: true,
+          tryItOutEnabled: false,
+        });
+        setState('ready');
+      })
+      .catch(() => {
+        if (!cancelled) setState('failed');
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [openapi, assets.script]);
+
   return (
-    <div className="api-reference" data-testid="api-reference">
+    <div className="api-reference" data-testid="api-reference" aria-busy={state === 'loading'}>
+      <link rel="stylesheet" href={assets.style} />
       {/* What a browser without JavaScript shows instead of the viewer. */}
       <noscript>{t('noScript')}</noscript>
-      <ScalarReference openapi={openapi} />
+      {state === 'loading' ? <p className="muted">{t('loading')}</p> : null}
+      {state === 'failed' ? <p role="alert">{t('failed')}</p> : null}
+      <div ref={target} />
     </div>
   );
 }
