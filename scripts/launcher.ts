@@ -127,12 +127,19 @@ export function supervise(services: Services) {
     children.push(child);
   };
 
+  // Processes stopped with the rest but never restarted (a build still saving its cache).
+  const helpers: ChildProcess[] = [];
+  const stopAlso = (child: ChildProcess) => {
+    helpers.push(child);
+    child.once('exit', () => helpers.splice(helpers.indexOf(child), 1));
+  };
+
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('UnlockOS: stopping…');
     await Promise.all(
-      children.map(
+      [...children, ...helpers].map(
         (child) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -172,7 +179,7 @@ export function supervise(services: Services) {
     if (services.ownStripeStandin)
       spawnChild('stripe-standin', 'stripestandin', ['--import', 'tsx', 'scripts/stripe-standin.ts']);
   };
-  return { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, spawnStripeStandin, shutdown };
+  return { spawnChild, spawnSimulator, spawnWorker, spawnMailCatcher, spawnStripeStandin, shutdown, stopAlso };
 }
 
 /** Writes where the running services are (for tests and tools on this data directory) and prints the banner. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childEnv, isCredentialVariable, type ChildSettings } from './child-env';
+import { buildEnv, childEnv, isCredentialVariable, type ChildSettings } from './child-env';
 
 const OWNER_URL = 'postgresql://postgres:owner-pw@127.0.0.1:5432/unlockos';
 
@@ -56,6 +56,12 @@ const settings: ChildSettings = {
 const CONFIGURATION = ['HOME', 'LOG_LEVEL', 'NODE_ENV', 'PATH', 'TRUST_PROXY'];
 
 describe('the environment of each child process', () => {
+  it('builds the app with configuration only: no credential of the operator reaches `next build`', () => {
+    const env = buildEnv({ ...inherited, NODE_ENV: 'development', NEXT_TELEMETRY_DISABLED: '0' });
+    expect(Object.keys(env).sort()).toEqual([...CONFIGURATION, 'NEXT_TELEMETRY_DISABLED'].sort());
+    expect(env).toMatchObject({ NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' });
+  });
+
   it('gives the web processes the login role’s URL and what serving requests needs — nothing of the queue or the owner', () => {
     const env = childEnv('web', settings, inherited);
     expect(Object.keys(env).sort()).toEqual(

@@ -71,6 +71,19 @@ const PASSED_ON: Record<ChildKind, readonly string[]> = {
 };
 
 /**
+ * The environment of `next build`: the launcher's configuration minus every credential (the build needs none: no
+ * page reads the database or a secret while it is built), in production mode, without Next.js's telemetry.
+ */
+export function buildEnv(inherited: Record<string, string | undefined> = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+  for (const [name, value] of Object.entries(inherited)) {
+    if (name in env || value === undefined || isCredentialVariable(name, value)) continue;
+    env[name] = value;
+  }
+  return env;
+}
+
+/**
  * The environment of one child process: the launcher's configuration minus every credential, plus
  * exactly the credentials that child needs. Web processes get the login role's URL, never the
  * owner's nor the queue's, and the lock provider's client credentials (a manager's re-sync and import
