@@ -88,12 +88,21 @@ export type LockProvider = {
   /** Every code the provider holds for a device: ours (clientRef set) and any others (drift). */
   listCodes(input: CallContext & { deviceId: string }): Promise<LockResult<ProviderCode[]>>;
   /**
-   * Opens the door now, remotely (Seam `locks/unlock_door`). `unlocked` once the provider's action says it succeeded,
-   * `pending` while it has not confirmed yet; a device that cannot is `not_supported`. Only where the provider can.
+   * Opens the door now, remotely (Seam `locks/unlock_door`, TTLock `/v3/lock/unlock` through the gateway). `done` once
+   * the provider says the lock opened, `pending` while it has not confirmed yet (Seam's action attempt, read later by
+   * `readUnlock`; or an answer lost on the way, whose outcome only the door's record will tell); a device that cannot
+   * is `not_supported`. Never retried by the caller: a door opened late is worse than one not opened. Only where the
+   * provider can.
    */
-  unlockDoor?(
-    input: CallContext & { deviceId: string },
-  ): Promise<LockResult<{ actionId: string; status: 'unlocked' | 'pending' }>>;
+  unlockDoor?(input: CallContext & { deviceId: string }): Promise<LockResult<RemoteUnlockAnswer>>;
+  /** Where an earlier `unlockDoor` stands by the provider's action id (Seam `action_attempts/get`). */
+  readUnlock?(input: CallContext & { deviceId: string; actionId: string }): Promise<LockResult<RemoteUnlockState>>;
+  /**
+   * The door's records the provider holds (TTLock `/v3/lockRecord/list`): what happened at a device from `from` on
+   * (by the lock's own clock), whenever they reached the provider. Every page or nothing: a page that fails fails the
+   * read, so a reader never skips records it did not see. Only where the provider keeps records to read.
+   */
+  listDoorRecords?(input: CallContext & { deviceId: string; from: Date }): Promise<LockResult<ProviderDoorRecord[]>>;
   /** Whether the provider answers and accepts the credentials (a fresh sign-in, never a cached token). */
   checkHealth(ctx: CallContext): Promise<LockResult<null>>;
   /**
@@ -110,6 +119,29 @@ export type LockProvider = {
   pullBackupCode?(
     input: CallContext & { deviceId: string; codeId: string },
   ): Promise<LockResult<{ codeId: string; pin: string }>>;
+};
+
+/** A remote unlock as the provider answered it: its action id where it gives one (Seam), null where not (TTLock). */
+export type RemoteUnlockAnswer = { actionId: string | null; status: 'done' | 'pending' };
+/** Where a remote unlock's action stands; `error` is the provider's code for one that failed. */
+export type RemoteUnlockState = { status: 'done' | 'pending' | 'failed'; error: string | null };
+
+/**
+ * One record of a door, in our words: an opening or a locking (`kind`; null for what is neither — a door sensor, a
+ * tamper alarm, a failed try), how (`method`), when by the lock's clock (`occurredAt`) and when the provider had it
+ * (`uploadedAt`). `pin` is the passcode typed for a record by code (TTLock names no code id, only the PIN): it only
+ * ever goes to the database to name the key, never to a log. `remote`: the provider's own remote unlock (TTLock's
+ * gateway unlock), which a remote unlock from the desk causes.
+ */
+export type ProviderDoorRecord = {
+  eventId: string;
+  kind: 'unlocked' | 'locked' | null;
+  method: 'code' | 'app' | 'manual' | 'unknown';
+  success: boolean;
+  occurredAt: Date;
+  uploadedAt: Date | null;
+  pin: string | null;
+  remote: boolean;
 };
 
 /** The name a code carries on the provider's side: how `clientRef` survives a lost answer. */

@@ -197,9 +197,16 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     [ids.tenantId, ids.keyId, tag],
   );
   await q(
-    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_label, reason, status, action_id)
-     select $1, l.id, $2, 'Fixture', 'Guest locked out', 'unlocked', 'action-' || $3 from locks l where l.tenant_id = $1`,
+    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_type, actor_id, actor_label, reason, status, action_id)
+     select $1, l.id, $2::uuid, 'user', $2::text, 'Fixture', 'Guest locked out', 'done', 'action-' || $3
+       from locks l where l.tenant_id = $1`,
     [ids.tenantId, ids.userId, tag],
+  );
+  // Where the reading of the lock's records stands.
+  await q(
+    `insert into lock_record_cursors (tenant_id, lock_id, read_until, polled_at)
+     select $1, l.id, now(), now() from locks l where l.tenant_id = $1`,
+    [ids.tenantId],
   );
   // A room type with the room in it, a payment taken at the desk, and a guest's unconfirmed request.
   await q(
