@@ -169,14 +169,33 @@ export const ZDoorEntrySchema = z
   })
   .meta({ id: 'DoorEntry' });
 
-export const ZIcalFeedSchema = z.object({
-  id: z.uuid(),
-  channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),
-  channelLabel: z.string(),
-  host: z.string(),
-  lastFetchedAt: instant.nullable(),
-  lastSuccessAt: instant.nullable(),
-  failures: z.number().int(),
-  lastError: z.string().nullable(),
-  stays: z.number().int(),
-});
+/** An iCal import feed as listed: its target, its channel, its host (never the whole URL) and its last fetch. */
+export const ZIcalFeedSchema = z
+  .object({
+    id: z.uuid(),
+    roomId: z.uuid().nullable().describe('The room it imports into (or null: a room type’s feed)'),
+    roomTypeId: z.uuid().nullable().describe('The room type it imports into (or null: a room’s feed)'),
+    channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),
+    channelLabel: z.string(),
+    host: z.string().describe('The feed URL’s host only: the URL is the channel’s secret and is never shown again'),
+    lastFetchedAt: instant.nullable(),
+    lastSuccessAt: instant.nullable(),
+    failures: z.number().int().describe('Failed fetches in a row'),
+    lastError: z.string().nullable(),
+    stays: z.number().int().describe('Stays it has booked'),
+  })
+  .meta({ id: 'IcalFeed' });
+
+/** What one sync of a feed did (POST /ical-feeds/{id}/sync). */
+export const ZIcalSyncSchema = z
+  .object({
+    created: z.number().int().describe('Stays booked from new UIDs'),
+    changed: z.number().int().describe('Stays whose dates changed (their keys follow)'),
+    cancelled: z.number().int().describe('Stays whose UID was missing from two successful fetches in a row'),
+    rejected: z.number().int().describe('Events refused: they overlap another stay (an incident each)'),
+    status: z
+      .enum(['synced', 'not_modified', 'failed'])
+      .describe('not_modified: the channel answered 304; failed: nothing could be read, and nothing was cancelled'),
+    error: z.string().nullable().describe('Why the fetch failed, without the URL'),
+  })
+  .meta({ id: 'IcalSync' });

@@ -22,7 +22,14 @@ import { listRooms } from '../rooms/list-rooms';
 import { roomIcalUrl, rotateRoomIcalUrl } from '../ical/export-feed';
 import { listDoorEntries } from '../locks/door-entries';
 import { remoteUnlock, ZRemoteUnlockBodySchema } from '../locks/remote-unlock';
-import { addIcalFeed, listIcalFeeds, ZIcalFeedInputSchema } from '../ical/feeds';
+import {
+  addIcalFeed,
+  listIcalFeeds,
+  listTenantIcalFeeds,
+  syncIcalFeedNow,
+  ZIcalFeedCreateBodySchema,
+  ZIcalFeedInputSchema,
+} from '../ical/feeds';
 import { recordPayment } from '../payments/record-payment';
 import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
 import { changeReservationDates } from '../stays/change-dates';
@@ -49,6 +56,7 @@ import {
   ZStaffCodeSchema,
   ZWebhookEventSchema,
   ZIcalFeedSchema,
+  ZIcalSyncSchema,
   ZIcalUrlSchema,
   ZDoorEntrySchema,
 } from './response-schemas';
@@ -58,9 +66,11 @@ import {
   ZCheckInBodySchema,
   ZCheckOutBodySchema,
   ZCreateStaffCodeBodySchema,
+  ZIcalSyncBodySchema,
   ZCreateBookingGroupBodySchema,
   ZListAuditEventsQuerySchema,
   ZListEntriesQuerySchema,
+  ZListIcalFeedsQuerySchema,
   ZListReservationsQuerySchema,
   ZListWebhookEventsQuerySchema,
   ZMoveReservationBodySchema,
@@ -70,7 +80,8 @@ import {
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
-export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type' | 'lock';
+export type IdKind =
+  'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type' | 'lock' | 'ical_feed';
 
 /** A route's own work: the API key's principal and the request in, the answer out (errors are mapped by withApiKey). */
 export type ApiHandler = (ctx: ApiContext, params: { id: string }) => Promise<Response>;
@@ -111,10 +122,13 @@ function icalFeedRoutes(kind: 'room' | 'room_type'): RouteSpec[] {
       path,
       idKind: kind,
       summary: `The ${kind === 'room' ? 'room' : 'room type'}’s iCal import feeds with their last fetch (the feed URL itself is never shown again: its host only)`,
-      success: { status: 200, description: 'Import feeds', schema: dataOf(z.array(ZIcalFeedSchema)) },
+      success: { status: 200, description: 'Import feeds', schema: listOf(ZIcalFeedSchema) },
       errors: ['not_found'],
       handler: async ({ principal, requestId }, { id }) =>
-        json({ data: await listIcalFeeds({ tenantId: principal.tenantId, ...target(id) }) }, { requestId }),
+        json(
+          { data: await listIcalFeeds({ tenantId: principal.tenantId, ...target(id) }), nextCursor: null },
+          { requestId },
+        ),
     },
     {
       method: 'POST',
@@ -122,7 +136,7 @@ function icalFeedRoutes(kind: 'room' | 'room_type'): RouteSpec[] {
       idKind: kind,
       summary: `Import a channel’s iCal feed into ${into} (fetched now and every ICAL_POLL_MINUTES); audited ical_feed.added`,
       body: ZIcalFeedInputSchema,
-      success: { status: 201, description: 'The feed', schema: dataOf(z.object({ id: z.uuid() })) },
+      success: { status: 201, description: 'The feed', schema: dataOf(ZIcalFeedSchema) },
       errors: ['invalid_request', 'not_found', 'conflict'],
       handler: async ({ principal, request, requestId }, { id }) => {
         const where = target(id);
@@ -571,6 +585,57 @@ export const API_ROUTES: RouteSpec[] = [
   },
   ...icalFeedRoutes('room'),
   ...icalFeedRoutes('room_type'),
+  {
+    method: 'GET',
+    path: '/ical-feeds',
+    summary:
+      'Every iCal import feed of the key’s tenant, its rooms’ and its room types’, oldest first, with its last fetch (the feed URL itself is never shown again: its host only)',
+    query: ZListIcalFeedsQuerySchema,
+    success: { status: 200, description: 'A page of import feeds', schema: listOf(ZIcalFeedSchema) },
+    errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) =>
+      json(
+        await listTenantIcalFeeds({ tenantId: principal.tenantId, ...readQuery(request, ZListIcalFeedsQuerySchema) }),
+        {
+          requestId,
+        },
+      ),
+  },
+  {
+    method: 'POST',
+    path: '/ical-feeds',
+    summary:
+      'Import a channel’s iCal feed into a room (roomId) or a room type (roomTypeId: each event is booked on the first of its rooms free for the dates), fetched now and every ICAL_POLL_MINUTES; audited ical_feed.added. The same URL twice on it → 409 conflict',
+    body: ZIcalFeedCreateBodySchema,
+    success: { status: 201, description: 'The feed', schema: dataOf(ZIcalFeedSchema) },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+    handler: async ({ principal, request, requestId }) => {
+      const { roomId, roomTypeId, url, channel } = await readJson(request, ZIcalFeedCreateBodySchema);
+      const feed = await addIcalFeed({
+        tenantId: principal.tenantId,
+        url,
+        channel,
+        actor: apiKeyActor(principal),
+        ...(roomId ? { roomId } : { roomTypeId: roomTypeId! }),
+      });
+      return json({ data: feed }, { status: 201, requestId });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/ical-feeds/{id}/sync',
+    idKind: 'ical_feed',
+    summary:
+      'Fetch a feed now and apply it: the stays it created, changed (dates), cancelled (missing from two successful fetches in a row) and rejected (overlapping another stay). A failed or malformed fetch changes nothing (status failed). A sync of the feed already running is waited for; one still running after 25 s → 409 conflict',
+    body: ZIcalSyncBodySchema,
+    success: { status: 200, description: 'What the sync did', schema: dataOf(ZIcalSyncSchema) },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const feedId = pathId(id);
+      await readJson(request, ZIcalSyncBodySchema, { optional: true });
+      return json({ data: await syncIcalFeedNow({ tenantId: principal.tenantId, feedId }) }, { requestId });
+    },
+  },
   {
     method: 'DELETE',
     path: '/guests/{id}',

@@ -274,13 +274,15 @@ export const COMMANDS: Record<string, CliCommand> = {
         message: 'give --room or --room-type, not both',
         path: ['room'],
       }),
-    (f) =>
-      addIcalFeed({
+    async (f) => {
+      const { id } = await addIcalFeed({
         tenantId: f.tenant,
         url: f.url,
         channel: f.channel,
         actor: CLI_ACTOR,
         ...(f.room ? { roomId: f.room } : { roomTypeId: f['room-type']! }),
-      }),
+      });
+      return { id };
+    },
   ),
 };
