@@ -85,6 +85,16 @@ beforeAll(async () => {
           [tenantB.tenantId, tenantB.roomIds[0]!],
         )
       ).rows[0]!.id,
+      // A guest of the stay's register with a passport image (ciphertext under some key: it is never read here).
+      registration: (
+        await admin.query<{ id: string }>(
+          `insert into guest_registrations (tenant_id, reservation_id, position, name, address, address_in_japan,
+             nationality, passport_number, passport_image, passport_image_type, key_version)
+           values ($1, $2, 1, 'Ada', 'London', false, 'GB', pgp_sym_encrypt('P1', 'k'),
+                   pgp_sym_encrypt_bytea('\x89504e47'::bytea, 'k'), 'image/png', 1) returning id`,
+          [tenantB.tenantId, booked.reservationId],
+        )
+      ).rows[0]!.id,
     },
   };
 });

@@ -60,6 +60,19 @@ export function json(
   });
 }
 
+/** Image bytes holding personal data (a passport): shown inline, never cached by a browser or a proxy, never sniffed. */
+export function privateImage(image: { bytes: Buffer; type: string }, requestId?: string): Response {
+  return new Response(new Uint8Array(image.bytes), {
+    headers: {
+      'content-type': image.type,
+      'content-disposition': 'inline',
+      'cache-control': 'no-store, private',
+      'x-content-type-options': 'nosniff',
+      ...(requestId ? { 'x-request-id': requestId } : {}),
+    },
+  });
+}
+
 /**
  * The one mapping from errors to HTTP: AppErrors keep their code and details; anything else is a
  * 500 `internal` with the request id and no stack or SQL (those go to the log).

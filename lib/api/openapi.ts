@@ -95,6 +95,13 @@ export function openApiDocument(serverUrl = ''): Record<string, unknown> {
     const responses: Record<string, unknown> = {
       [String(route.success.status)]: {
         description: route.success.description,
+        ...(route.success.media
+          ? {
+              content: Object.fromEntries(
+                route.success.media.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+              ),
+            }
+          : {}),
         ...(route.success.schema
           ? {
               content: {

@@ -199,3 +199,29 @@ export const ZIcalSyncSchema = z
     error: z.string().nullable().describe('Why the fetch failed, without the URL'),
   })
   .meta({ id: 'IcalSync' });
+
+/** A stay's guest register (GET /reservations/{id}/registration): passport images by URL, never inline. */
+export const ZStayRegisterSchema = z
+  .object({
+    reservationId: z.uuid(),
+    registration: z.enum(['none', 'jp']).describe('The facility’s register: none keeps none'),
+    complete: z.boolean().describe('Every guest the register needs is in it (always true where none is kept)'),
+    guests: z.array(
+      z.object({
+        id: z.uuid().describe('The register row: its passport image is read by it'),
+        position: z.number().int().min(1).max(10),
+        name: z.string(),
+        address: z.string(),
+        addressInJapan: z.boolean(),
+        nationality: z.string().describe('ISO 3166-1 alpha-2'),
+        occupation: z.string().nullable(),
+        passportNumber: z.string().nullable(),
+        passportImage: z
+          .object({ type: z.enum(['image/jpeg', 'image/png']), url: z.url() })
+          .nullable()
+          .describe('Where to read the image (GET with the same key; each reading audited), never the bytes'),
+        retainUntil: instant.describe('Kept until then: three years after the stay'),
+      }),
+    ),
+  })
+  .meta({ id: 'StayRegister' });

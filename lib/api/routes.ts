@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppErrorCode } from '../errors';
 import { apiKeyActor } from './actor';
 import { pathId, readJson, readQuery } from './body';
-import { json } from './http';
+import { json, privateImage } from './http';
 import { getApiKey, listApiKeys } from '../auth/list-api-keys';
 import { listAuditEvents } from '../audit/list-audit-events';
 import { bookGroup } from '../bookings/book-group';
@@ -31,6 +31,8 @@ import {
   ZIcalFeedInputSchema,
 } from '../ical/feeds';
 import { recordPayment } from '../payments/record-payment';
+import { readPassportImage } from '../registration/register-day';
+import { readStayRegister } from '../registration/read-stay-register';
 import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
 import { changeReservationDates } from '../stays/change-dates';
 import { checkOutReservation } from '../stays/check-out';
@@ -54,6 +56,7 @@ import {
   ZRoomSchema,
   ZRoomTypeSchema,
   ZStaffCodeSchema,
+  ZStayRegisterSchema,
   ZWebhookEventSchema,
   ZIcalFeedSchema,
   ZIcalSyncSchema,
@@ -81,7 +84,16 @@ import {
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
 export type IdKind =
-  'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type' | 'lock' | 'ical_feed';
+  | 'reservation'
+  | 'check_in'
+  | 'key'
+  | 'guest'
+  | 'api_key'
+  | 'room'
+  | 'room_type'
+  | 'lock'
+  | 'ical_feed'
+  | 'registration';
 
 /** A route's own work: the API key's principal and the request in, the answer out (errors are mapped by withApiKey). */
 export type ApiHandler = (ctx: ApiContext, params: { id: string }) => Promise<Response>;
@@ -94,7 +106,8 @@ export type RouteSpec = {
   idKind?: IdKind;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: number; description: string; schema?: z.ZodType };
+  /** `schema`: a JSON answer's; `media`: the types of an answer that is bytes, not JSON (an image). */
+  success: { status: number; description: string; schema?: z.ZodType; media?: readonly string[] };
   errors: AppErrorCode[];
   /** What the route does: validates with the schemas above (readJson, readQuery, pathId) and calls lib. */
   handler: ApiHandler;
@@ -325,6 +338,42 @@ export const API_ROUTES: RouteSpec[] = [
       });
       return json({ data }, { status: 201, requestId });
     },
+  },
+  {
+    method: 'GET',
+    path: '/reservations/{id}/registration',
+    idKind: 'reservation',
+    summary:
+      'The guest register of the stay (Japan’s lodging law), passport numbers decrypted; each passport image by its own URL. For the tenant’s management: its API keys read it like its managers (decision 034); audited registration.viewed',
+    success: { status: 200, description: 'The stay’s register', schema: dataOf(ZStayRegisterSchema) },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const register = await readStayRegister(
+        { tenantId: principal.tenantId, apiKeyId: principal.apiKeyId },
+        reservationId,
+      );
+      return json({ data: register }, { requestId });
+    },
+    keyCheckedInTransaction: true,
+  },
+  {
+    method: 'GET',
+    path: '/registrations/{id}/passport-image',
+    idKind: 'registration',
+    summary:
+      'One register guest’s passport image (the passportImage.url of GET /reservations/{id}/registration), decrypted: JPEG or PNG bytes, never cached; each reading audited registration.viewed',
+    success: { status: 200, description: 'The image', media: ['image/jpeg', 'image/png'] },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const registrationId = pathId(id);
+      const image = await readPassportImage(
+        { tenantId: principal.tenantId, apiKeyId: principal.apiKeyId },
+        registrationId,
+      );
+      return privateImage(image, requestId);
+    },
+    keyCheckedInTransaction: true,
   },
   {
     method: 'POST',
