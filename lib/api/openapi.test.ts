@@ -43,6 +43,16 @@ describe('the route list and the OpenAPI document', () => {
   });
 });
 
+describe('the answers of the listed routes', () => {
+  it('are lists as API.md’s conventions say: every answer whose data is an array also has nextCursor', () => {
+    const bare = API_ROUTES.filter((route) => {
+      const shape = (route.success.schema as z.ZodObject | undefined)?.shape;
+      return shape?.data instanceof z.ZodArray && !('nextCursor' in shape);
+    }).map((route) => `${route.method} ${route.path}`);
+    expect(bare).toEqual([]);
+  });
+});
+
 /** Every `$ref` in a JSON value, with where it is. */
 function refsIn(value: unknown, at = '#'): { at: string; ref: string }[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => refsIn(item, `${at}/${i}`));

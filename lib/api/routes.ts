@@ -435,11 +435,11 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/reservations/{id}/messages',
     idKind: 'reservation',
     summary: 'The emails of a reservation’s guest (the link once per booking and per stay change), newest first',
-    success: { status: 200, description: 'Messages', schema: dataOf(z.array(ZMessageSchema)) },
+    success: { status: 200, description: 'Messages', schema: listOf(ZMessageSchema) },
     errors: ['not_found'],
     handler: async ({ principal, requestId }, { id }) => {
       const messages = await listReservationMessages({ tenantId: principal.tenantId, reservationId: pathId(id) });
-      return json({ data: messages.map(toMessageView) }, { requestId });
+      return json({ data: messages.map(toMessageView), nextCursor: null }, { requestId });
     },
   },
   {
@@ -467,11 +467,14 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/reservations/{id}/keys',
     idKind: 'reservation',
     summary: 'Every key of a reservation',
-    success: { status: 200, description: 'Keys', schema: dataOf(z.array(ZKeySchema)) },
+    success: { status: 200, description: 'Keys', schema: listOf(ZKeySchema) },
     errors: ['not_found'],
     handler: async ({ principal, requestId }, { id }) =>
       json(
-        { data: await listReservationKeys({ tenantId: principal.tenantId, reservationId: pathId(id) }) },
+        {
+          data: await listReservationKeys({ tenantId: principal.tenantId, reservationId: pathId(id) }),
+          nextCursor: null,
+        },
         { requestId },
       ),
   },
@@ -576,10 +579,13 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/rooms/{id}/staff-codes',
     idKind: 'room',
     summary: 'The staff codes of a room, newest first',
-    success: { status: 200, description: 'Staff codes', schema: dataOf(z.array(ZStaffCodeSchema)) },
+    success: { status: 200, description: 'Staff codes', schema: listOf(ZStaffCodeSchema) },
     errors: ['not_found'],
     handler: async ({ principal, requestId }, { id }) =>
-      json({ data: await listStaffCodes({ tenantId: principal.tenantId, roomId: pathId(id) }) }, { requestId }),
+      json(
+        { data: await listStaffCodes({ tenantId: principal.tenantId, roomId: pathId(id) }), nextCursor: null },
+        { requestId },
+      ),
   },
   {
     method: 'POST',
