@@ -6,7 +6,8 @@ import { withSecurityHeaders } from '../http/security-headers';
 import { requestLogger, type Logger } from '../log/logger';
 import { TRACE_MARKER } from '../http/trace.mjs';
 
-const STATUS: Record<AppErrorCode, number> = {
+/** The HTTP status of each error code: the one mapping, also what the OpenAPI document says. */
+export const ERROR_STATUS: Record<AppErrorCode, number> = {
   invalid_request: 400,
   invalid_signature: 400,
   unauthorized: 401,
@@ -91,7 +92,7 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
       headers.allow = domain.details.allow.join(', ');
     return json(
       { error: { code: domain.code, message: domain.message, ...domain.details } },
-      { status: STATUS[domain.code], requestId, headers },
+      { status: ERROR_STATUS[domain.code], requestId, headers },
     );
   }
   log.error({ err: error }, 'unhandled error');

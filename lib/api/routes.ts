@@ -383,7 +383,15 @@ export const API_ROUTES: RouteSpec[] = [
       'Complete the check-in; repeating it returns the same check-in and key. Before the stay’s start minus the facility’s early check-in minutes: 409 too_early with opensAt, unless {"early": true} (audited; refused while another stay overlaps)',
     body: ZCheckInBodySchema,
     success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) },
-    errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'too_early', 'room_unavailable'],
+    errors: [
+      'invalid_request',
+      'not_found',
+      'reservation_not_ready',
+      'too_early',
+      'room_unavailable',
+      'illegal_transition',
+      'key_revoked',
+    ],
     handler: async ({ principal, request, requestId }, { id }) => {
       const reservationId = pathId(id);
       const { early } = await readJson(request, ZCheckInBodySchema, { optional: true });
@@ -400,9 +408,10 @@ export const API_ROUTES: RouteSpec[] = [
     method: 'POST',
     path: '/check-ins/{id}/key',
     idKind: 'check_in',
-    summary: 'The live key of a check-in, issued if none; concurrent callers get the same key',
+    summary:
+      'The live key of a check-in, issued if none; concurrent callers get the same key. After check-out → 409 illegal_transition; after staff revoked the stay key → 409 key_revoked (only POST /keys/{id}/reissue makes a successor)',
     success: { status: 200, description: 'The key', schema: dataOf(ZKeySchema) },
-    errors: ['not_found', 'reservation_not_ready'],
+    errors: ['not_found', 'reservation_not_ready', 'illegal_transition', 'key_revoked'],
     handler: async ({ principal, requestId }, { id }) => {
       const key = await issueCheckInKey({
         tenantId: principal.tenantId,
