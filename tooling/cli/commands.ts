@@ -57,7 +57,8 @@ export const COMMANDS: Record<string, CliCommand> = {
       .object({
         tenant: uuid,
         name: z.string().trim().min(1).max(200),
-        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
+        // API.md's `[--timezone Asia/Tokyo]`, as the manager's facility form and sign-up default to.
+        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('Asia/Tokyo'),
         'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
         'early-check-in-minutes': z.coerce.number().int().min(0).max(1440).optional(),
       })
