@@ -177,8 +177,11 @@ describe('cli lock-assign', { timeout: CLI_TEST_TIMEOUT }, () => {
          from locks where device_id = $1`,
       [device, theirs.id],
     );
+    // A facility made without --timezone is in Asia/Tokyo, as API.md's `[--timezone Asia/Tokyo]` and the manager's form say.
+    const zone = await admin.query(`select time_zone from facilities where id = $1`, [facility.id]);
     await admin.end();
     expect(rows).toEqual([{ tenant_id: mine.id, rooms: 0 }]);
+    expect(zone.rows).toEqual([{ time_zone: 'Asia/Tokyo' }]);
   }, 60_000);
 
   it('secret-set refuses TTLock credentials whose endpoint is not a public https address, storing nothing', async () => {

@@ -78,6 +78,23 @@ beforeAll(async () => {
       room_type: bType.rows[0]!.id,
       lock: (await admin.query<{ id: string }>(`select id from locks where tenant_id = $1 limit 1`, [tenantB.tenantId]))
         .rows[0]!.id,
+      // Written here, not through addIcalFeed: that one queues a fetch for whichever worker runs.
+      ical_feed: (
+        await admin.query<{ id: string }>(
+          `insert into ical_feeds (tenant_id, room_id, url, next_fetch_at) values ($1, $2, 'https://www.airbnb.com/calendar/ical/b.ics', now() + interval '1 day') returning id`,
+          [tenantB.tenantId, tenantB.roomIds[0]!],
+        )
+      ).rows[0]!.id,
+      // A guest of the stay's register with a passport image (ciphertext under some key: it is never read here).
+      registration: (
+        await admin.query<{ id: string }>(
+          `insert into guest_registrations (tenant_id, reservation_id, position, name, address, address_in_japan,
+             nationality, passport_number, passport_image, passport_image_type, key_version)
+           values ($1, $2, 1, 'Ada', 'London', false, 'GB', pgp_sym_encrypt('P1', 'k'),
+                   pgp_sym_encrypt_bytea('\x89504e47'::bytea, 'k'), 'image/png', 1) returning id`,
+          [tenantB.tenantId, booked.reservationId],
+        )
+      ).rows[0]!.id,
     },
   };
 });
@@ -100,7 +117,9 @@ describe("tenant A's API key against tenant B", () => {
               guest: { name: 'Probe' },
               reservations: [{ roomId: b.roomId, startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-02T00:00:00Z' }],
             }
-          : (BODIES[key] ?? (route.method === 'POST' ? {} : undefined));
+          : key === 'POST /ical-feeds'
+            ? { roomId: b.roomId, url: 'https://www.airbnb.com/calendar/ical/probe.ics' }
+            : (BODIES[key] ?? (route.method === 'POST' ? {} : undefined));
       const response = await handler(
         new Request(url, {
           method: route.method,

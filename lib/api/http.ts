@@ -6,7 +6,8 @@ import { withSecurityHeaders } from '../http/security-headers';
 import { requestLogger, type Logger } from '../log/logger';
 import { TRACE_MARKER } from '../http/trace.mjs';
 
-const STATUS: Record<AppErrorCode, number> = {
+/** The HTTP status of each error code: the one mapping, also what the OpenAPI document says. */
+export const ERROR_STATUS: Record<AppErrorCode, number> = {
   invalid_request: 400,
   invalid_signature: 400,
   unauthorized: 401,
@@ -60,6 +61,19 @@ export function json(
   });
 }
 
+/** Image bytes holding personal data (a passport): shown inline, never cached by a browser or a proxy, never sniffed. */
+export function privateImage(image: { bytes: Buffer; type: string }, requestId?: string): Response {
+  return new Response(new Uint8Array(image.bytes), {
+    headers: {
+      'content-type': image.type,
+      'content-disposition': 'inline',
+      'cache-control': 'no-store, private',
+      'x-content-type-options': 'nosniff',
+      ...(requestId ? { 'x-request-id': requestId } : {}),
+    },
+  });
+}
+
 /**
  * The one mapping from errors to HTTP: AppErrors keep their code and details; anything else is a
  * 500 `internal` with the request id and no stack or SQL (those go to the log).
@@ -78,7 +92,7 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
       headers.allow = domain.details.allow.join(', ');
     return json(
       { error: { code: domain.code, message: domain.message, ...domain.details } },
-      { status: STATUS[domain.code], requestId, headers },
+      { status: ERROR_STATUS[domain.code], requestId, headers },
     );
   }
   log.error({ err: error }, 'unhandled error');

@@ -44,7 +44,10 @@ describe('the key routes of /api/v1', () => {
     const keys = await Promise.all(concurrent.map((r) => r.json()));
     expect(new Set(keys.map((k) => k.data.id))).toEqual(new Set([a.key.id]));
 
-    const list = (await (await send(reservationKeys, t.apiKey, reservationId)).json()).data;
+    const listed = await (await send(reservationKeys, t.apiKey, reservationId)).json();
+    // A list, as every list answers (API.md, Conventions): its one page, so no cursor.
+    expect(listed.nextCursor).toBeNull();
+    const list = listed.data;
     expect(list.map((k: { id: string; status: string }) => [k.id, k.status])).toEqual([
       [a.key.id, 'active'],
       [a.revokedKeyIds[0], 'revoked'],

@@ -208,7 +208,7 @@ export const API_EXAMPLES: Record<string, TOperationExamples> = {
   },
   'GET /reservations/{id}/messages': {
     parameters: { id: RESERVATION },
-    response: { data: [sentLink] },
+    response: { data: [sentLink], nextCursor: null },
   },
   'POST /reservations/{id}/messages': {
     parameters: { id: RESERVATION },
@@ -267,6 +267,6 @@ export const API_EXAMPLES: Record<string, TOperationExamples> = {
   },
   'GET /rooms/{id}/staff-codes': {
     parameters: { id: ROOM_101 },
-    response: { data: [staffCode] },
+    response: { data: [staffCode], nextCursor: null },
   },
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ERROR_STATUS } from './http';
 import { openApiDocument } from './openapi';
 import { API_EXAMPLES } from './openapi-examples';
 import { API_ROUTES } from './routes';
@@ -34,12 +35,33 @@ describe('the route list and the OpenAPI document', () => {
     );
     expect(operations.map((o) => o.key).sort()).toEqual(API_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
+    // Every error a route declares is documented under its status (409 conflict, 429 rate_limited … as well).
+    const missing = API_ROUTES.flatMap((route) =>
+      route.errors
+        .filter((code) => {
+          const response = doc.paths[route.path]![route.method.toLowerCase()]!.responses[String(ERROR_STATUS[code])];
+          return !JSON.stringify(response ?? {}).includes(code);
+        })
+        .map((code) => `${route.method} ${route.path} ${code}`),
+    );
+    expect(missing).toEqual([]);
+    expect(doc.paths['/ical-feeds']!.post!.responses['409']).toMatchObject({ description: 'Error: conflict' });
     const create = doc.paths['/booking-groups']!.post!;
     expect(JSON.stringify(create.requestBody)).toContain('"maxItems":50');
     expect(create.responses).toHaveProperty('409');
     expect(openApiDocument('https://unlock.example')).toMatchObject({
       servers: [{ url: 'https://unlock.example/api/v1' }],
     });
+  });
+});
+
+describe('the answers of the listed routes', () => {
+  it('are lists as API.md’s conventions say: every answer whose data is an array also has nextCursor', () => {
+    const bare = API_ROUTES.filter((route) => {
+      const shape = (route.success.schema as z.ZodObject | undefined)?.shape;
+      return shape?.data instanceof z.ZodArray && !('nextCursor' in shape);
+    }).map((route) => `${route.method} ${route.path}`);
+    expect(bare).toEqual([]);
   });
 });
 

@@ -1,20 +1,8 @@
 import { z } from 'zod';
-import type { AppErrorCode } from '../errors';
+import { ERROR_STATUS } from './http';
 import { API_EXAMPLES } from './openapi-examples';
 import { ZErrorSchema } from './response-schemas';
 import { API_ROUTES } from './routes';
-
-const ERROR_STATUS: Partial<Record<AppErrorCode, string>> = {
-  invalid_request: '400',
-  not_found: '404',
-  room_unavailable: '409',
-  illegal_transition: '409',
-  reservation_not_ready: '409',
-  payment_intent_in_use: '409',
-  payment_intent_invalid: '409',
-  too_early: '409',
-  unavailable: '503',
-};
 
 /** Where the document's shared schemas live: every `$ref` points here. */
 const COMPONENTS = '#/components/schemas/';
@@ -95,6 +83,13 @@ export function openApiDocument(serverUrl = ''): Record<string, unknown> {
     const responses: Record<string, unknown> = {
       [String(route.success.status)]: {
         description: route.success.description,
+        ...(route.success.media
+          ? {
+              content: Object.fromEntries(
+                route.success.media.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+              ),
+            }
+          : {}),
         ...(route.success.schema
           ? {
               content: {
@@ -117,8 +112,8 @@ export function openApiDocument(serverUrl = ''): Record<string, unknown> {
     };
     const byStatus = new Map<string, string[]>();
     for (const code of route.errors) {
-      const status = ERROR_STATUS[code];
-      if (status) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+      const status = String(ERROR_STATUS[code]);
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }
     for (const [status, codes] of byStatus) {
       responses[status] = {

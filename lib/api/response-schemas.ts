@@ -179,14 +179,59 @@ export const ZRemoteUnlockSchema = z
   })
   .meta({ id: 'RemoteUnlock' });
 
-export const ZIcalFeedSchema = z.object({
-  id: z.uuid(),
-  channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),
-  channelLabel: z.string(),
-  host: z.string(),
-  lastFetchedAt: instant.nullable(),
-  lastSuccessAt: instant.nullable(),
-  failures: z.number().int(),
-  lastError: z.string().nullable(),
-  stays: z.number().int(),
-});
+/** An iCal import feed as listed: its target, its channel, its host (never the whole URL) and its last fetch. */
+export const ZIcalFeedSchema = z
+  .object({
+    id: z.uuid(),
+    roomId: z.uuid().nullable().describe('The room it imports into (or null: a room type’s feed)'),
+    roomTypeId: z.uuid().nullable().describe('The room type it imports into (or null: a room’s feed)'),
+    channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),
+    channelLabel: z.string(),
+    host: z.string().describe('The feed URL’s host only: the URL is the channel’s secret and is never shown again'),
+    lastFetchedAt: instant.nullable(),
+    lastSuccessAt: instant.nullable(),
+    failures: z.number().int().describe('Failed fetches in a row'),
+    lastError: z.string().nullable(),
+    stays: z.number().int().describe('Stays it has booked'),
+  })
+  .meta({ id: 'IcalFeed' });
+
+/** What one sync of a feed did (POST /ical-feeds/{id}/sync). */
+export const ZIcalSyncSchema = z
+  .object({
+    created: z.number().int().describe('Stays booked from new UIDs'),
+    changed: z.number().int().describe('Stays whose dates changed (their keys follow)'),
+    cancelled: z.number().int().describe('Stays whose UID was missing from two successful fetches in a row'),
+    rejected: z.number().int().describe('Events refused: they overlap another stay (an incident each)'),
+    status: z
+      .enum(['synced', 'not_modified', 'failed'])
+      .describe('not_modified: the channel answered 304; failed: nothing could be read, and nothing was cancelled'),
+    error: z.string().nullable().describe('Why the fetch failed, without the URL'),
+  })
+  .meta({ id: 'IcalSync' });
+
+/** A stay's guest register (GET /reservations/{id}/registration): passport images by URL, never inline. */
+export const ZStayRegisterSchema = z
+  .object({
+    reservationId: z.uuid(),
+    registration: z.enum(['none', 'jp']).describe('The facility’s register: none keeps none'),
+    complete: z.boolean().describe('Every guest the register needs is in it (always true where none is kept)'),
+    guests: z.array(
+      z.object({
+        id: z.uuid().describe('The register row: its passport image is read by it'),
+        position: z.number().int().min(1).max(10),
+        name: z.string(),
+        address: z.string(),
+        addressInJapan: z.boolean(),
+        nationality: z.string().describe('ISO 3166-1 alpha-2'),
+        occupation: z.string().nullable(),
+        passportNumber: z.string().nullable(),
+        passportImage: z
+          .object({ type: z.enum(['image/jpeg', 'image/png']), url: z.url() })
+          .nullable()
+          .describe('Where to read the image (GET with the same key; each reading audited), never the bytes'),
+        retainUntil: instant.describe('Kept until then: three years after the stay'),
+      }),
+    ),
+  })
+  .meta({ id: 'StayRegister' });

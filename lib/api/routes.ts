@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppErrorCode } from '../errors';
 import { apiKeyActor } from './actor';
 import { pathId, readJson, readQuery } from './body';
-import { json } from './http';
+import { json, privateImage } from './http';
 import { getApiKey, listApiKeys } from '../auth/list-api-keys';
 import { listAuditEvents } from '../audit/list-audit-events';
 import { bookGroup } from '../bookings/book-group';
@@ -22,8 +22,17 @@ import { listRooms } from '../rooms/list-rooms';
 import { roomIcalUrl, rotateRoomIcalUrl } from '../ical/export-feed';
 import { listDoorEntries } from '../locks/door-entries';
 import { remoteUnlock, ZRemoteUnlockBodySchema } from '../locks/remote-unlock';
-import { addIcalFeed, listIcalFeeds, ZIcalFeedInputSchema } from '../ical/feeds';
+import {
+  addIcalFeed,
+  listIcalFeeds,
+  listTenantIcalFeeds,
+  syncIcalFeedNow,
+  ZIcalFeedCreateBodySchema,
+  ZIcalFeedInputSchema,
+} from '../ical/feeds';
 import { recordPayment } from '../payments/record-payment';
+import { readPassportImage } from '../registration/register-day';
+import { readStayRegister } from '../registration/read-stay-register';
 import { listRoomTypes, toRoomTypeView } from '../room-types/list-room-types';
 import { changeReservationDates } from '../stays/change-dates';
 import { checkOutReservation } from '../stays/check-out';
@@ -47,8 +56,10 @@ import {
   ZRoomSchema,
   ZRoomTypeSchema,
   ZStaffCodeSchema,
+  ZStayRegisterSchema,
   ZWebhookEventSchema,
   ZIcalFeedSchema,
+  ZIcalSyncSchema,
   ZIcalUrlSchema,
   ZDoorEntrySchema,
   ZRemoteUnlockSchema,
@@ -59,9 +70,11 @@ import {
   ZCheckInBodySchema,
   ZCheckOutBodySchema,
   ZCreateStaffCodeBodySchema,
+  ZIcalSyncBodySchema,
   ZCreateBookingGroupBodySchema,
   ZListAuditEventsQuerySchema,
   ZListEntriesQuerySchema,
+  ZListIcalFeedsQuerySchema,
   ZListReservationsQuerySchema,
   ZListWebhookEventsQuerySchema,
   ZMoveReservationBodySchema,
@@ -71,7 +84,17 @@ import {
 } from './schemas';
 
 /** The kind of tenant-owned thing a path id names: the cross-tenant tests use it to pick another tenant's id. */
-export type IdKind = 'reservation' | 'check_in' | 'key' | 'guest' | 'api_key' | 'room' | 'room_type' | 'lock';
+export type IdKind =
+  | 'reservation'
+  | 'check_in'
+  | 'key'
+  | 'guest'
+  | 'api_key'
+  | 'room'
+  | 'room_type'
+  | 'lock'
+  | 'ical_feed'
+  | 'registration';
 
 /** A route's own work: the API key's principal and the request in, the answer out (errors are mapped by withApiKey). */
 export type ApiHandler = (ctx: ApiContext, params: { id: string }) => Promise<Response>;
@@ -84,7 +107,8 @@ export type RouteSpec = {
   idKind?: IdKind;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: number; description: string; schema?: z.ZodType };
+  /** `schema`: a JSON answer's; `media`: the types of an answer that is bytes, not JSON (an image). */
+  success: { status: number; description: string; schema?: z.ZodType; media?: readonly string[] };
   errors: AppErrorCode[];
   /** What the route does: validates with the schemas above (readJson, readQuery, pathId) and calls lib. */
   handler: ApiHandler;
@@ -112,10 +136,13 @@ function icalFeedRoutes(kind: 'room' | 'room_type'): RouteSpec[] {
       path,
       idKind: kind,
       summary: `The ${kind === 'room' ? 'room' : 'room type'}’s iCal import feeds with their last fetch (the feed URL itself is never shown again: its host only)`,
-      success: { status: 200, description: 'Import feeds', schema: dataOf(z.array(ZIcalFeedSchema)) },
+      success: { status: 200, description: 'Import feeds', schema: listOf(ZIcalFeedSchema) },
       errors: ['not_found'],
       handler: async ({ principal, requestId }, { id }) =>
-        json({ data: await listIcalFeeds({ tenantId: principal.tenantId, ...target(id) }) }, { requestId }),
+        json(
+          { data: await listIcalFeeds({ tenantId: principal.tenantId, ...target(id) }), nextCursor: null },
+          { requestId },
+        ),
     },
     {
       method: 'POST',
@@ -123,7 +150,7 @@ function icalFeedRoutes(kind: 'room' | 'room_type'): RouteSpec[] {
       idKind: kind,
       summary: `Import a channel’s iCal feed into ${into} (fetched now and every ICAL_POLL_MINUTES); audited ical_feed.added`,
       body: ZIcalFeedInputSchema,
-      success: { status: 201, description: 'The feed', schema: dataOf(z.object({ id: z.uuid() })) },
+      success: { status: 201, description: 'The feed', schema: dataOf(ZIcalFeedSchema) },
       errors: ['invalid_request', 'not_found', 'conflict'],
       handler: async ({ principal, request, requestId }, { id }) => {
         const where = target(id);
@@ -313,6 +340,42 @@ export const API_ROUTES: RouteSpec[] = [
     },
   },
   {
+    method: 'GET',
+    path: '/reservations/{id}/registration',
+    idKind: 'reservation',
+    summary:
+      'The guest register of the stay (Japan’s lodging law), passport numbers decrypted; each passport image by its own URL. For the tenant’s management: its API keys read it like its managers (decision 034); audited registration.viewed',
+    success: { status: 200, description: 'The stay’s register', schema: dataOf(ZStayRegisterSchema) },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const reservationId = pathId(id);
+      const register = await readStayRegister(
+        { tenantId: principal.tenantId, apiKeyId: principal.apiKeyId },
+        reservationId,
+      );
+      return json({ data: register }, { requestId });
+    },
+    keyCheckedInTransaction: true,
+  },
+  {
+    method: 'GET',
+    path: '/registrations/{id}/passport-image',
+    idKind: 'registration',
+    summary:
+      'One register guest’s passport image (the passportImage.url of GET /reservations/{id}/registration), decrypted: JPEG or PNG bytes, never cached; each reading audited registration.viewed',
+    success: { status: 200, description: 'The image', media: ['image/jpeg', 'image/png'] },
+    errors: ['not_found'],
+    handler: async ({ principal, requestId }, { id }) => {
+      const registrationId = pathId(id);
+      const image = await readPassportImage(
+        { tenantId: principal.tenantId, apiKeyId: principal.apiKeyId },
+        registrationId,
+      );
+      return privateImage(image, requestId);
+    },
+    keyCheckedInTransaction: true,
+  },
+  {
     method: 'POST',
     path: '/reservations/{id}/check-in',
     idKind: 'reservation',
@@ -320,7 +383,15 @@ export const API_ROUTES: RouteSpec[] = [
       'Complete the check-in; repeating it returns the same check-in and key. Before the stay’s start minus the facility’s early check-in minutes: 409 too_early with opensAt, unless {"early": true} (audited; refused while another stay overlaps)',
     body: ZCheckInBodySchema,
     success: { status: 200, description: 'The check-in', schema: dataOf(ZCheckInResultSchema) },
-    errors: ['invalid_request', 'not_found', 'reservation_not_ready', 'too_early', 'room_unavailable'],
+    errors: [
+      'invalid_request',
+      'not_found',
+      'reservation_not_ready',
+      'too_early',
+      'room_unavailable',
+      'illegal_transition',
+      'key_revoked',
+    ],
     handler: async ({ principal, request, requestId }, { id }) => {
       const reservationId = pathId(id);
       const { early } = await readJson(request, ZCheckInBodySchema, { optional: true });
@@ -337,9 +408,10 @@ export const API_ROUTES: RouteSpec[] = [
     method: 'POST',
     path: '/check-ins/{id}/key',
     idKind: 'check_in',
-    summary: 'The live key of a check-in, issued if none; concurrent callers get the same key',
+    summary:
+      'The live key of a check-in, issued if none; concurrent callers get the same key. After check-out → 409 illegal_transition; after staff revoked the stay key → 409 key_revoked (only POST /keys/{id}/reissue makes a successor)',
     success: { status: 200, description: 'The key', schema: dataOf(ZKeySchema) },
-    errors: ['not_found', 'reservation_not_ready'],
+    errors: ['not_found', 'reservation_not_ready', 'illegal_transition', 'key_revoked'],
     handler: async ({ principal, requestId }, { id }) => {
       const key = await issueCheckInKey({
         tenantId: principal.tenantId,
@@ -372,11 +444,11 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/reservations/{id}/messages',
     idKind: 'reservation',
     summary: 'The emails of a reservation’s guest (the link once per booking and per stay change), newest first',
-    success: { status: 200, description: 'Messages', schema: dataOf(z.array(ZMessageSchema)) },
+    success: { status: 200, description: 'Messages', schema: listOf(ZMessageSchema) },
     errors: ['not_found'],
     handler: async ({ principal, requestId }, { id }) => {
       const messages = await listReservationMessages({ tenantId: principal.tenantId, reservationId: pathId(id) });
-      return json({ data: messages.map(toMessageView) }, { requestId });
+      return json({ data: messages.map(toMessageView), nextCursor: null }, { requestId });
     },
   },
   {
@@ -404,11 +476,14 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/reservations/{id}/keys',
     idKind: 'reservation',
     summary: 'Every key of a reservation',
-    success: { status: 200, description: 'Keys', schema: dataOf(z.array(ZKeySchema)) },
+    success: { status: 200, description: 'Keys', schema: listOf(ZKeySchema) },
     errors: ['not_found'],
     handler: async ({ principal, requestId }, { id }) =>
       json(
-        { data: await listReservationKeys({ tenantId: principal.tenantId, reservationId: pathId(id) }) },
+        {
+          data: await listReservationKeys({ tenantId: principal.tenantId, reservationId: pathId(id) }),
+          nextCursor: null,
+        },
         { requestId },
       ),
   },
@@ -513,10 +588,13 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/rooms/{id}/staff-codes',
     idKind: 'room',
     summary: 'The staff codes of a room, newest first',
-    success: { status: 200, description: 'Staff codes', schema: dataOf(z.array(ZStaffCodeSchema)) },
+    success: { status: 200, description: 'Staff codes', schema: listOf(ZStaffCodeSchema) },
     errors: ['not_found'],
     handler: async ({ principal, requestId }, { id }) =>
-      json({ data: await listStaffCodes({ tenantId: principal.tenantId, roomId: pathId(id) }) }, { requestId }),
+      json(
+        { data: await listStaffCodes({ tenantId: principal.tenantId, roomId: pathId(id) }), nextCursor: null },
+        { requestId },
+      ),
   },
   {
     method: 'POST',
@@ -571,6 +649,57 @@ export const API_ROUTES: RouteSpec[] = [
   },
   ...icalFeedRoutes('room'),
   ...icalFeedRoutes('room_type'),
+  {
+    method: 'GET',
+    path: '/ical-feeds',
+    summary:
+      'Every iCal import feed of the key’s tenant, its rooms’ and its room types’, oldest first, with its last fetch (the feed URL itself is never shown again: its host only)',
+    query: ZListIcalFeedsQuerySchema,
+    success: { status: 200, description: 'A page of import feeds', schema: listOf(ZIcalFeedSchema) },
+    errors: ['invalid_request'],
+    handler: async ({ principal, request, requestId }) =>
+      json(
+        await listTenantIcalFeeds({ tenantId: principal.tenantId, ...readQuery(request, ZListIcalFeedsQuerySchema) }),
+        {
+          requestId,
+        },
+      ),
+  },
+  {
+    method: 'POST',
+    path: '/ical-feeds',
+    summary:
+      'Import a channel’s iCal feed into a room (roomId) or a room type (roomTypeId: each event is booked on the first of its rooms free for the dates), fetched now and every ICAL_POLL_MINUTES; audited ical_feed.added. The same URL twice on it → 409 conflict',
+    body: ZIcalFeedCreateBodySchema,
+    success: { status: 201, description: 'The feed', schema: dataOf(ZIcalFeedSchema) },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+    handler: async ({ principal, request, requestId }) => {
+      const { roomId, roomTypeId, url, channel } = await readJson(request, ZIcalFeedCreateBodySchema);
+      const feed = await addIcalFeed({
+        tenantId: principal.tenantId,
+        url,
+        channel,
+        actor: apiKeyActor(principal),
+        ...(roomId ? { roomId } : { roomTypeId: roomTypeId! }),
+      });
+      return json({ data: feed }, { status: 201, requestId });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/ical-feeds/{id}/sync',
+    idKind: 'ical_feed',
+    summary:
+      'Fetch a feed now and apply it: the stays it created, changed (dates), cancelled (missing from two successful fetches in a row) and rejected (overlapping another stay). A failed or malformed fetch changes nothing (status failed). A sync of the feed already running is waited for; one still running after 25 s → 409 conflict',
+    body: ZIcalSyncBodySchema,
+    success: { status: 200, description: 'What the sync did', schema: dataOf(ZIcalSyncSchema) },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+    handler: async ({ principal, request, requestId }, { id }) => {
+      const feedId = pathId(id);
+      await readJson(request, ZIcalSyncBodySchema, { optional: true });
+      return json({ data: await syncIcalFeedNow({ tenantId: principal.tenantId, feedId }) }, { requestId });
+    },
+  },
   {
     method: 'DELETE',
     path: '/guests/{id}',

@@ -137,6 +137,17 @@ export const ZListEntriesQuerySchema = z
     path: ['to'],
   });
 
+/** GET /ical-feeds: the tenant's import feeds, oldest first. */
+export const ZListIcalFeedsQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+
+/** POST /ical-feeds/{id}/sync: no body, or an empty object. */
+export const ZIcalSyncBodySchema = z.object({}).strict();
+
 export const ZListAuditEventsQuerySchema = z
   .object({
     subjectId: z.uuid().optional(),

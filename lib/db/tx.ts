@@ -131,8 +131,9 @@ export type Scope = Settings & { apiKeyId?: string };
  * Runs `statements` (SQL text, values as `sqlLiteral`s) as ONE transaction in ONE round trip: a
  * simple query of several statements, which PostgreSQL runs as one implicit transaction (all or
  * nothing). Its first statement picks the role and settings exactly as `withTenant` / `asService`
- * do (SET LOCAL: they end with the transaction); with `apiKeyId`, the next one refuses (401) a key
- * revoked or not of `tenantId` — so a revocation stops the very next request in every process.
+ * do (SET LOCAL: they end with the transaction), and names the API key the transaction acts for
+ * (`app.api_key_id`, read by `app_current_api_key()`); with `apiKeyId`, the next one refuses (401) a
+ * key revoked or not of `tenantId` — so a revocation stops the very next request in every process.
  * Returns the rows of each of `statements`, in order. For the API's hot reads and single calls of
  * SQL functions; anything that needs the application between statements uses `withTenant`.
  */
@@ -141,7 +142,8 @@ export function scopedQuery<R = Record<string, unknown>>(scope: Scope, statement
     `select set_config('role', ${sqlLiteral(scope.role, 'text')}, true),
       set_config('app.tenant_id', ${sqlLiteral(scope.tenantId ?? '', 'text')}, true),
       set_config('app.user_id', ${sqlLiteral(scope.userId ?? '', 'text')}, true),
-      set_config('app.guest_token_hash', ${sqlLiteral(scope.guestTokenHash ?? '', 'text')}, true)`,
+      set_config('app.guest_token_hash', ${sqlLiteral(scope.guestTokenHash ?? '', 'text')}, true),
+      set_config('app.api_key_id', ${sqlLiteral(scope.apiKeyId ?? '', 'text')}, true)`,
     ...(scope.apiKeyId
       ? [
           `select app_api_key_live(${sqlLiteral(scope.tenantId ?? null, 'uuid')}, ${sqlLiteral(scope.apiKeyId, 'uuid')})`,

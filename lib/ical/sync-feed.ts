@@ -53,7 +53,8 @@ type EventRow = {
 };
 
 export type SyncOutcome = {
-  status: 'synced' | 'not_modified' | 'failed' | 'gone';
+  /** `busy`: another sync of the feed holds its lease right now, and this one fetched nothing. */
+  status: 'synced' | 'not_modified' | 'failed' | 'gone' | 'busy';
   booked: number;
   moved: number;
   cancelled: number;
@@ -64,7 +65,14 @@ export type SyncOutcome = {
 const EMPTY = { booked: 0, moved: 0, cancelled: 0, rejected: 0 };
 
 /**
- * One fetch of one feed and what it changes (the worker runs a feed's syncs one at a time: its own queue).
+ * How long a sync holds its feed's lease at most: a fetch takes at most 10 s and applying it far less; a process
+ * that died mid-sync keeps the feed from being fetched only this long.
+ */
+export const SYNC_LEASE_SECONDS = 300;
+
+/**
+ * One fetch of one feed and what it changes; one at a time per feed, whoever asks (the feed's lease: a sync that
+ * finds another one running fetches nothing and answers `busy`).
  * A failed, malformed or empty fetch changes no stay; a failure counts one more on the feed's incident (opened at
  * the first, raised at the 5th and 20th, resolved by the next success). A successful one books each new UID (source
  * `ical`, a pre-issued key like any booking), moves a stay whose dates changed (its keys follow), and cancels a stay
@@ -74,7 +82,13 @@ const EMPTY = { booked: 0, moved: 0, cancelled: 0, rejected: 0 };
 export async function syncFeed({ tenantId, feedId }: { tenantId: string; feedId: string }): Promise<SyncOutcome> {
   const tenant = sqlLiteral(tenantId, 'uuid');
   const feedLiteral = sqlLiteral(feedId, 'uuid');
-  const [feeds, events] = await runStatements({ role: 'app_service', tenantId }, [
+  const [leased, feeds, events] = await runStatements({ role: 'app_service', tenantId }, [
+    // One sync of a feed at a time, whoever asks (the worker's poll, "fetch now", the API): the feed's lease.
+    statement<{ id: string }>(
+      `update ical_feeds set syncing_until = now() + make_interval(secs => ${sqlLiteral(SYNC_LEASE_SECONDS, 'int')})
+        where tenant_id = ${tenant} and id = ${feedLiteral} and (syncing_until is null or syncing_until <= now())
+        returning id`,
+    ),
     statement<FeedRow>(
       `select f.id, f.room_id, f.room_type_id, coalesce(r.label, rt.name) as target_label, f.channel, f.url, f.etag,
               f.last_modified, fa.time_zone,
@@ -92,6 +106,20 @@ export async function syncFeed({ tenantId, feedId }: { tenantId: string; feedId:
   ]);
   const feed = feeds[0];
   if (!feed) return { status: 'gone', ...EMPTY };
+  if (leased.length === 0) return { status: 'busy', ...EMPTY };
+  try {
+    return await syncLeased(tenantId, feed, events);
+  } finally {
+    await runStatements({ role: 'app_service', tenantId }, [
+      effectStatement(`update ical_feeds set syncing_until = null where tenant_id = ${tenant} and id = ${feedLiteral}`),
+    ]);
+  }
+}
+
+/** `syncFeed`'s work once it holds the feed's lease. */
+async function syncLeased(tenantId: string, feed: FeedRow, events: EventRow[]): Promise<SyncOutcome> {
+  const tenant = sqlLiteral(tenantId, 'uuid');
+  const feedLiteral = sqlLiteral(feed.id, 'uuid');
   const validators: FeedValidators = { etag: feed.etag, lastModified: feed.last_modified };
   const fetched = await fetchFeed(feed.url, validators);
   if (fetched.status === 'failed') return failed(tenantId, feed, fetched.reason);

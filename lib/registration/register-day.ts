@@ -1,12 +1,22 @@
-import { runStatements, sqlLiteral, statement, withTenant } from '../db/tx';
+import { runStatements, sqlLiteral, statement, withTenant, type Scope } from '../db/tx';
 import { AppError } from '../errors';
 import { keyringJson } from './guest-register';
 
-/** A manager reading the register: their tenant and user (PostgreSQL checks the membership itself). */
-export type RegisterReader = { tenantId: string; userId: string };
+/**
+ * Who reads the register: a manager (their tenant and user: PostgreSQL checks the membership itself), or one of the
+ * tenant's API keys, which acts for the tenant's management (decision 034; PostgreSQL checks the key is live).
+ */
+export type RegisterReader = { tenantId: string } & ({ userId: string } | { apiKeyId: string });
 
-export type RegisterGuest = {
-  registrationId: string;
+/** The transaction scope of a register reading: the tenant, and the manager or the API key it is read for. */
+export function registerReaderScope(reader: RegisterReader): Scope {
+  return 'userId' in reader
+    ? { role: 'app_authenticated', tenantId: reader.tenantId, userId: reader.userId }
+    : { role: 'app_authenticated', tenantId: reader.tenantId, apiKeyId: reader.apiKeyId };
+}
+
+/** What the register holds of one guest, as its readers (a manager, the tenant's API key) see it. */
+export type RegisterGuestFields = {
   position: number;
   name: string;
   address: string;
@@ -14,9 +24,24 @@ export type RegisterGuest = {
   nationality: string;
   occupation: string | null;
   passportNumber: string | null;
-  hasPassportImage: boolean;
   retainUntil: Date;
 };
+
+export type RegisterGuest = RegisterGuestFields & { registrationId: string; hasPassportImage: boolean };
+
+/** A guest's fields from a row that has one (`registration_id` not null). */
+export function registerGuestFields(row: RegisterGuestColumns): RegisterGuestFields {
+  return {
+    position: row.guest_position!,
+    name: row.name!,
+    address: row.address!,
+    addressInJapan: row.address_in_japan!,
+    nationality: row.nationality!,
+    occupation: row.occupation,
+    passportNumber: row.passport_number,
+    retainUntil: new Date(row.retain_until!),
+  };
+}
 
 /** One stay arriving on the day, with its register's guests (none yet: an empty list, `complete` false). */
 export type RegisterStay = {
@@ -29,12 +54,8 @@ export type RegisterStay = {
   guests: RegisterGuest[];
 };
 
-type Row = {
-  reservation_id: string;
-  room_label: string;
-  starts_at: Date;
-  ends_at: Date;
-  status: string;
+/** A register guest's columns as the register's functions return them: all null on a stay's row without a guest. */
+export type RegisterGuestColumns = {
   registration_id: string | null;
   guest_position: number | null;
   name: string | null;
@@ -43,8 +64,16 @@ type Row = {
   nationality: string | null;
   occupation: string | null;
   passport_number: string | null;
-  has_passport_image: boolean | null;
   retain_until: Date | null;
+};
+
+type Row = RegisterGuestColumns & {
+  reservation_id: string;
+  room_label: string;
+  starts_at: Date;
+  ends_at: Date;
+  status: string;
+  has_passport_image: boolean | null;
   complete: boolean;
 };
 
@@ -78,7 +107,7 @@ export async function readRegisterDay(
   const d = sqlLiteral(input.day, 'date');
   // The day's bounds in the facility's own zone, in the same statement.
   const zone = `(select time_zone from facilities where tenant_id = ${t} and id = ${f})`;
-  const [rows] = await runStatements({ role: 'app_authenticated', tenantId: reader.tenantId, userId: reader.userId }, [
+  const [rows] = await runStatements(registerReaderScope(reader), [
     statement<Row>(`select * from app_register_rows(${t}, ${f}, (${d}::timestamp at time zone ${zone}),
       ((${d} + 1)::timestamp at time zone ${zone}), ${sqlLiteral(keyringJson(), 'jsonb')},
       ${sqlLiteral(input.purpose, 'text')})`),
@@ -101,26 +130,22 @@ export async function readRegisterDay(
     if (row.registration_id)
       stay.guests.push({
         registrationId: row.registration_id,
-        position: row.guest_position!,
-        name: row.name!,
-        address: row.address!,
-        addressInJapan: row.address_in_japan!,
-        nationality: row.nationality!,
-        occupation: row.occupation,
-        passportNumber: row.passport_number,
+        ...registerGuestFields(row),
         hasPassportImage: row.has_passport_image === true,
-        retainUntil: new Date(row.retain_until!),
       });
   }
   return stays;
 }
 
-/** One guest's passport image, decrypted, for a manager; audited `registration.viewed` in the read's transaction. */
+/**
+ * One guest's passport image, decrypted, for a manager or the tenant's API key; audited `registration.viewed` in the
+ * read's transaction.
+ */
 export async function readPassportImage(
   reader: RegisterReader,
   registrationId: string,
 ): Promise<{ bytes: Buffer; type: 'image/jpeg' | 'image/png' }> {
-  const [rows] = await runStatements({ role: 'app_authenticated', tenantId: reader.tenantId, userId: reader.userId }, [
+  const [rows] = await runStatements(registerReaderScope(reader), [
     statement<{ image: Buffer; image_type: 'image/jpeg' | 'image/png' }>(
       `select image, image_type from app_register_passport_image(${sqlLiteral(reader.tenantId, 'uuid')},
         ${sqlLiteral(registrationId, 'uuid')}, ${sqlLiteral(keyringJson(), 'jsonb')})`,

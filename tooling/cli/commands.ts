@@ -57,7 +57,8 @@ export const COMMANDS: Record<string, CliCommand> = {
       .object({
         tenant: uuid,
         name: z.string().trim().min(1).max(200),
-        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('UTC'),
+        // API.md's `[--timezone Asia/Tokyo]`, as the manager's facility form and sign-up default to.
+        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone').default('Asia/Tokyo'),
         'key-lead-minutes': z.coerce.number().int().min(0).max(10080).optional(),
         'early-check-in-minutes': z.coerce.number().int().min(0).max(1440).optional(),
       })
@@ -274,13 +275,15 @@ export const COMMANDS: Record<string, CliCommand> = {
         message: 'give --room or --room-type, not both',
         path: ['room'],
       }),
-    (f) =>
-      addIcalFeed({
+    async (f) => {
+      const { id } = await addIcalFeed({
         tenantId: f.tenant,
         url: f.url,
         channel: f.channel,
         actor: CLI_ACTOR,
         ...(f.room ? { roomId: f.room } : { roomTypeId: f['room-type']! }),
-      }),
+      });
+      return { id };
+    },
   ),
 };

@@ -62,8 +62,16 @@ export const addIcalFeedAction = staffAction(
     echo: { url: TEXT, channel: TEXT },
     revalidate: MANAGE,
   },
-  ({ input: { roomId, roomTypeId, url, channel }, tenantId, actor }) =>
-    addIcalFeed({ tenantId, url, channel, actor, ...(roomId ? { roomId } : { roomTypeId: roomTypeId! }) }),
+  async ({ input: { roomId, roomTypeId, url, channel }, tenantId, actor }) => {
+    const { id } = await addIcalFeed({
+      tenantId,
+      url,
+      channel,
+      actor,
+      ...(roomId ? { roomId } : { roomTypeId: roomTypeId! }),
+    });
+    return { id };
+  },
 );
 
 /** Stops importing a feed (the stays it booked stay); audited. */

@@ -1,4 +1,4 @@
--- A facility's register for the stays arriving in [p_from, p_to), decrypted, for a manager; audited as viewed or exported.
+-- A facility's register for the stays arriving in [p_from, p_to), decrypted, for a manager (or the tenant's API key); audited as viewed or exported.
 CREATE OR REPLACE FUNCTION public.app_register_rows(p_tenant_id uuid, p_facility uuid, p_from timestamptz, p_to timestamptz, p_keys jsonb, p_purpose text)
  RETURNS TABLE(reservation_id uuid, room_label text, starts_at timestamptz, ends_at timestamptz, status text, registration_id uuid, guest_position integer, name text, address text, address_in_japan boolean, nationality text, occupation text, passport_number text, has_passport_image boolean, retain_until timestamptz, complete boolean)
  LANGUAGE plpgsql
@@ -7,8 +7,9 @@ CREATE OR REPLACE FUNCTION public.app_register_rows(p_tenant_id uuid, p_facility
 AS $function$
 declare
   v_stays integer;
+  v_reader record;
 begin
-  perform app_register_assert_manager(p_tenant_id);
+  select * into strict v_reader from app_register_reader(p_tenant_id);
   if p_purpose not in ('viewed', 'exported') then
     raise exception 'purpose must be viewed or exported' using errcode = '22023';
   end if;
@@ -28,8 +29,7 @@ begin
   select count(*) into v_stays from reservations r join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id
    where r.tenant_id = p_tenant_id and ro.facility_id = p_facility
      and r.starts_at >= p_from and r.starts_at < p_to and r.status <> 'cancelled';
-  perform app_audit(p_tenant_id, 'user', app_current_user()::text,
-                    (select coalesce(nullif(u.name, ''), u.email) from users u where u.id = app_current_user()),
+  perform app_audit(p_tenant_id, v_reader.reader_type, v_reader.reader_id, v_reader.reader_label,
                     'registration.' || p_purpose, 'facility', p_facility, null, null,
                     jsonb_build_object('from', p_from, 'to', p_to, 'stays', v_stays));
 end $function$;

@@ -1,5 +1,5 @@
 import { pathId } from '@/lib/api/body';
-import { withRequest } from '@/lib/api/http';
+import { privateImage, withRequest } from '@/lib/api/http';
 import { readPassportImage } from '@/lib/registration/register-day';
 import { requireRegisterReader } from '../../register-request';
 
@@ -7,13 +7,5 @@ import { requireRegisterReader } from '../../register-request';
 export const GET = withRequest<{ id: string }>(async (_context, { id }) => {
   const staff = await requireRegisterReader();
   const image = await readPassportImage({ tenantId: staff.current.tenantId, userId: staff.user.id }, pathId(id));
-  return new Response(new Uint8Array(image.bytes), {
-    headers: {
-      'content-type': image.type,
-      'content-disposition': 'inline',
-      // Personal data: never kept by a browser or a proxy.
-      'cache-control': 'no-store, private',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return privateImage(image);
 });
