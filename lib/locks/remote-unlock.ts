@@ -4,6 +4,7 @@ import { writeAuditEvent } from '../audit/write-audit-event';
 import { asService, runStatements } from '../db/tx';
 import { AppError } from '../errors';
 import { rateLimitHits } from '../ratelimit/rate-limit';
+import { canUnlockRemotely } from './remote-unlock-capability';
 import { lockProviderFor } from './tenant-provider';
 
 export const ZRemoteUnlockBodySchema = z
@@ -13,8 +14,6 @@ export const ZRemoteUnlockBodySchema = z
 /** A lock opened remotely at most this often per lock, and by one person this often across the tenant. */
 export const UNLOCKS_PER_LOCK = { windowSeconds: 60, limit: 3 } as const;
 export const UNLOCKS_PER_PERSON = { windowSeconds: 600, limit: 20 } as const;
-
-const REMOTE_UNLOCK_PROVIDERS: ReadonlySet<string> = new Set(['seam']);
 
 const cannotUnlock = (lockId: string, provider: string) =>
   new AppError('not_supported', 'This lock cannot be opened remotely.', { lockId, provider });
@@ -48,7 +47,7 @@ export async function remoteUnlock(input: {
     ]),
   ]);
   // Seam's adapter opens doors; TTLock's gateway unlock (and so the simulator's) is not built yet.
-  if (!REMOTE_UNLOCK_PROVIDERS.has(lock.provider)) throw cannotUnlock(lockId, lock.provider);
+  if (!canUnlockRemotely(lock.provider)) throw cannotUnlock(lockId, lock.provider);
   const connection = await lockProviderFor(tenantId, lock.provider);
   if (!connection.ok)
     throw new AppError('unavailable', 'The lock provider cannot be reached now.', { code: connection.code });
