@@ -1,0 +1,55 @@
+'use server';
+
+import { z } from 'zod';
+import { isAppError } from '@/lib/errors';
+import { remoteUnlock } from '@/lib/locks/remote-unlock';
+import { staffAction, type ActionState } from '@/app/_server/action';
+
+const REASON_MAX = 300;
+
+/** What the desk reads after "Open door": opened, sent but not yet confirmed by the lock, or refused by it. */
+export type RemoteUnlockOutcome = {
+  status: 'done' | 'pending' | 'failed';
+  /** When the answer came, for "Door opened at 15:04". */
+  at: string;
+  /** The provider's failure code, said in plain words beside it. */
+  problem: string | null;
+};
+
+/**
+ * Opens one of the tenant's doors now through its lock provider, for a required reason (audited with the person).
+ * A lock whose provider cannot is refused (`not_supported`), as is a door or person over the rate limit; a provider
+ * that answers with an error is an outcome, not a crash: the desk sees the lock's words.
+ */
+export const remoteUnlockAction = staffAction(
+  {
+    name: 'remoteUnlock',
+    permission: 'doors.unlock',
+    input: z.object({
+      lockId: z.uuid(),
+      reason: z
+        .string('doors.open.reasonRequired')
+        .trim()
+        .min(1, 'doors.open.reasonRequired')
+        .max(REASON_MAX, 'doors.open.reasonTooLong'),
+    }),
+    echo: { reason: 'text' },
+    revalidate: { path: '/desk', type: 'layout' },
+  },
+  async ({ input: { lockId, reason }, tenantId, actor }): Promise<RemoteUnlockOutcome> => {
+    try {
+      const unlocked = await remoteUnlock({ tenantId, lockId, reason, actor });
+      return {
+        status: unlocked.status === 'unlocked' ? 'done' : unlocked.status,
+        at: new Date().toISOString(),
+        problem: null,
+      };
+    } catch (error) {
+      // The provider answered, with an error: the request is recorded, the door stayed shut.
+      if (isAppError(error) && error.code === 'unavailable' && typeof error.details.code === 'string')
+        return { status: 'failed', at: new Date().toISOString(), problem: error.details.code };
+      throw error;
+    }
+  },
+);
+export type RemoteUnlockState = ActionState<RemoteUnlockOutcome, { reason: 'text' }>;
