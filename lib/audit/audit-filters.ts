@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   'lock.released',
   'lock.drift_acknowledged',
   'lock.remote_unlocked',
+  'door.opened',
   'user.sign_in_throttled',
   'user.sign_in_failed',
   'user.password_changed',

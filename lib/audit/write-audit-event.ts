@@ -109,6 +109,14 @@ export type AuditMetadataOf = {
   'locks.synced': { provider: string; devices: number; imported: number };
   'lock.drift_acknowledged': { incidentId: string; codes: number };
   'lock.remote_unlocked': { lock: string; outcome: 'unlocked' | 'pending' | 'failed'; error: string | null };
+  /** Written in SQL (app_record_door_entry): one door opening a provider reported, the first time it is stored. */
+  'door.opened': {
+    method: 'code' | 'app' | 'manual' | 'unknown';
+    keyId: string | null;
+    reservationId: string | null;
+    entryId: string;
+    remoteUnlockId: string | null;
+  };
 };
 
 type MetadataOf<A extends WrittenAuditAction> = A extends keyof AuditMetadataOf ? AuditMetadataOf[A] : JsonObject;

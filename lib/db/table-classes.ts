@@ -45,6 +45,7 @@ export const TENANT_TABLES = [
   'room_ical_exports',
   'door_entries',
   'remote_unlocks',
+  'lock_record_cursors',
 ] as const;
 
 /** Reference tables, each with the reason it is global. */

@@ -65,6 +65,15 @@ const entriesOf = async (tenantId: string) =>
     )
   ).rows;
 
+const openedAudits = async (tenantId: string) =>
+  (
+    await admin.query(
+      `select actor_type, actor_id, actor_label, subject_type, subject_id, room_id, metadata from audit_events
+        where tenant_id = $1 and action = 'door.opened' order by occurred_at, id`,
+      [tenantId],
+    )
+  ).rows;
+
 beforeAll(async () => {
   admin = await adminClient();
   site = await seamSite();
@@ -105,10 +114,44 @@ describe('door entries from Seam', () => {
     expect(listed.data).toMatchObject([
       { kind: 'unlocked', method: 'code', keyId: site.keyId, reservationId: site.reservationId, roomId: site.roomId },
     ]);
+    // One audit row for the one opening, in the entry's transaction, pointing at the webhook event that reported it.
+    const audits = await openedAudits(site.tenantId);
+    const stored = await admin.query<{ id: string }>(
+      `select id from webhook_events where tenant_id = $1 and payload->>'event_id' = $2 order by received_at limit 1`,
+      [site.tenantId, event.event_id],
+    );
+    expect(audits).toEqual([
+      {
+        actor_type: 'provider',
+        actor_id: stored.rows[0]!.id,
+        actor_label: 'seam',
+        subject_type: 'lock',
+        subject_id: site.lockId,
+        room_id: site.roomId,
+        metadata: {
+          method: 'code',
+          keyId: site.keyId,
+          reservationId: site.reservationId,
+          entryId: listed.data[0]!.id,
+          remoteUnlockId: null,
+        },
+      },
+    ]);
   });
 
-  it('records the same provider event once when it is recorded twice at once', async () => {
+  it('records the same provider event once, audited once, when it is recorded twice at once', async () => {
     const eventId = randomUUID();
+    const recordInput = (id: string) =>
+      ({
+        tenantId: site.tenantId,
+        provider: 'seam',
+        eventId: id,
+        deviceId: site.deviceId,
+        codeId: null,
+        kind: 'unlocked',
+        method: 'manual',
+        occurredAt: new Date(),
+      }) as const;
     const record = () =>
       recordDoorEntry({
         tenantId: site.tenantId,
@@ -116,14 +159,22 @@ describe('door entries from Seam', () => {
         eventId,
         deviceId: site.deviceId,
         codeId: null,
-        kind: 'locked',
+        kind: 'unlocked',
         method: 'manual',
         occurredAt: new Date(),
       });
+    const audited = (await openedAudits(site.tenantId)).length;
     const results = await Promise.all([record(), record(), record(), record()]);
     expect(results.filter((r) => r && !r.duplicate)).toHaveLength(1);
     expect(new Set(results.map((r) => r!.entryId)).size).toBe(1);
     expect((await entriesOf(site.tenantId)).filter((e) => e.provider_event_id === eventId)).toHaveLength(1);
+    // One opening, one door.opened row, however many recorded it at once.
+    const audits = await openedAudits(site.tenantId);
+    expect(audits.length).toBe(audited + 1);
+    expect(audits.at(-1)!.metadata).toMatchObject({ method: 'manual', keyId: null, entryId: results[0]!.entryId });
+    // A locking is an entry, not an opening: no audit row.
+    await recordDoorEntry({ ...recordInput(randomUUID()), kind: 'locked' });
+    expect((await openedAudits(site.tenantId)).length).toBe(audited + 1);
   });
 
   it('records nothing for another tenant’s device, and names no key for another lock’s or tenant’s code', async () => {

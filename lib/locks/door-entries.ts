@@ -27,9 +27,11 @@ export type DoorEntry = {
 };
 
 /**
- * Stores one provider-reported door event, once per provider event id within the tenant (a repeat is `duplicate`),
- * linked to the key whose code the provider names on that lock; the first opening by a stay's guest code marks the
- * stay arrived. `null` when the device is not one of the tenant's locks (nothing is stored).
+ * Stores one provider-reported door event, once per provider event id within the tenant (a repeat is `duplicate` and
+ * writes nothing), linked to the key whose code the provider names on that lock (by code id, or by the PIN typed and
+ * the moment) and to the remote unlock that caused it; a new opening is audited `door.opened` and the first opening by
+ * a stay's guest code marks the stay arrived, all in one transaction. `null` when the device is not one of the
+ * tenant's locks (nothing is stored).
  */
 export async function recordDoorEntry(input: {
   tenantId: string;
@@ -37,25 +39,34 @@ export async function recordDoorEntry(input: {
   eventId: string;
   deviceId: string;
   codeId: string | null;
+  /** The PIN typed, where the provider names no code id (TTLock): compared in the database, never logged. */
+  pin?: string | null;
   kind: EntryKind;
   method: EntryMethod;
   occurredAt: Date;
-  userId?: string | null;
   /** The provider's action that opened it (a remote unlock from the desk names its person through it). */
   actionId?: string | null;
+  /** The provider's own remote unlock without a reference (TTLock's gateway unlock): matched to the desk's by time. */
+  remote?: boolean;
+  /** What reported it, as the audit row's provider actor id (the webhook event); the provider's name by default. */
+  sourceId?: string | null;
 }): Promise<{ entryId: string; duplicate: boolean; lockId: string } | null> {
   const { tenantId } = input;
-  const [rows] = await runStatements({ role: 'app_service', tenantId }, [
-    statement<{ entry_id: string; duplicate: boolean; lock_id: string }>(
-      `select entry_id, duplicate, lock_id from app_record_door_entry(${sqlLiteral(tenantId, 'uuid')},
-         ${sqlLiteral(input.provider, 'lock_provider')}, ${sqlLiteral(input.eventId, 'text')},
-         ${sqlLiteral(input.deviceId, 'text')}, ${sqlLiteral(input.codeId, 'text')}, ${sqlLiteral(input.kind, 'text')},
-         ${sqlLiteral(input.method, 'text')}, ${sqlLiteral(input.occurredAt, 'timestamptz')},
-         ${sqlLiteral(input.userId ?? null, 'uuid')}, ${sqlLiteral(input.actionId ?? null, 'text')})`,
-    ),
-  ]);
+  const [rows] = await runStatements({ role: 'app_service', tenantId }, [recordDoorEntryStatement(input)]);
   const row = rows![0];
   return row ? { entryId: row.entry_id, duplicate: row.duplicate, lockId: row.lock_id } : null;
+}
+
+/** The statement of `recordDoorEntry`, to run with others in one transaction. */
+export function recordDoorEntryStatement(input: Parameters<typeof recordDoorEntry>[0]) {
+  return statement<{ entry_id: string; duplicate: boolean; lock_id: string }>(
+    `select entry_id, duplicate, lock_id from app_record_door_entry(${sqlLiteral(input.tenantId, 'uuid')},
+       ${sqlLiteral(input.provider, 'lock_provider')}, ${sqlLiteral(input.eventId, 'text')},
+       ${sqlLiteral(input.deviceId, 'text')}, ${sqlLiteral(input.codeId, 'text')}, ${sqlLiteral(input.pin ?? null, 'text')},
+       ${sqlLiteral(input.kind, 'text')}, ${sqlLiteral(input.method, 'text')},
+       ${sqlLiteral(input.occurredAt, 'timestamptz')}, ${sqlLiteral(input.actionId ?? null, 'text')},
+       ${sqlLiteral(input.remote ?? false, 'boolean')}, ${sqlLiteral(input.sourceId ?? null, 'text')})`,
+  );
 }
 
 type EntryRow = {

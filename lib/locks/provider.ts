@@ -94,6 +94,12 @@ export type LockProvider = {
   unlockDoor?(
     input: CallContext & { deviceId: string },
   ): Promise<LockResult<{ actionId: string; status: 'unlocked' | 'pending' }>>;
+  /**
+   * The door's records the provider holds (TTLock `/v3/lockRecord/list`): what happened at a device from `from` on
+   * (by the lock's own clock), whenever they reached the provider. Every page or nothing: a page that fails fails the
+   * read, so a reader never skips records it did not see. Only where the provider keeps records to read.
+   */
+  listDoorRecords?(input: CallContext & { deviceId: string; from: Date }): Promise<LockResult<ProviderDoorRecord[]>>;
   /** Whether the provider answers and accepts the credentials (a fresh sign-in, never a cached token). */
   checkHealth(ctx: CallContext): Promise<LockResult<null>>;
   /**
@@ -110,6 +116,24 @@ export type LockProvider = {
   pullBackupCode?(
     input: CallContext & { deviceId: string; codeId: string },
   ): Promise<LockResult<{ codeId: string; pin: string }>>;
+};
+
+/**
+ * One record of a door, in our words: an opening or a locking (`kind`; null for what is neither — a door sensor, a
+ * tamper alarm, a failed try), how (`method`), when by the lock's clock (`occurredAt`) and when the provider had it
+ * (`uploadedAt`). `pin` is the passcode typed for a record by code (TTLock names no code id, only the PIN): it only
+ * ever goes to the database to name the key, never to a log. `remote`: the provider's own remote unlock (TTLock's
+ * gateway unlock), which a remote unlock from the desk causes.
+ */
+export type ProviderDoorRecord = {
+  eventId: string;
+  kind: 'unlocked' | 'locked' | null;
+  method: 'code' | 'app' | 'manual' | 'unknown';
+  success: boolean;
+  occurredAt: Date;
+  uploadedAt: Date | null;
+  pin: string | null;
+  remote: boolean;
 };
 
 /** The name a code carries on the provider's side: how `clientRef` survives a lost answer. */

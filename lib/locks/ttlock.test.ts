@@ -482,6 +482,92 @@ describe('offline (algorithmic) passcodes', () => {
   });
 });
 
+describe('lock records', () => {
+  const open = (body: Record<string, unknown>, lockId = LOCK) =>
+    sim.control(`/_control/locks/${lockId}/open`, body) as Promise<{ record: { recordId: number; lockDate: number } }>;
+
+  it('are read from /v3/lockRecord/list as openings and lockings, a passcode with the PIN typed', async () => {
+    const provider = sim.provider();
+    const pin = '4817290';
+    expect(await provider.programCode({ ...program(pin), validFrom: new Date(Date.now() - HOUR) })).toMatchObject({
+      ok: true,
+    });
+    const byPin = (await open({ pin })).record;
+    const wrong = (await open({ pin: '111111' })).record;
+    const byKey = (await open({ method: 'key', at: Date.now() - 10 * 60_000 })).record;
+    const locked = (
+      (await sim.control(`/_control/locks/${LOCK}/lock`, { method: 'button' })) as { record: typeof byKey }
+    ).record;
+    const read = await provider.listDoorRecords!({ deviceId: LOCK, from: new Date(Date.now() - HOUR), ...ctx });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    const byId = new Map(read.data.map((r) => [r.eventId, r]));
+    expect(byId.get(String(byPin.recordId))).toMatchObject({ kind: 'unlocked', method: 'code', pin, success: true });
+    // A wrong PIN is a failed try: a record, neither an opening nor a locking.
+    expect(byId.get(String(wrong.recordId))).toMatchObject({ kind: null, success: false });
+    expect(byId.get(String(byKey.recordId))).toMatchObject({
+      kind: 'unlocked',
+      method: 'manual',
+      pin: null,
+      occurredAt: new Date(byKey.lockDate),
+    });
+    expect(byId.get(String(locked.recordId))).toMatchObject({ kind: 'locked', method: 'manual' });
+    // The call log keeps no PIN of a listing.
+    expect((await sim.calls()).filter((c) => c.endpoint === '/v3/lockRecord/list').map((c) => c.pinHash)).toEqual([
+      null,
+    ]);
+  });
+
+  it('are read page by page from a start date on, only once the gateway uploaded them', async () => {
+    const provider = sim.provider();
+    const start = Date.now() - 2 * HOUR;
+    for (let i = 0; i < 205; i++) await open({ method: 'app', at: start + i * 1000 });
+    await open({ method: 'app', at: start - 60_000 });
+    const kept = (await open({ method: 'app', at: start + HOUR, held: true })).record;
+    const read = await provider.listDoorRecords!({ deviceId: LOCK, from: new Date(start), ...ctx });
+    expect(read.ok && read.data.length).toBe(205);
+    expect((await sim.calls()).filter((c) => c.endpoint === '/v3/lockRecord/list')).toHaveLength(2);
+    await sim.control(`/_control/locks/${LOCK}/upload`, {});
+    const again = await provider.listDoorRecords!({ deviceId: LOCK, from: new Date(start), ...ctx });
+    expect(again.ok && again.data.some((r) => r.eventId === String(kept.recordId))).toBe(true);
+  });
+
+  it('keep what a lock behind an offline gateway did until it is reached again', async () => {
+    const provider = sim.provider();
+    await sim.control('/_control/faults', { locks: { [LOCK]: { offline: 'gateway' } } });
+    const during = (await open({ method: 'key' })).record;
+    expect(await provider.listDoorRecords!({ deviceId: LOCK, from: new Date(Date.now() - HOUR), ...ctx })).toEqual({
+      ok: true,
+      data: [],
+    });
+    await sim.control('/_control/faults', {});
+    expect(await sim.control(`/_control/locks/${LOCK}/upload`, {})).toEqual({ uploaded: 1 });
+    const read = await provider.listDoorRecords!({ deviceId: LOCK, from: new Date(Date.now() - HOUR), ...ctx });
+    expect(read.ok && read.data.map((r) => r.eventId)).toEqual([String(during.recordId)]);
+  });
+
+  it('fail whole when a page fails or is not TTLock’s: never a partial read', async () => {
+    const provider = sim.provider();
+    for (let i = 0; i < 3; i++) await open({ method: 'app' });
+    const from = new Date(Date.now() - HOUR);
+    await sim.control('/_control/faults', { next: { count: 1, endpoint: '/v3/lockRecord/list', malformed: 'html' } });
+    expect(await provider.listDoorRecords!({ deviceId: LOCK, from, ...ctx })).toMatchObject({
+      ok: false,
+      code: 'malformed_response',
+      retryable: true,
+    });
+    await sim.control('/_control/faults', { next: { count: 1, endpoint: '/v3/lockRecord/list', errcode: 90000 } });
+    expect(await provider.listDoorRecords!({ deviceId: LOCK, from, ...ctx })).toMatchObject({
+      ok: false,
+      code: 'provider_internal_error',
+    });
+    expect(await provider.listDoorRecords!({ deviceId: 'released:x', from, ...ctx })).toMatchObject({
+      ok: false,
+      code: 'invalid_device_id',
+    });
+  });
+});
+
 describe('the simulator, beyond what the adapter asks of it', () => {
   it('keeps a failure meant for one lock (`next.lockId`) for that lock: calls about another lock do not use it up', async () => {
     const provider = sim.provider();

@@ -11,6 +11,7 @@ import { enqueueDueFeeds, syncFeed } from '../ical/sync-feed';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../locks/sync-provider';
 import { checkAllLocks } from '../locks/reconcile';
+import { enqueueLockRecordPolls, pollLockRecords } from '../locks/poll-lock-records';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
 import { deliverTestMail, ZTestMailJobSchema } from '../messages/send-test-mail';
@@ -27,6 +28,7 @@ const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
 const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() });
 const ZExtensionJobSchema = z.object({ tenantId: z.uuid(), extensionId: z.uuid() });
 const ZFeedJobSchema = z.object({ tenantId: z.uuid(), feedId: z.uuid() });
+const ZLockJobSchema = z.object({ tenantId: z.uuid(), lockId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -110,6 +112,16 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
         `ical feed ${outcome.status}: ${outcome.booked} booked, ${outcome.moved} moved, ${outcome.cancelled} cancelled, ${outcome.rejected} refused`,
       );
     },
+    // Every TTLock (and simulated) lock's records due for a read, each given its read job in a queue of its own.
+    poll_door_records: async (_payload, helpers) => {
+      const queued = await enqueueLockRecordPolls();
+      if (queued > 0) helpers.logger.debug(`queued ${queued} lock record read(s)`);
+    },
+    // One lock's records read from its provider, its openings stored as entries, its cursor moved (lib/locks).
+    poll_lock_records: async (payload, helpers) => {
+      const outcome = await pollLockRecords(ZLockJobSchema.parse(payload));
+      if (outcome.status === 'failed') helpers.logger.warn(`lock records not read: ${outcome.code}`);
+    },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();
       if (expired > 0) helpers.logger.info(`expired ${expired} key(s)`);
@@ -157,6 +169,7 @@ export const crontab = [
   '* * * * * retry_failed_doors ?max=1',
   '* * * * * health_check ?max=1',
   '* * * * * poll_ical_feeds ?max=1',
+  '* * * * * poll_door_records ?max=1',
   '*/5 * * * * check_tenant_providers ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '*/15 * * * * check_locks ?max=1',

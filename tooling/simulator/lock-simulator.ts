@@ -14,7 +14,18 @@ import { clientRefOf } from '../../lib/locks/provider';
  * with `errcode` ≠ 0 and `errmsg`; successes carry their fields (`/v3/keyboardPwd/add` answers only
  * `{keyboardPwdId}`, `/v3/keyboardPwd/delete` `{errcode: 0}`). Endpoints: /v3/lock/list,
  * /v3/lock/detail, /v3/lock/listKeyboardPwd, /v3/keyboardPwd/add, /delete, /change and /get (an
- * algorithmic passcode for a period, no gateway needed), /v3/gateway/list and /v3/gateway/listLock.
+ * algorithmic passcode for a period, no gateway needed), /v3/gateway/list and /v3/gateway/listLock,
+ * /v3/lock/unlock (through the gateway: a remote unlock, recorded like TTLock records it) and
+ * /v3/lockRecord/list (the lock's records the cloud holds: `{list:[{recordId, lockId, recordTypeFromLock,
+ * recordType, success, username, keyboardPwd, lockDate, serverDate, electricQuantity}], pageNo, pageSize,
+ * pages, total}`, newest `lockDate` first, `startDate`/`endDate` filtering on `lockDate`, at most 200 a page).
+ *
+ * Lock records: a lock keeps what happened at its door (`lockDate`, the lock's clock) and its gateway uploads
+ * it to the cloud (`serverDate`); only uploaded records are listed. A lock without a reachable gateway keeps
+ * its records (at most 500, the oldest squeezed out, as TTLock's locks do) until it is reached again
+ * (`/_control/locks/{lockId}/upload`), so records reach the cloud late, with a `lockDate` long before their
+ * `serverDate` — as real gateways upload them. Record ids are unique across restarts (they start from the
+ * clock), so a product that stored yesterday's records never mistakes today's for them.
  *
  * Where it departs from TTLock: every user it knows sees the same locks (one account's), and a lock
  * id it has never seen is created on first use (`autoCreateLocks`, on by default) instead of
@@ -26,7 +37,7 @@ import { clientRefOf } from '../../lib/locks/provider';
  *                          next?: {count, endpoint?, lockId?, errcode?, httpStatus?, malformed?, latencyMs?},
  *                          tokenExpiresIn?, clockSkewMs?, quotaExhausted?, offline?, busy?,
  *                          locks?: {[lockId]: {offline?, busy?, electricQuantity?, hasGateway?,
- *                                              latencyMs?, httpStatus?, malformed?}},
+ *                                              latencyMs?, httpStatus?, malformed?, remoteUnlock?}},
  *                          gateways?: {[gatewayId]: {offline?: true}}}
  *   (replaces every fault; `{}` clears them. `next` with only `latencyMs`: the next calls succeed,
  *   slowly — an answer the client may never see; with `lockId`, only calls about that lock take a
@@ -39,6 +50,18 @@ import { clientRefOf } from '../../lib/locks/provider';
  *   missing from /v3/gateway/listLock). Like TTLock, /v3/lock/list keeps saying `hasGateway: 1`.)
  *   POST /_control/expire-tokens {refresh?} — every access token expires now (10004); with
  *                                    `refresh: true` every refresh token is revoked too (10011)
+ *   POST /_control/locks/{lockId}/open {pin?, method?, at?, held?} — someone opens the door: with `pin`, a
+ *                                    passcode typed on the keypad (a passcode of that lock live at `at` opens it:
+ *                                    record type 4, success 1, `username` the passcode's name; any other PIN is a
+ *                                    failed record, success 0); else `method` 'app' (1), 'key' (10, a mechanical
+ *                                    key), 'gateway' (12), 'card' (7), 'fingerprint' (8), 'button' (46). `at`
+ *                                    (ms or ISO; now by default) is the lock's clock; `held: true` keeps the record
+ *                                    on the lock (not uploaded yet), as does a lock its gateway cannot reach.
+ *                                    Answers `{record}` (never the PIN).
+ *   POST /_control/locks/{lockId}/lock {method?, at?, held?} — the door locked: 'app' (11), 'passcode' (34),
+ *                                    'key' (36), 'auto' (45, the default), 'button' (47)
+ *   POST /_control/locks/{lockId}/upload — the lock's gateway uploads every record it kept: `{uploaded}`
+ *   GET  /_control/records          — every record, uploaded or kept on its lock (without PINs)
  *   POST /_control/reset            — forget codes, calls, tokens, faults and auto-created locks
  *   GET  /_control/calls            — the call log (a PIN as a short hash; never a password or token)
  *   GET  /_control/codes            — the passcodes on each lock
@@ -94,6 +117,8 @@ type LockFaults = {
   latencyMs?: number;
   httpStatus?: number;
   malformed?: MalformedKind;
+  /** `false`: the lock's model cannot be unlocked through a gateway (-4043 from /v3/lock/unlock). */
+  remoteUnlock?: boolean;
 };
 
 type Faults = {
@@ -130,6 +155,23 @@ type Passcode = {
   senderUsername: string;
 };
 
+/** One lock record as TTLock's cloud keeps it; `serverDate` null while it is still on the lock only. */
+type LockRecord = {
+  recordId: number;
+  lockId: number;
+  recordTypeFromLock: number;
+  recordType: number;
+  success: 0 | 1;
+  username: string;
+  keyboardPwd: string;
+  lockDate: number;
+  serverDate: number | null;
+  electricQuantity: number;
+};
+
+/** A record as `GET /_control/records` and the control answers show it: no PIN. */
+export type SimulatorRecord = Omit<LockRecord, 'keyboardPwd'>;
+
 type Lock = {
   lockId: number;
   lockName: string;
@@ -139,7 +181,31 @@ type Lock = {
   hasGateway: boolean;
   date: number;
   codes: Map<number, Passcode>;
+  records: LockRecord[];
 };
+
+/**
+ * TTLock's cloud record types (`recordType`) for what a door can do, with the type the lock itself writes
+ * (`recordTypeFromLock`, read by the app SDK): opening methods, then locking methods.
+ */
+const OPEN_RECORDS: Record<string, { recordType: number; fromLock: number }> = {
+  app: { recordType: 1, fromLock: 1 },
+  passcode: { recordType: 4, fromLock: 4 },
+  card: { recordType: 7, fromLock: 17 },
+  fingerprint: { recordType: 8, fromLock: 20 },
+  key: { recordType: 10, fromLock: 27 },
+  gateway: { recordType: 12, fromLock: 28 },
+  button: { recordType: 46, fromLock: 46 },
+};
+const LOCK_RECORDS: Record<string, { recordType: number; fromLock: number }> = {
+  app: { recordType: 11, fromLock: 26 },
+  passcode: { recordType: 34, fromLock: 34 },
+  key: { recordType: 36, fromLock: 36 },
+  auto: { recordType: 45, fromLock: 45 },
+  button: { recordType: 47, fromLock: 47 },
+};
+/** A lock keeps this many records; older ones are squeezed out before its gateway uploads them. */
+const RECORDS_ON_LOCK = 500;
 
 /** The demo's locks (tooling/seed/seed-demo.ts): present from the start, with their names and batteries. */
 export const DEFAULT_LOCKS: readonly SimulatorLockInput[] = [
@@ -277,6 +343,7 @@ export function createSimulator(options: {
   let faults: Faults = { ...DEFAULT_FAULTS };
   let calls: SimulatorCall[] = [];
   let idSeq = 0;
+  let lastRecordId = 0;
   const accessTokens = new Map<string, { clientId: string; username: string; expiresAt: number }>();
   const refreshTokens = new Map<string, { clientId: string; username: string }>();
   const locks = new Map<number, Lock>();
@@ -295,6 +362,7 @@ export function createSimulator(options: {
       hasGateway: input.hasGateway ?? true,
       date: Date.now(),
       codes: new Map(),
+      records: [],
     };
     locks.set(lock.lockId, lock);
     return lock;
@@ -333,6 +401,112 @@ export function createSimulator(options: {
     const busy = lockFaults(lock.lockId).busy ?? faults.busy;
     if (busy) return fail(busy === 'gateway' ? -3003 : -3037);
     return null;
+  }
+
+  /** A new record id: TTLock's are Longs; these start from the clock, so they never repeat across restarts. */
+  function nextRecordId(): number {
+    lastRecordId = Math.max(lastRecordId + 1, Date.now() * 1000);
+    return lastRecordId;
+  }
+
+  /**
+   * A record of the lock: uploaded at once when its gateway reaches it (and `held` is not asked), else kept on the
+   * lock until `/_control/locks/{lockId}/upload` (the oldest squeezed out past what a lock keeps).
+   */
+  function addRecord(
+    lock: Lock,
+    input: { recordType: number; fromLock: number; success: 0 | 1; username: string; pin: string; at: number },
+    held: boolean,
+  ): LockRecord {
+    const uploaded = !held && gatewayFailure(lock) === null;
+    const record: LockRecord = {
+      recordId: nextRecordId(),
+      lockId: lock.lockId,
+      recordTypeFromLock: input.fromLock,
+      recordType: input.recordType,
+      success: input.success,
+      username: input.username,
+      keyboardPwd: input.pin,
+      lockDate: input.at,
+      serverDate: uploaded ? now() : null,
+      electricQuantity: battery(lock),
+    };
+    lock.records.push(record);
+    const kept = lock.records.filter((r) => r.serverDate === null);
+    if (kept.length > RECORDS_ON_LOCK) {
+      const squeezed = new Set(kept.slice(0, kept.length - RECORDS_ON_LOCK));
+      lock.records = lock.records.filter((r) => !squeezed.has(r));
+    }
+    return record;
+  }
+
+  const recordView = ({ keyboardPwd: _pin, ...record }: LockRecord): SimulatorRecord => record;
+
+  /** The records the cloud holds for a lock (uploaded ones), newest lockDate first, optionally within dates. */
+  function listRecords(params: URLSearchParams, lock: Lock): Answer {
+    const bound = (name: string): number | null | undefined => {
+      if (!params.has(name) || params.get(name) === '') return null;
+      const value = intParam(params, name);
+      return value === undefined || value < 0 ? undefined : value;
+    };
+    const startDate = bound('startDate');
+    const endDate = bound('endDate');
+    const recordType = params.has('recordType') ? intParam(params, 'recordType') : null;
+    if (startDate === undefined || endDate === undefined || recordType === undefined) return fail(-3);
+    const listed = lock.records
+      .filter(
+        (r) =>
+          r.serverDate !== null &&
+          r.serverDate <= now() &&
+          (startDate === null || r.lockDate >= startDate) &&
+          (endDate === null || r.lockDate <= endDate) &&
+          (recordType === null || r.recordType === recordType),
+      )
+      .sort((a, b) => b.lockDate - a.lockDate || b.recordId - a.recordId);
+    return page(listed, params, 200);
+  }
+
+  /** Opens the door through its gateway now (TTLock answers once the lock did); the lock records it. */
+  function unlockRemotely(params: URLSearchParams, lock: Lock): Answer {
+    if (lockFaults(lock.lockId).remoteUnlock === false) return fail(-4043);
+    const unreachable = gatewayFailure(lock);
+    if (unreachable) return unreachable;
+    addRecord(lock, { ...OPEN_RECORDS.gateway!, success: 1, username: username(params), pin: '', at: now() }, false);
+    return DONE;
+  }
+
+  /** The lock's clock at an event: a time a test gave (ms or ISO), else now. */
+  function eventTime(value: unknown): number | null {
+    if (value === undefined || value === null) return now();
+    const at = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+    return Number.isSafeInteger(at) && at > 0 ? at : null;
+  }
+
+  /** Someone at the door (`/_control/locks/{lockId}/open|lock`): the record the lock writes. */
+  function doorEvent(lock: Lock, action: 'open' | 'lock', body: Record<string, unknown>): Answer {
+    const at = eventTime(body.at);
+    if (at === null) return { status: 400, body: { error: 'at must be a time (ms or ISO)' } };
+    const held = body.held === true;
+    const pin = typeof body.pin === 'string' ? body.pin : null;
+    if (action === 'open' && pin !== null) {
+      // A passcode opens the door when it is on this lock and live at that moment (a permanent one always).
+      const code = [...lock.codes.values()].find(
+        (c) => c.keyboardPwd === pin && (c.endDate === 0 || (c.startDate <= at && at < c.endDate)),
+      );
+      const record = addRecord(
+        lock,
+        { ...OPEN_RECORDS.passcode!, success: code ? 1 : 0, username: code?.keyboardPwdName ?? '', pin, at },
+        held,
+      );
+      return ok({ record: recordView(record) });
+    }
+    const table = action === 'open' ? OPEN_RECORDS : LOCK_RECORDS;
+    const method = typeof body.method === 'string' ? body.method : action === 'open' ? 'app' : 'auto';
+    const kind = table[method];
+    if (!kind || (action === 'open' && method === 'passcode'))
+      return { status: 400, body: { error: `unknown ${action} method: ${method}` } };
+    const record = addRecord(lock, { ...kind, success: 1, username: [...users.keys()][0]!, pin: '', at }, held);
+    return ok({ record: recordView(record) });
   }
 
   function issueTokens(clientId: string, username: string) {
@@ -591,6 +765,8 @@ export function createSimulator(options: {
     '/v3/keyboardPwd/delete',
     '/v3/keyboardPwd/change',
     '/v3/keyboardPwd/get',
+    '/v3/lock/unlock',
+    '/v3/lockRecord/list',
   ]);
 
   function api(endpoint: string, params: URLSearchParams): Answer {
@@ -643,6 +819,8 @@ export function createSimulator(options: {
       '/v3/keyboardPwd/delete': (lock) => deletePasscode(params, lock),
       '/v3/keyboardPwd/change': (lock) => changePasscode(params, lock),
       '/v3/keyboardPwd/get': (lock) => getPasscode(params, lock),
+      '/v3/lock/unlock': (lock) => unlockRemotely(params, lock),
+      '/v3/lockRecord/list': (lock) => listRecords(params, lock),
     };
     const lock = lockOf(params);
     return 'lockId' in lock ? handlers[endpoint]!(lock) : lock;
@@ -745,6 +923,17 @@ export function createSimulator(options: {
   }
 
   function control(pathname: string, body: Record<string, unknown>): Answer {
+    const door = /^\/_control\/locks\/(\d{1,10})\/(open|lock|upload)$/.exec(pathname);
+    if (door) {
+      const lockId = Number(door[1]);
+      const lock =
+        locks.get(lockId) ?? (autoCreate && lockId > 0 && lockId <= MAX_LOCK_ID ? addLock({ lockId }) : null);
+      if (!lock) return { status: 404, body: { error: 'no such lock' } };
+      if (door[2] !== 'upload') return doorEvent(lock, door[2] as 'open' | 'lock', body);
+      const kept = lock.records.filter((r) => r.serverDate === null);
+      for (const record of kept) record.serverDate = now();
+      return ok({ uploaded: kept.length });
+    }
     switch (pathname) {
       case '/_control/calls':
         return ok({ calls });
@@ -766,6 +955,8 @@ export function createSimulator(options: {
             ]),
           ),
         });
+      case '/_control/records':
+        return ok({ records: [...locks.values()].flatMap((lock) => lock.records.map(recordView)) });
       case '/_control/locks':
         return ok({
           locks: [...locks.values()].map((lock) => {

@@ -201,6 +201,12 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
      select $1, l.id, $2, 'Fixture', 'Guest locked out', 'unlocked', 'action-' || $3 from locks l where l.tenant_id = $1`,
     [ids.tenantId, ids.userId, tag],
   );
+  // Where the reading of the lock's records stands.
+  await q(
+    `insert into lock_record_cursors (tenant_id, lock_id, read_until, polled_at)
+     select $1, l.id, now(), now() from locks l where l.tenant_id = $1`,
+    [ids.tenantId],
+  );
   // A room type with the room in it, a payment taken at the desk, and a guest's unconfirmed request.
   await q(
     `with t as (insert into room_types (tenant_id, facility_id, name, weekday_cents) values ($1, $2, 'Fixture type', 10000)

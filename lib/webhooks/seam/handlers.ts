@@ -142,6 +142,8 @@ export const handleSeamDoorEvent: WebhookHandler = async (stored: StoredWebhookE
     method: event.access_code_id && event.event_type === 'lock.unlocked' ? 'code' : method,
     occurredAt: new Date(when),
     actionId: event.action_attempt_id ?? null,
+    // The audit row of the opening points at this webhook event (the webhook log shows it).
+    sourceId: stored.id,
   });
   if (!recorded) return { status: 'ignored', reason: 'unknown_device' };
   return { status: 'processed' };
