@@ -40,7 +40,7 @@ async function record(
   door: keyof typeof doors,
   at: Date,
   method: EntryMethod,
-  options: { codeId?: string; kind?: EntryKind; userId?: string } = {},
+  options: { codeId?: string; kind?: EntryKind; actionId?: string } = {},
 ): Promise<string> {
   const entry = await recordDoorEntry({
     tenantId,
@@ -51,7 +51,7 @@ async function record(
     kind: options.kind ?? 'unlocked',
     method,
     occurredAt: at,
-    userId: options.userId ?? null,
+    actionId: options.actionId ?? null,
   });
   return entry!.entryId;
 }
@@ -112,7 +112,13 @@ beforeAll(async () => {
   named.bEntrance = await record('entrance', minutesAgo(80), 'code', { codeId: codeBEntrance });
   named.aDoor = await record('a', minutesAgo(79), 'code', { codeId: codeA });
   named.aLocked = await record('a', minutesAgo(78), 'code', { codeId: codeA, kind: 'locked' });
-  named.remote = await record('a', minutesAgo(30), 'app', { userId: desk.id });
+  // The desk's remote unlock of room A's door (as remoteUnlock writes it), then the opening it caused.
+  await admin.query(
+    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_label, reason, status, action_id)
+     values ($1, $2, $3, $4, 'Guest locked out', 'pending', 'action-1')`,
+    [tenantId, doors.a.lockId, desk.id, desk.name],
+  );
+  named.remote = await record('a', minutesAgo(30), 'app', { actionId: 'action-1' });
   named.entranceManual = await record('entrance', minutesAgo(20), 'manual');
   named.bDoor = await record('b', minutesAgo(10), 'unknown');
 });
@@ -128,7 +134,14 @@ describe('a stay’s door openings (the reservation’s timeline)', () => {
       { lockName: 'Entrance', method: 'code', keyKind: 'guest', reservationId: stayA.reservationId, person: null },
       { lockName: 'Room 101 door', method: 'code', keyId: stayA.keyId, roomLabel: '101', kind: 'unlocked' },
       // The desk's remote unlock names the person who asked for it.
-      { lockName: 'Room 101 door', method: 'app', keyId: null, userId: desk.id, person: desk.name },
+      {
+        lockName: 'Room 101 door',
+        method: 'app',
+        keyId: null,
+        userId: desk.id,
+        person: desk.name,
+        reason: 'Guest locked out',
+      },
     ]);
   });
 

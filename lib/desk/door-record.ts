@@ -20,9 +20,10 @@ export type EntryView = {
   /** The stay of that key, and its room's label at booking time. */
   reservationId: string | null;
   roomLabel: string | null;
-  /** The person who opened it remotely from the desk: their name (or email); null for any other opening. */
+  /** Who opened it remotely (a person at the desk, an integration) as the request named them, and why. */
   userId: string | null;
   person: string | null;
+  reason: string | null;
 };
 
 type EntryRow = {
@@ -38,6 +39,7 @@ type EntryRow = {
   room_label: string | null;
   user_id: string | null;
   person: string | null;
+  reason: string | null;
 };
 
 const toView = (row: EntryRow): EntryView => ({
@@ -53,20 +55,21 @@ const toView = (row: EntryRow): EntryView => ({
   roomLabel: row.room_label,
   userId: row.user_id,
   person: row.person,
+  reason: row.reason,
 });
 
 /**
  * The columns of an entry as staff read it, from `door_entries e` of `tenant`: the lock's name, the key's kind and
- * stay, and the person (a member's name, else email; someone who left the tenant is no longer named).
+ * stay, and the remote unlock that caused it — who asked, as the audit trail snapshotted them, and why.
  */
 function entryColumns(tenant: string): string {
   return `e.id, e.occurred_at, e.kind, e.method, e.lock_id, l.name as lock_name, e.key_id, k.kind::text as key_kind,
-          k.reservation_id, r.room_label_snapshot as room_label, e.user_id,
-          (select coalesce(nullif(u.name, ''), u.email) from users u where u.id = e.user_id) as person
+          k.reservation_id, r.room_label_snapshot as room_label, e.user_id, u.actor_label as person, u.reason
      from door_entries e
      join locks l on l.tenant_id = e.tenant_id and l.id = e.lock_id
      left join access_keys k on k.tenant_id = e.tenant_id and k.id = e.key_id
      left join reservations r on r.tenant_id = k.tenant_id and r.id = k.reservation_id
+     left join remote_unlocks u on u.tenant_id = e.tenant_id and u.id = e.remote_unlock_id
     where e.tenant_id = ${tenant}`;
 }
 

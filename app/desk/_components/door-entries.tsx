@@ -49,6 +49,11 @@ export function DoorEntriesTable({ entries, timeZone, headingId, t }: Props) {
             <td data-label={t('doors.entries.col.what')}>{t(`doors.entries.kind.${entry.kind}`)}</td>
             <td className={cell.wrap} data-label={t('doors.entries.col.how')}>
               {entryHow(entry, t)}
+              {entry.reason !== null && (
+                <span className="facts__sub">
+                  {t('audit.col.why')}: {entry.reason}
+                </span>
+              )}
             </td>
             <td data-label={t('doors.entries.col.stay')}>
               {entry.reservationId ? (

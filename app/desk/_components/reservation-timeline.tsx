@@ -141,6 +141,11 @@ function EntryEvent({ entry, timeZone }: { entry: EntryView; timeZone: string })
           {entryHow(entry, t)}
         </span>
       </p>
+      {entry.reason !== null && (
+        <p className="timeline__meta wrap-anywhere">
+          {t('audit.col.why')}: {entry.reason}
+        </p>
+      )}
     </li>
   );
 }
