@@ -9,6 +9,8 @@ const REASON_MAX = 300;
 
 /** What the desk reads after "Open door": opened, sent but not yet confirmed by the lock, or refused by it. */
 export type RemoteUnlockOutcome = {
+  /** The remote unlock, followed while it is pending (`/desk/unlocks/{id}`). */
+  id: string | null;
   status: 'done' | 'pending' | 'failed';
   /** When the answer came, for "Door opened at 15:04". */
   at: string;
@@ -40,6 +42,7 @@ export const remoteUnlockAction = staffAction(
     try {
       const unlocked = await remoteUnlock({ tenantId, lockId, reason, actor });
       return {
+        id: unlocked.id,
         status: unlocked.status === 'unlocked' ? 'done' : unlocked.status,
         at: new Date().toISOString(),
         problem: null,
@@ -47,7 +50,7 @@ export const remoteUnlockAction = staffAction(
     } catch (error) {
       // The provider answered, with an error: the request is recorded, the door stayed shut.
       if (isAppError(error) && error.code === 'unavailable' && typeof error.details.code === 'string')
-        return { status: 'failed', at: new Date().toISOString(), problem: error.details.code };
+        return { id: null, status: 'failed', at: new Date().toISOString(), problem: error.details.code };
       throw error;
     }
   },

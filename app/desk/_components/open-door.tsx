@@ -1,13 +1,20 @@
 'use client';
 
+import { useQuery } from '@tanstack/react-query';
 import { useFormatter, useTranslations } from 'next-intl';
 import { useActionState, useEffect, useId, useRef } from 'react';
-import { remoteUnlockAction } from '@/app/desk/door-actions';
+import { remoteUnlockAction, type RemoteUnlockOutcome } from '@/app/desk/door-actions';
 import { DoorErrorText } from '@/app/desk/_components/door-error';
+import { QueryProvider } from '@/components/query-provider';
 import { Button } from '@/components/ui/button';
 import { Field, Input } from '@/components/ui/field';
 import { FormError, Notice } from '@/components/ui/notice';
+import type { RemoteUnlockState } from '@/lib/locks/remote-unlock-state';
 import styles from './room-doors.module.css';
+
+/** How often a pending remote unlock is asked about, and for how long at most. */
+const FOLLOW_MS = 3_000;
+const FOLLOW_FOR_MS = 5 * 60_000;
 
 type Props = {
   lockId: string;
@@ -20,13 +27,20 @@ type Props = {
 
 /**
  * "Open door": a confirm step in a modal dialog that asks for the reason (required), then the lock's answer beside
- * the button — opened at a time, sent but not yet confirmed, or refused in the provider's words. A refusal of the
- * request itself (the lock cannot be opened remotely, too many just now) is said there too; a missing or too long
- * reason keeps the dialog open at its field.
+ * the button — opened at a time, sent but not yet confirmed (followed until the provider or the door's entry settles
+ * it), or refused in the provider's words. A refusal of the request itself (the lock cannot be opened remotely, too
+ * many just now) is said there too; a missing or too long reason keeps the dialog open at its field.
  */
-export function OpenDoor({ lockId, door, room, timeZone }: Props) {
+export function OpenDoor(props: Props) {
+  return (
+    <QueryProvider>
+      <OpenDoorForm {...props} />
+    </QueryProvider>
+  );
+}
+
+function OpenDoorForm({ lockId, door, room, timeZone }: Props) {
   const t = useTranslations('doors.open');
-  const format = useFormatter();
   const [state, action, pending] = useActionState(remoteUnlockAction, null);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const outcomeRef = useRef<HTMLDivElement>(null);
@@ -40,7 +54,6 @@ export function OpenDoor({ lockId, door, room, timeZone }: Props) {
     outcomeRef.current?.focus();
   }, [state, reasonError]);
 
-  const time = state?.ok ? format.dateTime(new Date(state.data.at), 'time', { timeZone }) : '';
   return (
     <div>
       <Button
@@ -54,21 +67,7 @@ export function OpenDoor({ lockId, door, room, timeZone }: Props) {
         {t('button')}
       </Button>
       <div ref={outcomeRef} tabIndex={-1} data-testid="open-door-outcome">
-        {state?.ok && state.data.status === 'done' && (
-          <Notice tone="success" variant="inline" spaced data-status="done">
-            {t('done', { door, time })}
-          </Notice>
-        )}
-        {state?.ok && state.data.status === 'pending' && (
-          <Notice tone="info" variant="inline" spaced data-status="pending">
-            {t('waiting', { door, time })}
-          </Notice>
-        )}
-        {state?.ok && state.data.status === 'failed' && (
-          <Notice tone="error" variant="inline" spaced data-status="failed">
-            {t('failed', { door })} {state.data.problem && <DoorErrorText code={state.data.problem} zone={timeZone} />}
-          </Notice>
-        )}
+        {state?.ok && <Outcome key={state.attempt} outcome={state.data} door={door} timeZone={timeZone} />}
         {state && !state.ok && !reasonError && (
           <Notice tone="error" variant="inline" spaced data-status="refused">
             {state.error.message}
@@ -108,5 +107,55 @@ export function OpenDoor({ lockId, door, room, timeZone }: Props) {
         </form>
       </dialog>
     </div>
+  );
+}
+
+async function fetchUnlock(id: string, signal: AbortSignal): Promise<RemoteUnlockState> {
+  const response = await fetch(`/desk/unlocks/${id}`, {
+    signal,
+    cache: 'no-store',
+    headers: { accept: 'application/json' },
+  });
+  if (!response.ok) throw new Error(`unlock answered ${response.status}`);
+  return ((await response.json()) as { data: RemoteUnlockState }).data;
+}
+
+/** The lock's answer in words; a pending one is asked about again until it settles (or five minutes pass). */
+function Outcome({ outcome, door, timeZone }: { outcome: RemoteUnlockOutcome; door: string; timeZone: string }) {
+  const t = useTranslations('doors.open');
+  const format = useFormatter();
+  const follow = outcome.status === 'pending' && outcome.id !== null;
+  const followed = useQuery({
+    queryKey: ['remote-unlock', outcome.id],
+    queryFn: ({ signal }) => fetchUnlock(outcome.id!, signal),
+    enabled: follow,
+    refetchInterval: (q) =>
+      q.state.data?.status === 'pending' || q.state.data === undefined
+        ? Date.now() - Date.parse(outcome.at) < FOLLOW_FOR_MS
+          ? FOLLOW_MS
+          : false
+        : false,
+    retry: 1,
+  });
+  const now = followed.data;
+  const status = now && now.status !== 'requested' ? now.status : outcome.status;
+  const problem = now?.error ?? outcome.problem;
+  const time = format.dateTime(new Date(outcome.at), 'time', { timeZone });
+  if (status === 'done')
+    return (
+      <Notice tone="success" variant="inline" spaced data-status="done">
+        {t('done', { door, time })}
+      </Notice>
+    );
+  if (status === 'pending')
+    return (
+      <Notice tone="info" variant="inline" spaced data-status="pending">
+        {t('waiting', { door, time })}
+      </Notice>
+    );
+  return (
+    <Notice tone="error" variant="inline" spaced data-status="failed">
+      {t('failed', { door })} {problem && <DoorErrorText code={problem} zone={timeZone} />}
+    </Notice>
   );
 }
