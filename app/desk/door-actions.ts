@@ -1,8 +1,8 @@
 'use server';
 
 import { z } from 'zod';
-import { isAppError } from '@/lib/errors';
 import { remoteUnlock } from '@/lib/locks/remote-unlock';
+import { remoteUnlockState } from '@/lib/locks/remote-unlock-state';
 import { staffAction, type ActionState } from '@/app/_server/action';
 
 const REASON_MAX = 300;
@@ -21,7 +21,8 @@ export type RemoteUnlockOutcome = {
 /**
  * Opens one of the tenant's doors now through its lock provider, for a required reason (audited with the person).
  * A lock whose provider cannot is refused (`not_supported`), as is a door or person over the rate limit; a provider
- * that answers with an error is an outcome, not a crash: the desk sees the lock's words.
+ * that answers with an error is an outcome (`failed`, the provider's code read back from the request's row), not a
+ * refusal: the desk sees the lock's words.
  */
 export const remoteUnlockAction = staffAction(
   {
@@ -39,20 +40,12 @@ export const remoteUnlockAction = staffAction(
     revalidate: { path: '/desk', type: 'layout' },
   },
   async ({ input: { lockId, reason }, tenantId, actor }): Promise<RemoteUnlockOutcome> => {
-    try {
-      const unlocked = await remoteUnlock({ tenantId, lockId, reason, actor });
-      return {
-        id: unlocked.id,
-        status: unlocked.status === 'unlocked' ? 'done' : unlocked.status,
-        at: new Date().toISOString(),
-        problem: null,
-      };
-    } catch (error) {
-      // The provider answered, with an error: the request is recorded, the door stayed shut.
-      if (isAppError(error) && error.code === 'unavailable' && typeof error.details.code === 'string')
-        return { id: null, status: 'failed', at: new Date().toISOString(), problem: error.details.code };
-      throw error;
-    }
+    const unlocked = await remoteUnlock({ tenantId, lockId, reason, actor });
+    const at = new Date().toISOString();
+    if (unlocked.status !== 'failed') return { id: unlocked.id, status: unlocked.status, at, problem: null };
+    // The provider answered with an error: the request is recorded, the door stayed shut — say the lock's words.
+    const state = await remoteUnlockState({ tenantId, userId: actor.id, remoteUnlockId: unlocked.id });
+    return { id: unlocked.id, status: 'failed', at, problem: state?.error ?? null };
   },
 );
 export type RemoteUnlockState = ActionState<RemoteUnlockOutcome, { reason: 'text' }>;

@@ -169,6 +169,16 @@ export const ZDoorEntrySchema = z
   })
   .meta({ id: 'DoorEntry' });
 
+export const ZRemoteUnlockSchema = z
+  .object({
+    id: z.uuid(),
+    lockId: z.uuid(),
+    status: z
+      .enum(['pending', 'done', 'failed'])
+      .describe('done: the provider says the door opened; pending: not confirmed yet; failed: the provider refused'),
+  })
+  .meta({ id: 'RemoteUnlock' });
+
 export const ZIcalFeedSchema = z.object({
   id: z.uuid(),
   channel: z.enum(['airbnb', 'booking', 'vrbo', 'other']),

@@ -51,6 +51,7 @@ import {
   ZIcalFeedSchema,
   ZIcalUrlSchema,
   ZDoorEntrySchema,
+  ZRemoteUnlockSchema,
 } from './response-schemas';
 import {
   ZCancelBodySchema,
@@ -235,16 +236,15 @@ export const API_ROUTES: RouteSpec[] = [
     path: '/locks/{id}/unlock',
     idKind: 'lock',
     summary:
-      'Open a door now, remotely (Seam locks/unlock_door), for a reason: audited lock.remote_unlocked with the provider’s answer; the entry the lock reports names who asked',
+      'Open a door now, remotely (Seam locks/unlock_door, TTLock /v3/lock/unlock through the gateway), for a reason: audited door.unlocked_remotely; the entry the lock reports names who asked. 409 not_supported for a lock that cannot',
     body: ZRemoteUnlockBodySchema,
     success: {
-      status: 200,
-      description: 'The provider’s answer: unlocked, or pending while the lock has not confirmed',
-      schema: dataOf(
-        z.object({ id: z.uuid(), lockId: z.uuid(), status: z.enum(['unlocked', 'pending']), actionId: z.string() }),
-      ),
+      status: 202,
+      description:
+        'The request, with the provider’s answer: done, pending while the lock has not confirmed (it converges), or failed (its code in the audit row)',
+      schema: dataOf(ZRemoteUnlockSchema),
     },
-    errors: ['invalid_request', 'not_found', 'not_supported', 'rate_limited', 'unavailable'],
+    errors: ['invalid_request', 'not_found', 'not_supported', 'rate_limited'],
     handler: async ({ principal, request, requestId }, { id }) => {
       const lockId = pathId(id);
       const body = await readJson(request, ZRemoteUnlockBodySchema);
@@ -254,7 +254,7 @@ export const API_ROUTES: RouteSpec[] = [
         reason: body.reason,
         actor: apiKeyActor(principal),
       });
-      return json({ data: unlocked }, { requestId });
+      return json({ data: unlocked }, { status: 202, requestId });
     },
   },
   {

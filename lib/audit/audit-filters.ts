@@ -50,7 +50,7 @@ export const AUDIT_ACTIONS = [
   'lock.assigned',
   'lock.released',
   'lock.drift_acknowledged',
-  'lock.remote_unlocked',
+  'door.unlocked_remotely',
   'door.opened',
   'user.sign_in_throttled',
   'user.sign_in_failed',

@@ -108,7 +108,14 @@ export type AuditMetadataOf = {
   'mail.test_sent': { testId: string; ok: boolean; domain: string; problem: string | null; answer: string | null };
   'locks.synced': { provider: string; devices: number; imported: number };
   'lock.drift_acknowledged': { incidentId: string; codes: number };
-  'lock.remote_unlocked': { lock: string; outcome: 'unlocked' | 'pending' | 'failed'; error: string | null };
+  /** A door opened from the desk or the API: the provider's answer (`pending` converges later, in remote_unlocks). */
+  'door.unlocked_remotely': {
+    lock: string;
+    provider: string;
+    remoteUnlockId: string;
+    status: 'pending' | 'done' | 'failed';
+    error: string | null;
+  };
   /** Written in SQL (app_record_door_entry): one door opening a provider reported, the first time it is stored. */
   'door.opened': {
     method: 'code' | 'app' | 'manual' | 'unknown';

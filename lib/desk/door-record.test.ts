@@ -114,8 +114,8 @@ beforeAll(async () => {
   named.aLocked = await record('a', minutesAgo(78), 'code', { codeId: codeA, kind: 'locked' });
   // The desk's remote unlock of room A's door (as remoteUnlock writes it), then the opening it caused.
   await admin.query(
-    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_label, reason, status, action_id)
-     values ($1, $2, $3, $4, 'Guest locked out', 'pending', 'action-1')`,
+    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_type, actor_id, actor_label, reason, status, action_id)
+     values ($1, $2, $3::uuid, 'user', $3::text, $4, 'Guest locked out', 'done', 'action-1')`,
     [tenantId, doors.a.lockId, desk.id, desk.name],
   );
   named.remote = await record('a', minutesAgo(30), 'app', { actionId: 'action-1' });

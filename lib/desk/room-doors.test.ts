@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { adminClient, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
-import { canUnlockRemotely } from '../locks/remote-unlock-capability';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { deskRoom, roomDoors } from './room-doors';
 
@@ -17,6 +16,12 @@ describe('a room’s doors at the desk', () => {
        insert into room_locks (tenant_id, room_id, lock_id, role) select $1, r, id, 'entrance' from l, unnest($4::uuid[]) r`,
       [tenantId, randomUUID(), `acct:${randomBytes(32).toString('hex')}`, [roomA, roomB]],
     );
+    // Room B's own door has no gateway: a TTLock (or simulated) lock is opened remotely only through one.
+    await admin.query(
+      `update locks set online = false, offline_reason = 'no_gateway'
+        where tenant_id = $1 and id = (select lock_id from room_locks where tenant_id = $1 and room_id = $2 and role = 'room')`,
+      [tenantId, roomB],
+    );
     await admin.end();
 
     const doors = await roomDoors({ tenantId, roomIds: [roomA, roomB] });
@@ -24,7 +29,7 @@ describe('a room’s doors at the desk', () => {
       expect.objectContaining({
         role: 'room',
         provider: 'simulator',
-        canUnlockRemotely: canUnlockRemotely('simulator'),
+        canUnlockRemotely: true,
       }),
       {
         roomId: roomA,
@@ -38,7 +43,10 @@ describe('a room’s doors at the desk', () => {
         canUnlockRemotely: true,
       },
     ]);
-    expect(doors.get(roomB)!.map((d) => d.role)).toEqual(['room', 'entrance']);
+    expect(doors.get(roomB)!.map((d) => [d.role, d.canUnlockRemotely])).toEqual([
+      ['room', false],
+      ['entrance', true],
+    ]);
     // Another tenant reads none of them.
     const other = await createBookableTenant({ rooms: 1 });
     expect((await roomDoors({ tenantId: other.tenantId, roomIds: [roomA] })).size).toBe(0);

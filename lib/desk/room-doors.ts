@@ -17,7 +17,7 @@ export type DoorView = {
   canUnlockRemotely: boolean;
 };
 
-type DoorRow = Omit<DoorView, 'canUnlockRemotely'>;
+type DoorRow = Omit<DoorView, 'canUnlockRemotely'> & { deviceId: string };
 
 /** The doors of `roomIds` (the tenant's only), by room: its own door first, then by name. */
 export function roomDoorsStatement({
@@ -34,18 +34,19 @@ export function roomDoorsStatement({
       ids.length === 0
         ? null
         : `select d.room_id as "roomId", l.id as "lockId", l.name, d.role::text as role, l.provider::text as provider,
-                  l.online, l.offline_reason as "offlineReason", l.battery_level as "batteryLevel"
+                  l.online, l.offline_reason as "offlineReason", l.battery_level as "batteryLevel",
+                  l.device_id as "deviceId"
              from room_locks d
              join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
             where d.tenant_id = ${tenant} and d.room_id = any(${sqlArray(ids, 'uuid')})
             order by d.room_id, (d.role <> 'room'), l.name, l.id`,
     rows: (rows) => {
       const byRoom = new Map<string, DoorView[]>();
-      for (const row of rows as DoorRow[]) {
+      for (const { deviceId, ...row } of rows as DoorRow[]) {
         const door: DoorView = {
           ...row,
           batteryLevel: row.batteryLevel === null ? null : Number(row.batteryLevel),
-          canUnlockRemotely: canUnlockRemotely(row.provider),
+          canUnlockRemotely: canUnlockRemotely({ ...row, deviceId }),
         };
         byRoom.set(row.roomId, [...(byRoom.get(row.roomId) ?? []), door]);
       }

@@ -88,12 +88,15 @@ export type LockProvider = {
   /** Every code the provider holds for a device: ours (clientRef set) and any others (drift). */
   listCodes(input: CallContext & { deviceId: string }): Promise<LockResult<ProviderCode[]>>;
   /**
-   * Opens the door now, remotely (Seam `locks/unlock_door`). `unlocked` once the provider's action says it succeeded,
-   * `pending` while it has not confirmed yet; a device that cannot is `not_supported`. Only where the provider can.
+   * Opens the door now, remotely (Seam `locks/unlock_door`, TTLock `/v3/lock/unlock` through the gateway). `done` once
+   * the provider says the lock opened, `pending` while it has not confirmed yet (Seam's action attempt, read later by
+   * `readUnlock`; or an answer lost on the way, whose outcome only the door's record will tell); a device that cannot
+   * is `not_supported`. Never retried by the caller: a door opened late is worse than one not opened. Only where the
+   * provider can.
    */
-  unlockDoor?(
-    input: CallContext & { deviceId: string },
-  ): Promise<LockResult<{ actionId: string; status: 'unlocked' | 'pending' }>>;
+  unlockDoor?(input: CallContext & { deviceId: string }): Promise<LockResult<RemoteUnlockAnswer>>;
+  /** Where an earlier `unlockDoor` stands by the provider's action id (Seam `action_attempts/get`). */
+  readUnlock?(input: CallContext & { deviceId: string; actionId: string }): Promise<LockResult<RemoteUnlockState>>;
   /**
    * The door's records the provider holds (TTLock `/v3/lockRecord/list`): what happened at a device from `from` on
    * (by the lock's own clock), whenever they reached the provider. Every page or nothing: a page that fails fails the
@@ -117,6 +120,11 @@ export type LockProvider = {
     input: CallContext & { deviceId: string; codeId: string },
   ): Promise<LockResult<{ codeId: string; pin: string }>>;
 };
+
+/** A remote unlock as the provider answered it: its action id where it gives one (Seam), null where not (TTLock). */
+export type RemoteUnlockAnswer = { actionId: string | null; status: 'done' | 'pending' };
+/** Where a remote unlock's action stands; `error` is the provider's code for one that failed. */
+export type RemoteUnlockState = { status: 'done' | 'pending' | 'failed'; error: string | null };
 
 /**
  * One record of a door, in our words: an opening or a locking (`kind`; null for what is neither — a door sensor, a

@@ -269,6 +269,19 @@ type Paginator = { firstPage(): Promise<Page>; nextPage(cursor: SeamPageCursor |
 const BACKUP_SUPPORT_TTL_MS = 10 * 60_000;
 const backupSupport = new Map<string, { supported: boolean; at: number }>();
 
+/** Seam's action attempt (`locks/unlock_door`, `action_attempts/get`), or null when the answer is not one. */
+const ZActionAttemptSchema = z.looseObject({
+  action_attempt: z.looseObject({
+    action_attempt_id: z.string().min(1),
+    status: z.enum(['pending', 'success', 'error']),
+    error: z.looseObject({ type: z.string().optional() }).nullish(),
+  }),
+});
+function parseAttempt(answer: unknown) {
+  const parsed = ZActionAttemptSchema.safeParse(answer);
+  return parsed.success ? parsed.data.action_attempt : null;
+}
+
 /** A `LockProvider` over Seam's API. */
 export function createSeamProvider(options: SeamProviderOptions): LockProvider {
   const seam = SeamHttp.fromApiKey(options.apiKey, {
@@ -519,41 +532,39 @@ export function createSeamProvider(options: SeamProviderOptions): LockProvider {
       );
       if (!capable.ok) return capable;
       if (!capable.data) return failure('not_supported', false);
-      const ZAttemptSchema = z.looseObject({
-        action_attempt: z.looseObject({
-          action_attempt_id: z.string().min(1),
-          status: z.enum(['pending', 'success', 'error']),
-          error: z.looseObject({ type: z.string().optional() }).nullish(),
-        }),
-      });
-      const parseAttempt = (answer: unknown) => {
-        const parsed = ZAttemptSchema.safeParse(answer);
-        return parsed.success ? parsed.data.action_attempt : null;
-      };
-      let attempt = await call(
+      // Seam answers at once with its action attempt, usually pending: the lock confirms within seconds, read later
+      // (`readUnlock`) or reported by lock.unlocked with the attempt's id. Nobody waits for it here.
+      const attempt = await call(
         'locks.unlock_door',
         input,
         async () => (await seam.client.post('/locks/unlock_door', { device_id: input.deviceId })).data,
         parseAttempt,
       );
-      // Seam answers at once with a pending action; the lock confirms within seconds (asked a few times).
-      for (let i = 0; attempt.ok && attempt.data.status === 'pending' && i < 5; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 400));
-        const id = attempt.data.action_attempt_id;
-        attempt = await call(
-          'action_attempts.get',
-          input,
-          async () => (await seam.client.post('/action_attempts/get', { action_attempt_id: id })).data,
-          parseAttempt,
-        );
-      }
       if (!attempt.ok) return attempt;
       if (attempt.data.status === 'error') return failure(attempt.data.error?.type ?? 'unlock_failed', false);
       return {
         ok: true,
         data: {
           actionId: attempt.data.action_attempt_id,
-          status: attempt.data.status === 'success' ? 'unlocked' : 'pending',
+          status: attempt.data.status === 'success' ? 'done' : 'pending',
+        },
+      };
+    },
+
+    async readUnlock(input) {
+      const attempt = await call(
+        'action_attempts.get',
+        input,
+        async () => (await seam.client.post('/action_attempts/get', { action_attempt_id: input.actionId })).data,
+        parseAttempt,
+      );
+      if (!attempt.ok) return attempt;
+      const { status, error } = attempt.data;
+      return {
+        ok: true,
+        data: {
+          status: status === 'success' ? 'done' : status === 'error' ? 'failed' : 'pending',
+          error: status === 'error' ? (error?.type ?? 'unlock_failed').slice(0, 100) : null,
         },
       };
     },

@@ -568,6 +568,55 @@ describe('lock records', () => {
   });
 });
 
+describe('remote unlock through the gateway', () => {
+  const records = async () =>
+    ((await sim.control('/_control/records')) as { records: { lockId: number; recordType: number }[] }).records;
+
+  it('is done on errcode 0, and the lock records a gateway unlock (type 12)', async () => {
+    expect(await sim.provider().unlockDoor!({ deviceId: LOCK, ...ctx })).toEqual({
+      ok: true,
+      data: { actionId: null, status: 'done' },
+    });
+    expect((await records()).map((r) => [r.lockId, r.recordType])).toEqual([[Number(LOCK), 12]]);
+  });
+
+  it('fails with TTLock’s code when the gateway or lock cannot be reached, and opens nothing', async () => {
+    const provider = sim.provider();
+    await sim.control('/_control/faults', { locks: { [LOCK]: { offline: 'gateway' } } });
+    expect(await provider.unlockDoor!({ deviceId: LOCK, ...ctx })).toEqual({
+      ok: false,
+      code: 'gateway_offline',
+      retryable: true,
+    });
+    await sim.control('/_control/faults', { locks: { [LOCK]: { busy: 'lock' } } });
+    expect(await provider.unlockDoor!({ deviceId: LOCK, ...ctx })).toMatchObject({ ok: false, code: 'device_busy' });
+    expect(await records()).toEqual([]);
+  });
+
+  it('is not_supported for a lock without a gateway (-2012) or a model that cannot (-4043)', async () => {
+    const provider = sim.provider();
+    await sim.control('/_control/faults', { locks: { [LOCK]: { hasGateway: false } } });
+    expect(await provider.unlockDoor!({ deviceId: LOCK, ...ctx })).toEqual({
+      ok: false,
+      code: 'not_supported',
+      retryable: false,
+    });
+    await sim.control('/_control/faults', { locks: { [LOCK]: { remoteUnlock: false } } });
+    expect(await provider.unlockDoor!({ deviceId: LOCK, ...ctx })).toMatchObject({ code: 'not_supported' });
+  });
+
+  it('is pending, not failed, when the answer is lost after the gateway may have opened the door', async () => {
+    const provider = sim.provider({ timeoutMs: 300 });
+    await sim.control('/_control/faults', { next: { count: 1, endpoint: '/v3/lock/unlock', latencyMs: 600 } });
+    expect(await provider.unlockDoor!({ deviceId: LOCK, ...ctx })).toEqual({
+      ok: true,
+      data: { actionId: null, status: 'pending' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await records()).map((r) => r.recordType)).toEqual([12]);
+  });
+});
+
 describe('the simulator, beyond what the adapter asks of it', () => {
   it('keeps a failure meant for one lock (`next.lockId`) for that lock: calls about another lock do not use it up', async () => {
     const provider = sim.provider();

@@ -547,6 +547,22 @@ export function createTtlockProvider(options: TtlockProviderOptions): LockProvid
       return asFailure(result);
     },
 
+    async unlockDoor(input) {
+      const lockId = idOf(input.deviceId);
+      if (!lockId) return refuse('/v3/lock/unlock', input, 'invalid_device_id');
+      // Through the lock's gateway: TTLock answers once the lock opened (errcode 0), never later.
+      const result = await call('/v3/lock/unlock', { lockId }, SUCCESS_SHAPES.done, input);
+      if (result.ok) return { ok: true, data: { actionId: null, status: 'done' } };
+      // No gateway paired with the lock, or a model that cannot: this door cannot be opened remotely.
+      if (result.errcode === -2012 || result.errcode === -4043)
+        return { ok: false, code: 'not_supported', retryable: false };
+      // No whole answer (a timeout, a 5xx, a body that is not TTLock's): the gateway may have opened the door, so
+      // only the door's record can say. Pending, never "failed" on a guess.
+      if (result.errcode === undefined && /^(timeout|malformed_response|http_5\d\d)$/.test(result.code))
+        return { ok: true, data: { actionId: null, status: 'pending' } };
+      return asFailure(result);
+    },
+
     async listDoorRecords(input) {
       const lockId = idOf(input.deviceId);
       if (!lockId) return refuse('/v3/lockRecord/list', input, 'invalid_device_id');

@@ -12,6 +12,7 @@ import { retryFailedDoors } from '../locks/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../locks/sync-provider';
 import { checkAllLocks } from '../locks/reconcile';
 import { enqueueLockRecordPolls, pollLockRecords } from '../locks/poll-lock-records';
+import { confirmRemoteUnlock } from '../locks/confirm-remote-unlock';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
 import { deliverTestMail, ZTestMailJobSchema } from '../messages/send-test-mail';
@@ -29,6 +30,7 @@ const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() }
 const ZExtensionJobSchema = z.object({ tenantId: z.uuid(), extensionId: z.uuid() });
 const ZFeedJobSchema = z.object({ tenantId: z.uuid(), feedId: z.uuid() });
 const ZLockJobSchema = z.object({ tenantId: z.uuid(), lockId: z.uuid() });
+const ZRemoteUnlockJobSchema = z.object({ tenantId: z.uuid(), remoteUnlockId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
   return async (payload: unknown, helpers: JobHelpers) => {
@@ -121,6 +123,17 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
     poll_lock_records: async (payload, helpers) => {
       const outcome = await pollLockRecords(ZLockJobSchema.parse(payload));
       if (outcome.status === 'failed') helpers.logger.warn(`lock records not read: ${outcome.code}`);
+    },
+    // A pending remote unlock: its provider's action read again (backing off) until it is done or failed.
+    confirm_remote_unlock: async (payload, helpers) => {
+      const { tenantId, remoteUnlockId } = ZRemoteUnlockJobSchema.parse(payload);
+      const status = await confirmRemoteUnlock({
+        tenantId,
+        remoteUnlockId,
+        attempt: helpers.job.attempts,
+        maxAttempts: helpers.job.max_attempts,
+      });
+      helpers.logger.info(`remote unlock ${status}`);
     },
     expire_keys: async (_payload, helpers) => {
       const expired = await expireDueKeys();

@@ -25,7 +25,8 @@ import { clientRefOf } from '../../lib/locks/provider';
  * its records (at most 500, the oldest squeezed out, as TTLock's locks do) until it is reached again
  * (`/_control/locks/{lockId}/upload`), so records reach the cloud late, with a `lockDate` long before their
  * `serverDate` — as real gateways upload them. Record ids are unique across restarts (they start from the
- * clock), so a product that stored yesterday's records never mistakes today's for them.
+ * clock), so a product that stored yesterday's records never mistakes today's for them. Like TTLock's cloud it keeps
+ * six months of records; the call log keeps the latest 50 000 calls.
  *
  * Where it departs from TTLock: every user it knows sees the same locks (one account's), and a lock
  * id it has never seen is created on first use (`autoCreateLocks`, on by default) instead of
@@ -206,6 +207,10 @@ const LOCK_RECORDS: Record<string, { recordType: number; fromLock: number }> = {
 };
 /** A lock keeps this many records; older ones are squeezed out before its gateway uploads them. */
 const RECORDS_ON_LOCK = 500;
+/** TTLock's cloud keeps six months of records. */
+const RECORDS_KEPT_MS = 183 * 24 * 3_600_000;
+/** The call log keeps this many of the latest calls. */
+const MAX_CALLS_KEPT = 50_000;
 
 /** The demo's locks (tooling/seed/seed-demo.ts): present from the start, with their names and batteries. */
 export const DEFAULT_LOCKS: readonly SimulatorLockInput[] = [
@@ -342,6 +347,7 @@ export function createSimulator(options: {
 
   let faults: Faults = { ...DEFAULT_FAULTS };
   let calls: SimulatorCall[] = [];
+  let callSeq = 0;
   let idSeq = 0;
   let lastRecordId = 0;
   const accessTokens = new Map<string, { clientId: string; username: string; expiresAt: number }>();
@@ -432,6 +438,10 @@ export function createSimulator(options: {
       electricQuantity: battery(lock),
     };
     lock.records.push(record);
+    if (lock.records.length % 256 === 0) {
+      const archived = now() - RECORDS_KEPT_MS;
+      lock.records = lock.records.filter((r) => r.serverDate === null || r.lockDate >= archived);
+    }
     const kept = lock.records.filter((r) => r.serverDate === null);
     if (kept.length > RECORDS_ON_LOCK) {
       const squeezed = new Set(kept.slice(0, kept.length - RECORDS_ON_LOCK));
@@ -898,7 +908,7 @@ export function createSimulator(options: {
     const grant = params.get('grant_type') ?? 'password';
     const password = params.get('password');
     calls.push({
-      seq: calls.length + 1,
+      seq: ++callSeq,
       at: new Date().toISOString(),
       endpoint,
       grantType: isToken ? (grant === 'refresh_token' ? 'refresh_token' : 'password') : null,
@@ -920,6 +930,8 @@ export function createSimulator(options: {
       errcode,
       httpStatus: answer.status,
     });
+    // A long run (npm start, a benchmark reading every lock each minute) keeps the latest calls only.
+    if (calls.length > MAX_CALLS_KEPT) calls.splice(0, calls.length - MAX_CALLS_KEPT);
   }
 
   function control(pathname: string, body: Record<string, unknown>): Answer {
@@ -967,6 +979,7 @@ export function createSimulator(options: {
       case '/_control/reset':
         faults = { ...DEFAULT_FAULTS };
         calls = [];
+        callSeq = 0;
         accessTokens.clear();
         refreshTokens.clear();
         resetLocks();

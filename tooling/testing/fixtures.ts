@@ -197,8 +197,9 @@ export async function createTenantGraph(admin: pg.Client, label = 'Fixture'): Pr
     [ids.tenantId, ids.keyId, tag],
   );
   await q(
-    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_label, reason, status, action_id)
-     select $1, l.id, $2, 'Fixture', 'Guest locked out', 'unlocked', 'action-' || $3 from locks l where l.tenant_id = $1`,
+    `insert into remote_unlocks (tenant_id, lock_id, user_id, actor_type, actor_id, actor_label, reason, status, action_id)
+     select $1, l.id, $2::uuid, 'user', $2::text, 'Fixture', 'Guest locked out', 'done', 'action-' || $3
+       from locks l where l.tenant_id = $1`,
     [ids.tenantId, ids.userId, tag],
   );
   // Where the reading of the lock's records stands.

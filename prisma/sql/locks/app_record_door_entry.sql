@@ -76,10 +76,16 @@ begin
          and r.tenant_id = k.tenant_id and r.id = k.reservation_id
          and (r.arrived_at is null or r.arrived_at > p_occurred_at);
     end if;
-    -- Each new opening is audited once, in this transaction: by the person of a remote unlock, else by the provider.
+    -- The remote unlock that opened it is done, whatever its provider had answered so far (converges, never undone).
+    if v_unlock.id is not null and v_unlock.status <> 'done' then
+      update remote_unlocks u set status = 'done', error = null, updated_at = now()
+       where u.tenant_id = p_tenant_id and u.id = v_unlock.id;
+    end if;
+    -- Each new opening is audited once, in this transaction: by whoever asked for a remote unlock, else the provider.
     perform app_audit(p_tenant_id,
-                      case when v_unlock.user_id is not null then 'user'::actor_type else 'provider'::actor_type end,
-                      coalesce(v_unlock.user_id::text, p_source_id, p_provider::text),
+                      coalesce(v_unlock.actor_type, 'provider'::actor_type),
+                      case when v_unlock.id is not null then v_unlock.actor_id
+                           else coalesce(p_source_id, p_provider::text) end,
                       coalesce(v_unlock.actor_label, p_provider::text),
                       'door.opened', 'lock', app_record_door_entry.lock_id, v_room, null,
                       jsonb_build_object('method', p_method, 'keyId', v_key, 'reservationId', v_reservation,
