@@ -48,4 +48,4 @@ export const remoteUnlockAction = staffAction(
     return { id: unlocked.id, status: 'failed', at, problem: state?.error ?? null };
   },
 );
-export type RemoteUnlockState = ActionState<RemoteUnlockOutcome, { reason: 'text' }>;
+export type RemoteUnlockActionState = ActionState<RemoteUnlockOutcome, { reason: 'text' }>;

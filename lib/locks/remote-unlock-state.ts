@@ -1,7 +1,7 @@
 import { runStatements, sqlLiteral, statement } from '../db/tx';
 
 /** Where one remote unlock stands: asked, waiting for the provider, done, or failed with the provider's code. */
-export type RemoteUnlockState = {
+export type RemoteUnlockView = {
   id: string;
   status: 'requested' | 'pending' | 'done' | 'failed';
   /** The provider's failure code (`unconfirmed` when nothing ever confirmed it). */
@@ -20,9 +20,9 @@ export async function remoteUnlockState({
   tenantId: string;
   userId?: string;
   remoteUnlockId: string;
-}): Promise<RemoteUnlockState | null> {
+}): Promise<RemoteUnlockView | null> {
   const [rows] = await runStatements({ role: 'app_authenticated', tenantId, userId }, [
-    statement<RemoteUnlockState>(
+    statement<RemoteUnlockView>(
       `select u.id, u.status, u.error from remote_unlocks u
         where u.tenant_id = ${sqlLiteral(tenantId, 'uuid')} and u.id = ${sqlLiteral(remoteUnlockId, 'uuid')}`,
     ),

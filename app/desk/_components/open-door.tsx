@@ -9,7 +9,7 @@ import { QueryProvider } from '@/components/query-provider';
 import { Button } from '@/components/ui/button';
 import { Field, Input } from '@/components/ui/field';
 import { FormError, Notice } from '@/components/ui/notice';
-import type { RemoteUnlockState } from '@/lib/locks/remote-unlock-state';
+import type { RemoteUnlockView } from '@/lib/locks/remote-unlock-state';
 import styles from './room-doors.module.css';
 
 /** How often a pending remote unlock is asked about, and for how long at most. */
@@ -110,14 +110,14 @@ function OpenDoorForm({ lockId, door, room, timeZone }: Props) {
   );
 }
 
-async function fetchUnlock(id: string, signal: AbortSignal): Promise<RemoteUnlockState> {
+async function fetchUnlock(id: string, signal: AbortSignal): Promise<RemoteUnlockView> {
   const response = await fetch(`/desk/unlocks/${id}`, {
     signal,
     cache: 'no-store',
     headers: { accept: 'application/json' },
   });
   if (!response.ok) throw new Error(`unlock answered ${response.status}`);
-  return ((await response.json()) as { data: RemoteUnlockState }).data;
+  return ((await response.json()) as { data: RemoteUnlockView }).data;
 }
 
 /** The lock's answer in words; a pending one is asked about again until it settles (or five minutes pass). */
