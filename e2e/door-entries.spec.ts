@@ -102,6 +102,16 @@ test.describe('on a phone', () => {
       await expect(entry).toContainText('Why: Guest locked out, ID checked');
       await expect(entry).toContainText(lockName);
     });
+
+    // Back on the reservation: the opening follows the request that caused it, naming who.
+    await page.goto(`/desk/reservations/${reservationId}`);
+    const opening = page.getByTestId('timeline-event').and(page.locator('[data-action="door.entry"]'));
+    await expect(opening).toContainText(`Door opened — ${lockName}`);
+    await expect(opening).toContainText('Opened remotely by desk');
+    const actions = await page
+      .getByTestId('timeline-event')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-action')));
+    expect(actions.slice(-2)).toEqual(['door.unlocked_remotely', 'door.entry']);
   });
 });
 

@@ -20,7 +20,8 @@ export type EntryView = {
   /** The stay of that key, and its room's label at booking time. */
   reservationId: string | null;
   roomLabel: string | null;
-  /** Who opened it remotely (a person at the desk, an integration) as the request named them, and why. */
+  /** The remote unlock that caused it; who asked for it (a person at the desk, an integration) as the request named them, and why. */
+  remoteUnlockId: string | null;
   userId: string | null;
   person: string | null;
   reason: string | null;
@@ -37,6 +38,7 @@ type EntryRow = {
   key_kind: KeyKind | null;
   reservation_id: string | null;
   room_label: string | null;
+  remote_unlock_id: string | null;
   user_id: string | null;
   person: string | null;
   reason: string | null;
@@ -53,6 +55,7 @@ const toView = (row: EntryRow): EntryView => ({
   keyKind: row.key_kind,
   reservationId: row.reservation_id,
   roomLabel: row.room_label,
+  remoteUnlockId: row.remote_unlock_id,
   userId: row.user_id,
   person: row.person,
   reason: row.reason,
@@ -64,7 +67,8 @@ const toView = (row: EntryRow): EntryView => ({
  */
 function entryColumns(tenant: string): string {
   return `e.id, e.occurred_at, e.kind, e.method, e.lock_id, l.name as lock_name, e.key_id, k.kind::text as key_kind,
-          k.reservation_id, r.room_label_snapshot as room_label, e.user_id, u.actor_label as person, u.reason
+          k.reservation_id, r.room_label_snapshot as room_label, e.remote_unlock_id, e.user_id,
+          u.actor_label as person, u.reason
      from door_entries e
      join locks l on l.tenant_id = e.tenant_id and l.id = e.lock_id
      left join access_keys k on k.tenant_id = e.tenant_id and k.id = e.key_id

@@ -88,17 +88,28 @@ describe('the reservation page’s one read', () => {
 });
 
 describe('a timeline of audit rows and door entries', () => {
+  const at = (s: number) => new Date(Date.UTC(2030, 0, 15, 6, 0, s));
+  type Event = Parameters<typeof timelineItems>[0][number];
+  type Entry = Parameters<typeof timelineItems>[1][number];
+  const event = (id: string, s: number, action = 'x', metadata: Record<string, unknown> = {}) =>
+    ({ id, occurredAt: at(s).toISOString(), action, metadata }) as unknown as Event;
+  const entry = (id: string, s: number, remoteUnlockId: string | null = null) =>
+    ({ id, occurredAt: at(s), remoteUnlockId }) as unknown as Entry;
+
   it('orders them by time, an audit row first on a tie', () => {
-    const at = (s: number) => new Date(Date.UTC(2030, 0, 15, 6, 0, s));
-    const event = (id: string, s: number) =>
-      ({ id, occurredAt: at(s).toISOString(), action: 'x' }) as unknown as Parameters<typeof timelineItems>[0][number];
-    const entry = (id: string, s: number) =>
-      ({ id, occurredAt: at(s) }) as unknown as Parameters<typeof timelineItems>[1][number];
     expect(
       timelineItems([event('a1', 1), event('a2', 5)], [entry('e0', 0), entry('e2', 5), entry('e3', 9)]).map(
         (item) => item.id,
       ),
     ).toEqual(['e0', 'a1', 'a2', 'e2', 'e3']);
     expect(timelineItems([], [])).toEqual([]);
+  });
+
+  it('puts an opening caused by a remote unlock after the unlock’s own row, even when the lock’s clock says earlier', () => {
+    const request = event('request', 5, 'door.unlocked_remotely', { remoteUnlockId: 'u-1' });
+    const items = timelineItems([event('a1', 1), request], [entry('opened', 4, 'u-1'), entry('other', 4, 'u-2')]);
+    expect(items.map((item) => item.id)).toEqual(['a1', 'other', 'request', 'opened']);
+    expect(items.find((item) => item.id === 'opened')).toMatchObject({ followsRequest: true });
+    expect(items.find((item) => item.id === 'other')).toMatchObject({ followsRequest: false });
   });
 });

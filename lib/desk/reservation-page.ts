@@ -1,5 +1,5 @@
 import type { ReadableAuditEvent } from '../audit/readable-audit-events';
-import { reservationTimeline } from '../audit/reservation-timeline';
+import { REMOTE_UNLOCK_ACTION, reservationTimeline } from '../audit/reservation-timeline';
 import type { Role } from '../auth/permissions';
 import { deskSyncState } from './desk-sync-state';
 import { stayDoorEntries, type EntryView } from './door-record';
@@ -61,19 +61,34 @@ export async function reservationView({
 /** One line of a reservation's timeline: an audit row, or a door opening the lock reported. */
 export type TimelineItem =
   | { type: 'audit'; id: string; at: Date; event: ReadableAuditEvent }
-  | { type: 'entry'; id: string; at: Date; entry: EntryView };
+  | {
+      type: 'entry';
+      id: string;
+      at: Date;
+      entry: EntryView;
+      /** It follows the audit row of the remote unlock that caused it (which says who asked and why). */
+      followsRequest: boolean;
+    };
 
 /**
- * The audit rows and the door openings of a stay as one history, oldest first (both come sorted; a
- * tie keeps the audit row first: a remote unlock's request comes before the opening it caused).
+ * The audit rows and the door openings of a stay as one history, oldest first (both come sorted; a tie keeps the
+ * audit row first). An opening caused by a remote unlock comes after that unlock's audit row even when the lock's
+ * clock put it a moment before the row was written (the door opens while the provider is still answering).
  */
 export function timelineItems(events: ReadableAuditEvent[], entries: EntryView[]): TimelineItem[] {
+  const requests = new Map<string, Date>();
+  for (const event of events) {
+    const id = event.metadata.remoteUnlockId;
+    if (event.action === REMOTE_UNLOCK_ACTION && typeof id === 'string') requests.set(id, new Date(event.occurredAt));
+  }
   const items: TimelineItem[] = [
     ...events.map((event) => ({ type: 'audit' as const, id: event.id, at: new Date(event.occurredAt), event })),
-    ...entries.map((entry) => ({ type: 'entry' as const, id: entry.id, at: entry.occurredAt, entry })),
+    ...entries.map((entry) => {
+      const request = entry.remoteUnlockId ? requests.get(entry.remoteUnlockId) : undefined;
+      const at = request && request > entry.occurredAt ? request : entry.occurredAt;
+      return { type: 'entry' as const, id: entry.id, at, entry, followsRequest: request !== undefined };
+    }),
   ];
   // Array.prototype.sort is stable: equal times keep the audit rows (listed first) ahead.
   return items.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
-
-export type ReservationView = NonNullable<Awaited<ReturnType<typeof reservationView>>>;

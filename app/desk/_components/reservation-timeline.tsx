@@ -54,7 +54,10 @@ export function ReservationTimeline({ reservationId, items, guestMessages = {}, 
       ) : (
         <ol className="timeline">
           {items.map((item) => {
-            if (item.type === 'entry') return <EntryEvent key={item.id} entry={item.entry} timeZone={timeZone} />;
+            if (item.type === 'entry')
+              return (
+                <EntryEvent key={item.id} entry={item.entry} timeZone={timeZone} showReason={!item.followsRequest} />
+              );
             const { event } = item;
             const actorType = (ACTOR_TYPES as readonly string[]).includes(event.actor.type)
               ? t(`audit.actorType.${event.actor.type as (typeof ACTOR_TYPES)[number]}`)
@@ -125,8 +128,8 @@ export function ReservationTimeline({ reservationId, items, guestMessages = {}, 
   );
 }
 
-/** One door opening in the timeline: "Door opened — Room 101 door", when, and how (whose code, or who remotely). */
-function EntryEvent({ entry, timeZone }: { entry: EntryView; timeZone: string }) {
+/** One door opening in the timeline: "Door opened — Room 101 door", when, and how (whose code, or who remotely and why). */
+function EntryEvent({ entry, timeZone, showReason }: { entry: EntryView; timeZone: string; showReason: boolean }) {
   const t = useTranslations();
   return (
     <li className="timeline__event" data-testid="timeline-event" data-action="door.entry" data-method={entry.method}>
@@ -141,7 +144,8 @@ function EntryEvent({ entry, timeZone }: { entry: EntryView; timeZone: string })
           {entryHow(entry, t)}
         </span>
       </p>
-      {entry.reason !== null && (
+      {/* The reason is on the remote unlock's own row just above, when the history holds it. */}
+      {showReason && entry.reason !== null && (
         <p className="timeline__meta wrap-anywhere">
           {t('audit.col.why')}: {entry.reason}
         </p>
