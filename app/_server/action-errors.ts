@@ -79,6 +79,8 @@ export const ACTION_NAMES = [
   'resendInvitation',
   'updateProfile',
   'connectStripe',
+  // The door record and remote unlock (issue 33).
+  'remoteUnlock',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
 
@@ -135,6 +137,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     removeIcalFeed: 'rooms.ical.gone',
     fetchIcalFeedNow: 'rooms.ical.gone',
     rotateIcalUrl: 'rooms.notFound',
+    remoteUnlock: 'doors.open.notFound',
   },
   forbidden: {
     default: 'forbidden.body',
@@ -151,6 +154,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     sendTestMail: 'mailbox.test.rateLimited',
     requestSignUp: 'signUp.rateLimited',
     changePassword: 'account.password.error.current_wrong',
+    remoteUnlock: 'doors.open.rateLimited',
   },
   not_found: {
     revokeInvitation: 'staff.invitations.notFound',
@@ -205,6 +209,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     removeIcalFeed: 'rooms.ical.gone',
     fetchIcalFeedNow: 'rooms.ical.gone',
     rotateIcalUrl: 'rooms.notFound',
+    remoteUnlock: 'doors.open.notFound',
   },
   conflict: {
     checkIn: 'checkIn.lockProblem',
@@ -261,7 +266,9 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     addLockByDevice: 'locks.import.unavailable',
     connectLockProvider: 'locks.connect.unreachable',
     testLockProvider: 'locks.connect.unreachable',
+    remoteUnlock: 'doors.open.unavailable',
   },
+  not_supported: { remoteUnlock: 'doors.open.notSupported' },
   not_available: {
     issueBackupCode: 'key.backup.notPossible',
     connectStripe: 'payments.connect.notConfigured',
@@ -336,6 +343,7 @@ export const ACTION_ERROR_MESSAGES: Partial<Record<AppErrorCode, Messages>> & {
     removeIcalFeed: 'rooms.ical.error',
     fetchIcalFeedNow: 'rooms.ical.error',
     rotateIcalUrl: 'rooms.ical.error',
+    remoteUnlock: 'doors.open.error',
   },
 };
 

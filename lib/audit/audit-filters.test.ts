@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { auditApiSearch, auditDayRange, auditUrlSearch, parseAuditUrlFilters, zonedDayStart } from './audit-filters';
+import {
+  actionsOfGroup,
+  auditActionQuery,
+  auditApiSearch,
+  auditDayRange,
+  auditUrlSearch,
+  parseAuditUrlFilters,
+  zonedDayStart,
+} from './audit-filters';
 
 describe('parseAuditUrlFilters', () => {
   it('keeps well-formed filters and drops malformed ones', () => {
@@ -51,5 +59,18 @@ describe('auditDayRange', () => {
       limit: '50',
     });
     expect(search).toBe('action=key.revoked&to=2026-12-01T00%3A00%3A00.000Z&limit=50');
+  });
+});
+
+describe('action groups', () => {
+  it('keeps a group in the URL and stands for every listed action of its family', () => {
+    expect(parseAuditUrlFilters({ action: 'door.*' }).action).toBe('door.*');
+    expect(parseAuditUrlFilters({ action: 'key.*' }).action).toBe('');
+    expect(actionsOfGroup('door.*')).toContain('door.opened');
+    expect(actionsOfGroup('door.*').every((action) => action.startsWith('door.'))).toBe(true);
+    expect(auditActionQuery('door.*')).toEqual({ actions: actionsOfGroup('door.*') });
+    expect(auditActionQuery('key.revoked')).toEqual({ action: 'key.revoked' });
+    expect(auditActionQuery('')).toEqual({});
+    expect(auditApiSearch(parseAuditUrlFilters({ action: 'door.*' }), 'UTC')).toBe('action=door.*');
   });
 });

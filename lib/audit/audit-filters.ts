@@ -145,9 +145,41 @@ export function isAuditReasonCode(value: unknown): value is AuditReasonCode {
   return typeof value === 'string' && (AUDIT_REASON_CODES as readonly string[]).includes(value);
 }
 
+/**
+ * Families of actions the audit page filters by at once, as `<prefix>.*`: "All door events" is every listed action
+ * of a door (`door.opened`, `door.unlocked_remotely`), so a manager reads who came through a door and who opened
+ * it remotely in one list.
+ */
+export const AUDIT_ACTION_GROUPS = ['door.*'] as const;
+export type AuditActionGroup = (typeof AUDIT_ACTION_GROUPS)[number];
+
+export function isAuditActionGroup(value: unknown): value is AuditActionGroup {
+  return typeof value === 'string' && (AUDIT_ACTION_GROUPS as readonly string[]).includes(value);
+}
+
+/** The listed actions a group stands for (its prefix). */
+export function actionsOfGroup(group: AuditActionGroup): AuditAction[] {
+  const prefix = group.slice(0, -1);
+  return AUDIT_ACTIONS.filter((action) => action.startsWith(prefix));
+}
+
+/** An action filter as the audit page and its endpoints take it: one action, or a group of them. */
+export type AuditActionFilter = AuditAction | AuditActionGroup;
+
+/** The actions an action filter matches. */
+export function actionsOf(filter: AuditActionFilter): AuditAction[] {
+  return isAuditActionGroup(filter) ? actionsOfGroup(filter) : [filter];
+}
+
+/** An action filter as `listAuditEvents` takes it: one action, or any action of a group. */
+export function auditActionQuery(filter: AuditActionFilter | '' | undefined): { action?: string; actions?: string[] } {
+  if (!filter) return {};
+  return isAuditActionGroup(filter) ? { actions: actionsOfGroup(filter) } : { action: filter };
+}
+
 /** The audit page's filters as they live in its URL: dates are calendar days (YYYY-MM-DD) in the facility's zone. */
 export type AuditUrlFilters = {
-  action: AuditAction | '';
+  action: AuditActionFilter | '';
   actor: string;
   subjectId: string;
   roomId: string;
@@ -193,7 +225,7 @@ export function parseAuditUrlFilters(
   const from = get('from');
   const to = get('to');
   return {
-    action: isAuditAction(action) ? action : '',
+    action: isAuditAction(action) || isAuditActionGroup(action) ? action : '',
     actor: get('actor').slice(0, ACTOR_MAX),
     subjectId: UUID.test(subjectId) ? subjectId : '',
     roomId: UUID.test(roomId) ? roomId : '',

@@ -115,4 +115,62 @@ describe('the audit trail', () => {
     expect(csvField('a = b')).toBe('"a = b"');
     expect(csvField('-')).toBe(`"'-"`);
   });
+
+  it('finds every door event of a room — openings by its guests’ codes, and remote or hand openings of its doors — and exports them', async () => {
+    const { recordDoorEntry } = await import('../locks/door-entries');
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 2 });
+    const [roomA, roomB] = roomIds as [string, string];
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomA, startsInHours: -1 });
+    const { key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
+    const admin = await adminClient();
+    const doors = (
+      await admin.query<{ room_id: string; lock_id: string; device_id: string }>(
+        `select d.room_id, l.id as lock_id, l.device_id from room_locks d join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
+          where d.tenant_id = $1`,
+        [tenantId],
+      )
+    ).rows;
+    const doorOf = (roomId: string) => doors.find((d) => d.room_id === roomId)!;
+    await admin.query(`update key_lock_codes set code_id = 'code-a', state = 'set' where key_id = $1`, [key.id]);
+    await admin.end();
+    const open = (roomId: string, method: 'code' | 'manual', codeId: string | null) =>
+      recordDoorEntry({
+        tenantId,
+        provider: 'simulator',
+        eventId: `${roomId}-${method}`,
+        deviceId: doorOf(roomId).device_id,
+        codeId,
+        kind: 'unlocked',
+        method,
+        occurredAt: new Date(),
+      });
+    await open(roomA, 'code', 'code-a');
+    await open(roomA, 'manual', null);
+    await open(roomB, 'manual', null);
+
+    const doorEvents = await listAuditEvents({
+      tenantId,
+      actions: ['door.opened', 'door.unlocked_remotely'],
+      limit: 50,
+    });
+    expect(doorEvents.data.map((e) => e.action)).toEqual(['door.opened', 'door.opened', 'door.opened']);
+    // Room A: its guest's opening (the row names the room) and the hand opening of its door (found by the lock).
+    const inRoomA = await listAuditEvents({ tenantId, actions: ['door.opened'], roomId: roomA, limit: 50 });
+    expect(inRoomA.data.map((e) => e.metadata.method).sort()).toEqual(['code', 'manual']);
+    expect(inRoomA.data.every((e) => e.subject.id === doorOf(roomA).lock_id)).toBe(true);
+    expect(inRoomA.data.find((e) => e.metadata.method === 'code')).toMatchObject({
+      roomId: roomA,
+      metadata: { keyId: key.id, reservationId },
+    });
+    // The room filter still keeps to the room: every other row of room A names it.
+    const allOfRoomA = await listAuditEvents({ tenantId, roomId: roomA, limit: 100 });
+    expect(allOfRoomA.data.every((e) => e.roomId === roomA || e.subject.id === doorOf(roomA).lock_id)).toBe(true);
+    expect(allOfRoomA.data.some((e) => e.subject.id === doorOf(roomB).lock_id)).toBe(false);
+
+    let csv = '';
+    for await (const chunk of auditCsv({ tenantId, actions: ['door.opened'], roomId: roomA })) csv += chunk;
+    const lines = csv.trim().split('\n').slice(1);
+    expect(lines).toHaveLength(2);
+    expect(lines.every((l) => l.includes('"door.opened"') && l.includes(doorOf(roomA).lock_id))).toBe(true);
+  });
 });

@@ -16,6 +16,8 @@ export type AuditEventView = {
 
 export type AuditFilters = {
   action?: string;
+  /** Any of these actions (a group the audit page offers: every door event). */
+  actions?: string[];
   actorType?: ActorType;
   /** Matches the actor's label or id (case-insensitive substring). */
   actor?: string;
@@ -25,14 +27,31 @@ export type AuditFilters = {
   to?: Date;
 };
 
-function where(tenantId: string, f: AuditFilters): Prisma.AuditEventWhereInput {
+/** The door events a room filter finds by their lock when no room was written on them (a remote or manual opening). */
+const DOOR_ACTIONS = ['door.opened', 'door.unlocked_remotely'];
+
+/** The rows `f` matches; `roomDoors` are the locks that are doors of `f.roomId` now, for door events naming no room. */
+function where(tenantId: string, f: AuditFilters, roomDoors: string[] = []): Prisma.AuditEventWhereInput {
+  const room: Prisma.AuditEventWhereInput[] = f.roomId
+    ? [
+        {
+          OR: [
+            { roomId: f.roomId },
+            ...(roomDoors.length > 0
+              ? [{ roomId: null, subjectType: 'lock', subjectId: { in: roomDoors }, action: { in: DOOR_ACTIONS } }]
+              : []),
+          ],
+        },
+      ]
+    : [];
   return {
     tenantId,
     ...(f.action ? { action: f.action } : {}),
+    ...(f.actions ? { action: { in: f.actions } } : {}),
     ...(f.actorType ? { actorType: f.actorType } : {}),
     ...(f.actor ? { OR: [{ actorLabel: { contains: f.actor, mode: 'insensitive' } }, { actorId: f.actor }] } : {}),
     ...(f.subjectId ? { subjectId: f.subjectId } : {}),
-    ...(f.roomId ? { roomId: f.roomId } : {}),
+    ...(room.length > 0 ? { AND: room } : {}),
     ...(f.from || f.to ? { occurredAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lt: f.to } : {}) } } : {}),
   };
 }
@@ -65,10 +84,16 @@ export async function auditEventsPage(
 ): Promise<{ data: AuditEventView[]; nextCursor: string | null }> {
   const { tenantId } = input;
   const before = input.cursor ? decodeCursor(input.cursor) : null;
+  // A door opened remotely or by hand names no room: the room filter finds it by the room's doors.
+  const roomDoors = input.roomId
+    ? (await tx.roomLock.findMany({ where: { tenantId, roomId: input.roomId }, select: { lockId: true } })).map(
+        (door) => door.lockId,
+      )
+    : [];
   const rows = await tx.auditEvent.findMany({
     where: {
       AND: [
-        where(tenantId, input),
+        where(tenantId, input, roomDoors),
         // (occurred_at, id) < the cursor's. The first bound alone starts the index scan at the
         // cursor: the OR alone was a filter, so a deep page walked every newer row first.
         ...(before

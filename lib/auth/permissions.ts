@@ -14,6 +14,8 @@ export const PERMISSIONS = [
   'messages.resend',
   /** Payments taken at the property (cash, card terminal). */
   'payments.record',
+  /** Opening a door now through its lock provider (remote unlock), with a reason. */
+  'doors.unlock',
   'manage.view',
   'audit.view',
   'webhooks.view',
@@ -45,6 +47,8 @@ const FRONT_DESK: readonly Permission[] = [
   'staff_codes.manage',
   'messages.resend',
   'payments.record',
+  // A guest locked out, a delivery at the entrance: the desk opens the door, saying why.
+  'doors.unlock',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {

@@ -116,4 +116,30 @@ describe("the desk's day", () => {
     expect(listed.filter((id) => past.includes(id))).toEqual([]);
     expect(day.arrivals[0]!.startsAt).toBeInstanceOf(Date);
   });
+
+  it('says when the guest arrived (their code first opened the door), null until then', async () => {
+    const { adminClient } = await import('../../tooling/testing/fixtures');
+    const { tenantId, facilities } = await createDeskTenant([
+      { name: 'Kyoto', timeZone: 'Asia/Tokyo', rooms: ['A', 'B'] },
+    ]);
+    const { A, B } = facilities[0]!.rooms as Record<string, string>;
+    const stay = (roomId: string, guestName: string) =>
+      createStay({
+        tenantId,
+        roomId,
+        startsAt: z('2030-01-15T05:00:00Z'),
+        endsAt: z('2030-01-16T01:00:00Z'),
+        guestName,
+        status: 'checked_in',
+      });
+    const arrived = await stay(A!, 'Aiko Arrived');
+    const notYet = await stay(B!, 'Ben Not Yet');
+    const admin = await adminClient();
+    await admin.query(`update reservations set arrived_at = '2030-01-15T06:02:00Z' where id = $1`, [arrived]);
+    await admin.end();
+
+    const day = await deskDay({ tenantId, now: NOW });
+    expect(day.inHouse.find((s) => s.id === arrived)?.arrivedAt).toEqual(z('2030-01-15T06:02:00Z'));
+    expect(day.inHouse.find((s) => s.id === notYet)?.arrivedAt).toBeNull();
+  });
 });

@@ -13,6 +13,8 @@ export type DayStay = {
   status: ReservationStatus;
   /** The facility's IANA zone: its "today" and every time shown. */
   timeZone: string;
+  /** When the guest first opened the door with their code; null until then. */
+  arrivedAt: Date | null;
 };
 
 export type DeskDay = { arrivals: DayStay[]; inHouse: DayStay[]; departures: DayStay[] };
@@ -46,12 +48,13 @@ export function deskDayStatement({ tenantId, now }: { tenantId: string; now: Dat
   return {
     sql: `select r.id, r.room_label_snapshot as "roomLabel", f.name as "facilityName",
              (select g.name from guests g where g.tenant_id = r.tenant_id and g.id = r.guest_id) as "guestName",
-             r.starts_at as "startsAt", r.ends_at as "endsAt", r.status::text as status, f.time_zone as "timeZone"
-        from (select tenant_id, id, room_id, guest_id, room_label_snapshot, starts_at, ends_at, status
+             r.starts_at as "startsAt", r.ends_at as "endsAt", r.status::text as status, f.time_zone as "timeZone",
+             r.arrived_at as "arrivedAt"
+        from (select tenant_id, id, room_id, guest_id, room_label_snapshot, starts_at, ends_at, status, arrived_at
                 from reservations
                where tenant_id = ${tenant} and ends_at > ${since} and starts_at < ${until} and status <> 'cancelled'
               union
-              select tenant_id, id, room_id, guest_id, room_label_snapshot, starts_at, ends_at, status
+              select tenant_id, id, room_id, guest_id, room_label_snapshot, starts_at, ends_at, status, arrived_at
                 from reservations
                where tenant_id = ${tenant} and status = 'checked_in' and starts_at < ${until}) r
         join rooms ro on ro.tenant_id = r.tenant_id and ro.id = r.room_id

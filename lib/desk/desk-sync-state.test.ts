@@ -68,4 +68,43 @@ describe('what an open desk screen polls', () => {
     await bookRoom({ tenantId, roomId: roomIds[1]!, startsInHours: 24 * 20 });
     expect(await deskSyncState({ tenantId, reservationIds: [first.reservationId], window })).toEqual(settled);
   });
+
+  it('changes its fingerprint when the guest arrives and when the stay’s key opens a door', async () => {
+    const { recordDoorEntry } = await import('../locks/door-entries');
+    const { completeCheckIn } = await import('../stays/complete-check-in');
+    const { TEST_ACTOR } = await import('../../tooling/testing/fixtures');
+    const { tenantId, roomIds } = await createBookableTenant({ rooms: 1 });
+    const { reservationId } = await bookRoom({ tenantId, roomId: roomIds[0]!, startsInHours: -1 });
+    const { key } = await completeCheckIn({ tenantId, reservationId, actor: TEST_ACTOR });
+    const admin = await adminClient();
+    const { rows } = await admin.query<{ device_id: string; lock_id: string }>(
+      `select l.device_id, l.id as lock_id from room_locks d join locks l on l.tenant_id = d.tenant_id and l.id = d.lock_id
+        where d.tenant_id = $1 and d.room_id = $2`,
+      [tenantId, roomIds[0]],
+    );
+    await admin.query(`update key_lock_codes set code_id = 'c-1', state = 'set' where key_id = $1 and lock_id = $2`, [
+      key.id,
+      rows[0]!.lock_id,
+    ]);
+    await admin.end();
+    const watch = () => deskSyncState({ tenantId, reservationIds: [reservationId] });
+    const before = await watch();
+    const open = (eventId: string) =>
+      recordDoorEntry({
+        tenantId,
+        provider: 'simulator',
+        eventId,
+        deviceId: rows[0]!.device_id,
+        codeId: 'c-1',
+        kind: 'unlocked',
+        method: 'code',
+        occurredAt: new Date(),
+      });
+    // The first opening marks the stay arrived; a later one changes nothing on the stay, but is a new entry.
+    await open('first');
+    const arrived = await watch();
+    expect(arrived.fingerprint).not.toBe(before.fingerprint);
+    await open('second');
+    expect((await watch()).fingerprint).not.toBe(arrived.fingerprint);
+  });
 });

@@ -8,7 +8,10 @@ export type DeskSyncState = {
   pending: number;
   /** Guest messages of these reservations still on their way to the mail server. */
   messagesOnTheWay: number;
-  /** Changes whenever a watched reservation, one of its keys, their doors, its messages or its guest's messages change. */
+  /**
+   * Changes whenever a watched reservation (its arrival too), one of its keys, their doors, its messages, its
+   * guest's messages or the door openings by its keys change.
+   */
   fingerprint: string;
 };
 
@@ -30,13 +33,14 @@ type Input = {
  * What an open desk screen polls: whether any key of `reservationIds` (the tenant's only; other ids
  * are ignored) is still waiting for its lock, and a fingerprint of their state and of the stays in
  * the screen's `window`, so the screen reloads its data only when something changed. One statement: the counts and the fingerprint are
- * made in the database, from the watched stays, their keys, the keys' doors, the stays' messages and what their
- * guests sent the desk.
+ * made in the database, from the watched stays, their keys, the keys' doors, the stays' messages, what their
+ * guests sent the desk and the doors their keys opened.
  */
 export function deskSyncStatement({ tenantId, reservationIds, window }: Input): Statement<DeskSyncState> {
   const ids = [...new Set(reservationIds)].slice(0, MAX_WATCHED);
   const tenant = sqlLiteral(tenantId, 'uuid');
-  const columns = 'id, status, room_id, starts_at, ends_at';
+  // arrived_at: an open desk shows "Arrived" as soon as the guest's code opens the door.
+  const columns = 'id, status, room_id, starts_at, ends_at, arrived_at';
   // The window's stays by the tenant's end-time index; the union keeps each stay once.
   const inWindow = window
     ? `union select ${columns} from reservations
@@ -54,13 +58,16 @@ export function deskSyncStatement({ tenantId, reservationIds, window }: Input): 
                m as (select m.id, m.status, m.attempts, m.updated_at from messages m
                       where m.tenant_id = ${tenant} and m.reservation_id in (select id from r)),
                g as (select g.id, g.occurrences, g.read_at from guest_messages g
-                      where g.tenant_id = ${tenant} and g.reservation_id in (select id from r))
+                      where g.tenant_id = ${tenant} and g.reservation_id in (select id from r)),
+               e as (select e.id from door_entries e
+                      where e.tenant_id = ${tenant} and e.key_id in (select id from k))
           select (select count(*) from k where status in ('pre_issued', 'active') and vendor_sync = 'pending')::int as pending,
                  (select count(*) from m where status in ('queued', 'sending'))::int as "messagesOnTheWay",
                  md5(json_build_array((select json_agg(r order by id) from r), (select json_agg(k order by id) from k),
                                       (select json_agg(d order by key_id, lock_id) from d),
                                       (select json_agg(m order by id) from m),
-                                      (select json_agg(g order by id) from g))::text) as fingerprint`,
+                                      (select json_agg(g order by id) from g),
+                                      (select json_agg(e.id order by e.id) from e))::text) as fingerprint`,
     rows: (rows) => rows[0] as DeskSyncState,
   };
 }

@@ -27,6 +27,7 @@ export async function reservationDetail({
         endsAt: true,
         roomLabelSnapshot: true,
         planNameSnapshot: true,
+        arrivedAt: true,
         room: { select: { facility: { select: { name: true, timeZone: true } } } },
         guest: { select: { id: true, name: true, email: true, phone: true } },
         checkIn: { select: { createdAt: true } },

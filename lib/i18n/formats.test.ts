@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFormatter } from 'next-intl';
-import { formatDateTime, formatDateTimeRange, formats } from './formats';
+import { formatDateTime, formatDateTimeRange, formats, formatTimeToday } from './formats';
 
 const instants = [new Date('2026-11-30T06:00:00Z'), new Date('2027-03-14T17:45:00Z')];
 const zones = ['Asia/Tokyo', 'America/New_York', 'UTC'];
@@ -46,6 +46,18 @@ describe('formatDateTime', () => {
     expect(formatDateTime(at, 'stamp', { locale: 'en-GB', timeZone: 'Not/AZone' })).toBe(String(at));
     expect(formatDateTimeRange(at, at, 'stamp', { locale: 'en-GB', timeZone: 'Not/AZone' })).toBe(
       `${String(at)} – ${String(at)}`,
+    );
+  });
+
+  it('writes a time of today alone, and another day’s with its day, by the zone’s day', () => {
+    // 23:30 on 30 November in Tokyo is 14:30 UTC: "today" there, but not at 00:30 on 1 December.
+    const at = new Date('2026-11-30T14:30:00Z');
+    const tokyo = { locale: 'en-GB', timeZone: 'Asia/Tokyo' };
+    expect(formatTimeToday(at, new Date('2026-11-30T14:45:00Z'), tokyo)).toBe('23:30');
+    expect(formatTimeToday(at, new Date('2026-11-30T15:30:00Z'), tokyo)).toBe('30 Nov 2026, 23:30');
+    expect(formatTimeToday(at, new Date('2026-11-30T15:30:00Z'), { locale: 'en-GB', timeZone: 'UTC' })).toBe('14:30');
+    expect(formatTimeToday(at, new Date('2026-11-30T14:45:00Z'), { locale: 'ja-JP', timeZone: 'Asia/Tokyo' })).toBe(
+      '23:30',
     );
   });
 });

@@ -73,3 +73,16 @@ export function formatDateTimeRange(
     return `${String(start)} – ${String(end)}`;
   }
 }
+
+/**
+ * An instant as a time of day when it falls on the same day as `now` in the zone ("15:02"), else with its day
+ * ("30 Nov 2026, 15:02"): what a list of today's stays writes beside a guest's arrival.
+ */
+export function formatTimeToday(
+  at: Date | string,
+  now: Date,
+  { locale, timeZone }: { locale: string; timeZone: string },
+): string {
+  const sameDay = formatDateTime(at, 'day', { locale, timeZone }) === formatDateTime(now, 'day', { locale, timeZone });
+  return formatDateTime(at, sameDay ? 'time' : 'stamp', { locale, timeZone });
+}

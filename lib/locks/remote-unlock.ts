@@ -4,6 +4,7 @@ import { writeAuditEvent } from '../audit/write-audit-event';
 import { asService, effectStatement, runInTransaction, runStatements, sqlLiteral } from '../db/tx';
 import { AppError } from '../errors';
 import { rateLimitHits } from '../ratelimit/rate-limit';
+import { canUnlockRemotely } from './remote-unlock-capability';
 import { lockProviderFor } from './tenant-provider';
 
 export const ZRemoteUnlockBodySchema = z
@@ -25,9 +26,6 @@ export type RemoteUnlockResult = { id: string; lockId: string; status: RemoteUnl
 
 const cannotUnlock = (lockId: string, provider: string) =>
   new AppError('not_supported', 'This lock cannot be opened remotely.', { lockId, provider });
-
-/** Providers with a remote unlock: Seam (`locks/unlock_door`), TTLock and the simulator (the gateway's unlock). */
-const UNLOCK_PROVIDERS: ReadonlySet<string> = new Set(['seam', 'ttlock', 'simulator']);
 
 /**
  * Opens one of the tenant's doors now through its provider, for a reason (API.md: `POST /locks/{id}/unlock`). Refused
@@ -64,13 +62,8 @@ export async function remoteUnlock(input: {
     }),
   );
   if (!lock) throw new AppError('not_found', 'No such lock.');
-  // What we know already: a released device reaches nothing; a TTLock lock without a gateway cannot be reached.
-  if (
-    !UNLOCK_PROVIDERS.has(lock.provider) ||
-    lock.deviceId.startsWith('released:') ||
-    (lock.provider !== 'seam' && lock.offlineReason === 'no_gateway')
-  )
-    throw cannotUnlock(lockId, lock.provider);
+  // What we know already (the desk offers "Open door" by the same rule): remote-unlock-capability.ts.
+  if (!canUnlockRemotely(lock)) throw cannotUnlock(lockId, lock.provider);
   await runStatements({ role: 'app_service', tenantId }, [
     rateLimitHits([
       { bucket: `remote-unlock:lock:${lockId}`, ...UNLOCKS_PER_LOCK },

@@ -25,3 +25,14 @@ export function decodeCursor(text: string): { at: Date; id: string } {
     });
   }
 }
+
+/** Whether `text` is a cursor `decodeCursor` reads (a page's link parameter: a malformed one means the first page). */
+export function isCursor(text: unknown): text is string {
+  if (typeof text !== 'string' || text.length > 200) return false;
+  try {
+    decodeCursor(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -22,6 +22,8 @@ export function fakeLockProvider(options: { name?: LockProvider['name']; devices
     failing: new Map<string, Failure>(),
     /** Removal answers `removing` (confirmed later) instead of `absent`. */
     removeLater: false,
+    /** What a remote unlock answers: opened, or sent and not confirmed yet. */
+    unlockAs: 'done' as 'done' | 'pending',
   };
   const fail = (deviceId: string): LockResult<never> | null => {
     const failure = state.failing.get(deviceId);
@@ -51,6 +53,15 @@ export function fakeLockProvider(options: { name?: LockProvider['name']; devices
         expiresAt: input.expiresAt,
       });
       return { ok: true, data: { codeId, state: state.acceptAs } };
+    },
+    async unlockDoor(input) {
+      calls.push({ method: 'unlockDoor', deviceId: input.deviceId });
+      const failure = fail(input.deviceId);
+      if (failure) return failure;
+      return {
+        ok: true,
+        data: { actionId: state.unlockAs === 'pending' ? `action-${randomUUID()}` : null, status: state.unlockAs },
+      };
     },
     async removeCode(input) {
       calls.push({ method: 'removeCode', deviceId: input.deviceId });

@@ -2,6 +2,7 @@ import { cell, Table } from '@/components/ui/table';
 import { ReservationStatusBadge } from '@/app/desk/_components/reservation-status-badge';
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Arrived } from '@/app/desk/_components/arrived';
 import { CheckInProvider } from '@/app/desk/_components/check-in';
 import { DeskNav } from '@/app/desk/_components/desk-nav';
 import { KeyBadges } from '@/app/desk/_components/key-badges';
@@ -87,6 +88,12 @@ function StayTable({ id, rows, keys, windows, lockProblems, canCheckIn, t }: Tab
               </td>
               <td data-label={t('day.col.status')}>
                 <ReservationStatusBadge status={r.status} />
+                {r.arrivedAt && (
+                  <>
+                    {' '}
+                    <Arrived at={r.arrivedAt} zone={timeZone} now={now} />
+                  </>
+                )}
               </td>
               <td data-label={t('day.col.key')}>
                 {key ? (

@@ -4,7 +4,9 @@ import { When } from '@/components/time';
 import { DoorErrorText, isKnownDoorError } from '@/app/desk/_components/door-error';
 import { isAuditAction, isAuditReasonCode } from '@/lib/audit/audit-filters';
 import type { AuditEventView } from '@/lib/audit/list-audit-events';
-import type { ReadableAuditEvent } from '@/lib/audit/readable-audit-events';
+import type { EntryView } from '@/lib/desk/door-record';
+import type { TimelineItem } from '@/lib/desk/reservation-page';
+import { entryHow } from '@/app/desk/_components/door-entries';
 import { LockLink, StayName, WebhookEventLink } from '@/components/record-name';
 
 const ACTOR_TYPES = ['user', 'api_key', 'guest', 'system', 'provider'] as const;
@@ -26,7 +28,8 @@ function lockNameOf(event: AuditEventView): string | null {
 
 type Props = {
   reservationId: string;
-  events: ReadableAuditEvent[];
+  /** Its audit rows and its door openings, oldest first (`timelineItems`). */
+  items: TimelineItem[];
   /** What the guest wrote, by guest message id: shown under its `guest.message_sent` row (the audit row holds no words). */
   guestMessages?: Record<string, string | null>;
   /** The facility's IANA zone: every time is shown in it. */
@@ -36,20 +39,26 @@ type Props = {
 };
 
 /**
- * A reservation's history from the audit log, oldest first: when, who, what and why, the room and
- * guest it concerned (a moved stay's old key names its old room), the door and the provider's event.
+ * A reservation's history, oldest first: from the audit log when, who, what and why, the room and
+ * guest it concerned (a moved stay's old key names its old room), the door and the provider's event;
+ * and each opening of a door its locks reported — which door, and how (whose code, who opened it remotely).
  */
-export function ReservationTimeline({ reservationId, events, guestMessages = {}, timeZone, linkToAuditLog }: Props) {
+export function ReservationTimeline({ reservationId, items, guestMessages = {}, timeZone, linkToAuditLog }: Props) {
   const t = useTranslations();
   return (
     <section className="section" aria-labelledby="timeline-title" data-testid="reservation-timeline">
       <h2 id="timeline-title">{t('reservation.timeline.title')}</h2>
       <p className="muted">{t('reservation.timeline.lead')}</p>
-      {events.length === 0 ? (
+      {items.length === 0 ? (
         <p className="empty-state">{t('reservation.timeline.empty')}</p>
       ) : (
         <ol className="timeline">
-          {events.map((event) => {
+          {items.map((item) => {
+            if (item.type === 'entry')
+              return (
+                <EntryEvent key={item.id} entry={item.entry} timeZone={timeZone} showReason={!item.followsRequest} />
+              );
+            const { event } = item;
             const actorType = (ACTOR_TYPES as readonly string[]).includes(event.actor.type)
               ? t(`audit.actorType.${event.actor.type as (typeof ACTOR_TYPES)[number]}`)
               : event.actor.type;
@@ -116,5 +125,31 @@ export function ReservationTimeline({ reservationId, events, guestMessages = {},
         </p>
       )}
     </section>
+  );
+}
+
+/** One door opening in the timeline: "Door opened — Room 101 door", when, and how (whose code, or who remotely and why). */
+function EntryEvent({ entry, timeZone, showReason }: { entry: EntryView; timeZone: string; showReason: boolean }) {
+  const t = useTranslations();
+  return (
+    <li className="timeline__event" data-testid="timeline-event" data-action="door.entry" data-method={entry.method}>
+      <div className="timeline__head">
+        <span className="timeline__what wrap-anywhere">{t('doors.entries.timeline', { door: entry.lockName })}</span>
+        <span className="muted small">{t('doors.entries.entry')}</span>
+      </div>
+      <p className="timeline__meta">
+        <When at={entry.occurredAt} zone={timeZone} />
+        {' · '}
+        <span className="wrap-anywhere" data-testid="timeline-entry-how">
+          {entryHow(entry, t)}
+        </span>
+      </p>
+      {/* The reason is on the remote unlock's own row just above, when the history holds it. */}
+      {showReason && entry.reason !== null && (
+        <p className="timeline__meta wrap-anywhere">
+          {t('audit.col.why')}: {entry.reason}
+        </p>
+      )}
+    </li>
   );
 }

@@ -207,7 +207,9 @@ function RoomRow({ room, days, newFacility, dayName, staffCodes, t }: RowProps) 
       )}
       <tr data-room-id={room.id}>
         <th scope="row" className={styles.roomCell}>
-          {room.label}
+          <Link href={`/desk/rooms/${room.id}`} aria-label={t('deskRoom.open', { room: room.label })}>
+            {room.label}
+          </Link>
           {staffCodes && (
             <Link
               href={`/desk/rooms/${room.id}/staff-codes`}

@@ -1,10 +1,20 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { AUDIT_ACTIONS, isAuditAction, type AuditUrlFilters } from '@/lib/audit/audit-filters';
+import {
+  AUDIT_ACTION_GROUPS,
+  AUDIT_ACTIONS,
+  isAuditAction,
+  isAuditActionGroup,
+  type AuditActionGroup,
+  type AuditUrlFilters,
+} from '@/lib/audit/audit-filters';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Field, Input, Select } from '@/components/ui/field';
 import styles from './audit-log.module.css';
+
+/** What each group of actions is called in the action filter. */
+const GROUP_LABELS = { 'door.*': 'filters.group.door' } as const satisfies Record<AuditActionGroup, string>;
 
 type Props = {
   /** Prefix for the form's element ids (`useId()` of the audit log). */
@@ -52,9 +62,17 @@ export function AuditFiltersForm({
               {...control}
               name="action"
               value={form.action}
-              onChange={(e) => update('action', isAuditAction(e.target.value) ? e.target.value : '', true)}
+              onChange={(e) => {
+                const value = e.target.value;
+                update('action', isAuditAction(value) || isAuditActionGroup(value) ? value : '', true);
+              }}
             >
               <option value="">{t('filters.anyAction')}</option>
+              {AUDIT_ACTION_GROUPS.map((group) => (
+                <option key={group} value={group}>
+                  {t(GROUP_LABELS[group])} ({group})
+                </option>
+              ))}
               {AUDIT_ACTIONS.map((action) => (
                 <option key={action} value={action}>
                   {t(`action.${action}`)} ({action})

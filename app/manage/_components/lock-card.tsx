@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { cx } from '@/components/ui/cx';
+import { OnlineBadge, offlineReasonText } from '@/components/lock-health';
 import { When } from '@/components/time';
 import type { Translate } from '@/lib/i18n/locale';
 import type { LockDetailView } from '@/lib/locks/locks';
@@ -80,24 +81,6 @@ export function LockCard({ lock, rooms, t, zone }: Props) {
         <AddDoorForm lockId={lock.id} rooms={rooms} doorOf={lock.rooms.map((room) => room.id)} />
       </footer>
     </article>
-  );
-}
-
-const OFFLINE_REASONS = ['device_offline', 'gateway_offline', 'no_gateway', 'missing'] as const;
-
-/** Why the provider says the lock is offline, in words (a reason it did not name reads as "unknown"). */
-function offlineReasonText(reason: string, t: Translate): string {
-  const known = OFFLINE_REASONS.find((r) => r === reason);
-  return t(`locks.unreachable.${known ?? 'unknown'}`);
-}
-
-function OnlineBadge({ online, t }: { online: boolean | null; t: Translate }) {
-  const [tone, word]: [BadgeTone, 'online' | 'offline' | 'unknown'] =
-    online === null ? ['neutral', 'unknown'] : online ? ['success', 'online'] : ['danger', 'offline'];
-  return (
-    <Badge tone={tone} data-testid="lock-online" data-online={word}>
-      {t(`locks.online.${word}`)}
-    </Badge>
   );
 }
 

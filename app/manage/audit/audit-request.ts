@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { AUDIT_ACTIONS } from '@/lib/audit/audit-filters';
+import { AUDIT_ACTION_GROUPS, AUDIT_ACTIONS, auditActionQuery } from '@/lib/audit/audit-filters';
 import type { AuditFilters } from '@/lib/audit/list-audit-events';
 import { invalidRequest } from '@/lib/api/http';
 import { can } from '@/lib/auth/permissions';
@@ -11,7 +11,7 @@ import { getStaff } from '@/app/_server/staff';
 export const AUDIT_PAGE_SIZE = 50;
 
 const ZAuditQuerySchema = z.object({
-  action: z.enum(AUDIT_ACTIONS).optional(),
+  action: z.enum([...AUDIT_ACTIONS, ...AUDIT_ACTION_GROUPS]).optional(),
   actor: z.string().trim().min(1).max(200).optional(),
   subjectId: z.uuid().optional(),
   roomId: z.uuid().optional(),
@@ -35,10 +35,14 @@ export async function requireAuditReader(): Promise<StaffContext> {
   return staff;
 }
 
-/** The filters, cursor and page size of an events or export request; empty parameters mean "not set". */
+/**
+ * The filters, cursor and page size of an events or export request; empty parameters mean "not set", and an action
+ * group (`door.*`) means any of its actions.
+ */
 export function parseAuditQuery(url: string): AuditFilters & { cursor?: string; limit: number } {
   const given = Object.fromEntries([...new URL(url).searchParams].filter(([, value]) => value !== ''));
   const parsed = ZAuditQuerySchema.safeParse(given);
   if (!parsed.success) throw invalidRequest(parsed.error);
-  return parsed.data;
+  const { action, ...rest } = parsed.data;
+  return { ...rest, ...auditActionQuery(action) };
 }

@@ -5,7 +5,7 @@ import { ManageNav } from '@/app/manage/_components/manage-nav';
 import { ClientMessages } from '@/components/client-messages';
 import { QueryProvider } from '@/components/query-provider';
 import { TimesIn } from '@/components/time';
-import { auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
+import { auditActionQuery, auditDayRange, parseAuditUrlFilters } from '@/lib/audit/audit-filters';
 import { listReadableAuditEvents } from '@/lib/audit/readable-audit-events';
 import { tenantTimeZone } from '@/lib/rooms/list-facilities';
 import { listRooms } from '@/lib/rooms/list-rooms';
@@ -34,7 +34,7 @@ export default async function AuditPage({ searchParams }: Props) {
     listReadableAuditEvents({
       tenantId,
       limit: AUDIT_PAGE_SIZE,
-      ...(filters.action ? { action: filters.action } : {}),
+      ...auditActionQuery(filters.action),
       ...(filters.actor ? { actor: filters.actor } : {}),
       ...(filters.subjectId ? { subjectId: filters.subjectId } : {}),
       ...(filters.roomId ? { roomId: filters.roomId } : {}),

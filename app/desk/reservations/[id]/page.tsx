@@ -13,6 +13,8 @@ import { RotateGuestLinkForm } from '@/app/desk/_components/rotate-guest-link';
 import { DeleteGuestForm } from '@/app/desk/_components/delete-guest';
 import { GuestMessages } from '@/app/desk/_components/guest-messages';
 import { ReservationTimeline } from '@/app/desk/_components/reservation-timeline';
+import { Arrived } from '@/app/desk/_components/arrived';
+import { RoomDoors } from '@/app/desk/_components/room-doors';
 import { reservationGuestMessages } from '@/lib/desk/guest-messages';
 import { guestTokenFor, guestUrl } from '@/lib/auth/guest-links';
 import type { StaffContext } from '@/lib/auth/staff';
@@ -73,7 +75,9 @@ export default async function ReservationPage({ params }: Props) {
   ]);
   if (!view || !payments) notFound();
 
-  const { reservation, allows, checkInWindow, checkInProblems, freeRooms, timeline, sync } = view;
+  const { reservation, allows, checkInWindow, checkInProblems, freeRooms, timeline, history, doors, sync } = view;
+  // Opening a door is for a stay that holds the room; an ended one's doors are the room page's.
+  const stayLive = ['held', 'confirmed', 'checked_in'].includes(reservation.status);
   const { timeZone } = reservation.room.facility;
   const when = (date: Date) => <When at={date} zone={timeZone} />;
   const guestName = reservation.guest?.name ?? t('guest.deletedAccount');
@@ -108,7 +112,7 @@ export default async function ReservationPage({ params }: Props) {
 
   return (
     // The page's Client Components: check-in, PIN reveal and revocation, the guest link, guest deletion.
-    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay', 'payments']}>
+    <ClientMessages only={['checkIn', 'key', 'reservation', 'guestDelete', 'stay', 'payments', 'doors']}>
       <CheckInProvider
         roomLabels={{ [reservation.id]: reservation.roomLabelSnapshot }}
         offlineCodes={offlineCodes}
@@ -235,6 +239,16 @@ export default async function ReservationPage({ params }: Props) {
                   )}
                 </dd>
               </div>
+              <div>
+                <dt>{t('reservation.arrivedAt')}</dt>
+                <dd data-testid="reservation-arrived">
+                  {reservation.arrivedAt ? (
+                    <Arrived at={reservation.arrivedAt} zone={timeZone} now={now} />
+                  ) : (
+                    <span className="muted">{t('reservation.notArrived')}</span>
+                  )}
+                </dd>
+              </div>
             </dl>
           </section>
 
@@ -338,11 +352,29 @@ export default async function ReservationPage({ params }: Props) {
           )}
         </section>
 
+        <section className="section card" aria-labelledby="doors-title" data-testid="reservation-doors">
+          <h2 id="doors-title">{t('doors.title')}</h2>
+          {stayLive && (
+            <RoomDoors
+              doors={doors}
+              room={reservation.roomLabelSnapshot}
+              timeZone={timeZone}
+              canOpen={can(staff.current.role, 'doors.unlock')}
+              t={t}
+            />
+          )}
+          <p>
+            <Link href={`/desk/rooms/${reservation.roomId}`} data-testid="room-page-link">
+              {t('doors.roomPage', { room: reservation.roomLabelSnapshot })}
+            </Link>
+          </p>
+        </section>
+
         <GuestMessages staff={staff} reservation={reservation} />
 
         <ReservationTimeline
           reservationId={reservation.id}
-          events={timeline}
+          items={history}
           guestMessages={Object.fromEntries(guestWrote.map((m) => [m.id, m.body]))}
           timeZone={timeZone}
           linkToAuditLog={allows.auditLog}

@@ -108,6 +108,10 @@ export default async function RoomPage({ params }: { params: Promise<{ id: strin
           />
           <p>
             <Link href="/manage/locks">{t('rooms.doors.locksLink')}</Link>
+            {' · '}
+            <Link href={`/desk/rooms/${room.id}`} data-testid="room-door-record-link">
+              {t('doors.roomPage', { room: room.label })}
+            </Link>
           </p>
         </section>
 
