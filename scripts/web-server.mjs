@@ -30,10 +30,20 @@ const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-// The router, from its source. The database pools are the process's one pair (lib/db/client.ts
-// keeps them on globalThis), whichever copy of lib opens them first.
-/** @type {{ apiFetch: (request: Request) => Promise<Response> }} */
-const { apiFetch } = await tsImport('../lib/api/router.ts', import.meta.url);
+// The router, from its source, loaded once the server listens (below): loading lib through tsx takes a couple of
+// seconds, and pages and /api/health need none of it. A fast-lane request that comes first waits for it. The
+// database pools are the process's one pair (lib/db/client.ts keeps them on globalThis), whichever copy of lib opens
+// them first.
+/** @type {Promise<{ apiFetch: (request: Request) => Promise<Response> }> | undefined} */
+let router;
+function loadRouter() {
+  router = tsImport('../lib/api/router.ts', import.meta.url);
+  router.catch((error) => {
+    process.stderr.write(`fast lane: the API router did not load: ${error instanceof Error ? error.message : error}\n`);
+    process.exit(1);
+  });
+  return router;
+}
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const origin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
@@ -84,6 +94,7 @@ function serveFast(req, res) {
         headers,
         body: body?.length ? body : undefined,
       });
+      const { apiFetch } = await (router ?? loadRouter());
       /** @type {Response} */
       const response = await apiFetch(request);
       const out = Buffer.from(await response.arrayBuffer());
@@ -121,6 +132,7 @@ server.listen(port, hostname, () => {
   process.stdout.write(
     `▲ UnlockOS web on http://${hostname}:${port} (fast lane: the router below ${ROUTER_PREFIXES.join(', ')})\n`,
   );
+  void (router ?? loadRouter());
 });
 for (const signal of ['SIGTERM', 'SIGINT'])
   process.once(signal, () => {
