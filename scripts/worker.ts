@@ -1,8 +1,5 @@
 // The worker process: graphile-worker with the project's task list, crontab and heartbeat.
 import { setPriority } from 'node:os';
-import { disconnectDb } from '../lib/db/client';
-import { logger } from '../lib/log/logger';
-import { runWorker } from '../lib/worker/run-worker';
 
 const queueUrl = process.env.QUEUE_DATABASE_URL;
 if (!queueUrl || !process.env.APP_DATABASE_URL) {
@@ -12,12 +9,18 @@ if (!queueUrl || !process.env.APP_DATABASE_URL) {
 
 // Background work yields the CPU to the web processes: a webhook must be acknowledged in
 // milliseconds, and its processing can use the slack (docs/PERFORMANCE.md). WORKER_NICE=0 turns it off.
+// Before anything is loaded: loading lib takes seconds of CPU, which a first start's build needs more.
 try {
   setPriority(Number(process.env.WORKER_NICE ?? 10));
 } catch {
   // Not allowed here: run at the normal priority.
 }
 
+const [{ disconnectDb }, { logger }, { runWorker }] = await Promise.all([
+  import('../lib/db/client'),
+  import('../lib/log/logger'),
+  import('../lib/worker/run-worker'),
+]);
 const worker = await runWorker({ queueUrl, concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4) });
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -26,6 +26,7 @@ const MARKS: [RegExp, string][] = [
   [/Finished writing to filesystem cache/, 'build cache saved (not waited for)'],
 ];
 const CACHE_SAVED = 'build cache saved (not waited for)';
+const WEB_ANSWERS = 'web answers /api/health';
 
 async function startOnce(dataDir: string, distDir: string): Promise<{ total: number; phases: Phase[] }> {
   const port = await freePort();
@@ -58,11 +59,16 @@ async function startOnce(dataDir: string, distDir: string): Promise<{ total: num
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`)
-        .then((r) => r.status === 200)
-        .catch(() => false);
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      const status = await fetch(`http://127.0.0.1:${port}/api/health`)
+        .then((r) => r.status)
+        .catch(() => null);
+      // The web process answers (503 until a worker has reported in), then the whole app is healthy.
+      if (status !== null && !seen.has(WEB_ANSWERS)) {
+        seen.add(WEB_ANSWERS);
+        phases.push({ name: WEB_ANSWERS, at: performance.now() - began });
+      }
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const total = performance.now() - began;
     phases.push({ name: 'healthy', at: total });
