@@ -30,12 +30,13 @@ const app = next({ dev: false, dir, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-// The router, from its source, loaded once the server listens (below): loading lib through tsx takes a couple of
-// seconds, and pages and /api/health need none of it. A fast-lane request that comes first waits for it. The
+// The router, from its source, loaded a little after the server listens (below), or by the first request that needs
+// it: loading lib through tsx takes a couple of seconds, and pages and /api/health need none of it. The
 // database pools are the process's one pair (lib/db/client.ts keeps them on globalThis), whichever copy of lib opens
 // them first.
 /** @type {Promise<{ apiFetch: (request: Request) => Promise<Response> }> | undefined} */
 let router;
+const ROUTER_PRELOAD_DELAY_MS = 3000;
 function loadRouter() {
   router = tsImport('../lib/api/router.ts', import.meta.url);
   router.catch((error) => {
@@ -132,7 +133,9 @@ server.listen(port, hostname, () => {
   process.stdout.write(
     `▲ UnlockOS web on http://${hostname}:${port} (fast lane: the router below ${ROUTER_PREFIXES.join(', ')})\n`,
   );
-  void (router ?? loadRouter());
+  // Soon, not at once: the seconds it takes would otherwise slow this process's first answers and the processes
+  // starting beside it (docs/PERFORMANCE.md, "First start").
+  setTimeout(() => void (router ?? loadRouter()), ROUTER_PRELOAD_DELAY_MS).unref();
 });
 for (const signal of ['SIGTERM', 'SIGINT'])
   process.once(signal, () => {
