@@ -133,42 +133,51 @@ export async function recordDeadWorkers(tx: Tx, dead: { workerId: string; beatAt
 const PROVIDER_LABEL: Record<LockProviderName, string> = { seam: 'Seam', ttlock: 'TTLock', simulator: 'simulator' };
 
 /**
- * Every tenant whose locks are on a provider of its own (Seam, TTLock: not the install's simulator)
- * gets that provider asked with its own credentials (the worker's `check_tenant_providers`): one
- * incident per tenant and provider while it does not answer or refuses them (`health:lock_provider:<name>`,
- * an occurrence per hour), resolved when it answers. The install's own provider is `checkLockProviderHealth`.
+ * Every tenant whose locks are on a provider of its own (Seam, TTLock: not the install's simulator) gets a job that
+ * asks that provider with its own credentials (`check_tenant_provider`, a job per tenant and provider, not queued
+ * twice): the worker's `check_tenant_providers` cron. One job each, not one loop over all: a provider that does not
+ * answer costs its own tenant's job its timeout, not every tenant after it, and a stopping worker waits for one call.
  */
-export async function checkTenantLockProviders(): Promise<{ tenants: number; failing: number }> {
-  const pairs = await serviceStatement(
-    statement<{ tenant_id: string; provider: LockProviderName }>(
-      `select distinct tenant_id, provider::text as provider from locks where provider <> 'simulator' order by 1, 2`,
+export async function enqueueTenantProviderChecks(): Promise<number> {
+  const rows = await serviceStatement(
+    statement<{ n: number }>(
+      `select count(app_enqueue_job('check_tenant_provider', jsonb_build_object('tenantId', p.tenant_id, 'provider', p.provider),
+                                    null, 'provider-health:' || p.tenant_id || ':' || p.provider, null, 1))::int as n
+         from (select distinct tenant_id, provider::text as provider from locks where provider <> 'simulator') p`,
     ),
     [],
   );
-  let failing = 0;
-  for (const { tenant_id: tenantId, provider: name } of pairs) {
-    const provider = await lockProviderFor(tenantId, name);
-    const result = provider.ok
-      ? await provider.data.checkHealth({ correlationId: `health:${tenantId}:${name}` })
-      : provider;
-    const conditionKey = `health:lock_provider:${name}`;
-    if (!result.ok) {
-      failing += 1;
-      logger.warn({ tenantId, provider: name, providerCode: result.code }, 'tenant lock provider health check failed');
-    }
-    await asService({ tenantId }, async (tx) => {
-      if (result.ok) await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey })]);
-      else
-        await openIncidentOnce(tx, {
-          tenantId,
-          conditionKey,
-          kind: 'health_lock_provider',
-          severity: 'critical',
-          summary: `Your lock provider (${PROVIDER_LABEL[name]}) cannot be reached or refuses your credentials (${result.code}): new codes wait, removals are retried.`,
-          detail: { provider: name, lastCode: result.code },
-          occurrenceId: new Date().toISOString().slice(0, 13),
-        });
-    });
-  }
-  return { tenants: new Set(pairs.map((p) => p.tenant_id)).size, failing };
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * One tenant's own provider, asked with its own credentials: one incident per tenant and provider while it does not
+ * answer or refuses them (`health:lock_provider:<name>`, an occurrence per hour), resolved when it answers. The
+ * install's own provider is `checkLockProviderHealth`.
+ */
+export async function checkTenantLockProvider(input: {
+  tenantId: string;
+  provider: Exclude<LockProviderName, 'simulator'>;
+}): Promise<void> {
+  const { tenantId, provider: name } = input;
+  const provider = await lockProviderFor(tenantId, name);
+  const result = provider.ok
+    ? await provider.data.checkHealth({ correlationId: `health:${tenantId}:${name}` })
+    : provider;
+  const conditionKey = `health:lock_provider:${name}`;
+  if (!result.ok)
+    logger.warn({ tenantId, provider: name, providerCode: result.code }, 'tenant lock provider health check failed');
+  await asService({ tenantId }, async (tx) => {
+    if (result.ok) await runInTransaction(tx, [resolveIncidentStatement({ tenantId, conditionKey })]);
+    else
+      await openIncidentOnce(tx, {
+        tenantId,
+        conditionKey,
+        kind: 'health_lock_provider',
+        severity: 'critical',
+        summary: `Your lock provider (${PROVIDER_LABEL[name]}) cannot be reached or refuses your credentials (${result.code}): new codes wait, removals are retried.`,
+        detail: { provider: name, lastCode: result.code },
+        occurrenceId: new Date().toISOString().slice(0, 13),
+      });
+  });
 }

@@ -3,7 +3,7 @@ import { setProviderSecret } from '../secrets/provider-secrets';
 import { registerLockProvider } from '../locks/tenant-provider';
 import { fakeLockProvider, tenantOnProvider, withFakeSeam } from '../../tooling/testing/fake-lock-provider';
 import { TEST_ACTOR } from '../../tooling/testing/fixtures';
-import { checkTenantLockProviders } from './check-health';
+import { checkTenantLockProvider, enqueueTenantProviderChecks } from './check-health';
 
 // Health is checked per tenant provider (issue 28, item 11 d): a tenant on its own Seam or TTLock
 // account gets its provider asked with its own credentials, and an incident of its own when that
@@ -27,8 +27,12 @@ describe('each tenant’s own lock provider', () => {
     dead.provider.checkHealth = async () => ({ ok: false, code: 'unauthorized', retryable: false });
     registerLockProvider('seam', ({ apiKey }) => (apiKey === 'revoked_key' ? dead.provider : env.fake.provider));
 
-    await checkTenantLockProviders();
-    await checkTenantLockProviders();
+    const checkBoth = async () => {
+      await checkTenantLockProvider({ tenantId: refused.tenantId, provider: 'seam' });
+      await checkTenantLockProvider({ tenantId: fine.tenantId, provider: 'seam' });
+    };
+    await checkBoth();
+    await checkBoth();
     expect(await openProviderIncidents(refused.tenantId)).toMatchObject([
       {
         condition_key: 'health:lock_provider:seam',
@@ -46,7 +50,24 @@ describe('each tenant’s own lock provider', () => {
     expect(rows[0].n).toBe(0);
 
     await setProviderSecret({ tenantId: refused.tenantId, provider: 'seam', value: 'new_key', actor: TEST_ACTOR });
-    await checkTenantLockProviders();
+    await checkBoth();
     expect(await openProviderIncidents(refused.tenantId)).toEqual([]);
+  });
+
+  it('are each given a job of their own by the cron, queued once however often it runs', async () => {
+    const a = await tenantOnProvider({ provider: 'seam' });
+    const b = await tenantOnProvider({ provider: 'seam' });
+    await enqueueTenantProviderChecks();
+    await enqueueTenantProviderChecks();
+    const { rows } = await env.admin.query(
+      `select j.payload->>'tenantId' as tenant_id, j.payload->>'provider' as provider
+         from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = 'check_tenant_provider' and j.payload->>'tenantId' = any ($1)
+        order by 1`,
+      [[a.tenantId, b.tenantId]],
+    );
+    expect(rows).toEqual(
+      [a.tenantId, b.tenantId].sort().map((tenantId) => ({ tenant_id: tenantId, provider: 'seam' })),
+    );
   });
 });

@@ -11,7 +11,7 @@ import { createBookingGroup } from '../bookings/create-booking-group';
 import { exportFeed, roomIcalUrl, rotateRoomIcalUrl } from './export-feed';
 import { fetchFeed } from './fetch-feed';
 import { parseFeed } from './parse-feed';
-import { syncFeed } from './sync-feed';
+import { enqueueDueFeeds, syncFeed } from './sync-feed';
 
 // A channel's feed, served by a local HTTP server the way Airbnb serves one (tooling/testing/ical-feed-server.ts).
 let feeds: Awaited<ReturnType<typeof startFeedServer>>;
@@ -194,6 +194,36 @@ describe('an iCal import feed', () => {
       [tenant.tenantId],
     );
     expect(rows.rows[0].n).toBe(1);
+  });
+
+  it('has the poll enqueue every due feed, however many statements of a batch that takes', async () => {
+    const due = (
+      await admin.query<{ id: string }>(
+        `insert into ical_feeds (tenant_id, room_id, channel, url, next_fetch_at)
+         select $1, $2, 'airbnb', $3 || '?copy=' || n, now() - interval '1 minute' from generate_series(1, 5) n
+         returning id`,
+        [tenant.tenantId, tenant.roomIds[1], feedUrl],
+      )
+    ).rows.map((r) => r.id);
+    try {
+      // Batches of two: three statements for five feeds (and whatever else of other tests was due).
+      expect(await enqueueDueFeeds(2)).toBeGreaterThanOrEqual(5);
+      const rows = await admin.query(
+        `select count(*)::int as n from ical_feeds where id = any($1::uuid[]) and next_fetch_at > now()`,
+        [due],
+      );
+      expect(rows.rows[0].n).toBe(5);
+      const jobs = await admin.query(
+        `select count(*)::int as n from graphile_worker._private_jobs where key = any($1::text[])`,
+        [due.map((id) => `ical:${id}`)],
+      );
+      expect(jobs.rows[0].n).toBe(5);
+    } finally {
+      await admin.query(`delete from graphile_worker._private_jobs where key = any($1::text[])`, [
+        due.map((id) => `ical:${id}`),
+      ]);
+      await admin.query(`delete from ical_feeds where id = any($1::uuid[])`, [due]);
+    }
   });
 });
 

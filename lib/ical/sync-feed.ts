@@ -401,26 +401,36 @@ async function failed(tenantId: string, feed: FeedRow, reason: string): Promise<
   return { status: 'failed', ...EMPTY, reason };
 }
 
+/** The most feeds one statement of the poll enqueues: each stays bounded, and the poll repeats it until none is due. */
+export const FEED_BATCH = 500;
+
 /**
  * The feeds due (next_fetch_at passed), each given a sync job in its own queue (so one feed's syncs never run side by
- * side) and its next time, in one statement across tenants: the worker's once-a-minute poll.
+ * side) and its next time, across tenants: the worker's once-a-minute poll. Statements of at most `batch` feeds, as
+ * many as it takes: with one statement of 500 a minute, an install polled at most 7,500 feeds every 15 minutes and
+ * any more fell behind (docs/SCALING.md).
  */
-export async function enqueueDueFeeds(): Promise<number> {
-  const rows = await serviceStatement(
-    statement<{ n: number }>(
-      `with due as (
-         select tenant_id, id from ical_feeds where next_fetch_at <= now()
-          order by next_fetch_at limit 500 for update skip locked),
-       next as (
-         update ical_feeds f set next_fetch_at = now() + make_interval(mins => $1::int)
-           from due where f.tenant_id = due.tenant_id and f.id = due.id
-         returning f.tenant_id, f.id)
-       select count(app_enqueue_job('sync_ical_feed', jsonb_build_object('tenantId', tenant_id, 'feedId', id),
-                                    'ical:' || id, 'ical:' || id))::int as n from next`,
-    ),
-    [pollMinutes()],
-  );
-  return rows[0]?.n ?? 0;
+export async function enqueueDueFeeds(batch = FEED_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await serviceStatement(
+      statement<{ n: number }>(
+        `with due as (
+           select tenant_id, id from ical_feeds where next_fetch_at <= now()
+            order by next_fetch_at limit $2::int for update skip locked),
+         next as (
+           update ical_feeds f set next_fetch_at = now() + make_interval(mins => $1::int)
+             from due where f.tenant_id = due.tenant_id and f.id = due.id
+           returning f.tenant_id, f.id)
+         select count(app_enqueue_job('sync_ical_feed', jsonb_build_object('tenantId', tenant_id, 'feedId', id),
+                                      'ical:' || id, 'ical:' || id))::int as n from next`,
+      ),
+      [pollMinutes(), batch],
+    );
+    const queued = rows[0]?.n ?? 0;
+    total += queued;
+    if (queued < batch) return total;
+  }
 }
 
 /** "Fetch now": the feed's sync job at once (the same queue and key as the poll's, so never two side by side). */

@@ -7,7 +7,12 @@ import { deleteGuest } from '../guests/delete-guest';
 import { completeCheckIn } from '../stays/complete-check-in';
 import { listDoorEntries } from './door-entries';
 import { setInstallLockProviderForTests } from './install-provider';
-import { enqueueLockRecordPolls, pollLockRecords, RECORDS_OVERLAP_MS } from './poll-lock-records';
+import {
+  enqueueLockRecordPolls,
+  pollLockRecords,
+  pollTenantLockRecords,
+  RECORDS_OVERLAP_MS,
+} from './poll-lock-records';
 import { programKeyOnLock } from './sync-provider';
 
 // TTLock lock records (issue 33, item 1) against the simulator, which speaks TTLock's open platform: the worker reads
@@ -269,7 +274,29 @@ describe('TTLock lock records', () => {
     ]);
   });
 
-  it('are queued for every TTLock and simulated lock, once however often the cron runs', async () => {
+  it('are read for every due lock of a tenant by its one job: its locks only, a lock backing off left for later', async () => {
+    const s = await site();
+    const theirs = await site();
+    await atDoor(s.lock.device_id, 'open', { pin: s.first.pin });
+    await atDoor(s.otherLock.device_id, 'open', { pin: s.second.pin });
+    await atDoor(theirs.lock.device_id, 'open', { pin: theirs.first.pin });
+    // The other door's provider kept failing: it waits for its backoff.
+    await env.admin.query(
+      `insert into lock_record_cursors (tenant_id, lock_id, next_poll_at, failures) values ($1, $2, now() + interval '4 minutes', 2)`,
+      [s.tenantId, s.otherLock.lock_id],
+    );
+    const outcomes = await pollTenantLockRecords(s.tenantId);
+    expect([...outcomes.keys()]).toEqual([s.lock.lock_id]);
+    expect(outcomes.get(s.lock.lock_id)).toMatchObject({ status: 'read', stored: 1 });
+    expect((await entriesOf(s.tenantId)).map((e) => e.key_id)).toEqual([s.first.keyId]);
+    expect(await entriesOf(theirs.tenantId)).toEqual([]);
+    expect((await cursorOf(s))?.read_until).not.toBeNull();
+    // Read again a minute later: nothing new, nothing stored twice.
+    expect((await pollTenantLockRecords(s.tenantId)).get(s.lock.lock_id)).toMatchObject({ status: 'read', stored: 0 });
+    expect(await entriesOf(s.tenantId)).toHaveLength(1);
+  });
+
+  it('are queued once for each tenant with TTLock or simulated locks, however often the cron runs', async () => {
     const s = await site();
     await enqueueLockRecordPolls();
     await enqueueLockRecordPolls();
@@ -280,8 +307,6 @@ describe('TTLock lock records', () => {
         where j.payload->>'tenantId' = $1`,
       [s.tenantId],
     );
-    expect(rows.map((r) => r.queue_name).sort()).toEqual(
-      [`lock-records:${s.lock.lock_id}`, `lock-records:${s.otherLock.lock_id}`].sort(),
-    );
+    expect(rows.map((r) => r.queue_name)).toEqual([`lock-records:${s.tenantId}`]);
   });
 });

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { openIncidentOnce, resolveIncidentStatement } from '../incidents/incidents';
 import type { Actor } from '../audit/actor';
-import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
+import {
+  asService,
+  effectStatement,
+  runInTransaction,
+  serviceStatement,
+  sqlLiteral,
+  statement,
+  type Tx,
+} from '../db/tx';
 import { lockKeysBeforeDoorsStatements } from './lock-order';
 import type { LockProvider as LockProviderName } from '../db/generated/enums';
 import { AppError } from '../errors';
@@ -311,12 +319,18 @@ async function recordDeviceMissing(tx: Tx, tenantId: string, lock: { id: string;
   });
 }
 
-/** Every tenant that has locks, checked in turn (the `check_locks` job). */
-export async function checkAllLocks(): Promise<{ tenants: number; failures: number }> {
-  const [tenants] = await asService((tx) =>
-    runInTransaction(tx, [statement<{ tenant_id: string }>(`select distinct tenant_id from locks order by tenant_id`)]),
+/**
+ * Every tenant that has locks gets a job that checks them (`check_tenant_locks`, not queued twice): the worker's
+ * `check_locks` cron. A job a tenant, not one loop over all: one tenant's slow provider delays only its own check.
+ */
+export async function enqueueLockChecks(): Promise<number> {
+  const rows = await serviceStatement(
+    statement<{ n: number }>(
+      `select count(app_enqueue_job('check_tenant_locks', jsonb_build_object('tenantId', t.tenant_id),
+                                    null, 'check-locks:' || t.tenant_id, null, 1))::int as n
+         from (select distinct tenant_id from locks) t`,
+    ),
+    [],
   );
-  let failures = 0;
-  for (const { tenant_id } of tenants) failures += (await checkTenantLocks(tenant_id)).failures;
-  return { tenants: tenants.length, failures };
+  return rows[0]?.n ?? 0;
 }

@@ -10,6 +10,11 @@ import { backendNiceFromEnv, reniceEachConnection } from './renice-backends';
 import { crontab, taskList } from './tasks';
 
 const HEARTBEAT_MS = 10_000;
+/**
+ * How long a stop lets running jobs finish. Then they are released to the queue (each runs again, at-least-once like
+ * every task) and the process goes: a deploy or a test's teardown must not wait on a call that never answers.
+ */
+export const STOP_GRACE_MS = 15_000;
 
 /**
  * Starts graphile-worker on the job queue (`queueUrl`, the schema owner's connection) with the
@@ -30,9 +35,23 @@ export function queuePoolConfig(queueUrl: string, concurrency: number): pg.PoolC
   return { connectionString: queueUrl, max: Math.max(10, concurrency + 2), options: '-c synchronous_commit=off' };
 }
 
+/**
+ * graphile-worker's settings: its defaults, one job fetched and completed at a time. graphile-worker 0.17's batched
+ * fetch (`localQueue`) took several jobs of one named queue at once and ran them side by side, and released the
+ * queue while one still ran, which could leave it locked with nothing in flight (graphile/worker#621, fixed in 0.18,
+ * which needs Node 22). A key's jobs share the queue `key:<id>` so that programming and removing its code on a door
+ * never overlap; that is worth more than the round trips batching saved. Batched completion goes too: the queue
+ * stayed locked until the batch was written, so a key's next job waited for the next poll (decision 038).
+ */
+export function workerPreset(): GraphileConfig.Preset {
+  return { worker: {} };
+}
+
 export async function runWorker(options: {
   queueUrl: string;
   concurrency?: number;
+  /** How long a stop lets running jobs finish (STOP_GRACE_MS). */
+  stopGraceMs?: number;
 }): Promise<{ stop: () => Promise<void>; workerId: string }> {
   const workerId = `${hostname()}:${process.pid}`;
   const log = logger.child({ workerId });
@@ -73,20 +92,10 @@ export async function runWorker(options: {
       noHandleSignals: true,
       logger: workerLogger,
       events,
-      preset: {
-        worker: {
-          // Fetch jobs in batches and complete them in batches: under a burst of webhooks this takes
-          // most of the queue's round trips away (docs/PERFORMANCE.md). Jobs waiting in the local
-          // queue are locked by the pool, whose id the heartbeat reports, so a dead worker's batch
-          // is released like its running jobs (decision 005).
-          localQueue: { size: Number(process.env.WORKER_LOCAL_QUEUE ?? 16) },
-          completeJobBatchDelay: 0,
-          failJobBatchDelay: 0,
-        },
-      },
+      preset: workerPreset(),
     });
-  // graphile-worker stops itself after a major error (e.g. it could not hand its local queue back
-  // while the database was down). The process must not live on without it: start it again.
+  // graphile-worker stops itself after a major error (e.g. the database went away while it released
+  // its jobs). The process must not live on without it: start it again.
   let stopping = false;
   let runner = await start();
   const keepRunning = (current: Runner): void => {
@@ -102,9 +111,9 @@ export async function runWorker(options: {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           if (stopping) return;
           try {
-            // The stopped runner's jobs (running, or waiting in its local queue) stay locked by its
-            // ids, and this live process keeps beating, so the dead-worker reaper never frees them:
-            // release them here, then forget those ids.
+            // The stopped runner's jobs and queues stay locked by its ids, and this live process
+            // keeps beating, so the dead-worker reaper never frees them: release them here, then
+            // forget those ids.
             const stale = [...queueWorkerIds];
             await pgPool.query('select graphile_worker.force_unlock_workers($1::text[])', [stale]);
             queueWorkerIds.splice(0, stale.length);
@@ -141,7 +150,13 @@ export async function runWorker(options: {
       stopping = true;
       clearInterval(timer);
       await relay.stop();
-      await runner.stop();
+      if ((await stopWithin(runner, options.stopGraceMs ?? STOP_GRACE_MS, log)) === 'killed') {
+        // The pool forgets a job it gave up on rather than failing it: release what this process still holds, so
+        // that another worker runs those jobs now, not after graphile-worker's four-hour lock.
+        await pgPool
+          .query('select graphile_worker.force_unlock_workers($1::text[])', [queueWorkerIds])
+          .catch((error: unknown) => log.warn({ err: error }, 'could not release the jobs still running'));
+      }
       await pgPool.end();
       // A clean stop is not a death: no live worker should report this one as dead.
       await forgetWorker(workerId).catch((error: unknown) =>
@@ -150,4 +165,25 @@ export async function runWorker(options: {
       log.info('worker stopped');
     },
   };
+}
+
+/** Stops `runner` cleanly, or, if its jobs still run after `graceMs`, kills it (the caller releases its jobs). */
+async function stopWithin(runner: Runner, graceMs: number, log: typeof logger): Promise<'stopped' | 'killed'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+  const clean = runner.stop().then(
+    () => 'stopped' as const,
+    (error: unknown) => {
+      log.warn({ err: error }, 'job runner stopped with an error');
+      return 'stopped' as const;
+    },
+  );
+  try {
+    if ((await Promise.race([clean, late])) === 'stopped') return 'stopped';
+  } finally {
+    clearTimeout(timer);
+  }
+  log.warn({ graceMs }, 'jobs still running at stop: releasing them to the queue');
+  await runner.kill('worker stopping').catch((error: unknown) => log.warn({ err: error }, 'job runner kill failed'));
+  return 'killed';
 }

@@ -1,6 +1,6 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { z } from 'zod';
-import { checkLockProviderHealth, checkTenantLockProviders } from '../health/check-health';
+import { checkLockProviderHealth, checkTenantLockProvider, enqueueTenantProviderChecks } from '../health/check-health';
 import { sweepBookingRequests } from '../booking-site/booking-requests';
 import { releaseBookingHold } from '../booking-site/checkout';
 import { releaseStayExtension } from '../stays/extend-stay';
@@ -10,8 +10,9 @@ import { checkOutEndedStays } from '../stays/auto-check-out';
 import { enqueueDueFeeds, syncFeed } from '../ical/sync-feed';
 import { retryFailedDoors } from '../locks/retry-failed-doors';
 import { programKeyOnLock, removeKeyFromLock, rewindowKeyOnLock } from '../locks/sync-provider';
-import { checkAllLocks } from '../locks/reconcile';
-import { enqueueLockRecordPolls, pollLockRecords } from '../locks/poll-lock-records';
+import { checkTenantLocks, enqueueLockChecks } from '../locks/reconcile';
+import { removeIdleJobQueues } from './job-queues';
+import { enqueueLockRecordPolls, pollLockRecords, pollTenantLockRecords } from '../locks/poll-lock-records';
 import { confirmRemoteUnlock } from '../locks/confirm-remote-unlock';
 import { sendAccountMessage } from '../messages/send-account-message';
 import { sendMessage } from '../messages/send-message';
@@ -29,7 +30,10 @@ const ZAccountMessageJobSchema = z.object({ messageId: z.uuid() });
 const ZHoldJobSchema = z.object({ tenantId: z.uuid(), bookingGroupId: z.uuid() });
 const ZExtensionJobSchema = z.object({ tenantId: z.uuid(), extensionId: z.uuid() });
 const ZFeedJobSchema = z.object({ tenantId: z.uuid(), feedId: z.uuid() });
-const ZLockJobSchema = z.object({ tenantId: z.uuid(), lockId: z.uuid() });
+// A tenant's due locks, or (a job queued before reads went by tenant) one lock.
+const ZLockJobSchema = z.object({ tenantId: z.uuid(), lockId: z.uuid().optional() });
+const ZTenantJobSchema = z.object({ tenantId: z.uuid() });
+const ZTenantProviderJobSchema = z.object({ tenantId: z.uuid(), provider: z.enum(['seam', 'ttlock']) });
 const ZRemoteUnlockJobSchema = z.object({ tenantId: z.uuid(), remoteUnlockId: z.uuid() });
 
 function keyJob(run: typeof programKeyOnLock) {
@@ -114,15 +118,16 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
         `ical feed ${outcome.status}: ${outcome.booked} booked, ${outcome.moved} moved, ${outcome.cancelled} cancelled, ${outcome.rejected} refused`,
       );
     },
-    // Every TTLock (and simulated) lock's records due for a read, each given its read job in a queue of its own.
+    // Each tenant with TTLock (or simulated) locks due for a read given its read job, in a queue of its own.
     poll_door_records: async (_payload, helpers) => {
       const queued = await enqueueLockRecordPolls();
-      if (queued > 0) helpers.logger.debug(`queued ${queued} lock record read(s)`);
+      if (queued > 0) helpers.logger.debug(`queued ${queued} tenant lock record read(s)`);
     },
-    // One lock's records read from its provider, its openings stored as entries, its cursor moved (lib/locks).
-    poll_lock_records: async (payload, helpers) => {
-      const outcome = await pollLockRecords(ZLockJobSchema.parse(payload));
-      if (outcome.status === 'failed') helpers.logger.warn(`lock records not read: ${outcome.code}`);
+    // A tenant's due locks' records read from their provider, openings stored as entries, cursors moved (lib/locks).
+    poll_lock_records: async (payload) => {
+      const { tenantId, lockId } = ZLockJobSchema.parse(payload);
+      if (lockId) await pollLockRecords({ tenantId, lockId });
+      else await pollTenantLockRecords(tenantId);
     },
     // A pending remote unlock: its provider's action read again (backing off) until it is done or failed.
     confirm_remote_unlock: async (payload, helpers) => {
@@ -151,21 +156,35 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const released = await reapDeadWorkers();
       if (released.length > 0) helpers.logger.warn(`released the jobs of ${released.length} dead queue worker(s)`);
     },
-    // Each tenant on its own Seam or TTLock account: its provider asked with its credentials.
+    // Each tenant on its own Seam or TTLock account gets its provider asked with its own credentials, a job each.
     check_tenant_providers: async (_payload, helpers) => {
-      const { failing } = await checkTenantLockProviders();
-      if (failing > 0) helpers.logger.warn(`${failing} tenant lock provider(s) failing`);
+      const queued = await enqueueTenantProviderChecks();
+      if (queued > 0) helpers.logger.debug(`queued ${queued} tenant lock provider check(s)`);
     },
-    // Each lock's online state and battery from its provider, and its codes compared with ours (drift).
+    // One tenant's provider (a failure is logged with its code and opens the tenant's incident).
+    check_tenant_provider: async (payload) => {
+      await checkTenantLockProvider(ZTenantProviderJobSchema.parse(payload));
+    },
+    // Each tenant's locks get a job: their online state and battery from the provider, their codes compared with ours.
     check_locks: async (_payload, helpers) => {
-      const { tenants, failures } = await checkAllLocks();
-      if (failures > 0) helpers.logger.warn(`lock check: ${failures} failure(s) across ${tenants} tenant(s)`);
+      const queued = await enqueueLockChecks();
+      if (queued > 0) helpers.logger.debug(`queued ${queued} tenant lock check(s)`);
+    },
+    check_tenant_locks: async (payload, helpers) => {
+      const { failures } = await checkTenantLocks(ZTenantJobSchema.parse(payload).tenantId);
+      if (failures > 0) helpers.logger.warn(`lock check: ${failures} failure(s)`);
     },
     // Sign-ups nobody completed: the password hash goes when the link dies, the row a week later.
     sweep_sign_ups: async (_payload, helpers) => {
       const { cleared, removed } = await sweepSignUps();
       if (cleared + removed > 0)
         helpers.logger.info(`sign-ups: ${cleared} password hash(es) cleared, ${removed} removed`);
+    },
+    // Named queues no job uses any more (a key's, a feed's, a tenant's reads): graphile-worker keeps every one it
+    // ever made, and each fetch locks every free one (decision 038).
+    gc_job_queues: async (_payload, helpers) => {
+      const removed = await helpers.withPgClient((client) => removeIdleJobQueues(client));
+      if (removed > 0) helpers.logger.info(`removed ${removed} idle job queue(s)`);
     },
     prune_rate_limits: async (_payload, helpers) => {
       const { windows, buckets } = await pruneRateLimits();
@@ -185,6 +204,7 @@ export const crontab = [
   '* * * * * poll_door_records ?max=1',
   '*/5 * * * * check_tenant_providers ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
+  '*/5 * * * * gc_job_queues ?max=1',
   '*/15 * * * * check_locks ?max=1',
   '17 * * * * sweep_booking_requests ?max=1',
   '29 * * * * sweep_sign_ups ?max=1',
