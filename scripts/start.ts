@@ -4,12 +4,11 @@
 // only the credentials it needs. Ctrl-C stops all of them, the embedded database last.
 //
 // A first start is mostly the build (docs/PERFORMANCE.md, "First start"): it runs while the database starts,
-// migrates and seeds; the workers, the lock simulator and the mail catcher start once the build has compiled (what
-// follows uses one core) and the database is ready; the web processes once the build's output is complete, while
-// Next.js is still saving its build cache (which makes the next build after a change shorter); the Stripe
-// stand-in last.
+// migrates and seeds; the workers, the lock simulator, the mail catcher and the web processes start once the build's
+// output is complete and the database is ready, while Next.js saves its build cache at the lowest priority (which
+// makes the next build after a change shorter); the Stripe stand-in once the app answers healthy.
 import path from 'node:path';
-import { buildIsStale, startBuild, type Build } from '../tooling/config/app-build';
+import { buildIsStale, START_BUILD_ARGS, startBuild, type Build } from '../tooling/config/app-build';
 import { buildEnv } from '../tooling/config/child-env';
 import { freePort } from '../tooling/database/embedded';
 import { WEB_NODE_FLAGS, WEB_SERVER } from '../tooling/config/web-process';
@@ -24,7 +23,9 @@ async function main(): Promise<void> {
   let build: Build | undefined;
   if (buildIsStale(root, path.join(root, distDir))) {
     say('UnlockOS: building the app (first start or changed sources) while the database starts…');
-    build = startBuild({ args: [NEXT_BIN, 'build'], env: buildEnv(), say });
+    build = startBuild({ args: [NEXT_BIN, ...START_BUILD_ARGS], env: buildEnv(), say });
+    // A build that fails while the database starts is reported below, once the database is up to stop.
+    build.usable.catch(() => undefined);
   }
   const services = await prepareServices({ port, nodeEnv: 'production' }).catch((error: unknown) => {
     build?.child.kill('SIGTERM');
@@ -37,32 +38,54 @@ async function main(): Promise<void> {
   // that correctness depends on lives in process memory, and the tests run it this way.
   const webCount = Math.max(1, Number(process.env.WEB_PROCESSES ?? 1));
   const workerCount = Math.max(1, Number(process.env.WORKER_PROCESSES ?? 1));
+  // Until a stage of the build is reached; false (everything stopped) when the build failed before it.
+  const reached = (stage: Promise<void>) =>
+    stage.then(
+      () => true,
+      async (error: unknown) => {
+        process.stderr.write(`UnlockOS failed to start: ${(error as Error).message}\n`);
+        await shutdown(1);
+        return false;
+      },
+    );
   if (build) {
     stopAlso(build.child);
-    // Started while the build runs, they would take the CPU it needs (two cores here).
-    try {
-      await build.usable;
-    } catch (error) {
-      process.stderr.write(`UnlockOS failed to start: ${(error as Error).message}\n`);
-      await shutdown(1);
-      return;
-    }
+    // Started while the build compiles, they would take the CPU it needs (two cores here); once it has compiled, it
+    // uses one. The workers boot then (the slowest to be ready: a start is healthy once one has reported in), with
+    // what they reach at once: the lock simulator (keys to program) and the mail catcher.
+    if (!(await reached(Promise.race([build.compiled, build.usable])))) return;
   }
-  // The workers with what they reach at once: the lock simulator (keys to program) and the mail catcher.
   spawnSimulator();
   spawnMailCatcher();
   for (let i = 0; i < workerCount; i++) spawnWorker(`worker-${i + 1}`);
+  // The web processes need the build's output.
+  if (build && !(await reached(build.usable))) return;
   const webPorts = [port];
   for (let i = 1; i < webCount; i++) webPorts.push(await freePort());
   webPorts.forEach((webPort, i) =>
     spawnChild(`web-${i + 1}`, 'web', [...WEB_NODE_FLAGS, WEB_SERVER, '--port', String(webPort), '--hostname', host]),
   );
-  // The Stripe stand-in last: it serves a guest's payment page, never a start.
-  spawnStripeStandin();
   await announce(
     services,
     webPorts.map((p) => `http://localhost:${p}`),
   );
+  // The Stripe stand-in once the app is healthy: it serves a guest's payment page, never a start, and booting it
+  // beside the web process and the workers slowed both (docs/PERFORMANCE.md, First start).
+  await whenHealthy(`http://127.0.0.1:${port}/api/health`, 120_000);
+  spawnStripeStandin();
+}
+
+/** Resolves once `url` answers 200, or after `timeoutMs` whatever it answers (what waits on it must start anyway). */
+async function whenHealthy(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const ok = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -36,7 +36,7 @@ await app.prepare();
 // them first.
 /** @type {Promise<{ apiFetch: (request: Request) => Promise<Response> }> | undefined} */
 let router;
-const ROUTER_PRELOAD_DELAY_MS = 3000;
+const ROUTER_PRELOAD_DELAY_MS = 10_000;
 function loadRouter() {
   router = tsImport('../lib/api/router.ts', import.meta.url);
   router.catch((error) => {
@@ -133,8 +133,9 @@ server.listen(port, hostname, () => {
   process.stdout.write(
     `▲ UnlockOS web on http://${hostname}:${port} (fast lane: the router below ${ROUTER_PREFIXES.join(', ')})\n`,
   );
-  // Soon, not at once: the seconds it takes would otherwise slow this process's first answers and the processes
-  // starting beside it (docs/PERFORMANCE.md, "First start").
+  // Soon, not at once: the seconds of CPU it takes would otherwise slow this process's first answers and the workers
+  // booting beside it, which a first start waits for (docs/PERFORMANCE.md, "First start"). An API request before
+  // then loads it itself.
   setTimeout(() => void (router ?? loadRouter()), ROUTER_PRELOAD_DELAY_MS).unref();
 });
 for (const signal of ['SIGTERM', 'SIGINT'])

@@ -7,21 +7,23 @@ if (!queueUrl || !process.env.APP_DATABASE_URL) {
   process.exit(2);
 }
 
-// Background work yields the CPU to the web processes: a webhook must be acknowledged in
-// milliseconds, and its processing can use the slack (docs/PERFORMANCE.md). WORKER_NICE=0 turns it off.
-// Before anything is loaded: loading lib takes seconds of CPU, which a first start's build needs more.
-try {
-  setPriority(Number(process.env.WORKER_NICE ?? 10));
-} catch {
-  // Not allowed here: run at the normal priority.
-}
-
 const [{ disconnectDb }, { logger }, { runWorker }] = await Promise.all([
   import('../lib/db/client'),
   import('../lib/log/logger'),
   import('../lib/worker/run-worker'),
 ]);
 const worker = await runWorker({ queueUrl, concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4) });
+
+// Background work yields the CPU to the web processes: a webhook must be acknowledged in
+// milliseconds, and its processing can use the slack (docs/PERFORMANCE.md). WORKER_NICE=0 turns it off.
+// Only once it has reported in: a start is healthy when a worker has, and a worker booting at a lower priority
+// than the web process booting beside it waited for that one's seconds of CPU before its own (docs/PERFORMANCE.md,
+// "First start"). The build no longer needs the CPU then: the launcher starts the workers once it has compiled.
+try {
+  setPriority(Number(process.env.WORKER_NICE ?? 10));
+} catch {
+  // Not allowed here: run at the normal priority.
+}
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -1,4 +1,4 @@
-import { isSeamHttpApiError, SeamHttp, type SeamPageCursor } from '@seamapi/http/connect';
+import type { SeamHttp, SeamPageCursor } from '@seamapi/http/connect';
 import { z } from 'zod';
 import { logger } from '../log/logger';
 import {
@@ -89,7 +89,7 @@ type Classified = Failure & { seamRequestId: string | null };
  * and network errors are retryable; 401/403 never are; anything unrecognisable is a retryable failure.
  */
 export function classifySeamError(error: unknown): Classified {
-  if (isSeamHttpApiError(error)) {
+  if (seamModule?.isSeamHttpApiError(error)) {
     const seamRequestId = error.requestId || null;
     if (error.statusCode >= 500) return { ...failure(`http_${error.statusCode}`, true), seamRequestId };
     const known = SEAM_ERRORS[error.code];
@@ -282,13 +282,26 @@ function parseAttempt(answer: unknown) {
   return parsed.success ? parsed.data.action_attempt : null;
 }
 
+/**
+ * Seam's client, loaded by the first call that needs it: loading it costs about 0.7 s of CPU, which a process that
+ * never talks to Seam (a start, a health check, a tenant on another vendor) should not pay (docs/PERFORMANCE.md,
+ * First start). Until then nothing can have thrown one of its errors.
+ */
+let seamModule: typeof import('@seamapi/http/connect') | null = null;
+
 /** A `LockProvider` over Seam's API. */
 export function createSeamProvider(options: SeamProviderOptions): LockProvider {
-  const seam = SeamHttp.fromApiKey(options.apiKey, {
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    axiosOptions: { timeout: options.timeoutMs ?? 10_000 },
-    axiosRetryOptions: { retries: 0 },
-  });
+  let seam!: SeamHttp;
+  let client: Promise<void> | null = null;
+  const connect = () =>
+    (client ??= import('@seamapi/http/connect').then((module) => {
+      seamModule = module;
+      seam = module.SeamHttp.fromApiKey(options.apiKey, {
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        axiosOptions: { timeout: options.timeoutMs ?? 10_000 },
+        axiosRetryOptions: { retries: 0 },
+      });
+    }));
   const endpointLabel = options.endpoint ?? 'seam';
 
   function log(endpoint: string, ctx: CallContext, outcome: string, extra: Record<string, unknown> = {}) {
@@ -311,6 +324,7 @@ export function createSeamProvider(options: SeamProviderOptions): LockProvider {
   ): Promise<LockResult<T>> {
     let answer: unknown;
     try {
+      await connect();
       answer = await run();
     } catch (error) {
       const classified = classifySeamError(error);

@@ -1,11 +1,10 @@
-import { createElement } from 'react';
 import { appBaseUrl, guestTokenFor, guestUrl } from '../auth/guest-links';
 import { bookingCode } from '../booking-site/booking-code';
 import { runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import { formatDateTime } from '../i18n/formats';
 import { intlLocale, isLocale, translator, type Locale } from '../i18n/locale';
 import { stayIcs } from '../stays/stay-ics';
-import { CodeEmail, GuestLinkEmail, LinkEmail, renderMail } from './mail-templates';
+import { renderMailTemplate } from './render-mail';
 
 /** The columns of a message that composing and sending read. */
 export type MessageRow = {
@@ -92,23 +91,21 @@ async function composeGuestMail(tx: Tx, message: MessageRow, reservationId: stri
   const at = (date: Date) => formatDateTime(date, 'stamp', { locale: intlLocale(lang), timeZone: stay.time_zone });
   const vars = { facility: stay.facility_name, room: stay.room_label, from: at(stay.starts_at), to: at(stay.ends_at) };
   const which = message.kind === 'stay_changed' ? 'stayChanged' : 'keyLink';
-  const { html, text } = await renderMail(
-    createElement(GuestLinkEmail, {
-      lang,
-      url,
-      words: {
-        preview: t(`mail.${which}.preview`, vars),
-        greeting: stay.guest_name ? t('mail.greeting', { name: stay.guest_name }) : t('mail.greetingNoName'),
-        intro: t(`mail.${which}.intro`, vars),
-        cta: t('mail.cta'),
-        pinNote: t('mail.pinNote'),
-        linkFallback: t('mail.linkFallback'),
-        icsNote: t('mail.icsNote'),
-        privateNote: t('mail.privateNote'),
-        footer: t('mail.footer', { facility: stay.facility_name }),
-      },
-    }),
-  );
+  const { html, text } = await renderMailTemplate('GuestLinkEmail', {
+    lang,
+    url,
+    words: {
+      preview: t(`mail.${which}.preview`, vars),
+      greeting: stay.guest_name ? t('mail.greeting', { name: stay.guest_name }) : t('mail.greetingNoName'),
+      intro: t(`mail.${which}.intro`, vars),
+      cta: t('mail.cta'),
+      pinNote: t('mail.pinNote'),
+      linkFallback: t('mail.linkFallback'),
+      icsNote: t('mail.icsNote'),
+      privateNote: t('mail.privateNote'),
+      footer: t('mail.footer', { facility: stay.facility_name }),
+    },
+  });
   const ics = stayIcs({
     reservationId,
     sequence: stay.changes,
@@ -145,15 +142,13 @@ async function composeIncidentMail(tx: Tx, message: MessageRow, to: string): Pro
   const vars = { summary: incident.summary, count: level };
   const opened = message.kind === 'incident_opened';
   const heading = opened ? t('mail.incident.opened', vars) : t('mail.incident.raised', vars);
-  const { html, text } = await renderMail(
-    createElement(LinkEmail, {
-      lang,
-      heading,
-      cta: t('mail.incident.cta'),
-      url: `${appBaseUrl()}/manage/incidents`,
-      footer: t('mail.incident.footer', { tenant: incident.tenant_name }),
-    }),
-  );
+  const { html, text } = await renderMailTemplate('LinkEmail', {
+    lang,
+    heading,
+    cta: t('mail.incident.cta'),
+    url: `${appBaseUrl()}/manage/incidents`,
+    footer: t('mail.incident.footer', { tenant: incident.tenant_name }),
+  });
   return {
     mail: {
       to,
@@ -185,14 +180,12 @@ async function composeBookingCodeMail(tx: Tx, message: MessageRow, to: string): 
   if (request.expired) return { skip: 'code_expired' };
   const { lang, t } = wordsOf(message.locale);
   const vars = { facility: request.facility_name };
-  const { html, text } = await renderMail(
-    createElement(CodeEmail, {
-      lang,
-      heading: t('mail.bookingCode.heading', vars),
-      code: bookingCode(request.id),
-      notes: [t('mail.bookingCode.expires'), t('mail.bookingCode.notYou')],
-      footer: t('mail.footer', vars),
-    }),
-  );
+  const { html, text } = await renderMailTemplate('CodeEmail', {
+    lang,
+    heading: t('mail.bookingCode.heading', vars),
+    code: bookingCode(request.id),
+    notes: [t('mail.bookingCode.expires'), t('mail.bookingCode.notYou')],
+    footer: t('mail.footer', vars),
+  });
   return { mail: { to, subject: t('mail.bookingCode.subject', vars), html, text, attachments: [] } };
 }

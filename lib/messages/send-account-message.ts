@@ -1,10 +1,9 @@
-import { createElement } from 'react';
 import { accountLinkUrl } from '../auth/account-tokens';
 import { asService, effectStatement, runInTransaction, sqlLiteral, statement, type Tx } from '../db/tx';
 import { formatDateTime } from '../i18n/formats';
 import { intlLocale } from '../i18n/locale';
 import { wordsOf, type Composition } from './compose-message';
-import { LinkEmail, renderMail } from './mail-templates';
+import { renderMailTemplate } from './render-mail';
 import { claimDecision, deliverClaimed, type SendOutcome } from './send-message';
 
 /** The columns of an account message that composing and sending read. */
@@ -144,6 +143,6 @@ async function mailOf(
   words: { subject: string; heading: string; cta: string; url: string; notes: string[]; footer: string },
 ): Promise<Composition> {
   const { subject, ...body } = words;
-  const { html, text } = await renderMail(createElement(LinkEmail, { lang, ...body }));
+  const { html, text } = await renderMailTemplate('LinkEmail', { lang, ...body });
   return { mail: { to, subject, html, text, attachments: [] } };
 }

@@ -48,19 +48,31 @@ describe('the build npm start runs', () => {
     expect(buildIsStale(root, dist)).toBe(true);
   });
 
-  it('is usable once its route table is printed, and then saves its cache at the lowest priority', async () => {
+  it('is compiled, then usable once its route table is printed, and then saves its cache at the lowest priority; its output passes through', async () => {
     const dir = folder();
     const script = fakeBuild(
       dir,
       `console.log('✓ Compiled successfully in 1s');
-       console.log('ƒ  (Dynamic)  server-rendered on demand');
+       setTimeout(() => console.log('  Build ran with "compile" mode, to finalize the build run "generate"\\n\\nRoute (app)'), 900);
+       setTimeout(() => console.log('ƒ  (Dynamic)  server-rendered on demand'), 1000);
        setTimeout(() => process.exit(0), 30_000);`,
     );
-    const build = startBuild({ args: [script], env: process.env, out: sink() });
+    const out = sink();
+    let printed = '';
+    out.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const build = startBuild({ args: [script], env: process.env, out });
+    let usable = false;
+    void build.usable.then(() => (usable = true));
     try {
+      await build.compiled;
+      expect(usable).toBe(false);
       await build.usable;
       expect(build.child.exitCode).toBeNull();
       expect(niceOf(build.child.pid!)).toBe(CACHE_SAVING_NICE);
+      // Passed through, but for the compile mode's note about a generate step.
+      expect(printed).toContain('✓ Compiled successfully');
+      expect(printed).toContain('Route (app)');
+      expect(printed).not.toContain('compile" mode');
     } finally {
       build.child.kill('SIGKILL');
     }

@@ -38,12 +38,27 @@ export function buildIsStale(root: string, distDir: string): boolean {
 // The legend `next build` prints under its route table: every file the server reads is written by then. What it
 // does after (Turbopack saves its build cache) only makes the next build shorter.
 const ROUTE_TABLE_LEGEND = /^\s*ƒ\s+\(Dynamic\)/m;
+const COMPILED = /Compiled successfully|✓ Compiled/;
+// A compile-mode build ends by asking for a "generate" step: this app prerenders nothing (decision 039), so there is
+// none, and the line would only puzzle whoever watches `npm start`.
+const GENERATE_STEP_NOTE = /^[^\n]*Build ran with "compile" mode[^\n]*\n?/m;
+
+/**
+ * The build `npm start` runs (after `node <next's bin>`): Next.js's compile mode, which skips collecting page data
+ * and prerendering — every route of this app renders per request (decision 039). `npm run build` is the complete one.
+ */
+export const START_BUILD_ARGS = ['build', '--experimental-build-mode=compile'];
 
 /** The nice value of a build that has written its output and goes on saving its cache. */
 export const CACHE_SAVING_NICE = 19;
 
 export type Build = {
   child: ChildProcess;
+  /**
+   * Resolves once the build has compiled (or is usable): what follows (collecting page data, generating static pages)
+   * runs in one process on one core, so what does not need the build's output can start beside it.
+   */
+  compiled: Promise<void>;
   /** Resolves once the build's output is complete (the route table printed, or the build exited 0). */
   usable: Promise<void>;
 };
@@ -83,11 +98,15 @@ export function startBuild(options: {
   const child = spawn(process.execPath, options.args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   let complete = false;
+  let markCompiled = () => {};
+  const compiled = new Promise<void>((resolve) => (markCompiled = resolve));
   const usable = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
-      out.stdout.write(chunk);
+      const text = chunk.toString();
+      out.stdout.write(text.replace(GENERATE_STEP_NOTE, ''));
       if (complete) return;
-      tail = (tail + chunk.toString()).slice(-4096);
+      tail = (tail + text).slice(-4096);
+      if (COMPILED.test(tail)) markCompiled();
       if (ROUTE_TABLE_LEGEND.test(tail)) {
         complete = true;
         if (child.pid) yieldCpu(child.pid, CACHE_SAVING_NICE);
@@ -101,5 +120,7 @@ export function startBuild(options: {
       options.say?.(`UnlockOS: the build stopped while saving its cache (${signal ?? code}); the app is built`);
     });
   });
-  return { child, usable };
+  // Usable implies compiled. A build that fails before compiling leaves `compiled` pending: wait on it with `usable`.
+  void usable.then(markCompiled, () => undefined);
+  return { child, compiled, usable };
 }
