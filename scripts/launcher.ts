@@ -105,6 +105,9 @@ export function supervise(services: Services) {
   const restarts: Record<string, number[]> = {};
 
   const spawnChild = (name: string, kind: ChildKind, args: string[], extraEnv: Record<string, string> = {}) => {
+    // Once stopping, nothing starts: a child started then (the Stripe stand-in when a Ctrl-C meets the first healthy
+    // answer) was missed by the stop and outlived the launcher.
+    if (stopping) return;
     const child = spawn(process.execPath, args, {
       stdio: 'inherit',
       env: { ...services.envOf(kind), ...extraEnv, UNLOCKOS_PROCESS: name },
