@@ -50,7 +50,8 @@ export default defineConfig({
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // The failure summary last: CI keeps only the tail of the output (e2e/failure-summary.ts).
+  reporter: [['list'], ...(process.env.CI ? [] : [['html', { open: 'never' }] as const]), ['./e2e/failure-summary.ts']],
   use: { baseURL, trace: 'retain-on-failure', launchOptions },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions }, testIgnore: /guest\..*spec\.ts/ },
