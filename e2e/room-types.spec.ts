@@ -120,8 +120,10 @@ test('a manager sells a room type and publishes the facility; the desk records a
   await expect(page.getByTestId('facility-options-result')).toHaveText('Saved.');
   await page.getByTestId('facility-slug').fill('-bad-');
   await page.getByTestId('facility-publish').click();
-  await expect(page.getByTestId('facility-slug')).toHaveAccessibleDescription(/3 to 63 characters/);
-  // The refused form comes back with what was typed; wait for it before typing again.
+  // The refused form comes back marked invalid, with what was typed and why (the hint says the rule too, so its words
+  // alone do not show that the answer has come); wait for it before typing again, or it replaces what is typed.
+  await expect(page.getByTestId('facility-slug')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('facility-slug')).toHaveAccessibleDescription(/Use 3 to 63 characters/);
   await expect(page.getByTestId('facility-slug')).toHaveValue('-bad-');
   const slug = `e2e-${tenant.id.slice(0, 8)}`;
   await page.getByTestId('facility-slug').fill(slug);
