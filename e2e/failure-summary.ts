@@ -33,7 +33,11 @@ export default class FailureSummary implements Reporter {
 
   async onEnd(result: FullResult): Promise<void> {
     if (this.reasons.size === 0) return;
-    const out = [`\nWhy the e2e run ${result.status === 'failed' ? 'failed' : `ended ${result.status}`}:`];
+    const heading =
+      result.status === 'passed'
+        ? 'The e2e run passed, but these failed before a retry passed (flaky)'
+        : `Why the e2e run ${result.status === 'failed' ? 'failed' : `ended ${result.status}`}`;
+    const out = [`\n${heading}:`];
     const reasons = [...this.reasons.values()].sort((a, b) => b.tests.length - a.tests.length);
     for (const reason of reasons.slice(0, SHOWN_REASONS)) {
       out.push(`- ${reason.tests.length} failure(s), first: ${reason.tests[0]}`);
