@@ -24,29 +24,30 @@ test('a new organisation signs up, proves its email and sets itself up from the 
   await expect(page.getByTestId('sign-up-timeZone').locator('option[value="Asia/Kolkata"]')).toHaveCount(1);
   await expect(page.getByTestId('sign-up-timeZone').locator('option[value="Asia/Calcutta"]')).toHaveCount(0);
 
-  // A password that breaks issue 13's rules is refused at its field, and nothing is sent.
+  // The form asks no password: it is chosen on the mailed link's page, by whoever follows it (issue 43.1).
+  await expect(page.getByTestId('sign-up').getByLabel(/password/i)).toHaveCount(0);
   await page.getByTestId('sign-up-organisationName').fill(organisation);
   await page.getByTestId('sign-up-facilityName').fill('Seaside House');
   await page.getByTestId('sign-up-name').fill('Umi Tanaka');
   await page.getByTestId('sign-up-email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('short');
-  await page.getByLabel('Password again').fill('short');
-  await page.getByTestId('sign-up-submit').click();
-  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByTestId('sign-up-done')).toHaveCount(0);
-  await expect(page.getByTestId('sign-up-organisationName')).toHaveValue(organisation);
-
   const sent = Date.now() - 1000;
-  await page.getByLabel('Password', { exact: true }).fill('seaside house by the sea');
-  await page.getByLabel('Password again').fill('seaside house by the sea');
   await page.getByTestId('sign-up-submit').click();
   await expect(page.getByTestId('sign-up-done')).toContainText('Check your mail');
 
-  // The mail's link: what it opens, and one button that opens it.
+  // The mail's link: what it opens, the account's password, and one button that opens it.
   await page.goto(await mailedLink(email, 'sign-up', sent));
   await expect(page.getByTestId('sign-up-summary')).toContainText(organisation);
   await expect(page.getByTestId('sign-up-summary')).toContainText('Seaside House (Asia/Tokyo)');
-  await page.getByTestId('sign-up-complete').click();
+  const complete = page.getByTestId('sign-up-complete');
+  // A password that breaks issue 13's rules is refused at its field, and nothing is opened.
+  await complete.getByLabel('Password', { exact: true }).fill('short');
+  await complete.getByLabel('Password again').fill('short');
+  await complete.getByTestId('sign-up-complete-submit').click();
+  await expect(complete.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page).toHaveURL(/\/sign-up\/[A-Za-z0-9_-]{43}$/);
+  await complete.getByLabel('Password', { exact: true }).fill('seaside house by the sea');
+  await complete.getByLabel('Password again').fill('seaside house by the sea');
+  await complete.getByTestId('sign-up-complete-submit').click();
 
   // Signed in, on the manager's screen, with the checklist: the facility is there, the rest to do.
   await expect(page).toHaveURL(/\/manage\?welcome=1$/);
@@ -135,8 +136,6 @@ test('an email that already has an account signs in as it and manages the new or
   await page.getByTestId('sign-up-timeZone').selectOption('Europe/Kyiv');
   await page.getByTestId('sign-up-name').fill('Desk Person');
   await page.getByTestId('sign-up-email').fill(desk.email);
-  await page.getByLabel('Password', { exact: true }).fill('whatever was typed here');
-  await page.getByLabel('Password again').fill('whatever was typed here');
   await page.getByTestId('sign-up-submit').click();
   // The same answer as for a new email.
   await expect(page.getByTestId('sign-up-done')).toContainText('Check your mail');
@@ -147,14 +146,77 @@ test('an email that already has an account signs in as it and manages the new or
   await page.getByTestId('sign-up-sign-in').click();
   await expect(page).toHaveURL(/\/sign-in\?callbackUrl=/);
   await expect(page.getByLabel('Email')).toHaveValue(desk.email);
-  // What the form was given opens nothing; the account's own password does.
+  // The account's own password; the link's page then asks for none.
   await page.getByLabel('Password').fill(desk.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(new RegExp(`${link}$`));
-  await page.getByTestId('sign-up-complete').click();
+  await expect(page.getByTestId('sign-up-complete').getByLabel(/password/i)).toHaveCount(0);
+  await page.getByTestId('sign-up-complete-submit').click();
   await expect(page).toHaveURL(/\/manage\?welcome=1$/);
   await expect(page.getByTestId('sign-up-welcome')).toContainText(organisation);
   await expect(page.getByTestId('setup-step-facility')).toHaveAttribute('data-done', 'true');
+});
+
+test('an attacker’s sign-up with an invited address never gives the attacker that account (issue 43.1)', async ({
+  browser,
+  baseURL,
+  managerPage,
+  tenant,
+}) => {
+  // A manager invites the victim: the account exists, with no password yet.
+  const victim = `victim-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  await managerPage.goto('/manage/staff');
+  await managerPage.getByTestId('member-email').fill(victim);
+  await managerPage.getByTestId('member-role').selectOption('manager');
+  await managerPage.getByTestId('member-create').click();
+  await expect(managerPage.getByTestId('member-created')).toContainText(`Invitation sent to ${victim}`);
+
+  // The attacker signs up with the victim's address and, since the form has no password field, slips one in.
+  const attackerPassword = 'the attacker chose this one';
+  const attacker = await browser.newContext({ baseURL });
+  const attackerPage = await attacker.newPage();
+  await attackerPage.goto('/sign-up');
+  await attackerPage.waitForLoadState('networkidle');
+  await attackerPage.getByTestId('sign-up-organisationName').fill('Not Yours Ltd');
+  await attackerPage.getByTestId('sign-up-facilityName').fill('Trap House');
+  await attackerPage.getByTestId('sign-up-name').fill('Victim');
+  await attackerPage.getByTestId('sign-up-email').fill(victim);
+  await attackerPage.getByTestId('sign-up').evaluate((form, password) => {
+    for (const name of ['next', 'confirm']) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = password;
+      form.appendChild(input);
+    }
+  }, attackerPassword);
+  const sent = Date.now() - 1000;
+  await attackerPage.getByTestId('sign-up-submit').click();
+  await expect(attackerPage.getByTestId('sign-up-done')).toContainText('Check your mail');
+
+  // The victim gets "Confirm your email", follows the link and must type a password of their own to continue.
+  const victimContext = await browser.newContext({ baseURL });
+  const victimPage = await victimContext.newPage();
+  await victimPage.goto(await mailedLink(victim, 'sign-up', sent));
+  const complete = victimPage.getByTestId('sign-up-complete');
+  await complete.getByLabel('Password', { exact: true }).fill('the victim’s own password');
+  await complete.getByLabel('Password again').fill('the victim’s own password');
+  await complete.getByTestId('sign-up-complete-submit').click();
+  await expect(victimPage).toHaveURL(/\/manage\?welcome=1$/);
+
+  // The attacker's password is refused; the victim's works and is the only way into the invitation.
+  await attackerPage.goto('/sign-in?callbackUrl=%2Fdesk');
+  await attackerPage.waitForLoadState('networkidle');
+  await attackerPage.getByLabel(/email/i).fill(victim);
+  await attackerPage.getByLabel(/password/i).fill(attackerPassword);
+  await attackerPage.getByRole('button', { name: /sign in/i }).click();
+  await expect(attackerPage.locator('#sign-in-error')).toHaveText(/.+/);
+  await expect(attackerPage).toHaveURL(/\/sign-in/);
+  await attackerPage.goto('/account');
+  await expect(attackerPage).toHaveURL(/\/sign-in/);
+  await expect(attackerPage.getByText(tenant.name)).toHaveCount(0);
+  await attacker.close();
+  await victimContext.close();
 });
 
 test('a sign-up link that does not work says so, and writes nothing', async ({ page }) => {

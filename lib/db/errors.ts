@@ -46,6 +46,7 @@ export const SQLSTATE = {
   accountHasPassword: 'UU004',
   sessionEnded: 'UU005',
   invitationNotOpen: 'UU006',
+  passwordNotChosen: 'UU007',
   dataKeyMissing: 'US001',
   secretInvalid: 'US002',
   dataKeyMismatch: 'US003',
@@ -330,6 +331,13 @@ export function toDomainError(error: unknown): unknown {
         'conflict',
         'This invitation was answered, revoked or sent again meanwhile.',
         {},
+        { cause: error },
+      );
+    case SQLSTATE.passwordNotChosen:
+      return new AppError(
+        'invalid_request',
+        'Choose the account’s password on this page.',
+        { issues: [{ path: 'next', message: 'required', code: 'required' }] },
         { cause: error },
       );
     case SQLSTATE.sessionEnded:

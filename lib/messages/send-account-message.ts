@@ -103,8 +103,7 @@ async function composeAccountMail(tx: Tx, message: AccountMessageRow): Promise<C
     const [rows] = await runInTransaction(tx, [
       statement<{ organisation_name: string; expires_at: Date; has_account: boolean }>(`
       select s.organisation_name, s.expires_at,
-             exists (select 1 from users u where u.email = s.email
-                      and (u.password_hash is not null or s.password_hash is null)) as has_account
+             exists (select 1 from users u where u.email = s.email and u.password_hash is not null) as has_account
         from sign_ups s
        where s.id = ${sqlLiteral(message.sign_up_id, 'uuid')}
          and s.used_at is null and s.ended_at is null and s.expires_at > now()`),

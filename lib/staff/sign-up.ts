@@ -32,23 +32,31 @@ function refuseWhenClosed(): void {
 
 const text = (max: number, message: string) => z.string().trim().min(1, message).max(max, message);
 
-/** What the sign-up form sends; the messages are message keys (the form shows them at their fields). */
+/**
+ * What the sign-up form sends; the messages are message keys (the form shows them at their fields). No password: it is
+ * chosen on the link's page, by whoever follows the link the mailbox received (issue 43.1).
+ */
 export const ZSignUpSchema = z.object({
   organisationName: text(200, 'signUp.error.organisationName'),
   facilityName: text(200, 'signUp.error.facilityName'),
   timeZone: z.string().refine(isTimeZone, 'facilities.error.timeZone'),
   name: text(200, 'signUp.error.name'),
   email: z.string().trim().toLowerCase().pipe(z.email('signUp.error.email').max(320, 'signUp.error.email')),
+});
+export type TSignUp = z.output<typeof ZSignUpSchema>;
+
+/** The password typed on a sign-up's link page, twice. */
+export const ZSignUpPasswordSchema = z.object({
   next: z.string().max(PASSWORD_MAX_LENGTH, 'account.password.error.too_long'),
   confirm: z.string().max(PASSWORD_MAX_LENGTH, 'account.password.error.too_long'),
 });
-export type TSignUp = z.output<typeof ZSignUpSchema>;
+export type TSignUpPassword = z.output<typeof ZSignUpPasswordSchema>;
 
 /**
  * Why a sign-up's password is refused (issue 13's rules, checked against the email, and typed the
  * same twice), as the field and the message key the form shows; null when it is fine.
  */
-export function signUpPasswordProblem(input: Pick<TSignUp, 'next' | 'confirm' | 'email'>): {
+export function signUpPasswordProblem(input: TSignUpPassword & { email: string }): {
   field: 'next' | 'confirm';
   message: `account.password.error.${'mismatch' | 'too_short' | 'too_long' | 'is_email'}`;
 } | null {
@@ -60,30 +68,27 @@ export function signUpPasswordProblem(input: Pick<TSignUp, 'next' | 'confirm' | 
 
 /**
  * Asks for a sign-up: counts the limits (per client address and per email, the same for every email),
- * then writes the pending sign-up — what was typed and only the hash of the password, none when the
- * email already has an account that signs in — and queues its mail, in one transaction. The answer is
- * `{ sent: true }` whether or not the email has an account. Closed (`SIGN_UP=closed`) → `forbidden`;
- * bad input → `invalid_request`; over a limit → `rate_limited`; each writes nothing.
+ * then writes the pending sign-up — what was typed, never a password — and queues its mail, in one
+ * transaction. The answer is `{ sent: true }` whether or not the email has an account. Closed
+ * (`SIGN_UP=closed`) → `forbidden`; bad input → `invalid_request`; over a limit → `rate_limited`; each
+ * writes nothing.
  */
 export async function requestSignUp(input: TSignUp & { address?: string; locale: string }): Promise<{ sent: true }> {
   refuseWhenClosed();
   const parsed = ZSignUpSchema.safeParse(input);
-  if (!parsed.success || signUpPasswordProblem(parsed.data))
-    throw new AppError('invalid_request', 'The sign-up form is incomplete or invalid.');
+  if (!parsed.success) throw new AppError('invalid_request', 'The sign-up form is incomplete or invalid.');
   const form = parsed.data;
   await hitRateLimits([
     { bucket: `sign-up:addr:${hash(input.address || 'unknown')}`, windowSeconds: 3600, limit: SIGN_UPS_PER_ADDRESS },
     { bucket: `sign-up:email:${hash(form.email)}`, windowSeconds: 3600, limit: SIGN_UPS_PER_EMAIL },
   ]);
   const link = newAccountLink('sign-up');
-  const passwordHash = await hashPassword(form.next);
   const [rows] = await asService((tx) =>
     runInTransaction(tx, [
       statement<{ had_account: boolean }>(`select app_request_sign_up(${sqlLiteral(link.id, 'uuid')},
         ${tokenHashLiteral(link.tokenHash)}, ${sqlLiteral(form.email, 'text')}, ${sqlLiteral(form.name, 'text')},
         ${sqlLiteral(form.organisationName, 'text')}, ${sqlLiteral(form.facilityName, 'text')},
-        ${sqlLiteral(form.timeZone, 'text')}, ${sqlLiteral(passwordHash, 'text')},
-        ${sqlLiteral(input.locale, 'text')}) as had_account`),
+        ${sqlLiteral(form.timeZone, 'text')}, ${sqlLiteral(input.locale, 'text')}) as had_account`),
     ]),
   );
   logger.info({ hadAccount: rows[0]?.had_account ?? false }, 'sign-up asked for');
@@ -101,6 +106,9 @@ export type SignUpPage = {
   accountUserId: string | null;
 };
 
+/** Whether following the link asks for the account's password: the email has no account that signs in. */
+export const choosesPassword = (page: Pick<SignUpPage, 'accountUserId'>): boolean => page.accountUserId === null;
+
 /** The open sign-up a link names, or null (unknown, used, ended or past its end — all alike). */
 export async function readSignUp(token: string): Promise<SignUpPage | null> {
   if (!isAccountTokenShape(token)) return null;
@@ -109,8 +117,7 @@ export async function readSignUp(token: string): Promise<SignUpPage | null> {
       statement<SignUpPage>(`
       select s.email, s.organisation_name as "organisationName", s.facility_name as "facilityName",
              s.time_zone as "timeZone", s.expires_at as "expiresAt",
-             (select u.id from users u where u.email = s.email
-                and (u.password_hash is not null or s.password_hash is null)) as "accountUserId"
+             (select u.id from users u where u.email = s.email and u.password_hash is not null) as "accountUserId"
         from sign_ups s
        where s.token_hash = ${tokenHashLiteral(hashAccountToken(token))}
          and s.used_at is null and s.ended_at is null and s.expires_at > now()`),
@@ -133,13 +140,31 @@ export type SignUpDone = {
 /**
  * Follows a sign-up's link, once: the tenant, its first facility, the manager's account and its
  * membership in ONE transaction that uses the link (two at once make one tenant), audited
- * `tenant.signed_up`. When the email already has an account, only that account signed in
- * (`userId`) may follow it (`forbidden` otherwise) and it becomes the manager; no second account is
- * made. Used, ended, expired or unknown → `not_found`; closed → `forbidden`; each writes nothing.
+ * `tenant.signed_up`. An email with no account that signs in (none, or one made for an invitation)
+ * gets the password typed on the link's page (`password`, checked by issue 13's rules; missing or
+ * refused → `invalid_request`, with the field); an email whose account signs in needs that account
+ * signed in (`userId`; `forbidden` otherwise), which becomes the manager and keeps its password —
+ * a sign-up never gives an account a password its follower did not type. Used, ended, expired or
+ * unknown → `not_found`; closed → `forbidden`; each writes nothing.
  */
-export async function completeSignUp(input: { token: string; userId?: string | null }): Promise<SignUpDone> {
+export async function completeSignUp(input: {
+  token: string;
+  userId?: string | null;
+  password?: TSignUpPassword | null;
+}): Promise<SignUpDone> {
   refuseWhenClosed();
   if (!isAccountTokenShape(input.token)) throw new AppError('not_found', 'This link is not valid any more.');
+  let passwordHash: string | null = null;
+  if (input.password) {
+    const page = await readSignUp(input.token);
+    if (!page) throw new AppError('not_found', 'This link is not valid any more.');
+    const problem = signUpPasswordProblem({ ...input.password, email: page.email });
+    if (problem)
+      throw new AppError('invalid_request', 'The password is not acceptable.', {
+        issues: [{ path: problem.field, message: problem.message, code: 'password' }],
+      });
+    passwordHash = await hashPassword(input.password.next);
+  }
   const [rows] = await asService((tx) =>
     runInTransaction(tx, [
       statement<{
@@ -151,7 +176,7 @@ export async function completeSignUp(input: { token: string; userId?: string | n
         session_generation: number;
         new_account: boolean;
       }>(`select * from app_complete_sign_up(${tokenHashLiteral(hashAccountToken(input.token))},
-        ${sqlLiteral(input.userId ?? null, 'uuid')})`),
+        ${sqlLiteral(input.userId ?? null, 'uuid')}, ${sqlLiteral(passwordHash, 'text')})`),
     ]),
   );
   const row = rows[0]!;
@@ -170,20 +195,16 @@ export async function completeSignUp(input: { token: string; userId?: string | n
 export const SIGN_UP_KEPT_DAYS = 7;
 
 /**
- * The worker's hourly sweep: a link that can no longer be used (expired or replaced) loses its password hash at once,
- * and an unused sign-up is removed (with its mail) `SIGN_UP_KEPT_DAYS` after it expired. Used ones stay: they say
- * what opened which tenant.
+ * The worker's hourly sweep: an unused sign-up is removed (with its mail) `SIGN_UP_KEPT_DAYS` after it expired. Used
+ * ones stay: they say what opened which tenant.
  */
-export async function sweepSignUps(): Promise<{ cleared: number; removed: number }> {
+export async function sweepSignUps(): Promise<{ removed: number }> {
   return asService(async (tx) => {
-    const [cleared, removed] = await runInTransaction(tx, [
-      statement<{ id: string }>(`update sign_ups set password_hash = null
-        where used_at is null and password_hash is not null and (expires_at <= now() or ended_at is not null)
-        returning id`),
+    const [removed] = await runInTransaction(tx, [
       statement<{ id: string }>(`delete from sign_ups
         where used_at is null and expires_at < now() - make_interval(days => ${sqlLiteral(SIGN_UP_KEPT_DAYS, 'int')})
         returning id`),
     ]);
-    return { cleared: cleared.length, removed: removed.length };
+    return { removed: removed.length };
   });
 }

@@ -174,11 +174,10 @@ export function taskList(workerId: string, queueWorkerIds: () => readonly string
       const { failures } = await checkTenantLocks(ZTenantJobSchema.parse(payload).tenantId);
       if (failures > 0) helpers.logger.warn(`lock check: ${failures} failure(s)`);
     },
-    // Sign-ups nobody completed: the password hash goes when the link dies, the row a week later.
+    // Sign-ups nobody completed: gone a week after their link expired.
     sweep_sign_ups: async (_payload, helpers) => {
-      const { cleared, removed } = await sweepSignUps();
-      if (cleared + removed > 0)
-        helpers.logger.info(`sign-ups: ${cleared} password hash(es) cleared, ${removed} removed`);
+      const { removed } = await sweepSignUps();
+      if (removed > 0) helpers.logger.info(`sign-ups: ${removed} removed`);
     },
     // Named queues no job uses any more (a key's, a feed's, a tenant's reads): graphile-worker keeps every one it
     // ever made, and each fetch locks every free one (decision 038).

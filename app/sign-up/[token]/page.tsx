@@ -7,7 +7,7 @@ import { HEADER_ACTIONS } from '@/app/_server/header-actions';
 import { buttonClassName } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
 import { formatDateTime } from '@/lib/i18n/formats';
-import { readSignUp, signUpOpen } from '@/lib/staff/sign-up';
+import { choosesPassword, readSignUp, signUpOpen } from '@/lib/staff/sign-up';
 import { getLocale, getT } from '@/i18n/server';
 import { getAccount } from '@/app/_server/staff';
 
@@ -19,7 +19,8 @@ type Props = { params: Promise<{ token: string }> };
 
 /**
  * A sign-up's link, opened by whoever holds it (the mail went to the email): what it will open, and
- * one button that opens it. When the email already has an account, its owner signs in as it first
+ * what opens it — the account's password, chosen here, and one button (issue 43.1: only the person who
+ * followed the link types the password). When the email already has an account, its owner signs in as it first
  * (the sign-in page has the email filled in); another account signed in is told so. A link that no
  * longer works says so, whatever the reason; closed sign-up says that. Reading the page writes nothing.
  */
@@ -84,8 +85,13 @@ export default async function SignUpLinkPage({ params }: Props) {
                   </Link>
                 </>
               ) : (
-                <ClientMessages only={['signUp']}>
-                  <SignUpComplete token={token} organisation={signUp.organisationName} />
+                <ClientMessages only={['signUp', 'account']}>
+                  <SignUpComplete
+                    token={token}
+                    organisation={signUp.organisationName}
+                    email={signUp.email}
+                    choosePassword={choosesPassword(signUp)}
+                  />
                 </ClientMessages>
               )}
             </>
