@@ -1,5 +1,5 @@
 import { devices, type Page } from '@playwright/test';
-import { expect, makeTenant, test } from './fixtures';
+import { expect, makeTenant, signInAs, test } from './fixtures';
 import { e2eScript, mailed } from './helpers';
 import type { BookingSiteDbInput } from './booking-site-db';
 
@@ -238,4 +238,69 @@ test('a guest books two hours at an hourly facility and pays at the property', a
   await expect(page.getByTestId('done-status')).toHaveText('Your booking is confirmed.');
   await expect(page.getByText('You pay at the property.')).toBeVisible();
   await expect(page.getByTestId('done-summary')).toContainText(/10:00.*12:15/);
+});
+
+test('a third unpaid booking from one address waits until the desk releases a hold (issue 43.4)', async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { tenant, slug, roomTypeId } = await publishedFacility('Booking holds', 3, 'at_property');
+  // Two bookings to pay at the property from this browser's address (every e2e request comes from loopback).
+  for (const [i, offset] of [
+    [1, 30],
+    [2, 32],
+  ] as const) {
+    const email = `holder-${i}-${Date.now().toString(36)}@example.com`;
+    const asked = await request.post(`/api/public/facilities/${slug}/booking-requests`, {
+      data: {
+        roomTypeId,
+        checkIn: tokyoDay(offset),
+        checkOut: tokyoDay(offset + 1),
+        guest: { name: `Holder ${i}`, email },
+        acceptTerms: true,
+      },
+    });
+    expect(asked.status()).toBe(202);
+    const { data } = (await asked.json()) as { data: { id: string } };
+    const code = await mailed(email, /\b(\d{6})\b/);
+    expect((await request.post(`/api/public/booking-requests/${data.id}/confirm`, { data: { code } })).status()).toBe(
+      201,
+    );
+  }
+
+  // The third, in the browser: refused with a plain reason, nothing held.
+  const email = `third-${Date.now().toString(36)}@example.com`;
+  await page.goto(`/b/${slug}`);
+  await pickStay(page, tokyoDay(34), tokyoDay(35));
+  await page.getByRole('button', { name: 'Choose Standard' }).click();
+  await sendDetails(page, 'Third Guest', email);
+  await page.getByLabel('6-digit code').fill(await mailed(email, /\b(\d{6})\b/));
+  await page.getByRole('button', { name: 'Confirm booking' }).click();
+  await expect(page.getByTestId('code-too-many-holds')).toHaveText(
+    'You already hold 2 unpaid bookings here. Pay for or cancel one of them, then confirm this one.',
+  );
+
+  // The desk sees both holds, from one address, and releases one.
+  const { defaultBrowserType: _browserType, ...desktop } = devices['Desktop Chrome'];
+  const desk = await browser.newContext(desktop);
+  await signInAs(desk, tenant.desk, baseURL!);
+  const deskPage = await desk.newPage();
+  await deskPage.goto('/desk/holds');
+  const rows = deskPage.getByTestId('hold-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first().getByTestId('hold-from')).toContainText('2 from one address');
+  await rows.first().getByTestId('hold-release').click();
+  await expect(rows).toHaveCount(1);
+  await deskPage.reload();
+  await expect(deskPage.getByTestId('hold-row')).toHaveCount(1);
+  await expect(deskPage.getByTestId('hold-from')).not.toContainText('from one address');
+  await desk.close();
+
+  // The guest confirms again: the booking goes through.
+  await page.getByRole('button', { name: 'Confirm booking' }).click();
+  await page.waitForURL(new RegExp(`/b/${slug}/done\\?request=`));
+  await expect(page.getByTestId('done-status')).toHaveText('Your booking is confirmed.');
 });

@@ -21,6 +21,8 @@ export type AppErrorCode =
   | 'slug_taken'
   | 'payload_too_large'
   | 'rate_limited'
+  | 'too_many_holds'
+  | 'extension_pending'
   | 'invalid_code'
   | 'gone'
   | 'not_available'

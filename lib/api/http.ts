@@ -29,6 +29,8 @@ export const ERROR_STATUS: Record<AppErrorCode, number> = {
   slug_taken: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  too_many_holds: 429,
+  extension_pending: 409,
   invalid_code: 400,
   gone: 410,
   not_available: 501,

@@ -87,10 +87,12 @@ export const PUBLIC_BOOKING_ROUTES = [
     handler: withRequest<Params>(async ({ request, requestId }, { id }) => {
       const requestIdParam = pathId(id!);
       const { code } = await readJson(request, ZConfirmBodySchema);
+      const address = clientAddress(request);
       const data = await confirmBookingRequest({
         requestId: requestIdParam,
         code,
-        limit: confirmLimit(clientAddress(request)),
+        address,
+        limit: confirmLimit(address),
       });
       return json({ data }, { status: 201, requestId });
     }),

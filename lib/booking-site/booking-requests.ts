@@ -9,6 +9,7 @@ import { bookingCode, bookingCodeHash, CODE_MINUTES } from './booking-code';
 import type { TStayChoice } from './booking-window';
 import { startCheckout } from './checkout';
 import { bookingSiteStatement } from './public-facility';
+import { addressKey, mailboxKey } from './hold-keys';
 
 /** How long a verified request holds its room for the guest to pay online. */
 export const HOLD_MINUTES = 15;
@@ -57,7 +58,8 @@ export async function createBookingRequest(input: {
                 ${sqlLiteral(input.guest.phone?.trim() || null, 'text')}, ${sqlLiteral(input.locale, 'text')},
                 ${sqlLiteral(hex(bookingCodeHash(id, bookingCode(id))), 'bytea')}, ${sqlLiteral(CODE_MINUTES, 'int4')},
                 ${sqlLiteral(quote.amountCents, 'int4')}, ${sqlLiteral(site.facility.currency, 'text')},
-                ${sqlLiteral(site.facility.payment, 'payment_mode')}) r`,
+                ${sqlLiteral(site.facility.payment, 'payment_mode')},
+                ${sqlLiteral(mailboxKey(input.guest.email), 'text')}) r`,
     ),
   ]);
   const row = created[0]!;
@@ -90,11 +92,13 @@ function tenantOfRequest(requestId: string) {
  * The emailed code of a request: the right one holds a free room of the type (held for 15 minutes with a Stripe
  * Checkout Session when the facility takes payment online, else confirmed with the key link mailed); the same
  * answer again on a repeat. A wrong code → 400 `invalid_code`; the fifth, or a code older than 15 minutes → 410
- * `gone`; no room of the type free → 409 `room_unavailable`.
+ * `gone`; no room of the type free → 409 `room_unavailable`; the confirming client `address` or the request's
+ * mailbox already holding 2 unpaid stays of the facility → 429 `too_many_holds` (issue 43.4), nothing held.
  */
 export async function confirmBookingRequest(input: {
   requestId: string;
   code: string;
+  address: string;
   limit: RateLimitRule[];
 }): Promise<TConfirmation> {
   const [, tenants] = await runStatements({ role: 'app_service' }, [
@@ -109,7 +113,8 @@ export async function confirmBookingRequest(input: {
       `select * from app_confirm_booking_request(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(input.requestId, 'uuid')},
                ${sqlLiteral(hex(bookingCodeHash(input.requestId, input.code)), 'bytea')},
                ${sqlLiteral(randomUUID(), 'uuid')}, ${sqlLiteral(randomUUID(), 'uuid')}, ${sqlLiteral(linkId, 'uuid')},
-               ${sqlLiteral(hex(hashGuestToken(guestTokenFor(linkId))), 'bytea')}, ${sqlLiteral(HOLD_MINUTES, 'int4')})`,
+               ${sqlLiteral(hex(hashGuestToken(guestTokenFor(linkId))), 'bytea')}, ${sqlLiteral(HOLD_MINUTES, 'int4')},
+               ${sqlLiteral(addressKey(input.address), 'text')})`,
     ),
   ]);
   const row = rows[0]!;

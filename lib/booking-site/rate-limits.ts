@@ -1,4 +1,5 @@
 import type { RateLimitRule } from '../ratelimit/rate-limit';
+import { normalMailbox } from './hold-keys';
 
 // The public booking endpoints take no credentials, so they are limited per client address and, where an
 // address is mailed, per email: a script can neither hold every room nor mail-bomb someone (issue 30, item 4).
@@ -8,11 +9,11 @@ export function publicReadLimit(address: string): RateLimitRule[] {
   return [{ bucket: `public-read:${address}`, windowSeconds: 60, limit: 240 }];
 }
 
-/** A new booking request mails a code: per address and per email address. */
+/** A new booking request mails a code: per address and per mailbox (one however its address is written). */
 export function bookingRequestLimit(address: string, email: string): RateLimitRule[] {
   return [
     { bucket: `booking-request:${address}`, windowSeconds: 600, limit: 10 },
-    { bucket: `booking-request-email:${email.trim().toLowerCase()}`, windowSeconds: 3600, limit: 5 },
+    { bucket: `booking-request-email:${normalMailbox(email)}`, windowSeconds: 3600, limit: 5 },
   ];
 }
 

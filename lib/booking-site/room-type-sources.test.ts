@@ -73,7 +73,7 @@ describe('booking sources mapped to a room type', () => {
     const site = await createBookingSite(admin, { rooms: 1 });
     const { rows } = await admin.query(
       `select r.id from app_create_booking_request($1, gen_random_uuid(), $2, $3, now() + interval '9 days',
-              now() + interval '10 days', 'Old', 'old@example.com', null, 'en', '\\x00', 15, 100, 'jpy', 'none') r`,
+              now() + interval '10 days', 'Old', 'old@example.com', null, 'en', '\\x00', 15, 100, 'jpy', 'none', null) r`,
       [site.tenantId, site.facilityId, site.roomTypeId],
     );
     const id = rows[0].id as string;

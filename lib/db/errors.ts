@@ -38,6 +38,8 @@ export const SQLSTATE = {
   unknownRooms: 'UB002',
   roomArchived: 'UR005',
   stayChangedMeanwhile: 'UR006',
+  extensionPending: 'UR007',
+  tooManyHolds: 'UB004',
   lastManager: 'UM001',
   // Accounts (migration 20261204220000_staff_accounts).
   alreadyMember: 'UU001',
@@ -232,6 +234,20 @@ export function toDomainError(error: unknown): unknown {
         'invalid_request',
         info.message ?? 'That change is not possible.',
         { issues: [{ path: info.detail ?? 'endsAt', message: info.message ?? 'invalid', code: 'custom' }] },
+        { cause: error },
+      );
+    case SQLSTATE.extensionPending:
+      return new AppError(
+        'extension_pending',
+        'The last extension of this stay lapsed unpaid; a new one can be asked for from retryAt.',
+        { retryAt: info.detail },
+        { cause: error },
+      );
+    case SQLSTATE.tooManyHolds:
+      return new AppError(
+        'too_many_holds',
+        'This address or mailbox already holds 2 unpaid bookings at this facility: pay for or cancel one first.',
+        { limit: 2 },
         { cause: error },
       );
     case SQLSTATE.neverCheckedIn:

@@ -7,9 +7,10 @@ const LINKS = [
   { href: '/desk/grid', key: 'grid' },
   { href: '/desk/search', key: 'search' },
   { href: '/desk/bookings', key: 'reservations' },
+  { href: '/desk/holds', key: 'holds' },
 ] as const;
 
-/** The desk's own pages: the day, the room grid, search and the reservations list. */
+/** The desk's own pages: the day, the room grid, search, the reservations list and the unpaid holds. */
 export async function DeskNav({ current }: { current: (typeof LINKS)[number]['key'] }) {
   const t = await getT();
   return (

@@ -1,7 +1,10 @@
 -- A booking request's emailed code, checked under the request's lock: a wrong code counts (the fifth ends the
 -- request), the right one holds the first room of the type the exclusion constraint lets in — held for its payment
--- (online) or confirmed — once; a repeat answers the same reservation.
-CREATE OR REPLACE FUNCTION public.app_confirm_booking_request(p_tenant_id uuid, p_request_id uuid, p_code_hash bytea, p_group_id uuid, p_guest_id uuid, p_link_id uuid, p_token_hash bytea, p_hold_minutes integer)
+-- (online) or confirmed — once; a repeat answers the same reservation. Unpaid holds are bounded (issue 43.4): the
+-- confirming client address (`p_address_key`) and the request's mailbox each hold at most 2 live unpaid stays of the
+-- facility (online `held`, or `confirmed` with nothing paid, until their end); one more → UB004, nothing held. Counted
+-- under an advisory lock per key, taken in a fixed order, so concurrent confirms cannot both take the last place.
+CREATE OR REPLACE FUNCTION public.app_confirm_booking_request(p_tenant_id uuid, p_request_id uuid, p_code_hash bytea, p_group_id uuid, p_guest_id uuid, p_link_id uuid, p_token_hash bytea, p_hold_minutes integer, p_address_key text)
  RETURNS TABLE(outcome text, reservation_id uuid, booking_group_id uuid, status reservation_status, hold_expires_at timestamp with time zone, checkout_url text)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public'
@@ -13,6 +16,8 @@ declare
   v_hold timestamptz;
   v_res uuid;
   v_plan text;
+  v_lock bigint;
+  v_holding integer;
 begin
   select * into v_req from booking_requests r where r.tenant_id = p_tenant_id and r.id = p_request_id for update;
   if not found then
@@ -47,6 +52,26 @@ begin
     outcome := case when v_req.status = 'gone' then 'gone' else 'invalid_code' end;
     return next;
     return;
+  end if;
+
+  for v_lock in
+    select distinct hashtextextended('holds:' || v_req.facility_id || ':' || k, 0)
+      from unnest(array[v_req.mailbox_key, p_address_key]) k
+     where k is not null
+     order by 1
+  loop
+    perform pg_advisory_xact_lock(v_lock);
+  end loop;
+  select count(*) into v_holding
+    from booking_requests q
+    join reservations r on r.tenant_id = q.tenant_id and r.id = q.reservation_id
+   where q.tenant_id = p_tenant_id and q.facility_id = v_req.facility_id and q.status = 'confirmed'
+     and (q.mailbox_key = v_req.mailbox_key or q.hold_address_key = p_address_key)
+     and r.ends_at > now()
+     and (r.status = 'held' or (r.status = 'confirmed' and r.paid_at is null));
+  if v_holding >= 2 then
+    raise exception 'this address or mailbox already holds % unpaid stays here', v_holding using errcode = 'UB004',
+      detail = v_holding::text;
   end if;
 
   v_status := case when v_req.payment_mode = 'online' then 'held' else 'confirmed' end;
@@ -86,7 +111,7 @@ begin
   end if;
   -- The guest's details now live in guests (erased with the guest); the request and its code mail keep none.
   update booking_requests r set status = 'confirmed', reservation_id = v_res, booking_group_id = p_group_id,
-         guest_name = null, guest_email = null, guest_phone = null
+         guest_name = null, guest_email = null, guest_phone = null, hold_address_key = p_address_key
    where r.tenant_id = p_tenant_id and r.id = p_request_id;
   update messages m set to_address = null where m.tenant_id = p_tenant_id and m.booking_request_id = p_request_id;
   outcome := 'confirmed';

@@ -104,6 +104,7 @@ export function bookingWords(t: Translate) {
       startAgain: t('bookingSite.code.startAgain'),
       roomTaken: t('bookingSite.code.roomTaken'),
       pickAnother: t('bookingSite.code.pickAnother'),
+      tooManyHolds: t('bookingSite.code.tooManyHolds'),
       held: slots('bookingSite.code.held', 'time'),
       toPayment: t('bookingSite.code.toPayment'),
     },

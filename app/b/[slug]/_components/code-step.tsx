@@ -96,11 +96,20 @@ export function CodeStep(props: Props) {
             <Button onClick={props.onPickAnother}>{w.pickAnother}</Button>
           </div>
         )}
-        {confirmError !== null && failed !== 'invalid_code' && failed !== 'gone' && failed !== 'room_unavailable' && (
-          <p className="book-error" role="alert">
-            {errorText(confirmError, words.errors)}
+        {failed === 'too_many_holds' && (
+          <p className="book-error" role="alert" data-testid="code-too-many-holds">
+            {w.tooManyHolds}
           </p>
         )}
+        {confirmError !== null &&
+          failed !== 'invalid_code' &&
+          failed !== 'gone' &&
+          failed !== 'room_unavailable' &&
+          failed !== 'too_many_holds' && (
+            <p className="book-error" role="alert">
+              {errorText(confirmError, words.errors)}
+            </p>
+          )}
         {/* The field's own error is announced here; the field keeps it as its description. */}
         <p className="visually-hidden" role="alert">
           {fieldError ?? ''}

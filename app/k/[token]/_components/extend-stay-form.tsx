@@ -21,6 +21,7 @@ export type ExtendStayWords = {
   extended: WithSlots<'time'>;
   unavailable: WithSlots<'time'>;
   unavailableNone: string;
+  pendingWait: WithSlots<'time'>;
   awaiting: WithSlots<'time'>;
   payNow: string;
   confirming: string;
@@ -47,6 +48,7 @@ type State =
   | { kind: 'working' }
   | { kind: 'redirecting' }
   | { kind: 'unavailable'; latest: string | null }
+  | { kind: 'wait'; until: string }
   | { kind: 'error' }
   | { kind: 'extended' };
 
@@ -96,7 +98,7 @@ export function ExtendStayForm({ token, words, paymentMode, options, pending, en
       });
       const body = (await response.json().catch(() => null)) as {
         data?: { status: string; paymentUrl: string | null };
-        error?: { code: string; latestEndsAt?: string };
+        error?: { code: string; latestEndsAt?: string; retryAt?: string };
       } | null;
       if (response.ok && body?.data?.status === 'awaiting_payment' && body.data.paymentUrl) {
         setState({ kind: 'redirecting' });
@@ -111,6 +113,10 @@ export function ExtendStayForm({ token, words, paymentMode, options, pending, en
       if (response.status === 409 && body?.error?.code === 'room_unavailable') {
         setState({ kind: 'unavailable', latest: body.error.latestEndsAt ?? null });
         router.refresh();
+        return;
+      }
+      if (response.status === 409 && body?.error?.code === 'extension_pending' && body.error.retryAt) {
+        setState({ kind: 'wait', until: body.error.retryAt });
         return;
       }
       setState({ kind: 'error' });
@@ -141,6 +147,13 @@ export function ExtendStayForm({ token, words, paymentMode, options, pending, en
             {state.latest && state.latest !== ''
               ? fill(words.unavailable, { time: latestLabel(state.latest) })
               : words.unavailableNone}
+          </p>
+        )}
+        {state.kind === 'wait' && (
+          <p className="guest-status guest-status--danger" data-testid="guest-extend-wait">
+            {fill(words.pendingWait, {
+              time: formatDateTime(state.until, 'time', { locale: format.locale, timeZone: format.timeZone }),
+            })}
           </p>
         )}
         {state.kind === 'error' && <p className="guest-status guest-status--danger">{words.error}</p>}

@@ -23,6 +23,7 @@ function extendStayWords(t: Translate): ExtendStayWords {
     extended: leaveSlots((values) => t('guestExtend.extended', values), 'time'),
     unavailable: leaveSlots((values) => t('guestExtend.unavailable', values), 'time'),
     unavailableNone: t('guestExtend.unavailableNone'),
+    pendingWait: leaveSlots((values) => t('guestExtend.pendingWait', values), 'time'),
     awaiting: leaveSlots((values) => t('guestExtend.awaiting', values), 'time'),
     payNow: t('guestExtend.payNow'),
     confirming: t('guestExtend.confirming'),
