@@ -73,7 +73,8 @@ async function heldBooking(account: string, dates: { checkIn: string; checkOut: 
   return { site, id, answer: confirmed.body.data, groupId: rows[0].booking_group_id as string };
 }
 
-const sessionIdOf = (url: string) => url.split('/pay/')[1]!;
+// The payment page's URL is /pay/{session id}/{the page's own secret}.
+const sessionIdOf = (url: string) => url.split('/pay/')[1]!.split('/')[0]!;
 
 async function pay(url: string): Promise<Response> {
   return fetch(url, { method: 'POST', redirect: 'manual' });

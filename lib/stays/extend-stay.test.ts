@@ -251,7 +251,8 @@ describe('an extension applied at once (payment none or at the property)', () =>
 });
 
 describe('an extension paid online through Stripe Checkout', () => {
-  const sessionIdOf = (url: string) => url.split('/pay/')[1]!;
+  // The payment page's URL is /pay/{session id}/{the page's own secret}.
+  const sessionIdOf = (url: string) => url.split('/pay/')[1]!.split('/')[0]!;
 
   async function heldExtension(account: string, from: string, to: string, until: string) {
     const site = await createBookingSite(admin, { rooms: 1, payment: 'online', stripeAccount: account });
