@@ -6,6 +6,8 @@ import { standinStripe } from '../testing/stripe-standin-app';
 import { startStripeStandin, type StripeStandin } from './stripe-standin';
 
 const SECRET = 'whsec_standin_test';
+// The key the stand-in is started with: the one the app would be handed (the launcher makes one per start).
+const KEY = `sk_test_${randomBytes(24).toString('hex')}`;
 const verifier = new Stripe('sk_test_verifier').webhooks;
 
 // The webhook receiver: every delivery is verified with the SDK's own check over the raw bytes, as
@@ -45,9 +47,10 @@ beforeAll(async () => {
   standin = await startStripeStandin({
     webhookUrl: receiverUrl,
     webhookSecret: SECRET,
+    apiKey: KEY,
     retryDelaysMs: [50, 100, 200],
   });
-  stripe = standinStripe(standin);
+  stripe = standinStripe({ url: standin.url, apiKey: KEY });
 });
 afterAll(async () => {
   await standin.close();
@@ -91,6 +94,8 @@ function sessionParams(overrides: Partial<Stripe.Checkout.SessionCreateParams> =
 
 // Paying as the guest does: a POST to the payment page's URL the session was created with.
 const pay = (url: string) => fetch(url, { method: 'POST', redirect: 'manual' });
+// A client with a key of its own, as anyone who reaches the stand-in's port could make.
+const stranger = (key: string) => standinStripe({ url: standin.url, apiKey: key });
 
 describe('the Stripe stand-in, through the stripe SDK', () => {
   it('creates a session on a connected account, once per Idempotency-Key, found only on that account', async () => {
@@ -283,13 +288,15 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
   });
 
   it('signs deliveries so that a receiver with another secret refuses them', async () => {
+    const otherKey = `sk_test_${randomBytes(24).toString('hex')}`;
     const other = await startStripeStandin({
       webhookUrl: receiverUrl,
       webhookSecret: 'whsec_someone_else',
+      apiKey: otherKey,
       retryDelaysMs: [],
     });
     try {
-      const client = standinStripe(other);
+      const client = standinStripe({ url: other.url, apiKey: otherKey });
       const session = await client.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
       const before = rejected.length;
       await fetch(session.url!, { method: 'POST', redirect: 'manual' });
@@ -313,6 +320,74 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     expect(html).toContain('no real money is taken');
     for (const hidden of [session.id, 'cs_test_', '/pay/', 'acct_1', '¥1,500', 'guest@example.com']) {
       expect(html, hidden).not.toContain(hidden);
+    }
+  });
+
+  it('takes only the key it was started with: any other gets 401 on create, list, retrieve and expire, and sees nothing', async () => {
+    const params = sessionParams();
+    const session = await stripe.checkout.sessions.create(params, { stripeAccount: 'acct_1' });
+    const count = standin.sessions().length;
+    const otherKeys = [
+      `sk_test_${randomBytes(24).toString('hex')}`,
+      `sk_live_${randomBytes(24).toString('hex')}`,
+      'sk_test_local_standin',
+      `${KEY}0`,
+      KEY.slice(0, -1),
+    ];
+    for (const key of otherKeys) {
+      const client = stranger(key);
+      const refused = { statusCode: 401, type: 'StripeAuthenticationError' };
+      await expect(
+        client.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' }),
+        key,
+      ).rejects.toMatchObject(refused);
+      await expect(client.checkout.sessions.list({}, { stripeAccount: 'acct_1' }), key).rejects.toMatchObject(refused);
+      await expect(
+        client.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' }),
+        key,
+      ).rejects.toMatchObject(refused);
+      await expect(
+        client.checkout.sessions.expire(session.id, {}, { stripeAccount: 'acct_1' }),
+        key,
+      ).rejects.toMatchObject(refused);
+      await expect(client.paymentIntents.create({ amount: 100, currency: 'jpy' }), key).rejects.toMatchObject(refused);
+      await expect(client.accounts.create({ type: 'standard' }), key).rejects.toMatchObject(refused);
+
+      // Stripe's own shape, and nothing of the session in it.
+      const raw = await fetch(`${standin.url}/v1/checkout/sessions/${session.id}`, {
+        headers: { authorization: `Bearer ${key}`, 'stripe-account': 'acct_1' },
+      });
+      const text = await raw.text();
+      expect(raw.status, key).toBe(401);
+      expect(JSON.parse(text), key).toMatchObject({
+        error: { type: 'invalid_request_error', message: expect.any(String) },
+      });
+      for (const hidden of ['guest@example.com', params.client_reference_id, '/pay/']) {
+        expect(text, key).not.toContain(hidden);
+      }
+    }
+    expect(standin.sessions()).toHaveLength(count);
+    expect(await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' })).toMatchObject({
+      status: 'open',
+      customer_email: 'guest@example.com',
+    });
+    expect(eventsOf('checkout.session.expired', session.id)).toHaveLength(0);
+  });
+
+  it('makes a fresh sk_test_ key on each start when given none, and takes only its own', async () => {
+    const a = await startStripeStandin({ webhookUrl: null, webhookSecret: 'whsec_a' });
+    const b = await startStripeStandin({ webhookUrl: null, webhookSecret: 'whsec_b' });
+    try {
+      expect(a.apiKey).toMatch(/^sk_test_[A-Za-z0-9]{32,}$/);
+      expect(b.apiKey).toMatch(/^sk_test_[A-Za-z0-9]{32,}$/);
+      expect(a.apiKey).not.toBe(b.apiKey);
+      const created = await standinStripe(a).checkout.sessions.create(sessionParams());
+      expect(created.status).toBe('open');
+      await expect(
+        standinStripe({ url: a.url, apiKey: b.apiKey }).checkout.sessions.retrieve(created.id),
+      ).rejects.toMatchObject({ statusCode: 401 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 
@@ -354,7 +429,7 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
   });
 
   it('answers an unknown route and a missing API key as Stripe does', async () => {
-    const unknown = await fetch(`${standin.url}/v1/customers`, { headers: { authorization: 'Bearer sk_test_x' } });
+    const unknown = await fetch(`${standin.url}/v1/customers`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.type).toBe('invalid_request_error');
     const anonymous = await fetch(`${standin.url}/v1/checkout/sessions`, { method: 'POST' });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { sameSecret } from './api-key';
+import { newStandinApiKey, sameSecret, STANDIN_API_KEY } from './api-key';
 import { flattenForm, parseForm, type FormObject, type FormValue } from './parse-form';
 import { indexPage, onboardingPage, paymentPage } from './pages';
 import type { CheckoutSession, StandinAccount, StandinPaymentIntent, StandinRequest, StripeStandin } from './types';
@@ -31,6 +31,12 @@ const stripeError = (status: number, error: Record<string, string>): Reply => ({
   status,
   body: { error: { type: 'invalid_request_error', ...error } },
 });
+// Stripe's answers to a request without a key, or with one it does not know.
+const NO_KEY = stripeError(401, {
+  message:
+    "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+});
+const WRONG_KEY = stripeError(401, { message: 'Invalid API Key provided.' });
 const missing = (kind: string, id: string) =>
   stripeError(404, { code: 'resource_missing', message: `No such ${kind}: '${id}'`, param: 'id' });
 const invalid = (param: string, message: string, code = 'parameter_invalid') =>
@@ -55,7 +61,9 @@ const isHttpUrl = (value: string) => {
  * A local stand-in for the parts of Stripe's REST API the product uses — Checkout Sessions, refunds,
  * PaymentIntents, and Connect accounts with their onboarding links (`/connect/onboard/:id`) — form-encoded as the stripe SDK sends them, answered in Stripe's JSON shapes and
  * errors, with a payment page at `/pay/:id/:key` and signed webhooks to `webhookUrl` (none when null).
- * A payment page or an onboarding page opens only at the URL the API gave, and its front page lists nothing.
+ * Its API takes only `apiKey` (made here when not given; see `apiKey` of the result) and answers any other
+ * key 401 as Stripe does; a payment page or an onboarding page opens only at the URL the API gave, and
+ * its front page lists nothing.
  * Objects live on the account of the `Stripe-Account` header (the platform when absent) and are found
  * only there; the same `Idempotency-Key` on an account gives the same answer. Nothing from a request
  * body is logged. `npm start` runs one when STRIPE_SECRET_KEY is not set (scripts/stripe-standin.ts).
@@ -63,12 +71,17 @@ const isHttpUrl = (value: string) => {
 export async function startStripeStandin(options: {
   webhookUrl: string | null;
   webhookSecret: string;
+  /** The only key the API takes: `sk_test_` and at least 32 letters or digits (newStandinApiKey). */
+  apiKey?: string;
   host?: string;
   port?: number;
   retryDelaysMs?: readonly number[];
   onRequest?: (request: StandinRequest) => void;
 }): Promise<StripeStandin> {
   const host = options.host ?? '127.0.0.1';
+  const apiKey = options.apiKey ?? newStandinApiKey();
+  if (!STANDIN_API_KEY.test(apiKey))
+    throw new Error('The Stripe stand-in needs an sk_test_ key of 32 or more letters.');
   const checkoutSessions = new Map<string, Stored<CheckoutSession>>();
   const productNames = new Map<string, string[]>();
   // Session id → the secret of its payment page's URL.
@@ -486,11 +499,11 @@ export async function startStripeStandin(options: {
     if (path.startsWith('/v1/')) {
       const account = (req.headers['stripe-account'] as string | undefined) ?? null;
       const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
+      const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (given === undefined) return sendJson(res, NO_KEY);
+      if (!sameSecret(given, apiKey)) return sendJson(res, WRONG_KEY);
       const form = parseForm(body);
       options.onRequest?.({ method, path, idempotencyKey, stripeAccount: account, form: flattenForm(form) });
-      if (!/^Bearer sk_(test|live)_\S+$/.test(req.headers.authorization ?? '')) {
-        return sendJson(res, stripeError(401, { message: 'You did not provide a valid API key.' }));
-      }
       const request = { method, path, account, form, version: (req.headers['stripe-version'] as string) ?? null };
       if (method !== 'POST' || !idempotencyKey) return sendJson(res, api(request));
       // Stripe keys idempotency per account; a reused key with other parameters is an error.
@@ -552,6 +565,7 @@ export async function startStripeStandin(options: {
 
   return {
     url: baseUrl,
+    apiKey,
     sessions: () => [...checkoutSessions.values()].map((s) => ({ ...s.object, account: s.account })),
     accounts: () => [...accounts.values()].map((a) => ({ ...a })),
     addPaymentIntent: (intent) => intents.set(intent.id, intent),

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const webhookUrl = `http://127.0.0.1:${(app.address() as { port: number }).port}/api/webhooks/stripe`;
   standin = await startStripeStandin({ webhookUrl, webhookSecret: SECRET, retryDelaysMs: [] });
   process.env.STRIPE_WEBHOOK_SECRET = SECRET;
-  process.env.STRIPE_SECRET_KEY = 'sk_test_local_standin';
+  process.env.STRIPE_SECRET_KEY = standin.apiKey;
 });
 afterAll(async () => {
   for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_API_URL', 'STRIPE_API_BASE']) {
