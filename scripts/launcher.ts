@@ -8,6 +8,7 @@ import { childEnv, stripeStandinUrl, type ChildKind, type ChildSettings } from '
 import { dataDir, localSecrets, writePrivateFile } from '../tooling/config/local-state';
 import { freePort } from '../tooling/database/embedded';
 import { prepareInstall } from '../tooling/seed/prepare-install';
+import { newStandinApiKey } from '../tooling/stripe-standin/api-key';
 import { launcherBackendNice } from '../lib/worker/renice-backends';
 
 export const NEXT_BIN = path.join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -50,13 +51,15 @@ export async function prepareServices(options: { port: number; nodeEnv: 'product
     ? { port: await freePort(), user: 'unlockos', password: randomBytes(24).toString('base64url') }
     : undefined;
   // Without STRIPE_SECRET_KEY, a local Stripe stand-in (scripts/stripe-standin.ts) takes the payments
-  // — no real money — and signs its webhooks to the app with a secret new on every start.
+  // — no real money — and signs its webhooks to the app with a secret new on every start; its API takes
+  // only the key made here, which web and workers are given.
   const ownStripeStandin = !process.env.STRIPE_SECRET_KEY;
   const stripeStandin = ownStripeStandin
     ? {
         port: await freePort(),
         webhookUrl: `http://${loopbackHost(process.env.HOST)}:${options.port}/api/webhooks/stripe`,
         webhookSecret: `whsec_${randomBytes(24).toString('base64url')}`,
+        apiKey: newStandinApiKey(),
       }
     : undefined;
   const settings: ChildSettings = {

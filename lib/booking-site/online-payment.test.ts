@@ -73,7 +73,8 @@ async function heldBooking(account: string, dates: { checkIn: string; checkOut: 
   return { site, id, answer: confirmed.body.data, groupId: rows[0].booking_group_id as string };
 }
 
-const sessionIdOf = (url: string) => url.split('/pay/')[1]!;
+// The payment page's URL is /pay/{session id}/{the page's own secret}.
+const sessionIdOf = (url: string) => url.split('/pay/')[1]!.split('/')[0]!;
 
 async function pay(url: string): Promise<Response> {
   return fetch(url, { method: 'POST', redirect: 'manual' });
@@ -212,7 +213,7 @@ describe('online payment through Stripe Checkout', () => {
     const { site, answer } = await heldBooking('acct_exp1', { checkIn: '2027-06-12', checkOut: '2027-06-13' });
     const expired = await fetch(`${standin.url}/v1/checkout/sessions/${sessionIdOf(answer.paymentUrl)}/expire`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sk_test_local_standin', 'stripe-account': 'acct_exp1' },
+      headers: { authorization: `Bearer ${standin.apiKey}`, 'stripe-account': 'acct_exp1' },
     });
     expect(expired.status).toBe(200);
     await processStripe(site.tenantId, 1);

@@ -251,7 +251,8 @@ describe('an extension applied at once (payment none or at the property)', () =>
 });
 
 describe('an extension paid online through Stripe Checkout', () => {
-  const sessionIdOf = (url: string) => url.split('/pay/')[1]!;
+  // The payment page's URL is /pay/{session id}/{the page's own secret}.
+  const sessionIdOf = (url: string) => url.split('/pay/')[1]!.split('/')[0]!;
 
   async function heldExtension(account: string, from: string, to: string, until: string) {
     const site = await createBookingSite(admin, { rooms: 1, payment: 'online', stripeAccount: account });
@@ -377,7 +378,7 @@ describe('an extension paid online through Stripe Checkout', () => {
     const a = await heldExtension('acct_ext3', '2027-10-18', '2027-10-19', '2027-10-20');
     const expired = await fetch(`${standin.url}/v1/checkout/sessions/${sessionIdOf(a.answer.paymentUrl)}/expire`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sk_test_local_standin', 'stripe-account': 'acct_ext3' },
+      headers: { authorization: `Bearer ${standin.apiKey}`, 'stripe-account': 'acct_ext3' },
     });
     expect(expired.status).toBe(200);
     await processStripe(a.site.tenantId, 1);

@@ -1803,6 +1803,7 @@ class DaySystem extends System {
         port: Number(new URL(stripeSide.standin.url).port),
         webhookUrl: stripeSide.webhookUrl,
         webhookSecret: CHAOS_SECRETS.stripeWebhook,
+        apiKey: stripeSide.standin.apiKey,
       },
       ...overrides,
     });

@@ -171,6 +171,7 @@ describe('the environment of each child process', () => {
       port: 4242,
       webhookUrl: 'http://127.0.0.1:3000/api/webhooks/stripe',
       webhookSecret: 'whsec_fresh',
+      apiKey: 'sk_test_fresh0key',
     };
     const { STRIPE_SECRET_KEY: _key, STRIPE_WEBHOOK_SECRET: _secret, ...withoutStripe } = inherited;
     const withStandin = { ...settings, stripeStandin: standin };
@@ -182,6 +183,7 @@ describe('the environment of each child process', () => {
       [
         ...CONFIGURATION,
         'STRIPE_API_URL',
+        'STRIPE_STANDIN_API_KEY',
         'STRIPE_STANDIN_PORT',
         'STRIPE_STANDIN_WEBHOOK_SECRET',
         'STRIPE_STANDIN_WEBHOOK_URL',
@@ -191,21 +193,24 @@ describe('the environment of each child process', () => {
       STRIPE_STANDIN_PORT: '4242',
       STRIPE_STANDIN_WEBHOOK_URL: 'http://127.0.0.1:3000/api/webhooks/stripe',
       STRIPE_STANDIN_WEBHOOK_SECRET: 'whsec_fresh',
+      // The stand-in takes only the key made for this start, the one web and workers are given.
+      STRIPE_STANDIN_API_KEY: 'sk_test_fresh0key',
     });
     for (const kind of ['web', 'worker'] as const) {
       const child = childEnv(kind, withStandin, { ...withoutStripe, STRIPE_API_URL: 'https://elsewhere.example' });
       expect(child, kind).toMatchObject({
-        STRIPE_SECRET_KEY: 'sk_test_local_standin',
+        STRIPE_SECRET_KEY: 'sk_test_fresh0key',
         STRIPE_API_URL: 'http://127.0.0.1:4242',
         STRIPE_WEBHOOK_SECRET: 'whsec_fresh',
         STRIPE_STANDIN_URL: 'http://127.0.0.1:4242',
       });
       expect(child.STRIPE_STANDIN_WEBHOOK_SECRET, kind).toBeUndefined();
+      expect(child.STRIPE_STANDIN_API_KEY, kind).toBeUndefined();
     }
     for (const kind of ['simulator', 'mailcatcher'] as const) {
       const values = Object.values(childEnv(kind, withStandin, withoutStripe)).join('\n');
       expect(values, kind).not.toContain('whsec_fresh');
-      expect(values, kind).not.toContain('sk_test_local_standin');
+      expect(values, kind).not.toContain('sk_test_fresh0key');
     }
     // With the operator's own key there is no stand-in: nothing of it reaches a child.
     expect(childEnv('web', settings, inherited)).toMatchObject({
@@ -244,6 +249,7 @@ describe('the environment of each child process', () => {
       'npm_config__authToken',
       'SMTP_URL',
       'STRIPE_STANDIN_WEBHOOK_SECRET',
+      'STRIPE_STANDIN_API_KEY',
     ]) {
       expect(isCredentialVariable(name), name).toBe(true);
     }

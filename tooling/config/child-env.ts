@@ -28,18 +28,16 @@ export type ChildSettings = {
   mailCatcher?: { port: number; user: string; password: string };
   /**
    * The local Stripe stand-in the launcher runs when the operator gave no STRIPE_SECRET_KEY: its port,
-   * the app's webhook route it delivers to, and the webhook signing secret, new on every start.
+   * the app's webhook route it delivers to, the webhook signing secret, and the only API key it takes
+   * (web and workers are given it), both new on every start.
    */
-  stripeStandin?: { port: number; webhookUrl: string; webhookSecret: string };
+  stripeStandin?: { port: number; webhookUrl: string; webhookSecret: string; apiKey: string };
 };
 
 /** Where the launcher's Stripe stand-in answers (loopback only). */
 export function stripeStandinUrl(standin: { port: number }): string {
   return `http://127.0.0.1:${standin.port}`;
 }
-
-/** The API key web and workers use against the local Stripe stand-in (it takes any test key). */
-export const STRIPE_STANDIN_SECRET_KEY = 'sk_test_local_standin';
 
 /**
  * A variable that carries a credential — by its name, or by its value (a URL with a password, such
@@ -128,7 +126,8 @@ export function childEnv(
     };
   }
   if (kind === 'stripestandin') {
-    // It keeps its sessions in memory and needs no database and no application secret.
+    // It keeps its sessions in memory and needs no database and no application secret: only the key
+    // it takes from web and workers, and the secret it signs its webhooks with.
     const standin = settings.stripeStandin;
     return {
       ...env,
@@ -137,6 +136,7 @@ export function childEnv(
             STRIPE_STANDIN_PORT: String(standin.port),
             STRIPE_STANDIN_WEBHOOK_URL: standin.webhookUrl,
             STRIPE_STANDIN_WEBHOOK_SECRET: standin.webhookSecret,
+            STRIPE_STANDIN_API_KEY: standin.apiKey,
           }
         : {}),
     };
@@ -162,7 +162,7 @@ export function childEnv(
   const standinUrl = standin ? stripeStandinUrl(standin) : null;
   const stripe = standin
     ? {
-        STRIPE_SECRET_KEY: STRIPE_STANDIN_SECRET_KEY,
+        STRIPE_SECRET_KEY: standin.apiKey,
         STRIPE_API_URL: standinUrl!,
         STRIPE_WEBHOOK_SECRET: standin.webhookSecret,
         STRIPE_STANDIN_URL: standinUrl!,

@@ -37,8 +37,6 @@ h1{font-size:1.25rem;margin:0 0 .5rem}
 button{width:100%;min-height:3rem;border:0;border-radius:.5rem;background:#1d4ed8;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .cancel{display:block;text-align:center;margin-top:1rem;color:#1d4ed8;padding:.5rem}
-table{width:100%;border-collapse:collapse;background:#fff}
-th,td{text-align:left;padding:.5rem;border-bottom:1px solid #e5e7eb;font-size:.9rem}
 `;
 
 function layout(title: string, body: string): string {
@@ -60,13 +58,16 @@ ${body}
 </html>`;
 }
 
-/** The page a guest reaches from `session.url`: the amount, a Pay button and a Cancel link — or why it cannot be paid. */
-export function paymentPage(session: CheckoutSession, productNames: string[]): string {
+/**
+ * The page a guest reaches from `session.url` (its path is `payPath`, which holds the page's secret): the amount, a
+ * Pay button and a Cancel link — or why it cannot be paid.
+ */
+export function paymentPage(session: CheckoutSession, productNames: string[], payPath: string): string {
   const amount = formatAmount(session.amount_total, session.currency);
   const what = productNames.length ? escapeHtml(productNames.join(', ')) : 'Payment';
   let action: string;
   if (session.status === 'open') {
-    action = `<form method="post" action="/pay/${encodeURIComponent(session.id)}">
+    action = `<form method="post" action="${escapeHtml(payPath)}">
 <button type="submit" aria-label="Pay ${escapeHtml(amount)}">Pay ${escapeHtml(amount)}</button>
 </form>
 <a class="cancel" href="${escapeHtml(session.cancel_url ?? '/')}">Cancel</a>`;
@@ -85,26 +86,19 @@ ${action}
   );
 }
 
-/** The stand-in's own front page: every session it holds (amount, status, account), no guest details. */
-export function indexPage(sessions: (CheckoutSession & { account: string | null })[]): string {
-  const rows = sessions
-    .map(
-      (s) => `<tr><td><a href="/pay/${encodeURIComponent(s.id)}">${escapeHtml(s.id)}</a></td>
-<td>${escapeHtml(formatAmount(s.amount_total, s.currency))}</td><td>${escapeHtml(s.status)} / ${escapeHtml(s.payment_status)}</td>
-<td>${escapeHtml(s.account ?? 'platform')}</td></tr>`,
-    )
-    .join('\n');
+/**
+ * The stand-in's own front page: what it is, and nothing it holds — no session, account or guest (whoever reaches
+ * its port may open it; a payment page opens only from the link the app gave its guest).
+ */
+export function indexPage(): string {
   return layout(
     `Stripe stand-in — no real money is taken`,
-    `<h1>Stripe stand-in</h1>
-<p>Checkout sessions created on this machine. Nothing here reaches Stripe.</p>
-${
-  sessions.length
-    ? `<table><thead><tr><th scope="col">Session</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Account</th></tr></thead><tbody>
-${rows}
-</tbody></table>`
-    : '<p>No checkout sessions yet.</p>'
-}`,
+    `<section class="card" aria-labelledby="standin-title">
+<h1 id="standin-title">Stripe stand-in</h1>
+<p>This machine's UnlockOS takes its online payments here instead of at Stripe. Nothing here reaches Stripe.</p>
+<p>A guest pays on the page the app's payment link opens; a manager connects an account from the link the app gives.
+This page lists neither, and the API answers only the key this stand-in was started with.</p>
+</section>`,
   );
 }
 

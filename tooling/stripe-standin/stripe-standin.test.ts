@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -5,6 +6,8 @@ import { standinStripe } from '../testing/stripe-standin-app';
 import { startStripeStandin, type StripeStandin } from './stripe-standin';
 
 const SECRET = 'whsec_standin_test';
+// The key the stand-in is started with: the one the app would be handed (the launcher makes one per start).
+const KEY = `sk_test_${randomBytes(24).toString('hex')}`;
 const verifier = new Stripe('sk_test_verifier').webhooks;
 
 // The webhook receiver: every delivery is verified with the SDK's own check over the raw bytes, as
@@ -41,8 +44,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/api/webhooks/stripe`;
-  standin = await startStripeStandin({ webhookUrl: receiverUrl, webhookSecret: SECRET, retryDelaysMs: [50, 100, 200] });
-  stripe = standinStripe(standin);
+  standin = await startStripeStandin({
+    webhookUrl: receiverUrl,
+    webhookSecret: SECRET,
+    apiKey: KEY,
+    retryDelaysMs: [50, 100, 200],
+  });
+  stripe = standinStripe({ url: standin.url, apiKey: KEY });
 });
 afterAll(async () => {
   await standin.close();
@@ -84,7 +92,10 @@ function sessionParams(overrides: Partial<Stripe.Checkout.SessionCreateParams> =
   };
 }
 
-const pay = (id: string) => fetch(`${standin.url}/pay/${id}`, { method: 'POST', redirect: 'manual' });
+// Paying as the guest does: a POST to the payment page's URL the session was created with.
+const pay = (url: string) => fetch(url, { method: 'POST', redirect: 'manual' });
+// A client with a key of its own, as anyone who reaches the stand-in's port could make.
+const stranger = (key: string) => standinStripe({ url: standin.url, apiKey: key });
 
 describe('the Stripe stand-in, through the stripe SDK', () => {
   it('creates a session on a connected account, once per Idempotency-Key, found only on that account', async () => {
@@ -104,7 +115,8 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
       livemode: false,
     });
     expect(session.id).toMatch(/^cs_test_/);
-    expect(session.url).toBe(`${standin.url}/pay/${session.id}`);
+    // The payment page's URL carries a secret of its own beside the session id, which is no secret.
+    expect(session.url).toMatch(new RegExp(`^${standin.url}/pay/${session.id}/[A-Za-z0-9_-]{32,}$`));
 
     const again = await stripe.checkout.sessions.create(params, { stripeAccount: 'acct_1', idempotencyKey: 'k1' });
     expect(again.id).toBe(session.id);
@@ -142,10 +154,10 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('Local payment stand-in — no real money is taken');
     expect(html).toContain('¥1,500');
-    expect(html).toMatch(new RegExp(`<form method="post" action="/pay/${session.id}">`));
+    expect(html).toContain(`<form method="post" action="${new URL(session.url!).pathname}">`);
     expect(html).toContain('href="https://hotel.example/b/sakura/cancelled"');
 
-    const response = await pay(session.id);
+    const response = await pay(session.url!);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`https://hotel.example/b/sakura/paid?session=${session.id}`);
     // Delivered before the guest is sent back.
@@ -175,10 +187,10 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     ).toBe('succeeded');
 
     // Paying again sends the guest back, but no second event.
-    expect((await pay(session.id)).status).toBe(303);
+    expect((await pay(session.url!)).status).toBe(303);
     await new Promise((r) => setTimeout(r, 200));
     expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(1);
-    const paidPage = await (await fetch(`${standin.url}/pay/${session.id}`)).text();
+    const paidPage = await (await fetch(session.url!)).text();
     expect(paidPage).toContain('already complete');
     expect(paidPage).not.toContain('<button');
     // Expiring a completed session is refused.
@@ -189,7 +201,7 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
 
   it('sends a session on the platform without an account', async () => {
     const session = await stripe.checkout.sessions.create(sessionParams());
-    await pay(session.id);
+    await pay(session.url!);
     const [completed] = eventsOf('checkout.session.completed', session.id);
     expect(completed).toBeDefined();
     expect('account' in completed!).toBe(false);
@@ -206,10 +218,10 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     const event = await waitFor(() => eventsOf('checkout.session.expired', session.id)[0]);
     expect(event).toMatchObject({ account: 'acct_1', data: { object: { status: 'expired' } } });
 
-    const html = await (await fetch(`${standin.url}/pay/${session.id}`)).text();
+    const html = await (await fetch(session.url!)).text();
     expect(html).toContain('expired');
     expect(html).not.toContain('<button');
-    expect((await pay(session.id)).status).toBe(409);
+    expect((await pay(session.url!)).status).toBe(409);
     expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(0);
   });
 
@@ -226,7 +238,7 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
 
   it('refunds a paid session’s intent once per Idempotency-Key, with charge.refunded', async () => {
     const session = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
-    await pay(session.id);
+    await pay(session.url!);
     const intent = (await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' }))
       .payment_intent as string;
 
@@ -268,7 +280,7 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
   it('retries a delivery the receiver did not accept', async () => {
     failNext = 2;
     const session = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
-    await pay(session.id);
+    await pay(session.url!);
     const event = await waitFor(() => eventsOf('checkout.session.completed', session.id)[0]);
     expect(event.data.object).toMatchObject({ payment_status: 'paid' });
     expect(failNext).toBe(0);
@@ -276,17 +288,18 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
   });
 
   it('signs deliveries so that a receiver with another secret refuses them', async () => {
+    const otherKey = `sk_test_${randomBytes(24).toString('hex')}`;
     const other = await startStripeStandin({
       webhookUrl: receiverUrl,
       webhookSecret: 'whsec_someone_else',
+      apiKey: otherKey,
       retryDelaysMs: [],
     });
     try {
-      const url = new URL(other.url);
-      const client = new Stripe('sk_test_other', { host: url.hostname, port: Number(url.port), protocol: 'http' });
+      const client = standinStripe({ url: other.url, apiKey: otherKey });
       const session = await client.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
       const before = rejected.length;
-      await fetch(`${other.url}/pay/${session.id}`, { method: 'POST', redirect: 'manual' });
+      await fetch(session.url!, { method: 'POST', redirect: 'manual' });
       expect(rejected.length).toBe(before + 1);
       expect(rejected.at(-1)).toMatch(/signature/i);
       expect(eventsOf('checkout.session.completed', session.id)).toHaveLength(0);
@@ -295,21 +308,128 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     }
   });
 
-  it('keeps PaymentIntents on their account, and lists sessions on its front page without guest details', async () => {
+  it('keeps PaymentIntents on their account, and its front page lists no session, account or guest', async () => {
     const intent = await stripe.paymentIntents.create({ amount: 2400, currency: 'jpy' }, { stripeAccount: 'acct_1' });
     expect(intent).toMatchObject({ object: 'payment_intent', amount: 2400, status: 'requires_payment_method' });
     await expect(stripe.paymentIntents.retrieve(intent.id)).rejects.toMatchObject({ statusCode: 404 });
+    const session = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
 
     const front = await fetch(`${standin.url}/`);
     const html = await front.text();
+    expect(front.status).toBe(200);
     expect(html).toContain('no real money is taken');
-    expect(html).toContain('acct_1');
-    expect(html).toContain('¥1,500');
-    expect(html).not.toContain('guest@example.com');
+    for (const hidden of [session.id, 'cs_test_', '/pay/', 'acct_1', '¥1,500', 'guest@example.com']) {
+      expect(html, hidden).not.toContain(hidden);
+    }
+  });
+
+  it('takes only the key it was started with: any other gets 401 on create, list, retrieve and expire, and sees nothing', async () => {
+    const params = sessionParams();
+    const session = await stripe.checkout.sessions.create(params, { stripeAccount: 'acct_1' });
+    const count = standin.sessions().length;
+    const otherKeys = [
+      `sk_test_${randomBytes(24).toString('hex')}`,
+      `sk_live_${randomBytes(24).toString('hex')}`,
+      'sk_test_local_standin',
+      `${KEY}0`,
+      KEY.slice(0, -1),
+    ];
+    for (const key of otherKeys) {
+      const client = stranger(key);
+      const refused = { statusCode: 401, type: 'StripeAuthenticationError' };
+      await expect(
+        client.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' }),
+        key,
+      ).rejects.toMatchObject(refused);
+      await expect(client.checkout.sessions.list({}, { stripeAccount: 'acct_1' }), key).rejects.toMatchObject(refused);
+      await expect(
+        client.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' }),
+        key,
+      ).rejects.toMatchObject(refused);
+      await expect(
+        client.checkout.sessions.expire(session.id, {}, { stripeAccount: 'acct_1' }),
+        key,
+      ).rejects.toMatchObject(refused);
+      await expect(client.paymentIntents.create({ amount: 100, currency: 'jpy' }), key).rejects.toMatchObject(refused);
+      await expect(client.accounts.create({ type: 'standard' }), key).rejects.toMatchObject(refused);
+
+      // Stripe's own shape, and nothing of the session in it.
+      const raw = await fetch(`${standin.url}/v1/checkout/sessions/${session.id}`, {
+        headers: { authorization: `Bearer ${key}`, 'stripe-account': 'acct_1' },
+      });
+      const text = await raw.text();
+      expect(raw.status, key).toBe(401);
+      expect(JSON.parse(text), key).toMatchObject({
+        error: { type: 'invalid_request_error', message: expect.any(String) },
+      });
+      for (const hidden of ['guest@example.com', params.client_reference_id, '/pay/']) {
+        expect(text, key).not.toContain(hidden);
+      }
+    }
+    expect(standin.sessions()).toHaveLength(count);
+    expect(await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' })).toMatchObject({
+      status: 'open',
+      customer_email: 'guest@example.com',
+    });
+    expect(eventsOf('checkout.session.expired', session.id)).toHaveLength(0);
+  });
+
+  it('makes a fresh sk_test_ key on each start when given none, and takes only its own', async () => {
+    const a = await startStripeStandin({ webhookUrl: null, webhookSecret: 'whsec_a' });
+    const b = await startStripeStandin({ webhookUrl: null, webhookSecret: 'whsec_b' });
+    try {
+      expect(a.apiKey).toMatch(/^sk_test_[A-Za-z0-9]{32,}$/);
+      expect(b.apiKey).toMatch(/^sk_test_[A-Za-z0-9]{32,}$/);
+      expect(a.apiKey).not.toBe(b.apiKey);
+      const created = await standinStripe(a).checkout.sessions.create(sessionParams());
+      expect(created.status).toBe('open');
+      await expect(
+        standinStripe({ url: a.url, apiKey: b.apiKey }).checkout.sessions.retrieve(created.id),
+      ).rejects.toMatchObject({ statusCode: 401 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('pays only the session whose payment-page URL it gave: a guessed or another session’s URL pays nothing', async () => {
+    const a = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
+    const b = await stripe.checkout.sessions.create(sessionParams(), { stripeAccount: 'acct_1' });
+    const secretOf = (url: string) => url.split('/').at(-1)!;
+    const guesses = [
+      `${standin.url}/pay/${a.id}`,
+      `${standin.url}/pay/${a.id}/${secretOf(b.url!)}`,
+      `${standin.url}/pay/${b.id}/${secretOf(a.url!)}`,
+      `${standin.url}/pay/${a.id}/${'A'.repeat(secretOf(a.url!).length)}`,
+      `${standin.url}/pay/${a.id}/${secretOf(a.url!).slice(0, -1)}`,
+      `${standin.url}/pay/cs_test_guessed/${secretOf(a.url!)}`,
+    ];
+    for (const guess of guesses) {
+      expect((await pay(guess)).status, guess).toBe(404);
+      const shown = await fetch(guess);
+      expect(shown.status, guess).toBe(404);
+      expect(await shown.text(), guess).not.toContain('¥1,500');
+    }
+    for (const session of [a, b]) {
+      expect(await stripe.checkout.sessions.retrieve(session.id, {}, { stripeAccount: 'acct_1' })).toMatchObject({
+        status: 'open',
+        payment_status: 'unpaid',
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(eventsOf('checkout.session.completed', a.id)).toHaveLength(0);
+    expect(eventsOf('checkout.session.completed', b.id)).toHaveLength(0);
+
+    expect((await pay(a.url!)).status).toBe(303);
+    expect((await stripe.checkout.sessions.retrieve(a.id, {}, { stripeAccount: 'acct_1' })).payment_status).toBe(
+      'paid',
+    );
+    expect((await stripe.checkout.sessions.retrieve(b.id, {}, { stripeAccount: 'acct_1' })).payment_status).toBe(
+      'unpaid',
+    );
   });
 
   it('answers an unknown route and a missing API key as Stripe does', async () => {
-    const unknown = await fetch(`${standin.url}/v1/customers`, { headers: { authorization: 'Bearer sk_test_x' } });
+    const unknown = await fetch(`${standin.url}/v1/customers`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.type).toBe('invalid_request_error');
     const anonymous = await fetch(`${standin.url}/v1/checkout/sessions`, { method: 'POST' });
@@ -339,6 +459,9 @@ describe('the Stripe stand-in, through the stripe SDK', () => {
     });
     const page = await fetch(link.url);
     expect(await page.text()).toContain('Complete onboarding');
+    // Only its own link opens it: a guessed one is not found.
+    const guessed = `${standin.url}/connect/onboard/${randomBytes(12).toString('hex')}`;
+    expect((await fetch(guessed, { method: 'POST', body: 'outcome=complete', redirect: 'manual' })).status).toBe(404);
     const done = await fetch(link.url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { newStandinApiKey, sameSecret, STANDIN_API_KEY } from './api-key';
 import { flattenForm, parseForm, type FormObject, type FormValue } from './parse-form';
 import { indexPage, onboardingPage, paymentPage } from './pages';
 import type { CheckoutSession, StandinAccount, StandinPaymentIntent, StandinRequest, StripeStandin } from './types';
@@ -16,7 +17,11 @@ const DAY_SECONDS = 24 * 60 * 60;
 // The API version events carry when the request named none (the stripe SDK always names its own).
 const FALLBACK_API_VERSION = '2026-10-28.endive';
 
+// Ids (about 94 random bits) are not secrets: the app stores them, puts them in URLs and logs, and events carry them.
 const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+// The secret in a payment page's URL (192 bits), which only the session's creator is given (in `url`).
+const newPageKey = () => randomBytes(24).toString('base64url');
+const payPath = (id: string, pageKey: string) => `/pay/${id}/${pageKey}`;
 // Connected account ids are letters and digits after `acct_`, as Stripe's are (tenants.stripe_account_id checks it).
 const newAccountId = () => `acct_${randomBytes(12).toString('hex')}`;
 const now = () => Math.floor(Date.now() / 1000);
@@ -26,6 +31,12 @@ const stripeError = (status: number, error: Record<string, string>): Reply => ({
   status,
   body: { error: { type: 'invalid_request_error', ...error } },
 });
+// Stripe's answers to a request without a key, or with one it does not know.
+const NO_KEY = stripeError(401, {
+  message:
+    "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+});
+const WRONG_KEY = stripeError(401, { message: 'Invalid API Key provided.' });
 const missing = (kind: string, id: string) =>
   stripeError(404, { code: 'resource_missing', message: `No such ${kind}: '${id}'`, param: 'id' });
 const invalid = (param: string, message: string, code = 'parameter_invalid') =>
@@ -49,7 +60,10 @@ const isHttpUrl = (value: string) => {
 /**
  * A local stand-in for the parts of Stripe's REST API the product uses — Checkout Sessions, refunds,
  * PaymentIntents, and Connect accounts with their onboarding links (`/connect/onboard/:id`) — form-encoded as the stripe SDK sends them, answered in Stripe's JSON shapes and
- * errors, with a payment page at `/pay/:id` and signed webhooks to `webhookUrl` (none when null).
+ * errors, with a payment page at `/pay/:id/:key` and signed webhooks to `webhookUrl` (none when null).
+ * Its API takes only `apiKey` (made here when not given; see `apiKey` of the result) and answers any other
+ * key 401 as Stripe does; a payment page or an onboarding page opens only at the URL the API gave, and
+ * its front page lists nothing.
  * Objects live on the account of the `Stripe-Account` header (the platform when absent) and are found
  * only there; the same `Idempotency-Key` on an account gives the same answer. Nothing from a request
  * body is logged. `npm start` runs one when STRIPE_SECRET_KEY is not set (scripts/stripe-standin.ts).
@@ -57,14 +71,21 @@ const isHttpUrl = (value: string) => {
 export async function startStripeStandin(options: {
   webhookUrl: string | null;
   webhookSecret: string;
+  /** The only key the API takes: `sk_test_` and at least 32 letters or digits (newStandinApiKey). */
+  apiKey?: string;
   host?: string;
   port?: number;
   retryDelaysMs?: readonly number[];
   onRequest?: (request: StandinRequest) => void;
 }): Promise<StripeStandin> {
   const host = options.host ?? '127.0.0.1';
+  const apiKey = options.apiKey ?? newStandinApiKey();
+  if (!STANDIN_API_KEY.test(apiKey))
+    throw new Error('The Stripe stand-in needs an sk_test_ key of 32 or more letters.');
   const checkoutSessions = new Map<string, Stored<CheckoutSession>>();
   const productNames = new Map<string, string[]>();
+  // Session id → the secret of its payment page's URL.
+  const pageKeys = new Map<string, string>();
   const intents = new Map<string, StandinPaymentIntent>();
   const refunded = new Map<string, number>();
   const idempotent = new Map<string, { fingerprint: string; reply: Reply }>();
@@ -169,6 +190,7 @@ export async function startStripeStandin(options: {
       );
     }
     const id = newId('cs');
+    const pageKey = newPageKey();
     const session: CheckoutSession = {
       id,
       object: 'checkout.session',
@@ -188,8 +210,9 @@ export async function startStripeStandin(options: {
       payment_status: 'unpaid',
       status: 'open',
       success_url: successUrl,
-      url: `${baseUrl}/pay/${id}`,
+      url: `${baseUrl}${payPath(id, pageKey)}`,
     };
+    pageKeys.set(id, pageKey);
     const stored = { object: session, account: request.account };
     checkoutSessions.set(id, stored);
     productNames.set(id, names);
@@ -322,7 +345,8 @@ export async function startStripeStandin(options: {
     const returnUrl = text(request.form.return_url);
     if (!refreshUrl || !isHttpUrl(refreshUrl)) return invalid('refresh_url', 'Not a valid URL');
     if (!returnUrl || !isHttpUrl(returnUrl)) return invalid('return_url', 'Not a valid URL');
-    const id = randomBytes(12).toString('hex');
+    // The link's id is its secret: its page opens for whoever holds the URL, as Stripe's do.
+    const id = randomBytes(24).toString('hex');
     const created = now();
     accountLinks.set(id, {
       account: accountId,
@@ -384,11 +408,16 @@ export async function startStripeStandin(options: {
     return stripeError(404, { message: `Unrecognized request URL (${method}: ${path}).` });
   };
 
+  /** The session whose payment page `/pay/{id}/{key}` is, when `key` is the one its URL was given with. */
+  const onPage = (id: string, key: string) => {
+    const expected = pageKeys.get(id);
+    return expected !== undefined && sameSecret(key, expected) ? lookUp(id) : undefined;
+  };
+
   /** Paying on the page: the session completes once, its event is delivered, then the guest goes back. */
-  const pay = async (id: string, res: http.ServerResponse) => {
-    const stored = lookUp(id);
-    if (!stored) return sendHtml(res, 404, 'No such payment session.');
+  const pay = async (stored: Stored<CheckoutSession>, res: http.ServerResponse) => {
     const session = stored.object;
+    const id = session.id;
     if (session.status === 'expired') return sendPage(res, 409, stored);
     const back = session.success_url.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
     if (session.status === 'open') {
@@ -459,8 +488,10 @@ export async function startStripeStandin(options: {
     });
     res.end(html);
   };
-  const sendPage = (res: http.ServerResponse, status: number, stored: Stored<CheckoutSession>) =>
-    sendHtml(res, status, paymentPage(stored.object, productNames.get(stored.object.id) ?? []));
+  const sendPage = (res: http.ServerResponse, status: number, stored: Stored<CheckoutSession>) => {
+    const { id } = stored.object;
+    sendHtml(res, status, paymentPage(stored.object, productNames.get(id) ?? [], payPath(id, pageKeys.get(id)!)));
+  };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, body: string) => {
     const method = req.method ?? 'GET';
@@ -468,11 +499,11 @@ export async function startStripeStandin(options: {
     if (path.startsWith('/v1/')) {
       const account = (req.headers['stripe-account'] as string | undefined) ?? null;
       const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
+      const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (given === undefined) return sendJson(res, NO_KEY);
+      if (!sameSecret(given, apiKey)) return sendJson(res, WRONG_KEY);
       const form = parseForm(body);
       options.onRequest?.({ method, path, idempotencyKey, stripeAccount: account, form: flattenForm(form) });
-      if (!/^Bearer sk_(test|live)_\S+$/.test(req.headers.authorization ?? '')) {
-        return sendJson(res, stripeError(401, { message: 'You did not provide a valid API key.' }));
-      }
       const request = { method, path, account, form, version: (req.headers['stripe-version'] as string) ?? null };
       if (method !== 'POST' || !idempotencyKey) return sendJson(res, api(request));
       // Stripe keys idempotency per account; a reused key with other parameters is an error.
@@ -495,19 +526,17 @@ export async function startStripeStandin(options: {
       if (!earlier && reply.status < 500) idempotent.set(key, { fingerprint, reply });
       return sendJson(res, reply);
     }
-    const page = /^\/pay\/([A-Za-z0-9_]+)$/.exec(path);
-    if (page && method === 'GET') {
-      const stored = lookUp(page[1]!);
-      return stored ? sendPage(res, 200, stored) : sendHtml(res, 404, 'No such payment session.');
+    const page = /^\/pay\/([A-Za-z0-9_]+)\/([A-Za-z0-9_-]+)$/.exec(path);
+    if (page && (method === 'GET' || method === 'POST')) {
+      const stored = onPage(page[1]!, page[2]!);
+      if (!stored) return sendHtml(res, 404, 'No such payment session.');
+      return method === 'GET' ? sendPage(res, 200, stored) : pay(stored, res);
     }
-    if (page && method === 'POST') return pay(page[1]!, res);
     const onboard = /^\/connect\/onboard\/([a-f0-9]+)$/.exec(path);
     if (onboard) return onboarding(onboard[1]!, method, parseForm(body), res);
-    if (path === '/' && method === 'GET') return sendHtml(res, 200, indexPage(listSessions()));
+    if (path === '/' && method === 'GET') return sendHtml(res, 200, indexPage());
     sendHtml(res, 404, 'Not found.');
   };
-
-  const listSessions = () => [...checkoutSessions.values()].map((s) => ({ ...s.object, account: s.account }));
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -536,7 +565,8 @@ export async function startStripeStandin(options: {
 
   return {
     url: baseUrl,
-    sessions: listSessions,
+    apiKey,
+    sessions: () => [...checkoutSessions.values()].map((s) => ({ ...s.object, account: s.account })),
     accounts: () => [...accounts.values()].map((a) => ({ ...a })),
     addPaymentIntent: (intent) => intents.set(intent.id, intent),
     close: () =>

@@ -44,6 +44,8 @@ export type StandinRequest = {
 
 export type StripeStandin = {
   url: string;
+  /** The only key its API takes (the one it was started with, else made at start): hand it to the app's client. */
+  apiKey: string;
   close: () => Promise<void>;
   /** Every checkout session, oldest first, with the account it lives on. */
   sessions: () => (CheckoutSession & { account: string | null })[];

@@ -42,7 +42,7 @@ export async function startStandinWithApp(): Promise<TStandinApp> {
     onRequest: (r) => calls.push(r),
   });
   process.env.STRIPE_WEBHOOK_SECRET = secret;
-  process.env.STRIPE_SECRET_KEY = 'sk_test_local_standin';
+  process.env.STRIPE_SECRET_KEY = standin.apiKey;
   process.env.STRIPE_API_URL = standin.url;
   resetStripeClientForTests();
   return {
@@ -59,10 +59,10 @@ export async function startStandinWithApp(): Promise<TStandinApp> {
   };
 }
 
-/** A Stripe SDK client of its own for a stand-in (no retries: a test sees the first answer). */
-export function standinStripe(standin: { url: string }): Stripe {
+/** A Stripe SDK client of its own for a stand-in, with the key it takes (no retries: a test sees the first answer). */
+export function standinStripe(standin: { url: string; apiKey: string }): Stripe {
   const url = new URL(standin.url);
-  return new Stripe('sk_test_local_standin', {
+  return new Stripe(standin.apiKey, {
     host: url.hostname,
     port: Number(url.port),
     protocol: 'http',
