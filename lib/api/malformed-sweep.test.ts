@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
 import { callPublic, createBookingSite } from '../../tooling/testing/booking-site';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
+import { PUBLIC_BOOKING_ROUTES } from './public-routes';
 import { handlerOf } from '../../tooling/testing/route-handlers';
 import { API_ROUTES } from './routes';
 import { routeHandler } from './router';
@@ -214,6 +216,53 @@ describe('malformed input on every route', () => {
       }
     }
     delete process.env.STRIPE_WEBHOOK_SECRET;
+    expect(failures).toEqual([]);
+    expect(await counts()).toEqual(before);
+  }, 120_000);
+});
+
+describe('malformed input on the public booking API', () => {
+  it('is answered 4xx, never 5xx, and writes nothing', async () => {
+    const site = await createBookingSite(admin);
+    const before = await counts();
+    const failures: string[] = [];
+    const slugs = [site.slug, ...IDS];
+    for (const route of PUBLIC_BOOKING_ROUTES) {
+      const handler = routeHandler(route.method, route.path);
+      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const values = (name: string) => (name === 'slug' ? slugs : [...IDS, '00000000-0000-4000-8000-000000000000']);
+      const paramSets = names.reduce<Record<string, string>[]>(
+        (sets, name) => sets.flatMap((set) => values(name).map((value) => ({ ...set, [name]: value }))),
+        [{}],
+      );
+      for (const params of paramSets) {
+        const url = `http://t${route.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(params[n]!))}`;
+        const label = `${route.method} ${route.path} ${JSON.stringify(params).slice(0, 60)}`;
+        const address = { [CLIENT_ADDRESS_HEADER]: `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
+        const call = (query: string, init: RequestInit = {}) =>
+          handler(new Request(`${url}${query}`, { ...init, headers: { ...address, ...init.headers } }), {
+            params: Promise.resolve(params),
+          });
+        const answers: [string, Response][] = [];
+        if (route.method === 'GET')
+          for (const query of ['', ...QUERIES.map((q) => `?${q}`)])
+            answers.push([`${label} ${query}`, await call(query)]);
+        else
+          for (const [name, type, body] of BODIES)
+            answers.push([
+              `${label} ${name}`,
+              await call('', { method: 'POST', headers: { 'content-type': type }, body }),
+            ]);
+        for (const [what, response] of answers) {
+          const error = response.status >= 400 ? await response.json().catch(() => null) : null;
+          // A published site's own page answers 200; everything else here is a refusal with a code.
+          if (response.status < 400 && !(route.method === 'GET' && params.slug === site.slug))
+            failures.push(`${what} → ${response.status}`);
+          else if (response.status >= 500 || (response.status >= 400 && !error?.error?.code))
+            failures.push(`${what} → ${response.status} ${JSON.stringify(error).slice(0, 120)}`);
+        }
+      }
+    }
     expect(failures).toEqual([]);
     expect(await counts()).toEqual(before);
   }, 120_000);
