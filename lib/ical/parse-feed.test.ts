@@ -160,4 +160,61 @@ describe('parseFeed', () => {
     expect(ICAL.TimezoneService.has('Asia/Tokyo')).toBe(false);
     expect(ICAL.TimezoneService.has('Hotel/Front-Desk')).toBe(false);
   });
+
+  it('reads only VTIMEZONEs that are cheap to read, and only stays in 2000–2100, so no feed can stall the process', () => {
+    // ical.js expands an observance step by step from its DTSTART: daily from 1970, or every day of every year
+    // from 1601, takes seconds (FREQ=SECONDLY never ends). Such a zone is not read; its TZID resolves from IANA.
+    const zone = (tzid: string, start: string, offset: string, rule: string) =>
+      [
+        'BEGIN:VTIMEZONE',
+        `TZID:${tzid}`,
+        'BEGIN:STANDARD',
+        `DTSTART:${start}`,
+        `TZOFFSETFROM:${offset}`,
+        `TZOFFSETTO:${offset}`,
+        `RRULE:${rule}`,
+        'END:STANDARD',
+        'END:VTIMEZONE',
+      ].join('\r\n');
+    const at = (uid: string, tzid: string, start: string) =>
+      vevent(`UID:${uid}`, `DTSTART;TZID=${tzid}:${start}`, 'DURATION:PT19H');
+    const began = Date.now();
+    const parsed = parseFeed(
+      feed(
+        zone('Asia/Tokyo', '19700101T000000', '-1000', 'FREQ=DAILY'),
+        zone('Europe/Paris', '16010101T000000', '-1000', 'FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU'),
+        // Outlook's way: a Windows name, rules from 1601.
+        zone('Tokyo Standard Time', '16010101T000000', '+0900', 'FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10'),
+        at('daily', 'Asia/Tokyo', '20270110T150000'),
+        at('every-day', 'Europe/Paris', '20270110T150000'),
+        at('outlook', 'Tokyo Standard Time', '20270110T150000'),
+        at('far', 'Tokyo Standard Time', '99990110T150000'),
+        at('early', 'Tokyo Standard Time', '19990110T150000'),
+      ),
+      TIMES,
+    );
+    expect(Date.now() - began).toBeLessThan(1000);
+    expect(parsed).toMatchObject({ ok: true, skipped: 2 });
+    expect(instants(parsed)).toEqual([
+      ['daily', '2027-01-10T06:00:00.000Z', '2027-01-11T01:00:00.000Z'],
+      ['every-day', '2027-01-10T14:00:00.000Z', '2027-01-11T09:00:00.000Z'],
+      ['outlook', '2027-01-10T06:00:00.000Z', '2027-01-11T01:00:00.000Z'],
+    ]);
+  });
+
+  it('reads at most 20 observances of a feed’s own zones; the TZIDs past them float', () => {
+    const zones = Array.from({ length: 21 }, (_, i) => vtimezone(`Hotel/Zone-${i}`, '+0300'));
+    const parsed = parseFeed(
+      feed(
+        ...zones,
+        vevent('UID:20th', 'DTSTART;TZID=Hotel/Zone-19:20270110T150000', 'DURATION:PT1H'),
+        vevent('UID:21st', 'DTSTART;TZID=Hotel/Zone-20:20270110T150000', 'DURATION:PT1H'),
+      ),
+      TIMES,
+    );
+    expect(instants(parsed)).toEqual([
+      ['20th', '2027-01-10T12:00:00.000Z', '2027-01-10T13:00:00.000Z'],
+      ['21st', '2027-01-10T06:00:00.000Z', '2027-01-10T07:00:00.000Z'],
+    ]);
+  });
 });
