@@ -2,6 +2,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../auth/api-keys';
 import { adminClient, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { callPublic, createBookingSite } from '../../tooling/testing/booking-site';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
+import { PUBLIC_BOOKING_ROUTES } from './public-routes';
 import { handlerOf } from '../../tooling/testing/route-handlers';
 import { API_ROUTES } from './routes';
 import { routeHandler } from './router';
@@ -213,6 +216,161 @@ describe('malformed input on every route', () => {
       }
     }
     delete process.env.STRIPE_WEBHOOK_SECRET;
+    expect(failures).toEqual([]);
+    expect(await counts()).toEqual(before);
+  }, 120_000);
+});
+
+describe('malformed input on the public booking API', () => {
+  it('is answered 4xx, never 5xx, and writes nothing', async () => {
+    const site = await createBookingSite(admin);
+    const before = await counts();
+    const failures: string[] = [];
+    const slugs = [site.slug, ...IDS];
+    for (const route of PUBLIC_BOOKING_ROUTES) {
+      const handler = routeHandler(route.method, route.path);
+      const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const values = (name: string) => (name === 'slug' ? slugs : [...IDS, '00000000-0000-4000-8000-000000000000']);
+      const paramSets = names.reduce<Record<string, string>[]>(
+        (sets, name) => sets.flatMap((set) => values(name).map((value) => ({ ...set, [name]: value }))),
+        [{}],
+      );
+      for (const params of paramSets) {
+        const url = `http://t${route.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(params[n]!))}`;
+        const label = `${route.method} ${route.path} ${JSON.stringify(params).slice(0, 60)}`;
+        const address = { [CLIENT_ADDRESS_HEADER]: `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
+        const call = (query: string, init: RequestInit = {}) =>
+          handler(new Request(`${url}${query}`, { ...init, headers: { ...address, ...init.headers } }), {
+            params: Promise.resolve(params),
+          });
+        const answers: [string, Response][] = [];
+        if (route.method === 'GET')
+          for (const query of ['', ...QUERIES.map((q) => `?${q}`)])
+            answers.push([`${label} ${query}`, await call(query)]);
+        else
+          for (const [name, type, body] of BODIES)
+            answers.push([
+              `${label} ${name}`,
+              await call('', { method: 'POST', headers: { 'content-type': type }, body }),
+            ]);
+        for (const [what, response] of answers) {
+          const error = response.status >= 400 ? await response.json().catch(() => null) : null;
+          // A published site's own page answers 200; everything else here is a refusal with a code.
+          if (response.status < 400 && !(route.method === 'GET' && params.slug === site.slug))
+            failures.push(`${what} → ${response.status}`);
+          else if (response.status >= 500 || (response.status >= 400 && !error?.error?.code))
+            failures.push(`${what} → ${response.status} ${JSON.stringify(error).slice(0, 120)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await counts()).toEqual(before);
+  }, 120_000);
+});
+
+// Dates at the ends of what JavaScript, ISO 8601 and PostgreSQL can write: each pair a `from` and a `to`.
+const EXTREME_DAYS: [string, string][] = [
+  ['9999-12-30', '9999-12-31'],
+  ['2027-01-01', '9999-12-31'],
+  ['0001-01-01', '0001-01-02'],
+  ['0000-01-01', '0000-01-02'],
+  ['1969-12-31', '1970-01-01'],
+  ['275760-09-12', '275760-09-13'],
+  ['+010000-01-01', '+010000-01-02'],
+];
+const EXTREME_INSTANTS = EXTREME_DAYS.map(([from, to]) => [`${from}T00:00:00Z`, `${to}T00:00:00Z`] as const);
+/** Each extreme instant alone, for the `from` and the `to` of a list's query. */
+const LONE_INSTANTS = [...new Set(EXTREME_INSTANTS.flat())].filter((at) => !at.startsWith('2027'));
+
+type Answer = { status: number; body: { error?: { code?: string; issues?: unknown[] } } | null };
+
+describe('extreme dates on every route that takes a date', () => {
+  it('are refused 400 invalid_request with issues, and nothing is written', async () => {
+    const site = await createBookingSite(admin);
+    const key = (await createApiKey({ tenantId: site.tenantId, name: 'dates', actor: TEST_ACTOR })).key;
+    const v1 = async (
+      method: 'GET' | 'POST' | 'PATCH',
+      path: string,
+      options: { body?: unknown; query?: string; id?: string },
+    ) => {
+      const params: Record<string, string> = options.id ? { id: options.id } : {};
+      const response = await routeHandler(method, `/api/v1${path}`)(
+        new Request(`http://t/api/v1${path.replace('{id}', options.id ?? '')}${options.query ?? ''}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+        }),
+        { params: Promise.resolve(params) },
+      );
+      return { status: response.status, body: await response.json().catch(() => null) };
+    };
+    const slug = { slug: site.slug };
+    const booked = await v1('POST', '/booking-groups', {
+      body: {
+        guest: { name: 'Dates' },
+        reservations: [{ roomId: site.roomIds[0], startsAt: '2027-03-01T06:00:00Z', endsAt: '2027-03-02T01:00:00Z' }],
+      },
+    });
+    const reservationId: string = booked.body.data.reservations[0].id;
+    // Each booking request its own email, so the per-email limit never answers first.
+    let asked = 0;
+    const person = () => ({ guest: { name: 'Aiko', email: `aiko-${++asked}@example.com` }, acceptTerms: true });
+    const before = await counts();
+    const failures: string[] = [];
+    const check = (label: string, answer: Answer) => {
+      const error = answer.body?.error;
+      if (answer.status !== 400 || error?.code !== 'invalid_request' || !error.issues?.length)
+        failures.push(`${label} → ${answer.status} ${JSON.stringify(answer.body).slice(0, 120)}`);
+    };
+    for (const [from, to] of EXTREME_DAYS) {
+      const query = `?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+      check(
+        `availability ${from}..${to}`,
+        await callPublic('GET', '/api/public/facilities/{slug}/availability', slug, { query }),
+      );
+    }
+    const publicStays = [
+      ...EXTREME_DAYS.map(([checkIn, checkOut]) => ({ checkIn, checkOut })),
+      ...EXTREME_INSTANTS.map(([startsAt, endsAt]) => ({ startsAt, endsAt })),
+    ];
+    for (const stay of publicStays) {
+      const body = { roomTypeId: site.roomTypeId, ...stay };
+      const label = Object.values(stay).join('..');
+      check(`quote ${label}`, await callPublic('POST', '/api/public/facilities/{slug}/quotes', slug, { body }));
+      check(
+        `booking request ${label}`,
+        await callPublic('POST', '/api/public/facilities/{slug}/booking-requests', slug, {
+          body: { ...body, ...person() },
+        }),
+      );
+    }
+    for (const [from, to] of EXTREME_INSTANTS) {
+      const stay = { startsAt: from, endsAt: to };
+      const reservations = [{ roomId: site.roomIds[1], ...stay }];
+      check(
+        `POST /booking-groups ${from}..${to}`,
+        await v1('POST', '/booking-groups', { body: { guest: { name: 'D' }, reservations } }),
+      );
+      check(
+        `PATCH /reservations/{id} ${from}..${to}`,
+        await v1('PATCH', '/reservations/{id}', { id: reservationId, body: stay }),
+      );
+      check(
+        `PATCH /reservations/{id} endsAt ${to}`,
+        await v1('PATCH', '/reservations/{id}', { id: reservationId, body: { endsAt: to } }),
+      );
+      check(
+        `POST /rooms/{id}/staff-codes ${from}..${to}`,
+        await v1('POST', '/rooms/{id}/staff-codes', {
+          id: site.roomIds[1],
+          body: { label: 'Cleaning', purpose: 'housekeeping', ...stay },
+        }),
+      );
+    }
+    for (const at of LONE_INSTANTS)
+      for (const path of ['/reservations', '/entries', '/webhook-events'])
+        for (const query of [`from=${encodeURIComponent(at)}`, `to=${encodeURIComponent(at)}`])
+          check(`GET ${path}?${query}`, await v1('GET', path, { query: `?${query}` }));
     expect(failures).toEqual([]);
     expect(await counts()).toEqual(before);
   }, 120_000);

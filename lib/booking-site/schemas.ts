@@ -1,13 +1,15 @@
 import { z } from 'zod';
+import { ZCalendarDaySchema, ZInstantTextSchema } from '../time/date-schemas';
 
 // The public booking API's bodies (API.md, Public booking): strict, so an unknown field is an error, and a
 // price is never among them — the server computes it.
 
-const ZDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date, YYYY-MM-DD');
-const ZInstantSchema = z.iso.datetime({ offset: true });
-
-const ZNightsSchema = z.strictObject({ roomTypeId: z.uuid(), checkIn: ZDateSchema, checkOut: ZDateSchema });
-const ZHoursSchema = z.strictObject({ roomTypeId: z.uuid(), startsAt: ZInstantSchema, endsAt: ZInstantSchema });
+const ZNightsSchema = z.strictObject({
+  roomTypeId: z.uuid(),
+  checkIn: ZCalendarDaySchema,
+  checkOut: ZCalendarDaySchema,
+});
+const ZHoursSchema = z.strictObject({ roomTypeId: z.uuid(), startsAt: ZInstantTextSchema, endsAt: ZInstantTextSchema });
 
 export const ZQuoteBodySchema = z.union([ZNightsSchema, ZHoursSchema]);
 
@@ -29,7 +31,7 @@ export const ZBookingRequestBodySchema = z.union([
 
 export const ZConfirmBodySchema = z.strictObject({ code: z.string().regex(/^\d{6}$/, 'six digits') });
 
-export const ZAvailabilityQuerySchema = z.strictObject({ from: ZDateSchema, to: ZDateSchema });
+export const ZAvailabilityQuerySchema = z.strictObject({ from: ZCalendarDaySchema, to: ZCalendarDaySchema });
 
 /** The stay part of a body: days or instants. */
 export function choiceOf(

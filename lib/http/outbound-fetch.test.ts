@@ -51,6 +51,48 @@ describe('public addresses', () => {
       expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: false });
   });
 
+  it('judges every IPv6 form that carries an IPv4 address by that address, or refuses it', () => {
+    const judged = (addresses: string[]) => addresses.map((address) => [address, isPublicAddress(address)]);
+    const carried = [
+      // IPv4-translated (RFC 2765/6145), dotted and in hex
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:10.0.0.1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:a9fe:a9fe',
+      '0:0:0:0:ffff:0:192.168.0.1',
+      // IPv4-mapped, dotted and in hex
+      '::ffff:169.254.169.254',
+      '::ffff:a9fe:a9fe',
+      '0:0:0:0:0:ffff:a00:1',
+      // NAT64's well-known prefix, dotted and in hex
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::a00:1',
+      // 6to4
+      '2002:a00:1::1',
+      '2002:a9fe:a9fe:1::1',
+    ];
+    expect(judged(carried)).toEqual(carried.map((address) => [address, false]));
+    const publicCarried = ['::ffff:0:8.8.8.8', '::ffff:0:808:808', '::ffff:808:808', '64:ff9b::8.8.8.8'];
+    expect(judged(publicCarried)).toEqual(publicCarried.map((address) => [address, true]));
+    const refused = [
+      // IPv4-compatible (deprecated), even of a public address
+      '::8.8.8.8',
+      '::127.0.0.1',
+      '::a00:1',
+      // local-use NAT64, Teredo, the unspecified address, benchmarking
+      '64:ff9b:1::808:808',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '::',
+      '0:0:0:0:0:0:0:0',
+      '2001:2::1',
+      // outside global unicast (2000::/3): nothing there is routed on the internet
+      '1::1',
+      '4000::1',
+      'e000::1',
+    ];
+    expect(judged(refused)).toEqual(refused.map((address) => [address, false]));
+  });
+
   it('reads an endpoint’s form without resolving it', () => {
     expect(endpointFormProblem('https://euapi.ttlock.com', false)).toBeNull();
     expect(endpointFormProblem('https://euapi.ttlock.com/', false)).toBeNull();

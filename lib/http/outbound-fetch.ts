@@ -47,20 +47,15 @@ const BLOCKED_V4: [string, number][] = [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ];
+// Within global unicast (2000::/3): outside it nothing is routed on the internet — ::/8 (unspecified, loopback,
+// IPv4-compatible, IPv4-translated), 64:ff9b:1::/48 (local-use NAT64), 100::/64, fc00::/7, fe80::/10, ff00::/8.
 const BLOCKED_V6: [string, number][] = [
-  ['::', 96], // unspecified, loopback and the old IPv4-compatible form
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard
   ['2001::', 32], // Teredo
+  ['2001:2::', 48], // benchmarking
   ['2001:10::', 28],
   ['2001:20::', 28],
   ['2001:db8::', 32],
   ['3fff::', 20],
-  ['5f00::', 16],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local
-  ['ff00::', 8], // multicast
 ];
 const v4Blocks = new BlockList();
 for (const [network, prefix] of BLOCKED_V4) v4Blocks.addSubnet(network, prefix, 'ipv4');
@@ -88,19 +83,34 @@ function groupsOf(address: string): number[] | null {
 
 const v4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 
-/** Whether an IP address (v4 or v6, with IPv4-mapped, NAT64 and 6to4 forms judged by their IPv4) is public. */
+/**
+ * The IPv4 address an IPv6 address carries and reaches: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+ * `::ffff:0:a.b.c.d` (RFC 2765), NAT64's well-known `64:ff9b::a.b.c.d` (RFC 6052), 6to4 `2002:aabb:ccdd::/48`
+ * (RFC 3056); null for any other address.
+ */
+function carriedV4(g: number[]): string | null {
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return v4Of(g[6]!, g[7]!);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4Of(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4Of(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return v4Of(g[1]!, g[2]!);
+  return null;
+}
+
+/**
+ * Whether an IP address is public: IPv4 outside the blocked ranges; IPv6 judged by the IPv4 address it carries
+ * (`carriedV4`), else global unicast (2000::/3) outside the blocked ranges — so the IPv4-compatible `::a.b.c.d`,
+ * Teredo and `::` are refused.
+ */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   if (net.isIPv4(bare)) return !v4Blocks.check(bare, 'ipv4');
   if (!net.isIPv6(bare)) return false;
   const g = groupsOf(bare);
   if (!g) return false;
-  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeros(5) && g[5] === 0xffff) return isPublicAddress(v4Of(g[6]!, g[7]!)); // ::ffff:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
-    return isPublicAddress(v4Of(g[6]!, g[7]!));
-  if (g[0] === 0x2002) return isPublicAddress(v4Of(g[1]!, g[2]!)); // 6to4
-  return !v6Blocks.check(bare, 'ipv6');
+  const carried = carriedV4(g);
+  if (carried) return isPublicAddress(carried);
+  return (g[0]! & 0xe000) === 0x2000 && !v6Blocks.check(bare, 'ipv6');
 }
 
 /** Why a tenant-given address cannot be used, without resolving it; null when its form is fine. */
