@@ -99,11 +99,14 @@ const OTHER_ROUTES: RouterRoute[] = [
   {
     method: 'PUT',
     path: '/api/guest/{token}/registration',
-    /** The stay's guest register (Japan's lodging law), replaced whole; passport photos make its body large. */
+    /**
+     * The stay's guest register (Japan's lodging law), replaced whole; passport photos make its body large, so it
+     * is read, with its own limit, only for a live link whose request the rate limit allowed.
+     */
     handler: withRequest<Record<string, string>>(async ({ request, requestId }, { token }) => {
       const limit = guestRegistrationLimit(token!, clientAddress(request));
-      const body = await readJson(request, ZRegistrationBodySchema, { limit: REGISTRATION_BODY_BYTES });
-      return json({ data: await putGuestRegistration(token!, body, limit) }, { requestId });
+      const readBody = () => readJson(request, ZRegistrationBodySchema, { limit: REGISTRATION_BODY_BYTES });
+      return json({ data: await putGuestRegistration(token!, readBody, limit) }, { requestId });
     }),
   },
   {

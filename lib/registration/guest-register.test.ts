@@ -5,6 +5,10 @@ import { routeHandler } from '../api/router';
 import { getGuestStatus } from '../guests/get-guest-key';
 import { deleteGuest } from '../guests/delete-guest';
 import { adminClient, asRole, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { trustTestClientAddresses } from '../../tooling/testing/booking-site';
+import { guestTokenFor } from '../auth/guest-links';
+import { rotateGuestLink } from '../guests/rotate-guest-link';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
 import { REGISTRATION_BODY_BYTES } from '../http/body-limit.mjs';
 import { MAX_PASSPORT_IMAGE_BYTES } from './registration-input';
 import { readPassportImage, readRegisterDay, registerCsv } from './register-day';
@@ -33,6 +37,44 @@ const PNG_BYTES = Buffer.from(
 );
 const JPEG_BYTES = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]);
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+
+/**
+ * A request body of `size` bytes (JSON whitespace) that counts what the handler pulls from it: nothing is
+ * produced before a read asks for it.
+ */
+function countedBody(size: number) {
+  const chunk = new Uint8Array(16 * 1024).fill(0x20);
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled >= size) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => pulled };
+}
+
+/** A PUT whose body is a stream of `size` bytes, from `address`: its answer and how many bytes the handler pulled. */
+async function callStreamed(token: string, size: number, address = '192.0.2.1') {
+  const body = countedBody(size);
+  const response = await put(
+    new Request(`http://test/api/guest/${token}/registration`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', [CLIENT_ADDRESS_HEADER]: address },
+      body: body.stream,
+      duplex: 'half',
+    } as RequestInit),
+    { params: Promise.resolve({ token }) },
+  );
+  const { error } = (await response.json()) as { error?: { code: string } };
+  // At most the one chunk a stream may hold before anyone reads it is not reading the body; more is shown in full.
+  const pulled = body.pulled();
+  return { status: response.status, code: error?.code, bodyRead: pulled > 16 * 1024 ? pulled : false };
+}
 
 function call(token: string, body: unknown) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -197,6 +239,38 @@ describe('PUT /api/guest/{token}/registration', () => {
     expect((await registerRows(reservationId)).map((r) => r.name)).toEqual(['山田 太郎', 'Ada Lovelace']);
     expect((await call(token, { guests: [japanese] })).status).toBe(200);
     expect((await registerRows(reservationId)).map((r) => r.name)).toEqual(['山田 太郎']);
+  });
+
+  it('answers 404 for an unknown, replaced or expired link before reading its body, whatever its size', async () => {
+    const { tenantId, reservationId, token } = await jpStay();
+    await rotateGuestLink({ tenantId, reservationId, actor: TEST_ACTOR });
+    const expired = await jpStay();
+    await admin.query(`update guest_links set expires_at = now() - interval '1 minute' where reservation_id = $1`, [
+      expired.reservationId,
+    ]);
+    for (const [link, dead] of [
+      ['unknown', guestTokenFor(randomUUID())],
+      ['replaced', token],
+      ['expired', expired.token],
+      ['not a token', 'x'],
+    ] as const) {
+      const answer = await callStreamed(dead, 8 * 1024 * 1024);
+      expect({ link, ...answer }).toEqual({ link, status: 404, code: 'not_found', bodyRead: false });
+    }
+  });
+
+  it('answers 429 over the rate limit before reading the body', async () => {
+    trustTestClientAddresses();
+    const { token, reservationId } = await jpStay();
+    const address = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+    // The link's ten tries a minute from one address (a body that is not JSON: refused, yet counted).
+    for (let i = 0; i < 10; i++) expect((await callStreamed(token, 16, address)).status).toBe(400);
+    expect(await callStreamed(token, 8 * 1024 * 1024, address)).toEqual({
+      status: 429,
+      code: 'rate_limited',
+      bodyRead: false,
+    });
+    expect(await registerRows(reservationId)).toEqual([]);
   });
 
   it('answers 409 where the facility keeps no register, and writes nothing', async () => {
