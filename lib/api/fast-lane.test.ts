@@ -63,8 +63,9 @@ describe('the fast lane (scripts/web-server.mjs)', () => {
 
   it('reaches the router through its documented fetch, with no Next.js internals (decision 023)', () => {
     const server = readFileSync('scripts/web-server.mjs', 'utf8');
+    const lane = readFileSync('lib/api/fast-lane.mjs', 'utf8');
     expect(server).toContain("tsImport('../lib/api/router.ts'");
-    expect(server).toContain('apiFetch(request)');
-    expect(server).not.toMatch(/routeModule|userland|ensureUserland|server\/app/);
+    expect(lane).toContain('apiFetch(request)');
+    expect(server + lane).not.toMatch(/routeModule|userland|ensureUserland|server\/app/);
   });
 });
