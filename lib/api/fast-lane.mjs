@@ -7,7 +7,7 @@
 // is their baseline for what Next.js's pipeline costs.
 // Plain JavaScript: the server loads it without a TypeScript step.
 import { randomUUID } from 'node:crypto';
-import { bodyLimitOf } from '../http/body-limit.mjs';
+import { bodyLimitOf, MAX_BODY_BYTES } from '../http/body-limit.mjs';
 import { STATIC_SECURITY_HEADERS } from '../http/static-headers.mjs';
 import { ROUTER_PREFIXES } from './router-prefixes.mjs';
 
@@ -71,6 +71,56 @@ function readBody(req, limit) {
 }
 
 /**
+ * The body of a request to a route with a raised limit (the guest register's PUT), as a web stream the route pulls
+ * from: nothing is taken off the connection before the route reads (the socket stops once Node's small buffer is
+ * full), so a route that answers first — an unknown link's 404 — reads none of it, and the route's own limit
+ * (`readRawBody`) caps what it reads. Not `Readable.toWeb(req)`: cancelling that destroys the request and its socket,
+ * so a route stopping at its limit could not answer 413; cancelling this one stops reading, and the lane closes the
+ * connection after the answer.
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {ReadableStream<Uint8Array>}
+ */
+function bodyStream(req) {
+  let settled = false;
+  /** @param {Buffer} chunk */
+  let onData = (chunk) => void chunk;
+  return new ReadableStream(
+    {
+      start(controller) {
+        /** @param {() => void} settle */
+        const once = (settle) => {
+          if (settled) return;
+          settled = true;
+          req.off('data', onData);
+          settle();
+        };
+        onData = (chunk) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        req.on('data', onData);
+        req.pause();
+        req.on('end', () => once(() => controller.close()));
+        req.on('error', (error) => once(() => controller.error(error)));
+        req.on('close', () => {
+          if (!req.complete) once(() => controller.error(new Error('the client went away before its body ended')));
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        req.off('data', onData);
+        req.pause();
+      },
+    },
+    // Nothing read ahead: one chunk off the socket for each read of the route.
+    { highWaterMark: 0 },
+  );
+}
+
+/**
  * The web server's fast lane (scripts/web-server.mjs): a `node:http` request handler that answers a request
  * below the router's prefixes, in its plain form, with the router's `fetch` (`origin` is the server's own, never
  * the Host a client sends), and returns false for anything Next.js must serve (HEAD, OPTIONS, any other address).
@@ -84,7 +134,11 @@ export function fastLane({ origin, router }) {
       try {
         const declared = Number(req.headers['content-length'] ?? '0');
         const limit = bodyLimitOf(req.method ?? 'GET', req.url ?? '/');
-        const body = req.method === 'GET' || declared > limit ? undefined : await readBody(req, limit);
+        const unread = req.method === 'GET' || declared > limit;
+        // A route with a raised limit pulls its body itself, once it knows it wants it (an unknown guest link does
+        // not); the others get theirs read whole first, at most 256 KiB (the webhooks' benchmarks measure this path).
+        const streamed = !unread && limit > MAX_BODY_BYTES;
+        const body = unread || streamed ? undefined : await readBody(req, limit);
         // The client went away before its body ended: there is no one to answer.
         if (body === null) return;
         const headers = new Headers();
@@ -93,7 +147,7 @@ export function fastLane({ origin, router }) {
         const request = new Request(`${origin}${req.url}`, {
           method: req.method,
           headers,
-          body: body?.length ? body : undefined,
+          ...(streamed ? { body: bodyStream(req), duplex: 'half' } : { body: body?.length ? body : undefined }),
         });
         const { apiFetch } = await router();
         const response = await apiFetch(request);
@@ -107,7 +161,7 @@ export function fastLane({ origin, router }) {
         const cookies = response.headers.getSetCookie();
         if (cookies.length) outHeaders['set-cookie'] = cookies;
         outHeaders['content-length'] = String(out.length);
-        // A body the route refused unread must not be read as the next request on this connection.
+        // A body the route refused or answered unread must not be read as the next request on this connection.
         if (declared > limit || !req.complete) outHeaders.connection = 'close';
         res.writeHead(response.status, outHeaders);
         res.end(out);
