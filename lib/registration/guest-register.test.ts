@@ -73,7 +73,8 @@ async function callStreamed(token: string, size: number, address = '192.0.2.1') 
   const { error } = (await response.json()) as { error?: { code: string } };
   // At most the one chunk a stream may hold before anyone reads it is not reading the body; more is shown in full.
   const pulled = body.pulled();
-  return { status: response.status, code: error?.code, bodyRead: pulled > 16 * 1024 ? pulled : false };
+  const retryAfter = response.headers.get('retry-after');
+  return { status: response.status, code: error?.code, bodyRead: pulled > 16 * 1024 ? pulled : false, retryAfter };
 }
 
 function call(token: string, body: unknown) {
@@ -255,7 +256,7 @@ describe('PUT /api/guest/{token}/registration', () => {
       ['not a token', 'x'],
     ] as const) {
       const answer = await callStreamed(dead, 8 * 1024 * 1024);
-      expect({ link, ...answer }).toEqual({ link, status: 404, code: 'not_found', bodyRead: false });
+      expect({ link, ...answer }).toEqual({ link, status: 404, code: 'not_found', bodyRead: false, retryAfter: null });
     }
   });
 
@@ -269,8 +270,86 @@ describe('PUT /api/guest/{token}/registration', () => {
       status: 429,
       code: 'rate_limited',
       bodyRead: false,
+      retryAfter: expect.stringMatching(/^\d+$/),
     });
     expect(await registerRows(reservationId)).toEqual([]);
+  });
+
+  it('holds at most two full registers’ worth of large bodies in a process: more waits its turn with 503, unread', async () => {
+    const stays = await Promise.all([jpStay(), jpStay(), jpStay()]);
+    const body = new TextEncoder().encode(JSON.stringify({ guests: [foreigner()] }));
+    /** A PUT whose body (no content-length: it may be as large as the limit) sends a byte, then the rest once released. */
+    const held = (token: string) => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let pulls = 0;
+      let reading: () => void = () => {};
+      const started = new Promise<void>((resolve) => (reading = resolve));
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            pulls++;
+            if (pulls === 1) {
+              controller.enqueue(body.subarray(0, 1));
+              return reading();
+            }
+            await released;
+            controller.enqueue(body.subarray(1));
+            controller.close();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const answer = put(
+        new Request(`http://test/api/guest/${token}/registration`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: stream,
+          duplex: 'half',
+        } as RequestInit),
+        { params: Promise.resolve({ token }) },
+      );
+      return { started, release, answer };
+    };
+    /** A PUT of a body declared with its length, padded with spaces to `size` bytes. */
+    const declared = async (token: string, size: number) => {
+      const text = JSON.stringify({ guests: [japanese] });
+      const padded = text + ' '.repeat(size - Buffer.byteLength(text));
+      const response = await put(
+        new Request(`http://test/api/guest/${token}/registration`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', 'content-length': String(size) },
+          body: padded,
+        }),
+        { params: Promise.resolve({ token }) },
+      );
+      return response.status;
+    };
+    const first = held(stays[0]!.token);
+    await first.started;
+    // One full register is in: a body declared at 300 KiB still fits beside it.
+    expect(await declared(stays[2]!.token, 300 * 1024)).toBe(200);
+    const second = held(stays[1]!.token);
+    await second.started;
+
+    expect(await callStreamed(stays[2]!.token, 8 * 1024 * 1024)).toEqual({
+      status: 503,
+      code: 'unavailable',
+      bodyRead: false,
+      retryAfter: '5',
+    });
+    expect(await declared(stays[2]!.token, 300 * 1024)).toBe(503);
+    // A body within the ordinary limit is never held back.
+    expect(await declared(stays[2]!.token, 1024)).toBe(200);
+
+    first.release();
+    second.release();
+    expect((await Promise.all([first.answer, second.answer])).map((r) => r.status)).toEqual([200, 200]);
+    // Their turns are over: the next large body is read.
+    const after = held(stays[2]!.token);
+    after.release();
+    expect((await after.answer).status).toBe(200);
+    expect((await registerRows(stays[2]!.reservationId)).map((r) => r.name)).toEqual(['Ada Lovelace']);
   });
 
   it('answers 409 where the facility keeps no register, and writes nothing', async () => {
