@@ -2,11 +2,21 @@ import { pathId, readJson, readQuery } from './body';
 import { json, withRequest } from './http';
 import { AppError } from '../errors';
 import { clientAddress } from '../http/client-address';
-import { getAvailability, quote } from '../booking-site/availability';
-import { confirmBookingRequest, createBookingRequest, getBookingRequestStatus } from '../booking-site/booking-requests';
+import { getAvailability, quote, requireBookingSite } from '../booking-site/availability';
+import {
+  confirmBookingRequest,
+  createBookingRequest,
+  getBookingRequestStatus,
+  requireBookingRequest,
+} from '../booking-site/booking-requests';
 import { findBookingSite } from '../booking-site/public-facility';
 import { photoResponse, readPublicPhoto } from '../room-types/photos';
-import { bookingRequestLimit, confirmLimit, publicReadLimit } from '../booking-site/rate-limits';
+import {
+  bookingRequestEmailLimit,
+  bookingRequestLimit,
+  confirmLimit,
+  publicReadLimit,
+} from '../booking-site/rate-limits';
 import { hitRateLimits } from '../ratelimit/rate-limit';
 import {
   choiceOf,
@@ -54,29 +64,28 @@ export const PUBLIC_BOOKING_ROUTES = [
   {
     method: 'POST' as const,
     path: '/api/public/facilities/{slug}/quotes',
+    /** The slug is found (and the address counted) before the body is read: an unknown one is a 404 unread. */
     handler: withRequest<Params>(async ({ request, requestId }, { slug }) => {
+      const site = await requireBookingSite(slug!, publicReadLimit(clientAddress(request)));
       const body = await readJson(request, ZQuoteBodySchema);
-      const data = await quote({
-        slug: slug!,
-        roomTypeId: body.roomTypeId,
-        choice: choiceOf(body),
-        limit: publicReadLimit(clientAddress(request)),
-      });
+      const data = await quote({ site, roomTypeId: body.roomTypeId, choice: choiceOf(body) });
       return json({ data }, { requestId });
     }),
   },
   {
     method: 'POST' as const,
     path: '/api/public/facilities/{slug}/booking-requests',
+    /** The slug found and the address counted first, the email once the body names it. */
     handler: withRequest<Params>(async ({ request, requestId }, { slug }) => {
+      const site = await requireBookingSite(slug!, bookingRequestLimit(clientAddress(request)));
       const body = await readJson(request, ZBookingRequestBodySchema);
       const data = await createBookingRequest({
-        slug: slug!,
+        site,
         roomTypeId: body.roomTypeId,
         choice: choiceOf(body),
         guest: body.guest,
         locale: body.locale ?? 'en',
-        limit: bookingRequestLimit(clientAddress(request), body.guest.email),
+        limit: bookingRequestEmailLimit(body.guest.email),
       });
       return json({ data }, { status: 202, requestId });
     }),
@@ -84,16 +93,12 @@ export const PUBLIC_BOOKING_ROUTES = [
   {
     method: 'POST' as const,
     path: '/api/public/booking-requests/{id}/confirm',
+    /** The request found (and the address counted) before its body, the code, is read. */
     handler: withRequest<Params>(async ({ request, requestId }, { id }) => {
-      const requestIdParam = pathId(id!);
-      const { code } = await readJson(request, ZConfirmBodySchema);
       const address = clientAddress(request);
-      const data = await confirmBookingRequest({
-        requestId: requestIdParam,
-        code,
-        address,
-        limit: confirmLimit(address),
-      });
+      const found = await requireBookingRequest(pathId(id!), confirmLimit(address));
+      const { code } = await readJson(request, ZConfirmBodySchema);
+      const data = await confirmBookingRequest({ request: found, code, address });
       return json({ data }, { status: 201, requestId });
     }),
   },

@@ -36,6 +36,17 @@ function notFound(): AppError {
   return new AppError('not_found', 'No booking site at this address.');
 }
 
+/**
+ * The published booking site of `slug`, with `limit`'s hits counted in the same round trip (a refusal thrown
+ * first): what a public POST reads before its body, so an unknown or unpublished slug is 404 `not_found` unread.
+ */
+export async function requireBookingSite(slug: string, limit: RateLimitRule[]): Promise<BookingSite> {
+  const [, sites] = await runStatements({ role: 'app_service' }, [rateLimitHits(limit), bookingSiteStatement(slug)]);
+  const site = sites[0];
+  if (!site) throw notFound();
+  return site;
+}
+
 /** Each day's availability of each room type from `from` to `to` (inclusive, at most 62 days), in one round trip. */
 export async function getAvailability(input: {
   slug: string;
@@ -107,24 +118,19 @@ export function freeRoomStatement(site: BookingSite, roomTypeId: string, startsA
   );
 }
 
-/** A quote for a choice: whether a room of the type is free and what it costs, tax as the facility says. */
+/**
+ * A quote for a choice at a site (`requireBookingSite`): whether a room of the type is free and what it costs, tax
+ * as the facility says.
+ */
 export async function quote(input: {
-  slug: string;
+  site: BookingSite;
   roomTypeId: string;
   choice: TStayChoice;
-  limit: RateLimitRule[];
 }): Promise<{ available: boolean; amountCents: number; currency: string }> {
-  const [, sites] = await runStatements({ role: 'app_service' }, [
-    rateLimitHits(input.limit),
-    bookingSiteStatement(input.slug),
-  ]);
-  const site = sites[0];
-  if (!site) throw notFound();
+  const { site } = input;
   const { window, quote: price } = priceChoice(site, input.roomTypeId, input.choice);
   const [free] = await runStatements({ role: 'app_service', tenantId: site.tenantId }, [
     freeRoomStatement(site, input.roomTypeId, window.startsAt, window.endsAt),
   ]);
   return { available: free[0]?.free ?? false, amountCents: price.amountCents, currency: site.facility.currency };
 }
-
-export { notFound as bookingSiteNotFound };

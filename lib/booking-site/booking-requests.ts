@@ -4,11 +4,11 @@ import { AppError } from '../errors';
 import { rateLimitHits, type RateLimitRule } from '../ratelimit/rate-limit';
 import { runStatements, serviceStatement, sqlLiteral, statement } from '../db/tx';
 import { paymentsConfigured } from '../payments/stripe-client';
-import { bookingSiteNotFound, freeRoomStatement, priceChoice } from './availability';
+import { freeRoomStatement, priceChoice } from './availability';
 import { bookingCode, bookingCodeHash, CODE_MINUTES } from './booking-code';
 import type { TStayChoice } from './booking-window';
 import { startCheckout } from './checkout';
-import { bookingSiteStatement } from './public-facility';
+import type { BookingSite } from './public-facility';
 import { addressKey, mailboxKey } from './hold-keys';
 
 /** How long a verified request holds its room for the guest to pay online. */
@@ -17,11 +17,12 @@ export const HOLD_MINUTES = 15;
 const hex = (bytes: Uint8Array) => `\\x${Buffer.from(bytes).toString('hex')}`;
 
 /**
- * A guest's booking request: priced from the rate table, refused at once when no room of the type is free, then stored
- * with the hash of a 6-digit code that is mailed to the guest (in the same transaction). Nothing is held yet.
+ * A guest's booking request at a site (`requireBookingSite`, which counted the address's limit): priced from the rate
+ * table, refused at once when no room of the type is free (`limit`, the email's, counted in that round trip), then
+ * stored with the hash of a 6-digit code that is mailed to the guest (in the same transaction). Nothing is held yet.
  */
 export async function createBookingRequest(input: {
-  slug: string;
+  site: BookingSite;
   roomTypeId: string;
   choice: TStayChoice;
   guest: { name: string; email: string; phone?: string | undefined };
@@ -29,12 +30,7 @@ export async function createBookingRequest(input: {
   limit: RateLimitRule[];
   now?: Date;
 }): Promise<{ id: string; status: 'awaiting_code'; codeExpiresAt: string }> {
-  const [, sites] = await runStatements({ role: 'app_service' }, [
-    rateLimitHits(input.limit),
-    bookingSiteStatement(input.slug),
-  ]);
-  const site = sites[0];
-  if (!site) throw bookingSiteNotFound();
+  const { site } = input;
   if (site.facility.payment === 'online' && !paymentsConfigured()) {
     throw new AppError(
       'unavailable',
@@ -44,7 +40,8 @@ export async function createBookingRequest(input: {
   const { window, quote } = priceChoice(site, input.roomTypeId, input.choice, input.now);
   const id = randomUUID();
   const scope = { role: 'app_service' as const, tenantId: site.tenantId };
-  const [free] = await runStatements(scope, [
+  const [, free] = await runStatements(scope, [
+    rateLimitHits(input.limit),
     freeRoomStatement(site, input.roomTypeId, window.startsAt, window.endsAt),
   ]);
   if (!free[0]?.free) throw new AppError('room_unavailable', 'No room of this type is free for these dates any more.');
@@ -88,30 +85,38 @@ function tenantOfRequest(requestId: string) {
   );
 }
 
+/** A booking request as `requireBookingRequest` found it: its id and its tenant. */
+export type TBookingRequestRef = { requestId: string; tenantId: string };
+
 /**
- * The emailed code of a request: the right one holds a free room of the type (held for 15 minutes with a Stripe
- * Checkout Session when the facility takes payment online, else confirmed with the key link mailed); the same
- * answer again on a repeat. A wrong code → 400 `invalid_code`; the fifth, or a code older than 15 minutes → 410
- * `gone`; no room of the type free → 409 `room_unavailable`; the confirming client `address` or the request's
- * mailbox already holding 2 unpaid stays of the facility → 429 `too_many_holds` (issue 43.4), nothing held.
+ * The booking request `requestId`, with `limit`'s hits counted in the same round trip (a refusal thrown first): what
+ * a confirmation reads before its body, so an unknown request is 404 `not_found` unread.
  */
-export async function confirmBookingRequest(input: {
-  requestId: string;
-  code: string;
-  address: string;
-  limit: RateLimitRule[];
-}): Promise<TConfirmation> {
-  const [, tenants] = await runStatements({ role: 'app_service' }, [
-    rateLimitHits(input.limit),
-    tenantOfRequest(input.requestId),
-  ]);
+export async function requireBookingRequest(requestId: string, limit: RateLimitRule[]): Promise<TBookingRequestRef> {
+  const [, tenants] = await runStatements({ role: 'app_service' }, [rateLimitHits(limit), tenantOfRequest(requestId)]);
   const tenantId = tenants[0]?.tenant_id;
   if (!tenantId) throw new AppError('not_found', 'No such booking request.');
+  return { requestId, tenantId };
+}
+
+/**
+ * The emailed code of a request (`requireBookingRequest`): the right one holds a free room of the type (held for 15
+ * minutes with a Stripe Checkout Session when the facility takes payment online, else confirmed with the key link
+ * mailed); the same answer again on a repeat. A wrong code → 400 `invalid_code`; the fifth, or a code older than 15
+ * minutes → 410 `gone`; no room of the type free → 409 `room_unavailable`; the confirming client `address` or the
+ * request's mailbox already holding 2 unpaid stays of the facility → 429 `too_many_holds` (issue 43.4), nothing held.
+ */
+export async function confirmBookingRequest(input: {
+  request: TBookingRequestRef;
+  code: string;
+  address: string;
+}): Promise<TConfirmation> {
+  const { requestId, tenantId } = input.request;
   const linkId = randomUUID();
   const [rows] = await runStatements({ role: 'app_service', tenantId }, [
     statement<ConfirmRow>(
-      `select * from app_confirm_booking_request(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(input.requestId, 'uuid')},
-               ${sqlLiteral(hex(bookingCodeHash(input.requestId, input.code)), 'bytea')},
+      `select * from app_confirm_booking_request(${sqlLiteral(tenantId, 'uuid')}, ${sqlLiteral(requestId, 'uuid')},
+               ${sqlLiteral(hex(bookingCodeHash(requestId, input.code)), 'bytea')},
                ${sqlLiteral(randomUUID(), 'uuid')}, ${sqlLiteral(randomUUID(), 'uuid')}, ${sqlLiteral(linkId, 'uuid')},
                ${sqlLiteral(hex(hashGuestToken(guestTokenFor(linkId))), 'bytea')}, ${sqlLiteral(HOLD_MINUTES, 'int4')},
                ${sqlLiteral(addressKey(input.address), 'text')})`,
@@ -126,7 +131,7 @@ export async function confirmBookingRequest(input: {
   const holdExpiresAt = row.hold_expires_at ? new Date(row.hold_expires_at) : null;
   let paymentUrl = row.checkout_url;
   if (row.status === 'held' && holdExpiresAt && !paymentUrl) {
-    paymentUrl = await startCheckout({ tenantId, bookingGroupId: row.booking_group_id!, requestId: input.requestId });
+    paymentUrl = await startCheckout({ tenantId, bookingGroupId: row.booking_group_id!, requestId });
   }
   if (row.status === 'cancelled')
     throw new AppError('gone', 'This booking’s hold ended without a payment; start again.');
@@ -158,12 +163,7 @@ export async function getBookingRequestStatus(input: {
   requestId: string;
   limit: RateLimitRule[];
 }): Promise<TRequestStatus> {
-  const [, tenants] = await runStatements({ role: 'app_service' }, [
-    rateLimitHits(input.limit),
-    tenantOfRequest(input.requestId),
-  ]);
-  const tenantId = tenants[0]?.tenant_id;
-  if (!tenantId) throw new AppError('not_found', 'No such booking request.');
+  const { tenantId } = await requireBookingRequest(input.requestId, input.limit);
   const [rows] = await runStatements({ role: 'app_service', tenantId }, [
     statement<{
       id: string;

@@ -9,12 +9,14 @@ export function publicReadLimit(address: string): RateLimitRule[] {
   return [{ bucket: `public-read:${address}`, windowSeconds: 60, limit: 240 }];
 }
 
-/** A new booking request mails a code: per address and per mailbox (one however its address is written). */
-export function bookingRequestLimit(address: string, email: string): RateLimitRule[] {
-  return [
-    { bucket: `booking-request:${address}`, windowSeconds: 600, limit: 10 },
-    { bucket: `booking-request-email:${normalMailbox(email)}`, windowSeconds: 3600, limit: 5 },
-  ];
+/** A new booking request mails a code: per address (counted before its body is read) … */
+export function bookingRequestLimit(address: string): RateLimitRule[] {
+  return [{ bucket: `booking-request:${address}`, windowSeconds: 600, limit: 10 }];
+}
+
+/** … and per mailbox, one however its address is written (counted once the body names it). */
+export function bookingRequestEmailLimit(email: string): RateLimitRule[] {
+  return [{ bucket: `booking-request-email:${normalMailbox(email)}`, windowSeconds: 3600, limit: 5 }];
 }
 
 /** Typing a code: per address (each request also ends at its fifth wrong code). */

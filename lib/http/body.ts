@@ -1,7 +1,11 @@
 import { AppError } from '../errors';
 import { MAX_BODY_BYTES } from './body-limit.mjs';
 
-/** Reads a request body as bytes, refusing more than `limit` (413 `payload_too_large`) without buffering it all. */
+/**
+ * Reads a request body as bytes, refusing more than `limit` (413 `payload_too_large`) without buffering it all. A
+ * body that fails before its end (the client went away mid-upload, which the web server's streamed bodies report so)
+ * is a 400 `invalid_request`, not an error of the server's.
+ */
 export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw new AppError('payload_too_large', `The body is larger than ${limit} bytes.`);
@@ -10,7 +14,9 @@ export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Pro
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw new AppError('invalid_request', 'The body ended before it was complete.');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

@@ -5,6 +5,11 @@ import { routeHandler } from '../api/router';
 import { getGuestStatus } from '../guests/get-guest-key';
 import { deleteGuest } from '../guests/delete-guest';
 import { adminClient, asRole, bookRoom, createBookableTenant, TEST_ACTOR } from '../../tooling/testing/fixtures';
+import { trustTestClientAddresses } from '../../tooling/testing/booking-site';
+import { countedBody, streamedRequest } from '../../tooling/testing/counted-body';
+import { guestTokenFor } from '../auth/guest-links';
+import { rotateGuestLink } from '../guests/rotate-guest-link';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address';
 import { REGISTRATION_BODY_BYTES } from '../http/body-limit.mjs';
 import { MAX_PASSPORT_IMAGE_BYTES } from './registration-input';
 import { readPassportImage, readRegisterDay, registerCsv } from './register-day';
@@ -33,6 +38,20 @@ const PNG_BYTES = Buffer.from(
 );
 const JPEG_BYTES = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 1)]);
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** A PUT whose body is a stream of `size` bytes, from `address`: its answer and how many bytes the handler pulled. */
+async function callStreamed(token: string, size: number, address = '192.0.2.1') {
+  const body = countedBody(size);
+  const response = await put(
+    streamedRequest(`http://test/api/guest/${token}/registration`, 'PUT', body.stream, {
+      [CLIENT_ADDRESS_HEADER]: address,
+    }),
+    { params: Promise.resolve({ token }) },
+  );
+  const { error } = (await response.json()) as { error?: { code: string } };
+  const retryAfter = response.headers.get('retry-after');
+  return { status: response.status, code: error?.code, bodyRead: body.bodyRead(), retryAfter };
+}
 
 function call(token: string, body: unknown) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -197,6 +216,110 @@ describe('PUT /api/guest/{token}/registration', () => {
     expect((await registerRows(reservationId)).map((r) => r.name)).toEqual(['山田 太郎', 'Ada Lovelace']);
     expect((await call(token, { guests: [japanese] })).status).toBe(200);
     expect((await registerRows(reservationId)).map((r) => r.name)).toEqual(['山田 太郎']);
+  });
+
+  it('answers 404 for an unknown, replaced or expired link before reading its body, whatever its size', async () => {
+    const { tenantId, reservationId, token } = await jpStay();
+    await rotateGuestLink({ tenantId, reservationId, actor: TEST_ACTOR });
+    const expired = await jpStay();
+    await admin.query(`update guest_links set expires_at = now() - interval '1 minute' where reservation_id = $1`, [
+      expired.reservationId,
+    ]);
+    for (const [link, dead] of [
+      ['unknown', guestTokenFor(randomUUID())],
+      ['replaced', token],
+      ['expired', expired.token],
+      ['not a token', 'x'],
+    ] as const) {
+      const answer = await callStreamed(dead, 8 * 1024 * 1024);
+      expect({ link, ...answer }).toEqual({ link, status: 404, code: 'not_found', bodyRead: false, retryAfter: null });
+    }
+  });
+
+  it('answers 429 over the rate limit before reading the body', async () => {
+    trustTestClientAddresses();
+    const { token, reservationId } = await jpStay();
+    const address = `192.0.2.${Math.floor(Math.random() * 250) + 1}`;
+    // The link's ten tries a minute from one address (a body that is not JSON: refused, yet counted).
+    for (let i = 0; i < 10; i++) expect((await callStreamed(token, 16, address)).status).toBe(400);
+    expect(await callStreamed(token, 8 * 1024 * 1024, address)).toEqual({
+      status: 429,
+      code: 'rate_limited',
+      bodyRead: false,
+      retryAfter: expect.stringMatching(/^\d+$/),
+    });
+    expect(await registerRows(reservationId)).toEqual([]);
+  });
+
+  it('holds at most two full registers’ worth of large bodies in a process: more waits its turn with 503, unread', async () => {
+    const stays = await Promise.all([jpStay(), jpStay(), jpStay()]);
+    const body = new TextEncoder().encode(JSON.stringify({ guests: [foreigner()] }));
+    /** A PUT whose body (no content-length: it may be as large as the limit) sends a byte, then the rest once released. */
+    const held = (token: string) => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let pulls = 0;
+      let reading: () => void = () => {};
+      const started = new Promise<void>((resolve) => (reading = resolve));
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            pulls++;
+            if (pulls === 1) {
+              controller.enqueue(body.subarray(0, 1));
+              return reading();
+            }
+            await released;
+            controller.enqueue(body.subarray(1));
+            controller.close();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const answer = put(streamedRequest(`http://test/api/guest/${token}/registration`, 'PUT', stream), {
+        params: Promise.resolve({ token }),
+      });
+      return { started, release, answer };
+    };
+    /** A PUT of a body declared with its length, padded with spaces to `size` bytes. */
+    const declared = async (token: string, size: number) => {
+      const text = JSON.stringify({ guests: [japanese] });
+      const padded = text + ' '.repeat(size - Buffer.byteLength(text));
+      const response = await put(
+        new Request(`http://test/api/guest/${token}/registration`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', 'content-length': String(size) },
+          body: padded,
+        }),
+        { params: Promise.resolve({ token }) },
+      );
+      return response.status;
+    };
+    const first = held(stays[0]!.token);
+    await first.started;
+    // One full register is in: a body declared at 300 KiB still fits beside it.
+    expect(await declared(stays[2]!.token, 300 * 1024)).toBe(200);
+    const second = held(stays[1]!.token);
+    await second.started;
+
+    expect(await callStreamed(stays[2]!.token, 8 * 1024 * 1024)).toEqual({
+      status: 503,
+      code: 'unavailable',
+      bodyRead: false,
+      retryAfter: '5',
+    });
+    expect(await declared(stays[2]!.token, 300 * 1024)).toBe(503);
+    // A body within the ordinary limit is never held back.
+    expect(await declared(stays[2]!.token, 1024)).toBe(200);
+
+    first.release();
+    second.release();
+    expect((await Promise.all([first.answer, second.answer])).map((r) => r.status)).toEqual([200, 200]);
+    // Their turns are over: the next large body is read.
+    const after = held(stays[2]!.token);
+    after.release();
+    expect((await after.answer).status).toBe(200);
+    expect((await registerRows(stays[2]!.reservationId)).map((r) => r.name)).toEqual(['Ada Lovelace']);
   });
 
   it('answers 409 where the facility keeps no register, and writes nothing', async () => {

@@ -10,18 +10,27 @@ const MAX_DATA_URL_LENGTH = Math.ceil(MAX_PASSPORT_IMAGE_BYTES / 3) * 4 + 200;
 
 export type PassportImage = { base64: string; type: 'image/jpeg' | 'image/png'; bytes: number };
 
-/** Reads a passport image's data URL: its bytes' type and size, or what is wrong with it (no bytes are kept but the base64). */
+/** Base64 characters enough for the longest magic `imageTypeOf` reads (12 characters, 9 bytes; PNG's is 8). */
+const HEAD_BASE64_CHARS = 12;
+
+/**
+ * Reads a passport image's data URL: its bytes' type and size, or what is wrong with it (no bytes are kept but the
+ * base64). Only the first bytes are decoded, for the type; the size is counted from the base64's length and padding.
+ * The whole image is decoded (and encrypted) by PostgreSQL, which checks both again (app_registration_replace).
+ */
 export function readPassportImage(
   dataUrl: string,
 ): { image: PassportImage } | { problem: 'not_data_url' | 'too_large' | 'not_image' } {
   if (dataUrl.length > MAX_DATA_URL_LENGTH) return { problem: 'too_large' };
   const match = DATA_URL.exec(dataUrl);
-  if (!match || match[1]!.length % 4 !== 0) return { problem: 'not_data_url' };
-  const bytes = Buffer.from(match[1]!, 'base64');
-  if (bytes.length > MAX_PASSPORT_IMAGE_BYTES) return { problem: 'too_large' };
-  const type = imageTypeOf(bytes);
+  const base64 = match?.[1];
+  if (base64 === undefined || base64.length % 4 !== 0) return { problem: 'not_data_url' };
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  const bytes = (base64.length / 4) * 3 - padding;
+  if (bytes > MAX_PASSPORT_IMAGE_BYTES) return { problem: 'too_large' };
+  const type = imageTypeOf(Buffer.from(base64.slice(0, HEAD_BASE64_CHARS), 'base64'));
   if (!type) return { problem: 'not_image' };
-  return { image: { base64: match[1]!, type, bytes: bytes.length } };
+  return { image: { base64, type, bytes } };
 }
 
 const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
