@@ -101,9 +101,7 @@ describe('the sign-up actions', () => {
     await requestSignUpAction(null, form(signUpForm(email)));
     const [row] = await signUpsOf(email);
     const token = derivedToken('sign-up', row!.id);
-    await expect(
-      completeSignUpAction(null, form({ token, next: PASSWORD, confirm: PASSWORD })),
-    ).rejects.toMatchObject({
+    await expect(completeSignUpAction(null, form({ token, next: PASSWORD, confirm: PASSWORD }))).rejects.toMatchObject({
       digest: expect.stringContaining('/manage?welcome=1'),
     });
     expect(request.cookies.get('next-auth.session-token')).toEqual(expect.any(String));
