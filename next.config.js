@@ -46,6 +46,10 @@ const nextConfig = {
     turbopackSourceMaps: process.env.NODE_ENV !== 'production',
     // A room type photo is at most 1 MB after the browser scales it down; the form around it needs a little more.
     serverActions: { bodySizeLimit: '2mb' },
+    // Next.js copies the body of every request proxy.ts sees (every page, so every server action of anyone) into
+    // memory before the action's own limit applies, up to this size (10 MB by default): just above that limit, so a
+    // stranger's large POST costs this process at most that much (issue 43.3's audit of raised body limits).
+    proxyClientMaxBodySize: '2200kb',
   },
   async headers() {
     return [{ source: '/:path*', headers: STATIC_SECURITY_HEADERS }];

@@ -53,6 +53,12 @@ export async function createBookingSite(
   return { ...t, roomTypeId, slug };
 }
 
+/** A client address of a documentation range (2001:db8::/32) no other call of the run uses. */
+export function testClientAddress(): string {
+  const hex = randomBytes(8).toString('hex').match(/.{4}/g)!;
+  return `2001:db8:${hex.slice(0, 2).join(':')}::${hex.slice(2).join(':')}`;
+}
+
 /** Calls a public booking route the way a browser at `address` would (the client address as the preload sets it). */
 export async function callPublic(
   method: RouterMethod,
@@ -67,7 +73,7 @@ export async function callPublic(
       method,
       headers: {
         ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        [CLIENT_ADDRESS_HEADER]: options.address ?? `198.51.100.${Math.floor(Math.random() * 250) + 1}`,
+        [CLIENT_ADDRESS_HEADER]: options.address ?? testClientAddress(),
       },
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     }),

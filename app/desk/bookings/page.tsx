@@ -22,6 +22,7 @@ import { getT } from '@/i18n/server';
 import { requireStaff } from '@/app/_server/staff';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { Field, Input, Select } from '@/components/ui/field';
+import { ZCalendarDaySchema } from '@/lib/time/date-schemas';
 
 const RESERVATION_STATUSES = ['held', 'confirmed', 'checked_in', 'checked_out', 'cancelled'] as const;
 type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
@@ -46,7 +47,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 const ZFiltersSchema = z.object({
   status: z.enum(RESERVATION_STATUSES).optional().catch(undefined),
-  on: z.iso.date().optional().catch(undefined),
+  on: ZCalendarDaySchema.optional().catch(undefined),
   cursor: z.string().max(500).optional().catch(undefined),
 });
 

@@ -5,6 +5,7 @@ import { deskDayWindow } from '@/lib/desk/desk-day';
 import { deskSyncState, MAX_WATCHED, MAX_WATCHED_RANGE_MS } from '@/lib/desk/desk-sync-state';
 import { AppError } from '@/lib/errors';
 import { getStaff } from '@/app/_server/staff';
+import { ZInstantTextSchema } from '@/lib/time/date-schemas';
 
 const ZLiveQuerySchema = z.array(z.uuid()).max(MAX_WATCHED);
 // What the screen shows besides its stays, as the stretch of time to watch: the desk's day
@@ -12,7 +13,7 @@ const ZLiveQuerySchema = z.array(z.uuid()).max(MAX_WATCHED);
 const ZWatchSchema = z.union([
   z.object({ watch: z.literal('day') }).transform(() => deskDayWindow(new Date())),
   z
-    .object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) })
+    .object({ from: ZInstantTextSchema, to: ZInstantTextSchema })
     .transform(({ from, to }) => ({ from: new Date(from), to: new Date(to) }))
     .refine(({ from, to }) => to > from && to.getTime() - from.getTime() <= MAX_WATCHED_RANGE_MS),
   z

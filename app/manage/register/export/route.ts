@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { invalidRequest, withRequest } from '@/lib/api/http';
 import { readRegisterDay, registerCsv } from '@/lib/registration/register-day';
 import { requireRegisterReader } from '../register-request';
+import { ZCalendarDaySchema } from '@/lib/time/date-schemas';
 
-const ZExportQuerySchema = z.object({ facility: z.uuid(), day: z.iso.date() });
+const ZExportQuerySchema = z.object({ facility: z.uuid(), day: ZCalendarDaySchema });
 
 /** A facility's guest register for one arrival day, as CSV for the authorities; audited `registration.exported`. */
 export const GET = withRequest(async ({ request }) => {

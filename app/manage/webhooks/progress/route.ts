@@ -5,11 +5,12 @@ import { AppError } from '@/lib/errors';
 import { getReplayProgress } from '@/lib/webhooks/replay-progress';
 import { WEBHOOK_PROVIDERS } from '@/lib/webhooks/webhook-log-filters';
 import { getStaff } from '@/app/_server/staff';
+import { ZInstantSchema } from '@/lib/time/date-schemas';
 
 const ZReplayProgressQuerySchema = z.object({
   provider: z.enum(WEBHOOK_PROVIDERS),
-  from: z.iso.datetime({ offset: true }).transform((s) => new Date(s)),
-  to: z.iso.datetime({ offset: true }).transform((s) => new Date(s)),
+  from: ZInstantSchema,
+  to: ZInstantSchema,
 });
 
 /** How far a replay has got: `{ data: { counts, total, settled, pending } }` for the current tenant's events of one provider in `[from, to)`. */
