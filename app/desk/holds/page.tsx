@@ -40,56 +40,56 @@ export default async function HoldsPage() {
           {t('holds.empty')}
         </p>
       ) : (
-        <Table region={{ labelledBy: 'holds-title' }} data-testid="holds">
-          <thead>
-            <tr>
-              <th scope="col">{t('holds.guest')}</th>
-              <th scope="col">{t('holds.room')}</th>
-              <th scope="col">{t('holds.stay')}</th>
-              <th scope="col">{t('holds.state')}</th>
-              <th scope="col">{t('holds.from')}</th>
-              {mayRelease && <th scope="col">{t('holds.action')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {holds.map((hold) => (
-              <tr key={hold.reservationId} data-testid="hold-row">
-                <td className={cell.wrap}>
-                  <Link href={`/desk/reservations/${hold.reservationId}`}>{hold.guestDisplay}</Link>
-                </td>
-                <td>{hold.roomLabel}</td>
-                <td>
-                  <Span from={hold.startsAt} to={hold.endsAt} zone={zone} />
-                </td>
-                <td>
-                  <ReservationStatusBadge status={hold.status} />{' '}
-                  {hold.holdExpiresAt ? (
-                    <span className="muted">
-                      {t('holds.until')} <When at={hold.holdExpiresAt} zone={zone} style="time" />
-                    </span>
-                  ) : (
-                    <span className="muted">{t('holds.unpaid')}</span>
-                  )}
-                </td>
-                <td data-testid="hold-from">
-                  {hold.fromOneMailbox > 1 && (
-                    <Badge tone="warning">{t('holds.sameMailbox', { count: hold.fromOneMailbox })}</Badge>
-                  )}{' '}
-                  {hold.fromOneAddress > 1 && (
-                    <Badge tone="warning">{t('holds.sameAddress', { count: hold.fromOneAddress })}</Badge>
-                  )}
-                </td>
-                {mayRelease && (
-                  <td>
-                    <ClientMessages only={['holds']}>
-                      <ReleaseHold reservationId={hold.reservationId} guest={hold.guestDisplay} />
-                    </ClientMessages>
-                  </td>
-                )}
+        <ClientMessages only={['holds']}>
+          <Table region={{ labelledBy: 'holds-title' }} data-testid="holds">
+            <thead>
+              <tr>
+                <th scope="col">{t('holds.guest')}</th>
+                <th scope="col">{t('holds.room')}</th>
+                <th scope="col">{t('holds.stay')}</th>
+                <th scope="col">{t('holds.state')}</th>
+                <th scope="col">{t('holds.from')}</th>
+                {mayRelease && <th scope="col">{t('holds.action')}</th>}
               </tr>
-            ))}
-          </tbody>
-        </Table>
+            </thead>
+            <tbody>
+              {holds.map((hold) => (
+                <tr key={hold.reservationId} data-testid="hold-row">
+                  <td className={cell.wrap}>
+                    <Link href={`/desk/reservations/${hold.reservationId}`}>{hold.guestDisplay}</Link>
+                  </td>
+                  <td>{hold.roomLabel}</td>
+                  <td>
+                    <Span from={hold.startsAt} to={hold.endsAt} zone={zone} />
+                  </td>
+                  <td>
+                    <ReservationStatusBadge status={hold.status} />{' '}
+                    {hold.holdExpiresAt ? (
+                      <span className="muted">
+                        {t('holds.until')} <When at={hold.holdExpiresAt} zone={zone} style="time" />
+                      </span>
+                    ) : (
+                      <span className="muted">{t('holds.unpaid')}</span>
+                    )}
+                  </td>
+                  <td data-testid="hold-from">
+                    {hold.fromOneMailbox > 1 && (
+                      <Badge tone="warning">{t('holds.sameMailbox', { count: hold.fromOneMailbox })}</Badge>
+                    )}{' '}
+                    {hold.fromOneAddress > 1 && (
+                      <Badge tone="warning">{t('holds.sameAddress', { count: hold.fromOneAddress })}</Badge>
+                    )}
+                  </td>
+                  {mayRelease && (
+                    <td>
+                      <ReleaseHold reservationId={hold.reservationId} guest={hold.guestDisplay} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </ClientMessages>
       )}
     </>
   );
